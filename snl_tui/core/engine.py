@@ -1,0 +1,312 @@
+"""The rules engine: what one die roll does, and a game of 1-4 players in turn order.
+
+Everything that decides a move lives here (overshoot, jumps, chaining, extra rolls); the
+solver, the analysis and the app all ask this module rather than re-implementing a rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board, Jump, JumpKind
+from .errors import MoveError, SnlError
+
+MAX_PLAYERS = 4
+
+
+def count_to(board: Board, position: int, die: int) -> int | None:
+    """The square reached by counting ``die`` squares from ``position``, before jumps.
+
+    ``None`` when the roll is forfeited (past the goal under ``overshoot = stay``).
+    """
+    goal = board.goal
+    target = position + die
+    if target <= goal:
+        return target
+    overshoot = board.rules.overshoot
+    if overshoot == "stay":
+        return None
+    if overshoot == "finish":
+        return goal
+    # bounce: walk back from the goal by the excess; on tiny boards with a big die the
+    # walk reflects again at square 1 (a ping-pong between 1 and the goal).
+    period = 2 * (goal - 1)
+    offset = (target - 1) % period
+    return 1 + (offset if offset <= goal - 1 else period - offset)
+
+
+def next_position(board: Board, position: int, die: int) -> int:
+    """Where the token ends after rolling ``die`` from ``position`` (jumps applied)."""
+    landed = count_to(board, position, die)
+    if landed is None:
+        return position
+    return board.landing_table[landed]
+
+
+def legal_dice(board: Board, position: int) -> tuple[int, ...]:
+    """Die values that move the token from ``position`` (all faces, minus forfeits).
+
+    Empty on the goal: the game is over there.
+    """
+    if position >= board.goal:
+        return ()
+    faces = board.rules.faces
+    if board.rules.overshoot == "stay":
+        return tuple(range(1, min(faces, board.goal - position) + 1))
+    return tuple(range(1, faces + 1))
+
+
+@dataclass(frozen=True)
+class Move:
+    """The full result of one roll: for the move log, the animation and the tests."""
+
+    start: int
+    die: int
+    landed: int
+    """Square reached by counting (``start`` when forfeited)."""
+    end: int
+    """Final square after any jumps."""
+    jumps: tuple[Jump, ...] = ()
+    """Jumps taken, in order (more than one only under ``chain``)."""
+    steps: tuple[int, ...] = ()
+    """Squares the token passes one by one while counting (ends with ``landed``)."""
+    forfeited: bool = False
+    bounced: bool = False
+    won: bool = False
+
+    @property
+    def jump_kind(self) -> JumpKind | None:
+        """'ladder' or 'snake' for the net effect of the jumps, None without a jump."""
+        if not self.jumps:
+            return None
+        return "ladder" if self.end > self.landed else "snake"
+
+    def describe(self, player: str = "") -> str:
+        """One line for a move log: 'Ann rolled 4: 12 -> 16, snake to 6'."""
+        who = f"{player} rolled" if player else "Rolled"
+        where = "start" if self.start == 0 else str(self.start)
+        if self.forfeited:
+            return f"{who} {self.die}: stays on {where} (past the goal)"
+        text = f"{who} {self.die}: {where} -> {self.landed}"
+        if self.bounced:
+            text += " (bounced)"
+        for jump in self.jumps:
+            text += f", {jump.kind} to {jump.end}"
+        if self.won:
+            text += ", reaches the goal!"
+        return text
+
+
+def move(board: Board, position: int, die: int) -> Move:
+    """The result of rolling ``die`` from ``position``; raises MoveError for a bad die."""
+    faces = board.rules.faces
+    if type(die) is not int or not 1 <= die <= faces:
+        raise MoveError(f"a {faces}-sided die cannot roll {die!r}")
+    if not 0 <= position <= board.goal:
+        raise MoveError(f"position {position} is not on the board (0..{board.goal})")
+    if position == board.goal:
+        raise MoveError("the token is already on the goal")
+    landed = count_to(board, position, die)
+    if landed is None:
+        return Move(start=position, die=die, landed=position, end=position, forfeited=True)
+    goal = board.goal
+    steps: list[int] = []
+    square, direction = position, 1
+    for _ in range(die):
+        if square + direction > goal or square + direction < 1:
+            direction = -direction
+        square += direction
+        steps.append(square)
+        if square == goal and board.rules.overshoot == "finish":
+            break
+    jumps: list[Jump] = []
+    end = landed
+    jump = board.jump_at(end)
+    while jump is not None:
+        jumps.append(jump)
+        end = jump.end
+        jump = board.jump_at(end) if board.rules.chain else None
+    return Move(
+        start=position,
+        die=die,
+        landed=landed,
+        end=end,
+        jumps=tuple(jumps),
+        steps=tuple(steps),
+        bounced=position + die > goal and board.rules.overshoot == "bounce",
+        won=end == goal,
+    )
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    computer: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> Player:
+        """'Ann' is a human; 'cpu' or 'cpu:Robo' is a computer player."""
+        text = text.strip()
+        lowered = text.lower()
+        if lowered == "cpu":
+            return cls("CPU", computer=True)
+        if lowered.startswith("cpu:"):
+            name = text[4:].strip() or "CPU"
+            return cls(name, computer=True)
+        return cls(text)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One roll in a game's history."""
+
+    player: int
+    move: Move
+    turn: int
+    """The player's turn number (1-based) this roll belongs to."""
+    again: bool
+    """This roll grants the same player another roll (``six_again``)."""
+
+
+@dataclass
+class Game:
+    """A game of 1-4 players in turn order. Same seed and same inputs, same game."""
+
+    board: Board
+    players: tuple[Player, ...] = (Player("Player 1"),)
+    seed: int | None = None
+    positions: list[int] = field(init=False)
+    current: int = field(init=False, default=0)
+    winner: int | None = field(init=False, default=None)
+    history: list[Turn] = field(init=False, default_factory=list)
+    turns_taken: list[int] = field(init=False)
+    _rng: random.Random = field(init=False, repr=False)
+    _in_turn: bool = field(init=False, default=False, repr=False)
+
+    def __post_init__(self) -> None:
+        players = tuple(Player(p) if isinstance(p, str) else p for p in self.players)
+        if not 1 <= len(players) <= MAX_PLAYERS:
+            raise SnlError(f"a game has 1 to {MAX_PLAYERS} players, not {len(players)}")
+        if any(not p.name for p in players):
+            raise SnlError("every player needs a name")
+        self.players = players
+        self.positions = [self.board.rules.start_position] * len(players)
+        self.turns_taken = [0] * len(players)
+        self._rng = random.Random(self.seed)
+
+    @classmethod
+    def replay(
+        cls,
+        board: Board,
+        players: Sequence[Player | str],
+        rolls: Sequence[int],
+        seed: int | None = None,
+    ) -> Game:
+        """The game after applying ``rolls`` in order (a MoveError names a bad roll)."""
+        game = cls(board, tuple(Player(p) if isinstance(p, str) else p for p in players), seed)
+        for index, die in enumerate(rolls):
+            try:
+                game.play(die)
+            except MoveError as error:
+                raise MoveError(f"roll {index + 1} ({die!r}): {error}") from None
+        return game
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def position(self) -> int:
+        """The square of the player to move."""
+        return self.positions[self.current]
+
+    @property
+    def rolls(self) -> list[int]:
+        return [turn.move.die for turn in self.history]
+
+    @property
+    def turn_number(self) -> int:
+        """The current player's turn number (1-based; counts the turn in progress)."""
+        return self.turns_taken[self.current] + (0 if self._in_turn else 1)
+
+    def legal_dice(self) -> tuple[int, ...]:
+        """Die values that move the player to move (empty once the game is over)."""
+        if self.over:
+            return ()
+        return legal_dice(self.board, self.position)
+
+    # -- play --------------------------------------------------------------------------
+
+    def roll_die(self) -> int:
+        """Draw a die value from the game's RNG (uniform over 1..faces)."""
+        return self._rng.randint(1, self.board.rules.faces)
+
+    def roll(self) -> Turn:
+        """The player to move rolls the die (random play)."""
+        if self.over:
+            raise MoveError("the game is over")
+        return self.play(self.roll_die())
+
+    def play(self, die: int) -> Turn:
+        """Apply a given die value for the player to move (puzzle play and replays)."""
+        if self.over:
+            raise MoveError("the game is over")
+        player = self.current
+        result = move(self.board, self.positions[player], die)
+        if not self._in_turn:
+            self.turns_taken[player] += 1
+        self.positions[player] = result.end
+        again = not result.won and self.board.rules.six_again and die == self.board.rules.faces
+        turn = Turn(player=player, move=result, turn=self.turns_taken[player], again=again)
+        self.history.append(turn)
+        if result.won:
+            self.winner = player
+            self._in_turn = False
+        elif again:
+            self._in_turn = True
+        else:
+            self._in_turn = False
+            self.current = (player + 1) % len(self.players)
+        return turn
+
+    def undo(self) -> Turn | None:
+        """Take back the last roll (replays the rest; the RNG restarts from the seed).
+
+        Returns the turn undone, or None when there is nothing to undo.
+        """
+        if not self.history:
+            return None
+        last = self.history[-1]
+        earlier = Game.replay(self.board, self.players, self.rolls[:-1], self.seed)
+        self.__dict__.update(earlier.__dict__)
+        return last
+
+    # -- saving ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Enough to rebuild this game with ``Game.from_dict`` (given its board)."""
+        return {
+            "players": [{"name": p.name, "computer": p.computer} for p in self.players],
+            "seed": self.seed,
+            "rolls": self.rolls,
+        }
+
+    @classmethod
+    def from_dict(cls, board: Board, data: Any) -> Game:
+        """Rebuild a saved game; a malformed save raises SnlError, never a traceback."""
+        try:
+            players = tuple(
+                Player(str(p["name"]), bool(p.get("computer", False))) for p in data["players"]
+            )
+            seed = data.get("seed")
+            rolls = list(data["rolls"])
+        except (KeyError, TypeError, AttributeError) as error:
+            raise SnlError(f"not a saved game ({error})") from None
+        if seed is not None and type(seed) is not int:
+            raise SnlError(f"saved game: seed must be a whole number, not {seed!r}")
+        return cls.replay(board, players, rolls, seed)

@@ -1,0 +1,108 @@
+"""Rule options of a game (SPEC 1). The defaults give LeetCode 909 semantics."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal
+
+from .errors import RulesError
+
+Overshoot = Literal["stay", "bounce", "finish"]
+OVERSHOOT_VALUES: tuple[str, ...] = ("stay", "bounce", "finish")
+MIN_FACES = 2
+MAX_FACES = 20
+
+RULE_HELP: dict[str, str] = {
+    "start": "1: the token starts on square 1; 0: it starts off the board",
+    "overshoot": "stay (exact finish), bounce (count back from the goal) or finish",
+    "chain": "true: keep following jumps until a square with none",
+    "faces": f"sides of the die, {MIN_FACES}..{MAX_FACES}",
+    "six_again": "true: rolling the die's highest face grants another roll",
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How a move works. Validated on construction: a bad value raises RulesError."""
+
+    start: int = 1
+    overshoot: Overshoot = "stay"
+    chain: bool = False
+    faces: int = 6
+    six_again: bool = False
+
+    def __post_init__(self) -> None:
+        if type(self.start) is not int or self.start not in (0, 1):
+            raise RulesError(f"rule 'start' must be 0 or 1, not {self.start!r}")
+        if self.overshoot not in OVERSHOOT_VALUES:
+            raise RulesError(
+                f"rule 'overshoot' must be one of {', '.join(OVERSHOOT_VALUES)}, "
+                f"not {self.overshoot!r}"
+            )
+        if type(self.chain) is not bool:
+            raise RulesError(f"rule 'chain' must be true or false, not {self.chain!r}")
+        if type(self.faces) is not int or not MIN_FACES <= self.faces <= MAX_FACES:
+            raise RulesError(
+                f"rule 'faces' must be a whole number from {MIN_FACES} to {MAX_FACES}, "
+                f"not {self.faces!r}"
+            )
+        if type(self.six_again) is not bool:
+            raise RulesError(f"rule 'six_again' must be true or false, not {self.six_again!r}")
+
+    @property
+    def start_position(self) -> int:
+        """Where a token begins: square 1, or 0 meaning off the board."""
+        return self.start
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some options changed (validated like a new value)."""
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise RulesError(f"unknown rule {sorted(unknown)[0]!r}; known rules: {_known()}")
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def non_default(self) -> dict[str, Any]:
+        """The options that differ from the defaults (what a board file needs to say)."""
+        default = Rules()
+        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, Any], base: Rules | None = None) -> Rules:
+        """Rules from a ``[rules]`` table: unknown names and bad values raise RulesError.
+
+        Accepts ``six-again`` as a spelling of ``six_again``; booleans may be given as
+        true/false or the strings "true"/"false".
+        """
+        if not isinstance(mapping, Mapping):
+            raise RulesError("'rules' must be a table of rule options")
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for raw_name, raw_value in mapping.items():
+            name = str(raw_name).replace("-", "_")
+            if name not in known:
+                raise RulesError(f"unknown rule {raw_name!r}; known rules: {_known()}")
+            values[name] = _coerce(name, raw_value)
+        return replace(base or cls(), **values)
+
+
+def _known() -> str:
+    return ", ".join(f.name for f in fields(Rules))
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Lenient spellings people write in files and on the command line."""
+    if name in ("chain", "six_again") and isinstance(value, str):
+        lowered = value.strip().lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+    if name in ("start", "faces") and isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    if name == "overshoot" and isinstance(value, str):
+        return value.strip().lower()
+    return value

@@ -1,0 +1,219 @@
+"""The puzzle solver: the least number of rolls when the player chooses every die value.
+
+With default rules this is exactly LeetCode 909's answer. Two views:
+
+* ``solve(board, start)`` runs one breadth-first search forward from ``start`` and stops
+  at the goal: the fast path for a single question (and for the CLI and the benchmark).
+* ``distances_to_goal(board)`` runs one backward search from the goal and answers every
+  square at once; the hint panel uses it for "which die values stay optimal" without
+  searching again after each move. It is cached per board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
+
+from .board import Board
+from .engine import count_to, next_position
+from .errors import MoveError
+
+UNREACHABLE = -1
+
+
+@dataclass(frozen=True)
+class Solution:
+    """An optimal route: ``moves`` rolls (-1 when the goal cannot be reached)."""
+
+    moves: int
+    rolls: list[int] = field(default_factory=list)
+    """Die values of one optimal route."""
+    squares: list[int] = field(default_factory=list)
+    """Where each move ends (after its jump)."""
+    start: int = 1
+
+    @property
+    def reachable(self) -> bool:
+        return self.moves >= 0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "moves": self.moves,
+            "rolls": list(self.rolls),
+            "squares": list(self.squares),
+            "start": self.start,
+        }
+
+
+def _check_start(board: Board, start: int | None) -> int:
+    if start is None:
+        return board.rules.start_position
+    if type(start) is not int or not 0 <= start <= board.goal:
+        raise MoveError(f"square {start!r} is not on the board (0..{board.goal})")
+    return start
+
+
+def solve(board: Board, start: int | None = None) -> Solution:
+    """Least rolls from ``start`` (default: the rules' start) to the goal, with a route.
+
+    Breadth-first over positions; a landing square is expanded only the first time any
+    roll reaches it, because where it leads does not depend on how it was reached.
+    """
+    position = _check_start(board, start)
+    goal = board.goal
+    if position == goal:
+        return Solution(0, [], [], position)
+    faces = board.rules.faces
+    landing = board.landing_table
+    plain = board.rules.overshoot == "stay"
+    size = goal + 1
+    parent = [-1] * size  # previous position on the route, -1 = not reached yet
+    die_used = bytearray(size)
+    landed = bytearray(size)  # landing squares already expanded
+    parent[position] = position
+    frontier = [position]
+    depth = 0
+    while frontier:
+        depth += 1
+        following: list[int] = []
+        append = following.append
+        # In increasing order, each roll range only needs checking past the previous
+        # one's top: the union of ranges is scanned once per level, not six times.
+        frontier.sort()
+        covered = 0
+        for here in frontier:
+            top = here + faces
+            if top > goal and not plain:
+                # Overshoot rules only matter in the last stretch: the slow, exact path.
+                for die in range(1, faces + 1):
+                    target = count_to(board, here, die)
+                    assert target is not None
+                    if landed[target]:
+                        continue
+                    landed[target] = 1
+                    there = landing[target]
+                    if parent[there] < 0:
+                        parent[there] = here
+                        die_used[there] = die
+                        append(there)
+                continue
+            if top > goal:
+                top = goal
+            low = here + 1 if here >= covered else covered + 1
+            covered = top
+            for target in range(low, top + 1):
+                if landed[target]:
+                    continue
+                landed[target] = 1
+                there = landing[target]
+                if parent[there] < 0:
+                    parent[there] = here
+                    die_used[there] = target - here
+                    append(there)
+        if parent[goal] >= 0:
+            return _route(parent, die_used, position, goal, depth)
+        frontier = following
+    return Solution(UNREACHABLE, [], [], position)
+
+
+def _route(parent: list[int], die_used: bytearray, start: int, goal: int, moves: int) -> Solution:
+    squares: list[int] = []
+    rolls: list[int] = []
+    square = goal
+    while square != start:
+        squares.append(square)
+        rolls.append(die_used[square])
+        square = parent[square]
+    squares.reverse()
+    rolls.reverse()
+    assert len(rolls) == moves
+    return Solution(moves, rolls, squares, start)
+
+
+_DISTANCE_CACHE: WeakKeyDictionary[Board, tuple[int, ...]] = WeakKeyDictionary()
+
+
+def distances_to_goal(board: Board) -> tuple[int, ...]:
+    """Index p (0..goal): least rolls from position p to the goal, -1 if unreachable.
+
+    One backward breadth-first search over the reversed move graph; cached per board.
+    """
+    cached = _DISTANCE_CACHE.get(board)
+    if cached is not None:
+        return cached
+    goal = board.goal
+    faces = board.rules.faces
+    landing = board.landing_table
+    # Predecessors of each position: p -> q for every die value.
+    preds: list[list[int]] = [[] for _ in range(goal + 1)]
+    for here in range(goal):
+        seen: set[int] = set()
+        for die in range(1, faces + 1):
+            target = count_to(board, here, die)
+            if target is None:
+                break
+            there = landing[target]
+            if there != here and there not in seen:
+                seen.add(there)
+                preds[there].append(here)
+    dist = [UNREACHABLE] * (goal + 1)
+    dist[goal] = 0
+    frontier = [goal]
+    depth = 0
+    while frontier:
+        depth += 1
+        following = []
+        for there in frontier:
+            for here in preds[there]:
+                if dist[here] < 0:
+                    dist[here] = depth
+                    following.append(here)
+        frontier = following
+    result = tuple(dist)
+    _DISTANCE_CACHE[board] = result
+    return result
+
+
+def least_rolls_from(board: Board, square: int) -> int:
+    """Least rolls from ``square`` (0 = off the board) to the goal; -1 if unreachable."""
+    return distances_to_goal(board)[_check_start(board, square)]
+
+
+def optimal_dice(board: Board, square: int) -> tuple[int, ...]:
+    """Every die value from ``square`` that keeps the player on an optimal route.
+
+    Empty on the goal and where the goal is unreachable.
+    """
+    position = _check_start(board, square)
+    dist = distances_to_goal(board)
+    here = dist[position]
+    if here <= 0:
+        return ()
+    best = []
+    for die in range(1, board.rules.faces + 1):
+        if count_to(board, position, die) is None:
+            continue
+        if dist[next_position(board, position, die)] == here - 1:
+            best.append(die)
+    return tuple(best)
+
+
+def optimal_route(board: Board, square: int | None = None) -> Solution:
+    """One optimal route from ``square``: always the smallest optimal die value.
+
+    Deterministic and consistent with ``optimal_dice``, so the hint panel, the route
+    overlay and the move the player just made agree with each other.
+    """
+    origin = position = _check_start(board, square)
+    dist = distances_to_goal(board)
+    moves = dist[position]
+    if moves < 0:
+        return Solution(UNREACHABLE, [], [], origin)
+    rolls: list[int] = []
+    squares: list[int] = []
+    while position != board.goal:
+        die = optimal_dice(board, position)[0]
+        position = next_position(board, position, die)
+        rolls.append(die)
+        squares.append(position)
+    return Solution(moves, rolls, squares, origin)
