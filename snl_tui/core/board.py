@@ -146,7 +146,7 @@ class Board:
         goal = rows * cols
         # Fast path for the common all-int case (C-level scans); the slow path names the
         # first bad cell.
-        if set(map(type, flat)) != {int} or min(flat) < -1 or max(flat) > goal:  # type: ignore[type-var]
+        if set(map(type, flat)) != {int} or min(flat) < -1 or max(flat) > goal or 0 in flat:  # type: ignore[type-var]
             for s in range(1, goal + 1):
                 value = flat[s - 1]
                 where = _cell_where(rows, cols, s)

@@ -169,6 +169,8 @@ class Turn:
     """The player's turn number (1-based) this roll belongs to."""
     again: bool
     """This roll grants the same player another roll (``six_again``)."""
+    drawn: bool = False
+    """The die value came from the game's RNG (``roll``), not from ``play``."""
 
 
 @dataclass
@@ -185,6 +187,7 @@ class Game:
     turns_taken: list[int] = field(init=False)
     _rng: random.Random = field(init=False, repr=False)
     _in_turn: bool = field(init=False, default=False, repr=False)
+    _pending_draws: int = field(init=False, default=0, repr=False)
 
     def __post_init__(self) -> None:
         players = tuple(Player(p) if isinstance(p, str) else p for p in self.players)
@@ -204,9 +207,19 @@ class Game:
         players: Sequence[Player | str],
         rolls: Sequence[int],
         seed: int | None = None,
+        draws: int = 0,
     ) -> Game:
-        """The game after applying ``rolls`` in order (a MoveError names a bad roll)."""
+        """The game after applying ``rolls`` in order (a MoveError names a bad roll).
+
+        ``draws`` is how many of those rolls came from the RNG: the RNG is advanced past
+        them, so random play carries on exactly as it would have.
+        """
         game = cls(board, tuple(Player(p) if isinstance(p, str) else p for p in players), seed)
+        if type(draws) is not int or not 0 <= draws <= len(rolls):
+            raise SnlError(f"draws must be a whole number from 0 to {len(rolls)}, not {draws!r}")
+        for _ in range(draws):
+            game.roll_die()
+        game._pending_draws = draws
         for index, die in enumerate(rolls):
             try:
                 game.play(die)
@@ -250,10 +263,13 @@ class Game:
         """The player to move rolls the die (random play)."""
         if self.over:
             raise MoveError("the game is over")
-        return self.play(self.roll_die())
+        return self._apply(self.roll_die(), drawn=True)
 
     def play(self, die: int) -> Turn:
         """Apply a given die value for the player to move (puzzle play and replays)."""
+        return self._apply(die, drawn=False)
+
+    def _apply(self, die: int, drawn: bool) -> Turn:
         if self.over:
             raise MoveError("the game is over")
         player = self.current
@@ -262,7 +278,13 @@ class Game:
             self.turns_taken[player] += 1
         self.positions[player] = result.end
         again = not result.won and self.board.rules.six_again and die == self.board.rules.faces
-        turn = Turn(player=player, move=result, turn=self.turns_taken[player], again=again)
+        if self._pending_draws:
+            # Replaying a saved game: these rolls were drawn from the RNG originally.
+            self._pending_draws -= 1
+            drawn = True
+        turn = Turn(
+            player=player, move=result, turn=self.turns_taken[player], again=again, drawn=drawn
+        )
         self.history.append(turn)
         if result.won:
             self.winner = player
@@ -282,7 +304,10 @@ class Game:
         if not self.history:
             return None
         last = self.history[-1]
-        earlier = Game.replay(self.board, self.players, self.rolls[:-1], self.seed)
+        kept = self.history[:-1]
+        earlier = Game.replay(
+            self.board, self.players, self.rolls[:-1], self.seed, sum(t.drawn for t in kept)
+        )
         self.__dict__.update(earlier.__dict__)
         return last
 
@@ -294,6 +319,7 @@ class Game:
             "players": [{"name": p.name, "computer": p.computer} for p in self.players],
             "seed": self.seed,
             "rolls": self.rolls,
+            "draws": sum(turn.drawn for turn in self.history),
         }
 
     @classmethod
@@ -305,8 +331,9 @@ class Game:
             )
             seed = data.get("seed")
             rolls = list(data["rolls"])
+            draws = data.get("draws", 0)
         except (KeyError, TypeError, AttributeError) as error:
             raise SnlError(f"not a saved game ({error})") from None
         if seed is not None and type(seed) is not int:
             raise SnlError(f"saved game: seed must be a whole number, not {seed!r}")
-        return cls.replay(board, players, rolls, seed)
+        return cls.replay(board, players, rolls, seed, draws)

@@ -1,0 +1,255 @@
+"""The solver against LeetCode 909's traps, an independent BFS and a brute force.
+
+Every route the solver returns is replayed through the engine.
+"""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from snl_tui.core.board import Board
+from snl_tui.core.engine import legal_dice, next_position
+from snl_tui.core.errors import BoardError, MoveError
+from snl_tui.core.rules import Rules
+from snl_tui.core.solver import (
+    distances_to_goal,
+    least_rolls_from,
+    optimal_dice,
+    optimal_route,
+    solve,
+)
+
+from .reference import brute_force_least_rolls, leetcode_909
+from .test_board import LEETCODE_1, LLD_RESOLVED
+
+
+def replay(board: Board, start: int, rolls: list[int]) -> list[int]:
+    squares, position = [], start
+    for die in rolls:
+        assert die in legal_dice(board, position), (position, die)
+        position = next_position(board, position, die)
+        squares.append(position)
+    return squares
+
+
+def assert_route_is_sound(board: Board, solution, start: int) -> None:
+    assert len(solution.rolls) == len(solution.squares) == max(solution.moves, 0)
+    if solution.moves > 0:
+        assert replay(board, start, solution.rolls) == solution.squares
+        assert solution.squares[-1] == board.goal
+        assert board.goal not in solution.squares[:-1]
+
+
+def test_leetcode_examples():
+    assert solve(Board.from_matrix(LEETCODE_1)).moves == 4
+    assert solve(Board.from_matrix([[-1, -1], [-1, 3]])).moves == 1
+    sol = solve(Board.from_matrix(LEETCODE_1))
+    assert_route_is_sound(Board.from_matrix(LEETCODE_1), sol, 1)
+
+
+def test_lld_resolved_matrix_needs_three_rolls_not_the_four_its_text_claims():
+    board = Board.from_matrix(LLD_RESOLVED)
+    sol = solve(board)
+    assert sol.moves == 3
+    assert_route_is_sound(board, sol, 1)
+
+
+def test_no_chaining_trap_from_the_problem_statement():
+    # [[4,-1],[-1,3]]: rolling to 2 climbs to 3 and stops there. (Square 4's cell holds
+    # its own number: no jump, as in the resolved-board convention.)
+    board = Board.from_matrix([[4, -1], [-1, 3]])
+    assert board.jumps == {2: 3}
+    assert next_position(board, 1, 1) == 3
+    assert solve(board).moves == 1 == leetcode_909([[4, -1], [-1, 3]])
+    # A ladder into a ladder: without chain the second one does not fire in the same move.
+    chained = Board(3, 3, [(2, 4), (4, 9)])
+    assert next_position(chained, 1, 1) == 4
+    assert solve(chained).moves == 2
+    assert solve(chained.with_rules(Rules(chain=True))).moves == 1
+
+
+def test_a_jump_destination_that_starts_a_jump_is_a_resting_square():
+    # Square 3's ladder goes to 10, which starts a snake to 2. From 10 the token moves on.
+    board = Board(4, 4, [(3, 10), (10, 2)])
+    assert solve(board, 10).moves == 1  # 10 + 6 = 16
+    assert solve(board).moves == 2  # 1 -> 3 (ladder 10) -> 16
+    assert Board(4, 4, [(3, 10), (10, 2)], rules=Rules(chain=True)).landing_table[3] == 2
+
+
+def test_ladder_ending_on_the_goal_and_odd_rows():
+    matrix = [[-1] * 5 for _ in range(5)]
+    matrix[4][2] = 25  # square 3 -> goal
+    board = Board.from_matrix(matrix)
+    assert solve(board).moves == 1 == leetcode_909(matrix)
+    assert solve(board).rolls == [2]
+
+
+def test_unreachable_goal_gives_minus_one_and_no_route():
+    # Every square 2..7 snakes back to 1: a wall.
+    board = Board(3, 4, [(s, 1) for s in range(2, 8)])
+    sol = solve(board)
+    assert (sol.moves, sol.rolls, sol.squares) == (-1, [], [])
+    assert least_rolls_from(board, 1) == -1
+    assert optimal_dice(board, 1) == ()
+    assert optimal_route(board, 1).moves == -1
+
+
+def test_rectangular_boards():
+    board = Board(2, 9, [(4, 17)])
+    assert solve(board).moves == 2  # 1 -> 4 -> 17 -> 18
+    assert solve(Board(1, 2)).moves == 1
+    assert solve(Board(3, 1)).moves == 1
+
+
+def test_from_a_square_and_from_the_goal():
+    board = Board.from_matrix(LEETCODE_1)
+    assert solve(board, 36).moves == 0
+    sol = solve(board, 30)
+    assert sol.moves == 1 and sol.start == 30
+    with pytest.raises(MoveError):
+        solve(board, 37)
+
+
+def test_start_off_the_board_lets_square_1_jump_fire():
+    board = Board(5, 5, [(1, 24)], rules=Rules(start=0))
+    assert solve(board).moves == 2  # off -> 1 -> ladder 24 -> 25
+    assert solve(board.with_rules(Rules(start=1))).moves == 4  # 1 -> 7 -> 13 -> 19 -> 25
+
+
+def test_overshoot_rules_change_the_answer():
+    board = Board(1, 8, [(6, 2), (7, 2)])
+    # stay: from 1 only the exact 8 finishes: 1 -> 8? needs 7 (faces 6): 1 -> 5 -> 8 ... 2 rolls
+    assert solve(board).moves == 2
+    assert solve(board.with_rules(Rules(overshoot="finish", faces=6))).moves == 2
+    three_sided = Board(1, 8, [(6, 2), (7, 2)], rules=Rules(faces=3))
+    assert solve(three_sided).moves == brute_force_least_rolls(three_sided.to_matrix(), faces=3)
+
+
+def _random_matrix(rng: random.Random, rows: int, cols: int, density: float) -> list[list[int]]:
+    goal = rows * cols
+    matrix = [[-1] * cols for _ in range(rows)]
+    for r in range(rows):
+        for c in range(cols):
+            if rng.random() < density:
+                matrix[r][c] = rng.randint(1, goal)
+    # LeetCode: squares 1 and the goal carry no jump.
+    matrix[rows - 1][0] = -1
+    top_level = rows - 1
+    matrix[0][cols - 1 if top_level % 2 == 0 else 0] = -1
+    return matrix
+
+
+def test_hundreds_of_random_square_boards_agree_with_the_textbook_bfs():
+    rng = random.Random(909)
+    checked = 0
+    for _ in range(600):
+        n = rng.randint(2, 12)
+        matrix = _random_matrix(rng, n, n, rng.choice([0.05, 0.2, 0.5, 0.9]))
+        board = Board.from_matrix(matrix)
+        sol = solve(board)
+        assert sol.moves == leetcode_909(matrix), matrix
+        assert distances_to_goal(board)[1] == sol.moves
+        assert_route_is_sound(board, sol, 1)
+        checked += 1
+    assert checked == 600
+
+
+def test_adversarial_boards():
+    cases = {
+        # a snake on every square but one path of ladders
+        "maze": [[-1, -1, -1], [1, 1, 1], [-1, 9, 1]],
+        # ladders into snake heads (no chaining)
+        "ladder_to_snake": [[-1, -1, -1, -1], [-1, -1, -1, -1], [-1, 2, -1, -1], [-1, 10, -1, -1]],
+        # resolved-style cells mixed with -1
+        "mixed_resolved": [[7, 8, -1], [4, 5, 6], [1, 9, 3]],
+    }
+    for matrix in cases.values():
+        board = Board.from_matrix(matrix)
+        assert solve(board).moves == leetcode_909(matrix)
+
+
+square_boards = st.integers(2, 9).flatmap(
+    lambda n: st.lists(
+        st.lists(
+            st.one_of(st.just(-1), st.just(-1), st.integers(1, n * n)), min_size=n, max_size=n
+        ),
+        min_size=n,
+        max_size=n,
+    )
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(square_boards)
+def test_property_square_boards_match_leetcode(matrix):
+    n = len(matrix)
+    matrix[n - 1][0] = -1
+    matrix[0][n - 1 if (n - 1) % 2 == 0 else 0] = -1
+    board = Board.from_matrix(matrix)
+    sol = solve(board)
+    assert sol.moves == leetcode_909(matrix)
+    assert_route_is_sound(board, sol, 1)
+
+
+@st.composite
+def boards_with_rules(draw):
+    rows = draw(st.integers(1, 7))
+    cols = draw(st.integers(1, 7))
+    if rows * cols < 2:
+        cols = 2
+    goal = rows * cols
+    pairs = draw(st.lists(st.tuples(st.integers(1, goal - 1), st.integers(1, goal)), max_size=goal))
+    rules = Rules(
+        start=draw(st.sampled_from([0, 1])),
+        overshoot=draw(st.sampled_from(["stay", "bounce", "finish"])),
+        chain=draw(st.booleans()),
+        faces=draw(st.integers(2, 12)),
+    )
+    jumps = {a: b for a, b in pairs if a != b}
+    try:
+        return Board(rows, cols, jumps.items(), rules=rules)
+    except BoardError:
+        return Board(rows, cols, rules=rules)  # a chain cycle: keep the rules, drop the jumps
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(boards_with_rules(), st.data())
+def test_property_any_rules_match_the_brute_force_and_routes_replay(board, data):
+    rules = board.rules
+    start = data.draw(st.integers(0, board.goal))
+    expected = brute_force_least_rolls(
+        board.to_matrix(), start, rules.faces, rules.overshoot, rules.chain
+    )
+    sol = solve(board, start)
+    assert sol.moves == expected
+    assert least_rolls_from(board, start) == expected
+    assert_route_is_sound(board, sol, start)
+    route = optimal_route(board, start)
+    assert route.moves == expected
+    assert_route_is_sound(board, route, start)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(boards_with_rules(), st.data())
+def test_property_optimal_dice_are_exactly_the_values_that_stay_optimal(board, data):
+    position = data.draw(st.integers(0, board.goal - 1))
+    best = least_rolls_from(board, position)
+    chosen = set(optimal_dice(board, position))
+    for die in legal_dice(board, position):
+        after = least_rolls_from(board, next_position(board, position, die))
+        stays = best > 0 and after == best - 1
+        assert (die in chosen) == stays
+    assert chosen <= set(legal_dice(board, position))
+    if best > 0:
+        assert chosen  # some die value always continues an optimal route
+
+
+def test_large_board_is_solved_with_a_sound_route():
+    rng = random.Random(5)
+    matrix = _random_matrix(rng, 300, 300, 0.02)
+    board = Board.from_matrix(matrix)
+    sol = solve(board)
+    assert sol.moves == leetcode_909(matrix)
+    assert_route_is_sound(board, sol, 1)
