@@ -64,8 +64,8 @@ def test_no_chaining_trap_from_the_problem_statement():
     assert next_position(board, 1, 1) == 3
     assert solve(board).moves == 1 == leetcode_909([[4, -1], [-1, 3]])
     # A ladder into a ladder: without chain the second one does not fire in the same move.
-    chained = Board(3, 3, [(2, 4), (4, 9)])
-    assert next_position(chained, 1, 1) == 4
+    chained = Board(4, 4, [(2, 10), (10, 16)])
+    assert next_position(chained, 1, 1) == 10
     assert solve(chained).moves == 2
     assert solve(chained.with_rules(Rules(chain=True))).moves == 1
 
