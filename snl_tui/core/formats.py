@@ -1,0 +1,705 @@
+"""Board files: reading, writing and checking them, and the built-in boards (SPEC 2).
+
+Three formats, told apart by their content (the extension only breaks ties and picks
+which parse error to report):
+
+* **LeetCode 909 matrix** (JSON list of rows): ``-1`` = no jump, otherwise the destination.
+  A cell holding its own square number (the "resolved" board) also means no jump.
+* **Board document** (TOML, or a JSON object with the same keys): ``name``,
+  ``description``, ``rows`` + ``cols`` or ``size``, ``ladders`` and ``snakes`` as lists of
+  ``[from, to]`` pairs, and an optional ``rules`` table.
+* **Jump list** (text): the first line is ``rows cols`` (or one number for a square board),
+  then one ``from to`` pair per line; ``#`` starts a comment. Before the size line, three
+  comment lines carry what the other formats hold, so the text format is lossless too::
+
+      # name: Chutes and Ladders
+      # description: The Milton Bradley board.
+      # rules: start=0 overshoot=stay
+      10 10
+      1 38
+
+  A file without them is a plain jump list with the default rules.
+
+Every error is a ``BoardError`` naming the file and, where it applies, the line, entry,
+row/column and square. ``board_warnings`` lists what is legal but probably unintended.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any, Literal
+
+from .board import Board, JumpSpec, check_dimensions
+from .errors import BoardError, RulesError
+from .rules import Rules
+from .solver import distances_to_goal, solve
+
+Format = Literal["matrix", "toml", "txt", "json"]
+FORMATS: tuple[str, ...] = ("matrix", "toml", "txt", "json")
+"""Formats ``dump_board`` writes: ``json`` is the board document as a JSON object."""
+
+DOCUMENT_KEYS = ("name", "description", "rows", "cols", "size", "ladders", "snakes", "rules")
+RULE_ORDER = ("start", "overshoot", "chain", "faces", "six_again")
+BOARD_SUFFIXES = (".toml", ".json", ".txt")
+
+RulesOverride = Rules | Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """What a file says, before the rules are settled and the board is validated."""
+
+    rows: int
+    cols: int
+    jumps: list[JumpSpec]
+    rules: Rules
+    name: str | None = None
+    description: str = ""
+    matrix: list[Any] | None = None
+
+
+# -- loading -------------------------------------------------------------------------------
+
+
+def load_board(name_or_path: str | Path, rules: RulesOverride = None) -> Board:
+    """A board from the name of a built-in board or from a file path.
+
+    ``rules`` overrides the file's rules: a ``Rules`` value replaces them, a mapping of
+    option names (``{"faces": 8}``) changes just those options. A plain name such as
+    ``classic`` means the built-in board; write ``./classic`` for a file of that name.
+    Raises ``BoardError`` naming the file (and line, entry, row/column, square).
+    """
+    text = str(name_or_path)
+    if isinstance(name_or_path, str) and text in _builtin_files():
+        resource = _builtin_files()[text]
+        return _load_text(
+            _read(resource, text),
+            source=text,
+            stem=text,
+            rules=rules,
+            description=_MATRIX_DESCRIPTIONS.get(text, ""),
+        )
+    path = Path(name_or_path)
+    if not path.exists() and "/" not in text and "\\" not in text and not path.suffix:
+        known = ", ".join(_builtin_files())
+        raise BoardError(f"no such file or built-in board (built-in boards: {known})", source=text)
+    return _load_text(_read(path, text), source=text, stem=path.stem, rules=rules)
+
+
+def parse_board(
+    text: str,
+    *,
+    source: str = "<board>",
+    suffix: str = "",
+    rules: RulesOverride = None,
+    name: str = "",
+) -> Board:
+    """A board from the text of a board file (any format); errors name ``source``."""
+    return _load_text(text, source=source, stem=name, rules=rules, suffix=suffix)
+
+
+def _read(location: Path | Traversable, label: str) -> str:
+    try:
+        data = location.read_bytes()
+    except FileNotFoundError:
+        raise BoardError("no such file", source=label) from None
+    except IsADirectoryError:
+        raise BoardError("is a directory, not a board file", source=label) from None
+    except OSError as error:
+        raise BoardError(f"cannot read the file: {error.strerror or error}", source=label) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BoardError(
+            f"not a text file (byte {error.start} is not UTF-8)", source=label
+        ) from None
+
+
+def _load_text(
+    text: str,
+    *,
+    source: str,
+    stem: str,
+    rules: RulesOverride,
+    suffix: str | None = None,
+    description: str = "",
+) -> Board:
+    if suffix is None:
+        suffix = Path(source).suffix
+    try:
+        parsed = _parse(text, suffix.lower())
+        final_rules = _settle_rules(parsed.rules, rules)
+        name = parsed.name if parsed.name is not None else stem
+        description = parsed.description or description
+        if parsed.matrix is not None:
+            return Board.from_matrix(parsed.matrix, final_rules, name=name, description=description)
+        return Board(
+            parsed.rows,
+            parsed.cols,
+            parsed.jumps,
+            rules=final_rules,
+            name=name,
+            description=description,
+        )
+    except BoardError as error:
+        raise error.with_source(source) from None
+
+
+def _settle_rules(from_file: Rules, override: RulesOverride) -> Rules:
+    if override is None:
+        return from_file
+    if isinstance(override, Rules):
+        return override
+    return Rules.from_mapping(override, base=from_file)
+
+
+class _NotThisFormat(Exception):
+    """The text does not parse in the format tried: try the next one."""
+
+    def __init__(self, error: BoardError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _parse(text: str, suffix: str) -> _Parsed:
+    if not text.strip():
+        raise BoardError("the file is empty")
+    parsers: dict[str, Callable[[str], _Parsed]] = {
+        "json": _parse_json,
+        "toml": _parse_toml,
+        "txt": _parse_txt,
+    }
+    by_suffix = {".json": "json", ".toml": "toml", ".txt": "txt"}.get(suffix)
+    failures: dict[str, BoardError] = {}
+    for kind in _sniff(text):
+        try:
+            return parsers[kind](text)
+        except _NotThisFormat as failure:
+            failures[kind] = failure.error
+    # Nothing the content suggested parsed: report what the extension promised, since
+    # that is what the author meant to write.
+    if by_suffix is not None:
+        if by_suffix in failures:
+            raise failures[by_suffix]
+        try:
+            return parsers[by_suffix](text)
+        except _NotThisFormat as failure:
+            raise failure.error from None
+    raise next(iter(failures.values()))
+
+
+def _sniff(text: str) -> list[str]:
+    """The formats the text looks like, most likely first."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return ["json"]
+    if stripped.startswith("["):
+        # A JSON list of rows, or a TOML file opening with a [table] header.
+        return ["json", "toml"]
+    first = _first_content_line(text)
+    if "=" in first:
+        return ["toml"]
+    return ["txt", "toml"]
+
+
+def _first_content_line(text: str) -> str:
+    for line in text.splitlines():
+        content = line.split("#", 1)[0].strip()
+        if content:
+            return content
+    return ""
+
+
+# -- JSON ------------------------------------------------------------------------------------
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise BoardError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def _parse_json(text: str) -> _Parsed:
+    try:
+        data = json.loads(text, object_pairs_hook=_reject_duplicates)
+    except json.JSONDecodeError as error:
+        raise _NotThisFormat(
+            BoardError(
+                f"malformed JSON: {error.msg}", where=f"line {error.lineno}, column {error.colno}"
+            )
+        ) from None
+    except RecursionError:
+        raise _NotThisFormat(BoardError("malformed JSON: nested too deeply")) from None
+    if isinstance(data, list):
+        return _Parsed(0, 0, [], Rules(), matrix=data)
+    if isinstance(data, dict):
+        return _parse_document(data)
+    raise BoardError(
+        "a JSON board is a list of rows (LeetCode matrix) or an object (board document), "
+        f"not {_json_type(data)}"
+    )
+
+
+def _json_type(value: object) -> str:
+    names = {bool: "true/false", int: "a number", float: "a number", str: "a string"}
+    return names.get(type(value), "null" if value is None else type(value).__name__)
+
+
+# -- TOML and board documents -----------------------------------------------------------------
+
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def _parse_toml(text: str) -> _Parsed:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        where = None
+        found = _TOML_POSITION.search(message)
+        if found:
+            where = f"line {found.group(1)}, column {found.group(2)}"
+            message = message[: found.start()]
+        if message.endswith(" (at end of document)"):
+            message, where = message.removesuffix(" (at end of document)"), "end of file"
+        raise _NotThisFormat(BoardError(f"malformed TOML: {message}", where=where)) from None
+    return _parse_document(data)
+
+
+def _parse_document(data: Mapping[str, Any]) -> _Parsed:
+    """A board document (TOML table or JSON object): check every key and entry."""
+    for key in data:
+        if key not in DOCUMENT_KEYS:
+            raise BoardError(
+                f"unknown key {key!r}; a board document has {', '.join(DOCUMENT_KEYS)}"
+            )
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        raise BoardError(f"'name' must be a string, not {_json_type(name)}", where="name")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise BoardError(
+            f"'description' must be a string, not {_json_type(description)}",
+            where="description",
+        )
+    rows, cols = _document_size(data)
+    jumps: list[JumpSpec] = []
+    for key, kind in (("ladders", "ladder"), ("snakes", "snake")):
+        entries = data.get(key, [])
+        if not isinstance(entries, list):
+            raise BoardError(
+                f"'{key}' must be a list of [from, to] pairs, not {_json_type(entries)}", where=key
+            )
+        for index, entry in enumerate(entries, start=1):
+            where = f"{key} entry {index}"
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise BoardError(f"expected a [from, to] pair, not {entry!r}", where=where)
+            for value in entry:
+                if type(value) is not int:
+                    raise BoardError(
+                        f"squares must be whole numbers, not {_json_type(value)} {value!r}",
+                        where=where,
+                    )
+            jumps.append(JumpSpec(entry[0], entry[1], kind, where))  # type: ignore[arg-type]
+    table = data.get("rules", {})
+    try:
+        rules = Rules.from_mapping(table)
+    except RulesError as error:
+        raise RulesError(error.message, where="rules") from None
+    return _Parsed(rows, cols, jumps, rules, name, description)
+
+
+def _document_size(data: Mapping[str, Any]) -> tuple[int, int]:
+    has_size = "size" in data
+    has_sides = "rows" in data or "cols" in data
+    if has_size and has_sides:
+        raise BoardError("give either 'size' or 'rows' and 'cols', not both", where="size")
+    if has_size:
+        size = data["size"]
+        if type(size) is not int:
+            raise BoardError(f"'size' must be a whole number, not {size!r}", where="size")
+        return check_dimensions(size, size, where="size")
+    if not has_sides:
+        raise BoardError("missing the board size: give 'rows' and 'cols', or 'size'")
+    for key in ("rows", "cols"):
+        if key not in data:
+            raise BoardError(f"missing '{key}' (give 'rows' and 'cols', or 'size')")
+    return check_dimensions(data["rows"], data["cols"], where="rows/cols")
+
+
+# -- jump lists ------------------------------------------------------------------------------
+
+_INT = re.compile(r"[+-]?\d+")
+_DIRECTIVE = re.compile(r"#\s*(name|description|rules)\s*:(.*)$", re.IGNORECASE)
+
+
+def _whole(token: str, where: str, what: str) -> int:
+    if not _INT.fullmatch(token):
+        raise BoardError(f"{what} must be a whole number, not {token!r}", where=where)
+    return int(token)
+
+
+def _parse_txt(text: str) -> _Parsed:
+    name: str | None = None
+    description: list[str] = []
+    rules = Rules()
+    size: tuple[int, int] | None = None
+    jumps: list[JumpSpec] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        where = f"line {number}"
+        stripped = line.strip()
+        directive = _DIRECTIVE.match(stripped) if size is None else None
+        if directive:
+            key, value = directive.group(1).lower(), directive.group(2).strip()
+            if key == "name":
+                name = value
+            elif key == "description":
+                description.append(value)
+            else:
+                rules = _rules_line(value, where)
+            continue
+        content = stripped.split("#", 1)[0].split()
+        if not content:
+            continue
+        if size is None:
+            if len(content) not in (1, 2):
+                # A broken first line may mean the file is not a jump list at all.
+                raise _NotThisFormat(
+                    BoardError(
+                        f"the first line must be 'rows cols', not {' '.join(content)!r}",
+                        where=where,
+                    )
+                )
+            try:
+                sides = [_whole(token, where, "the board size") for token in content]
+            except BoardError as error:
+                raise _NotThisFormat(error) from None
+            size = check_dimensions(sides[0], sides[-1], where=where)
+            continue
+        if len(content) != 2:
+            raise BoardError(f"expected 'from to', not {' '.join(content)!r}", where=where)
+        start = _whole(content[0], where, "a jump's start")
+        end = _whole(content[1], where, "a jump's destination")
+        jumps.append(JumpSpec(start, end, None, where))
+    if size is None:
+        raise BoardError("no 'rows cols' line: the file has only comments")
+    return _Parsed(size[0], size[1], jumps, rules, name, "\n".join(description))
+
+
+def _rules_line(text: str, where: str) -> Rules:
+    """``start=0 overshoot=bounce chain=true`` (commas between options are fine too)."""
+    options: dict[str, str] = {}
+    for item in text.replace(",", " ").split():
+        option, sep, value = item.partition("=")
+        if not sep or not option or not value:
+            raise RulesError(f"rules: expected name=value, not {item!r}", where=where)
+        if option in options:
+            raise RulesError(f"rules: {option!r} is given twice", where=where)
+        options[option] = value
+    try:
+        return Rules.from_mapping(options)
+    except RulesError as error:
+        raise RulesError(error.message, where=where) from None
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def dump_board(board: Board, fmt: str) -> str:
+    """The board as text in ``fmt`` (matrix, toml, txt or json); loading it gives it back.
+
+    A ``matrix`` holds only the squares and jumps: not the rules, name or description.
+    Callers that care (``snl convert``) check ``lost_in_matrix`` first.
+    """
+    writers = {"matrix": _dump_matrix, "toml": _dump_toml, "txt": _dump_txt, "json": _dump_json}
+    if fmt not in writers:
+        raise ValueError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
+    return writers[fmt](board)
+
+
+def lost_in_matrix(board: Board) -> dict[str, Any]:
+    """The rule options a LeetCode matrix cannot hold (empty for default rules)."""
+    return board.rules.non_default()
+
+
+def _dump_matrix(board: Board) -> str:
+    rows = ",\n".join("  " + json.dumps(row) for row in board.to_matrix())
+    return f"[\n{rows}\n]\n"
+
+
+def _pairs(board: Board, kind: str) -> list[list[int]]:
+    jumps = board.ladders if kind == "ladders" else board.snakes
+    return [[jump.start, jump.end] for jump in jumps]
+
+
+def _document(board: Board) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": board.name}
+    if board.description:
+        data["description"] = board.description
+    if board.rows == board.cols:
+        data["size"] = board.rows
+    else:
+        data["rows"], data["cols"] = board.rows, board.cols
+    data["ladders"] = _pairs(board, "ladders")
+    data["snakes"] = _pairs(board, "snakes")
+    rules = board.rules.non_default()
+    if rules:
+        data["rules"] = rules
+    return data
+
+
+def _dump_json(board: Board) -> str:
+    data = _document(board)
+    # One pair per item but several pairs per line reads better than json's indent=2.
+    lines = ["{"]
+    items = list(data.items())
+    for index, (key, value) in enumerate(items):
+        comma = "," if index < len(items) - 1 else ""
+        if key in ("ladders", "snakes"):
+            lines.append(f"  {json.dumps(key)}: {_pair_list(value, '  ')}{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _pair_list(pairs: list[list[int]], indent: str, per_line: int = 8) -> str:
+    if not pairs:
+        return "[]"
+    chunks = [
+        ", ".join(json.dumps(pair) for pair in pairs[i : i + per_line])
+        for i in range(0, len(pairs), per_line)
+    ]
+    inner = f",\n{indent}  ".join(chunks)
+    return f"[\n{indent}  {inner}\n{indent}]"
+
+
+def _toml_string(value: str) -> str:
+    # A JSON string is a valid TOML basic string except for DEL, which TOML forbids raw.
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _toml_string(value)
+    return str(value)
+
+
+def _dump_toml(board: Board) -> str:
+    data = _document(board)
+    lines = []
+    for key, value in data.items():
+        if key == "rules":
+            continue
+        if key in ("ladders", "snakes"):
+            lines.append(f"{key} = {_pair_list(value, '')}")
+        else:
+            lines.append(f"{key} = {_toml_value(value)}")
+    rules = data.get("rules")
+    if rules:
+        lines.append("")
+        lines.append("[rules]")
+        lines.extend(f"{key} = {_toml_value(rules[key])}" for key in RULE_ORDER if key in rules)
+    return "\n".join(lines) + "\n"
+
+
+def _rules_text(rules: Rules) -> str:
+    options = rules.non_default()
+    return " ".join(
+        f"{key}={_toml_value(options[key]).strip(chr(34))}" for key in RULE_ORDER if key in options
+    )
+
+
+def _dump_txt(board: Board) -> str:
+    lines = []
+    if board.name:
+        lines.append(f"# name: {_one_line(board.name)}")
+    lines.extend(f"# description: {line}" for line in board.description.splitlines())
+    if board.rules.non_default():
+        lines.append(f"# rules: {_rules_text(board.rules)}")
+    lines.append(f"{board.rows} {board.cols}")
+    if board.ladders:
+        lines.append("# ladders")
+        lines.extend(f"{jump.start} {jump.end}" for jump in board.ladders)
+    if board.snakes:
+        lines.append("# snakes")
+        lines.extend(f"{jump.start} {jump.end}" for jump in board.snakes)
+    return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- built-in boards ---------------------------------------------------------------------------
+
+# The boards every install ships, in the order `snl boards` lists them; any other file in
+# snl_tui/boards/ follows alphabetically.
+_BUILTIN_ORDER = ("classic", "leetcode-1", "leetcode-2", "throws-30", "lld-6x6")
+
+# A LeetCode matrix has no room for a description: these fill the gap.
+_MATRIX_DESCRIPTIONS = {
+    "leetcode-1": "LeetCode 909, example 1: ladders 2-15 and 14-35 and a snake 17-13. "
+    "Least rolls 4.",
+    "leetcode-2": "LeetCode 909, example 2: the 2x2 board [[-1,-1],[-1,3]]. Least rolls 1.",
+    "lld-6x6": "The resolved 6x6 matrix of a low-level-design write-up: every cell says "
+    "where a token landing there ends up. The write-up claims 4 rolls; the matrix gives 3.",
+}
+
+
+@dataclass(frozen=True)
+class BuiltinBoard:
+    """A board shipped inside the package, addressable by ``name``."""
+
+    name: str
+    filename: str
+    board: Board
+
+    @property
+    def description(self) -> str:
+        return self.board.description
+
+    @property
+    def size_label(self) -> str:
+        return f"{self.board.rows}x{self.board.cols}"
+
+    def load(self, rules: RulesOverride = None) -> Board:
+        """The board, optionally under other rules (like ``load_board(name, rules)``)."""
+        return load_board(self.name, rules)
+
+
+@cache
+def _builtin_files() -> dict[str, Traversable]:
+    folder = resources.files("snl_tui") / "boards"
+    found = {
+        Path(entry.name).stem: entry
+        for entry in folder.iterdir()
+        if entry.is_file() and Path(entry.name).suffix in BOARD_SUFFIXES
+    }
+    first = [name for name in _BUILTIN_ORDER if name in found]
+    rest = sorted(set(found) - set(first))
+    return {name: found[name] for name in first + rest}
+
+
+@cache
+def _builtin_boards() -> tuple[BuiltinBoard, ...]:
+    return tuple(
+        BuiltinBoard(name, resource.name, load_board(name))
+        for name, resource in _builtin_files().items()
+    )
+
+
+def builtin_boards() -> list[BuiltinBoard]:
+    """Every built-in board, loaded (they are small), in display order."""
+    return list(_builtin_boards())
+
+
+def builtin_names() -> list[str]:
+    """The names ``load_board`` accepts besides paths."""
+    return list(_builtin_files())
+
+
+def is_board_file(path: Path) -> bool:
+    """Whether a path looks like a board file (for listing a folder's boards)."""
+    return path.is_file() and path.suffix.lower() in BOARD_SUFFIXES
+
+
+# -- warnings --------------------------------------------------------------------------------
+
+
+def board_warnings(board: Board) -> list[str]:
+    """What is legal but probably unintended (SPEC 2), one message per finding."""
+    warnings: list[str] = []
+    warnings.extend(_reachability_warnings(board))
+    if board.rules.start == 1:
+        jump = board.jump_at(1)
+        if jump is not None:
+            warnings.append(
+                f"the {jump.kind} on square 1 (to {jump.end}) can never fire: tokens start "
+                "on square 1 (start = 1); use start = 0 to start off the board"
+            )
+    warnings.extend(_wall_warnings(board))
+    jumps = board.jumps
+    for start, end in jumps.items():
+        if end in jumps:
+            first = board.jump_at(start)
+            second = board.jump_at(end)
+            assert first is not None and second is not None
+            behaviour = (
+                f"with chain = true the token goes on to {second.end}"
+                if board.rules.chain
+                else f"the token stops on {end} (it would go on to {second.end} with chain = true)"
+            )
+            warnings.append(
+                f"the {first.kind} {start} -> {end} ends where the {second.kind} "
+                f"{end} -> {second.end} starts: {behaviour}"
+            )
+    return warnings
+
+
+def _reachability_warnings(board: Board) -> list[str]:
+    start = board.rules.start_position
+    where = "off the board" if start == 0 else f"square {start}"
+    if solve(board).moves < 0:
+        return [f"the goal (square {board.goal}) cannot be reached from the start ({where})"]
+    # A square the token can reach but never leave for the goal means a game that may
+    # never end: worth saying even though a perfect player avoids it.
+    distance = distances_to_goal(board)
+    stuck = [square for square in _reachable(board) if distance[square] < 0]
+    if not stuck:
+        return []
+    listed = ", ".join(map(str, stuck[:8])) + (", ..." if len(stuck) > 8 else "")
+    return [
+        f"a token can get stuck: from square{'s' if len(stuck) > 1 else ''} {listed} "
+        "the goal can never be reached"
+    ]
+
+
+def _reachable(board: Board) -> list[int]:
+    from .engine import next_position
+
+    start = board.rules.start_position
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        following = []
+        for here in frontier:
+            if here == board.goal:
+                continue
+            for die in range(1, board.rules.faces + 1):
+                there = next_position(board, here, die)
+                if there not in seen:
+                    seen.add(there)
+                    following.append(there)
+        frontier = following
+    return sorted(seen)
+
+
+def _wall_warnings(board: Board) -> list[str]:
+    faces = board.rules.faces
+    heads = sorted(jump.start for jump in board.snakes)
+    runs: list[tuple[int, int]] = []
+    for square in heads:
+        if runs and runs[-1][1] == square - 1:
+            runs[-1] = (runs[-1][0], square)
+        else:
+            runs.append((square, square))
+    return [
+        f"snake heads on squares {low}-{high} ({high - low + 1} in a row) form a wall: "
+        f"no roll of a {faces}-sided die gets past it without a ladder"
+        for low, high in runs
+        if high - low + 1 >= faces
+    ]
