@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress, repeat
-from operator import ne
+from operator import is_not
 from typing import Literal
 
 from .errors import BoardError
@@ -144,21 +144,24 @@ class Board:
                 )
             flat.extend(row if level % 2 == 0 else reversed(row))
         goal = rows * cols
-        # Fast path for the common all-int case (C-level scans); the slow path names the
-        # first bad cell.
-        if set(map(type, flat)) != {int} or min(flat) < -1 or max(flat) > goal or 0 in flat:  # type: ignore[type-var]
-            for s in range(1, goal + 1):
-                value = flat[s - 1]
+        # Only cells that are not -1 need a look in Python: finding them is one C-level
+        # identity scan (-1 is an interned small int in CPython; any -1 the scan misses
+        # is skipped below, so correctness never depends on it).
+        marked = list(compress(range(1, goal + 1), map(is_not, flat, repeat(-1))))
+        starts = []
+        for s in marked:
+            value = flat[s - 1]
+            if type(value) is not int:
                 where = _cell_where(rows, cols, s)
-                if type(value) is not int:
-                    raise BoardError(f"cell is not a whole number: {value!r}", where=where)
-                if value != -1 and not 1 <= value <= goal:
-                    raise BoardError(
-                        f"destination {value} is outside the board (1..{goal})", where=where
-                    )
-        squares = range(1, goal + 1)
-        marked = compress(squares, map(ne, flat, repeat(-1)))
-        starts = [s for s in marked if flat[s - 1] != s]
+                raise BoardError(f"cell is not a whole number: {value!r}", where=where)
+            if value == s or value == -1:
+                continue
+            if not 1 <= value <= goal:
+                where = _cell_where(rows, cols, s)
+                raise BoardError(
+                    f"destination {value} is outside the board (1..{goal})", where=where
+                )
+            starts.append(s)
         board = cls.__new__(cls)
         board.rows, board.cols = rows, cols
         board.rules = rules if rules is not None else Rules()
@@ -174,6 +177,12 @@ class Board:
         board._jumps = jumps
         if board.rules.chain:
             _check_no_cycle(jumps)
+        else:
+            # Built here while the jumps are at hand: saves a second pass on big boards.
+            landing = list(range(goal + 1))
+            for start, end in jumps.items():
+                landing[start] = end
+            board.__dict__["landing_table"] = landing
         return board
 
     @classmethod
@@ -255,11 +264,12 @@ class Board:
         return [Jump(a, b) for a, b in self._jumps.items() if b < a]
 
     @cached_property
-    def landing_table(self) -> tuple[int, ...]:
+    def landing_table(self) -> list[int]:
         """Index t: the square a token ends on after landing on t (jumps applied).
 
         Index 0 is 0 (off the board). Honours ``chain``. The engine and the solver share it
-        so that every consumer agrees on what a landing does.
+        so that every consumer agrees on what a landing does. Read-only by convention (a
+        list, because indexing a list is the solver's inner loop).
         """
         table = list(range(self.goal + 1))
         jumps = self._jumps
@@ -268,7 +278,7 @@ class Board:
                 while end in jumps:
                     end = jumps[end]
             table[start] = end
-        return tuple(table)
+        return table
 
     def to_matrix(self, resolved: bool = False) -> list[list[int]]:
         """The LeetCode 909 matrix (row 0 on top); ``resolved`` puts own numbers for -1."""
@@ -343,7 +353,7 @@ def _check_no_cycle(jumps: dict[int, int]) -> None:
         square = first
         while square in jumps and square not in done:
             if square in on_path:
-                cycle = path[path.index(square) :] + [square]
+                cycle = [*path[path.index(square) :], square]
                 raise BoardError(
                     "jump cycle under chain = true: " + " -> ".join(map(str, cycle)),
                     where=f"square {square}",
