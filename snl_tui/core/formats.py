@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -490,6 +491,19 @@ def _toml_string(value: str) -> str:
     return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
+def _toml_long_string(value: str, width: int = 84) -> str:
+    """A long one-line text as a wrapped multi-line TOML string that reads back the same.
+
+    A backslash at a line's end joins it to the next line, so wrapping at single spaces
+    loses nothing; any other text (newlines, runs of spaces) stays one plain string.
+    """
+    lines = textwrap.wrap(value, width, break_long_words=False, break_on_hyphens=False)
+    if len(value) <= width or len(lines) < 2 or " ".join(lines) != value:
+        return _toml_string(value)
+    escaped = [_toml_string(line)[1:-1] for line in lines]
+    return '"""\\\n' + " \\\n".join(escaped) + '"""'
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -506,6 +520,8 @@ def _dump_toml(board: Board) -> str:
             continue
         if key in ("ladders", "snakes"):
             lines.append(f"{key} = {_pair_list(value, '')}")
+        elif key == "description":
+            lines.append(f"{key} = {_toml_long_string(value)}")
         else:
             lines.append(f"{key} = {_toml_value(value)}")
     rules = data.get("rules")

@@ -1,0 +1,5 @@
+"""``python -m snl_tui``: the same as the ``snl`` command."""
+
+from snl_tui.cli import main
+
+raise SystemExit(main())

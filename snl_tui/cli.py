@@ -1,0 +1,407 @@
+"""The ``snl`` command: play, solve, analyze, check, convert and list boards (SPEC 4).
+
+Every user mistake (a bad argument, a bad board file, a bad rule value) ends with one
+line on stderr and exit status 2, never a traceback. ``snl`` alone plays ``classic``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TextIO
+
+from . import __version__
+from .core.board import Board
+from .core.engine import MAX_PLAYERS, Player, move
+from .core.errors import SnlError
+from .core.formats import (
+    FORMATS,
+    board_warnings,
+    builtin_boards,
+    dump_board,
+    load_board,
+    lost_in_matrix,
+)
+from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
+from .core.solver import solve
+
+EXIT_OK = 0
+EXIT_WARNINGS = 1
+EXIT_USAGE = 2
+
+FINISH_WITHIN = (10, 20, 30, 50, 100)
+"""Turn counts reported as ``finish_within`` by ``snl analyze``."""
+
+COMMANDS = ("play", "solve", "analyze", "check", "boards", "convert")
+
+
+class UsageError(SnlError):
+    """A command-line mistake found after parsing (e.g. too many players)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage block) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+# -- rule options, shared by play, solve and analyze ------------------------------------------
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """``--start/--overshoot/--chain/--faces/--six-again``: override the board's rules."""
+    group = parser.add_argument_group("rule options (default: the board's own rules)")
+    group.add_argument(
+        "--start",
+        type=int,
+        choices=(0, 1),
+        help="1: start on square 1; 0: start off the board",
+    )
+    group.add_argument(
+        "--overshoot",
+        choices=OVERSHOOT_VALUES,
+        help="a roll past the goal: stay (exact finish), bounce back, or finish anyway",
+    )
+    group.add_argument(
+        "--chain",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="follow jumps until a square with none",
+    )
+    group.add_argument(
+        "--faces",
+        type=int,
+        metavar="N",
+        help=f"sides of the die ({MIN_FACES}..{MAX_FACES})",
+    )
+    group.add_argument(
+        "--six-again",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the highest face earns another roll",
+    )
+
+
+def rule_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The rule options given on the command line (the rest come from the board)."""
+    names = ("start", "overshoot", "chain", "faces", "six_again")
+    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+
+
+def _board(args: argparse.Namespace) -> Board:
+    overrides = rule_overrides(args)
+    # Check the options alone first, so a bad value is blamed on the option, not the file.
+    Rules.from_mapping(overrides)
+    return load_board(args.board, overrides or None)
+
+
+# -- commands ----------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    board = _board(args)
+    players = parse_players(args.players)
+    try:
+        from .app import SnlApp
+    except ModuleNotFoundError as error:  # the TUI is still being written
+        if error.name != "snl_tui.app":
+            raise
+        print("the game is coming")
+        return EXIT_OK
+    SnlApp(
+        board=board,
+        players=players,
+        seed=args.seed,
+        mode=args.mode,
+        animate=not args.no_animation,
+    ).run()
+    return EXIT_OK
+
+
+def parse_players(text: str) -> list[Player]:
+    """``"Ann,cpu,cpu:Robo"`` -> players; 1 to 4 names, none empty."""
+    names = [part.strip() for part in text.split(",")]
+    if any(not name for name in names):
+        raise UsageError(f"--players: empty name in {text!r} (names are separated by commas)")
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise UsageError(f"--players: a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
+    return [Player.parse(name) for name in names]
+
+
+def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
+    board = _board(args)
+    solution = solve(board, args.start_square)
+    if args.json:
+        data = solution.to_dict()
+        data["board"] = board.name
+        data["goal"] = board.goal
+        print(json.dumps(data), file=out)
+        return EXIT_OK
+    origin = _place(solution.start)
+    label = board.name or args.board
+    if not solution.reachable:
+        print(f"{label}: the goal (square {board.goal}) cannot be reached from {origin}", file=out)
+        return EXIT_OK
+    if solution.moves == 0:
+        print(f"{label}: already on the goal (square {board.goal})", file=out)
+        return EXIT_OK
+    plural = "roll" if solution.moves == 1 else "rolls"
+    dice = " ".join(map(str, solution.rolls))
+    print(f"{label}: {solution.moves} {plural} from {origin} (dice: {dice})", file=out)
+    position = solution.start
+    width = len(str(solution.moves))
+    for number, die in enumerate(solution.rolls, start=1):
+        step = move(board, position, die)
+        print(f"  {number:>{width}}. {step.describe()}", file=out)
+        position = step.end
+    return EXIT_OK
+
+
+def _place(position: int) -> str:
+    return "off the board" if position == 0 else f"square {position}"
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    board = load_board(args.board)
+    warnings = board_warnings(board)
+    for warning in warnings:
+        print(f"warning: {warning}", file=out)
+    summary = (
+        f"{args.board}: {board.rows}x{board.cols}, {len(board.ladders)} ladders, "
+        f"{len(board.snakes)} snakes"
+    )
+    if warnings:
+        count = len(warnings)
+        print(f"{summary}: valid, {count} warning{'s' if count > 1 else ''}", file=out)
+        return EXIT_WARNINGS
+    print(f"{summary}: ok", file=out)
+    return EXIT_OK
+
+
+def cmd_boards(args: argparse.Namespace, out: TextIO) -> int:
+    entries = builtin_boards()
+    rows = [
+        (entry.name, entry.size_label, str(solve(entry.board).moves), entry.description)
+        for entry in entries
+    ]
+    if args.json:
+        data = [
+            {
+                "name": name,
+                "title": entry.board.name,
+                "rows": entry.board.rows,
+                "cols": entry.board.cols,
+                "least_rolls": int(least),
+                "rules": entry.board.rules.non_default(),
+                "description": description,
+            }
+            for entry, (name, _, least, description) in zip(entries, rows, strict=True)
+        ]
+        print(json.dumps(data, indent=2), file=out)
+        return EXIT_OK
+    header = ("name", "size", "least rolls", "description")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+    room = max(20, shutil.get_terminal_size((100, 24)).columns - sum(widths) - 7)
+    for row in [header, *rows]:
+        text = " ".join(row[3].split())
+        if len(text) > room:
+            text = text[: room - 3].rstrip() + "..."
+        print(
+            f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:>{widths[2]}}  {text}",
+            file=out,
+        )
+    return EXIT_OK
+
+
+def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    board = load_board(args.board)
+    if args.to == "matrix":
+        lost = lost_in_matrix(board)
+        if lost:
+            options = ", ".join(f"{key}={_rule_text(value)}" for key, value in lost.items())
+            if not args.force:
+                raise UsageError(
+                    f"{args.board}: a LeetCode matrix cannot hold the rules ({options}); "
+                    "use --to toml or txt, or --force to drop them"
+                )
+            print(f"snl convert: warning: rules dropped ({options})", file=err)
+    out.write(dump_board(board, args.to))
+    return EXIT_OK
+
+
+def _rule_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    board = _board(args)
+    try:
+        analysis_module = importlib.import_module("snl_tui.core.analysis")
+    except ModuleNotFoundError as error:  # analysis.py is being written in parallel
+        if error.name != "snl_tui.core.analysis":
+            raise
+        raise UsageError("the analysis is coming") from None
+    analysis = analysis_module.analyze(board, players=args.players)
+    if args.json:
+        print(json.dumps(analysis_json(analysis)), file=out)
+        return EXIT_OK
+    report = getattr(analysis_module, "format_report", None)
+    if report is not None:
+        print(report(analysis), file=out)
+    else:
+        data = analysis_json(analysis)
+        for key, value in data.items():
+            print(f"{key}: {value}", file=out)
+    return EXIT_OK
+
+
+def analysis_json(analysis: Any) -> dict[str, Any]:
+    """SPEC 4's JSON for ``snl analyze`` (an infinite expectation becomes null)."""
+    expected = analysis.expected_turns
+    return {
+        "expected_turns": None if math.isinf(expected) else expected,
+        "median_turns": analysis.median_turns,
+        "least_rolls": analysis.least_rolls,
+        "finish_within": {str(k): analysis.finish_within(k) for k in FINISH_WITHIN},
+        "win_chances": list(analysis.win_chances),
+    }
+
+
+# -- parser -------------------------------------------------------------------------------------
+
+
+def _square(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a square number: {text!r}") from None
+
+
+def _player_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_PLAYERS}, not {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="snl",
+        description="Snakes & Ladders for the terminal: play, solve and analyze boards.",
+        epilog="Without a command, snl plays the classic board. BOARD is the name of a "
+        "built-in board (see 'snl boards') or a .toml, .json or .txt file.",
+    )
+    parser.add_argument("--version", action="version", version=f"snl {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    play = commands.add_parser("play", help="play a board in the terminal (the default)")
+    play.add_argument("board", nargs="?", default="classic", metavar="BOARD")
+    play.add_argument(
+        "--players",
+        default="You,cpu",
+        metavar="LIST",
+        help="1-4 comma-separated names; 'cpu' or 'cpu:Name' is a computer (default: You,cpu)",
+    )
+    play.add_argument("--seed", type=int, help="seed the dice (same seed, same game)")
+    play.add_argument(
+        "--mode",
+        choices=("classic", "puzzle"),
+        default="classic",
+        help="classic: random dice; puzzle: you choose each die value",
+    )
+    play.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    add_rule_options(play)
+
+    solve_cmd = commands.add_parser("solve", help="least rolls and one optimal route")
+    solve_cmd.add_argument("board", metavar="BOARD")
+    solve_cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    solve_cmd.add_argument(
+        "--from",
+        dest="start_square",
+        type=_square,
+        metavar="SQUARE",
+        help="start from this square (0 = off the board) instead of the rules' start",
+    )
+    add_rule_options(solve_cmd)
+
+    analyze = commands.add_parser("analyze", help="exact odds of the real game")
+    analyze.add_argument("board", metavar="BOARD")
+    analyze.add_argument("--json", action="store_true", help="print one JSON object")
+    analyze.add_argument(
+        "--players",
+        type=_player_count,
+        default=1,
+        metavar="N",
+        help=f"win chances for N players in turn order (1-{MAX_PLAYERS}, default 1)",
+    )
+    add_rule_options(analyze)
+
+    check = commands.add_parser(
+        "check", help="validate a board and print warnings (exit 0 ok, 1 warnings, 2 errors)"
+    )
+    check.add_argument("board", metavar="BOARD")
+
+    boards = commands.add_parser("boards", help="list the built-in boards")
+    boards.add_argument("--json", action="store_true", help="print a JSON list")
+
+    convert = commands.add_parser("convert", help="print a board in another format")
+    convert.add_argument("board", metavar="BOARD")
+    convert.add_argument("--to", required=True, choices=FORMATS, help="the output format")
+    convert.add_argument(
+        "--force",
+        action="store_true",
+        help="with --to matrix: drop rules the matrix cannot hold instead of refusing",
+    )
+    return parser
+
+
+def _with_default_command(argv: list[str]) -> list[str]:
+    # `snl` and `snl --seed 3` mean `snl play ...`; help and version stay top-level.
+    if not argv:
+        return ["play"]
+    first = argv[0]
+    if first.startswith("-") and first not in ("-h", "--help", "--version"):
+        return ["play", *argv]
+    return argv
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (the console script exits with it)."""
+    args_list = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as stop:  # --help, --version and usage errors
+        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    out, err = sys.stdout, sys.stderr
+    handlers: dict[str, Callable[[], int]] = {
+        "play": lambda: cmd_play(args),
+        "solve": lambda: cmd_solve(args, out),
+        "analyze": lambda: cmd_analyze(args, out),
+        "check": lambda: cmd_check(args, out),
+        "boards": lambda: cmd_boards(args, out),
+        "convert": lambda: cmd_convert(args, out, err),
+    }
+    try:
+        return handlers[args.command]()
+    except SnlError as error:
+        print(f"snl {args.command}: {_one_line(str(error))}", file=err)
+        return EXIT_USAGE
+    except BrokenPipeError:  # `snl convert ... | head`: the reader left; not an error
+        sys.stderr.close()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
