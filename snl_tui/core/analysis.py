@@ -1,0 +1,772 @@
+"""Exact odds of random play (SPEC 6): an absorbing Markov chain, never a simulation.
+
+The chain's states are the positions 0..goal (0 = off the board); the goal absorbs. The
+engine decides what every roll does: ``next_position`` is called once for every position
+and face, and everything else is linear algebra on that table.
+
+Two time scales matter:
+
+* A **roll** moves the token once (the engine's unit).
+* A **turn** is the whole run of rolls while the die shows its top face under
+  ``six_again`` (a top roll that wins ends the game at once). Without ``six_again`` a turn
+  is one roll. All the figures here count turns, because that is what a player waits for.
+
+What is computed, once per board and cached (boards are immutable and hashable):
+
+* which positions can reach the goal, and which can reach a *doomed* position (one from
+  which the goal is unreachable): plain graph searches, so an infinite expectation is
+  detected exactly and never by iterating until something gives up;
+* the expected number of turns from every position, by one linear solve over the
+  positions that finish with probability 1 (``math.inf`` elsewhere);
+* the probability of ever finishing from every position (a second solve, only when some
+  position finishes with a probability strictly between 0 and 1);
+* the table ``P(finished within t turns | start on p)`` for every turn ``t`` and position
+  ``p``, by iterating the turn operator backwards from the goal until every position's
+  unresolved mass is below ``TAIL_TOLERANCE`` (or a memory cap is hit: then the table is
+  marked as truncated). Every percentile, histogram and win chance reads this table.
+
+``analyze`` itself only combines table columns, so the game can call it after every move.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from weakref import WeakKeyDictionary
+
+import numpy as np
+
+from .board import Board, Jump, JumpKind
+from .engine import MAX_PLAYERS, move, next_position
+from .errors import MoveError, SnlError
+from .solver import distances_to_goal
+
+MAX_ANALYSIS_SQUARES = 2500
+"""Largest board analysed exactly (50 x 50): the linear solves are dense."""
+TAIL_TOLERANCE = 1e-12
+"""The turn table stops once no position has more unresolved probability than this."""
+MAX_TABLE_CELLS = 1 << 23
+"""Memory cap of the turn table (turns x positions float64 cells, 64 MiB)."""
+REPORT_TURNS = (10, 20, 50, 100)
+REPORT_PERCENTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+# When a percentile lands exactly on a table value (0.5 after one turn on a coin-flip
+# board), rounding must not push it one turn later.
+_PERCENTILE_SLACK = 1e-12
+
+
+class AnalysisError(SnlError, ValueError):
+    """A board that cannot be analysed exactly (too large)."""
+
+
+# -- the chain of one board ------------------------------------------------------------
+
+
+class _Chain:
+    """The Markov-chain work for one board: built on first use, then cached.
+
+    Holds no reference to the board, so the cache entry (a WeakKeyDictionary value) does
+    not keep its own key alive.
+    """
+
+    def __init__(self, board: Board) -> None:
+        if board.goal > MAX_ANALYSIS_SQUARES:
+            raise AnalysisError(
+                f"the board has {board.goal} squares: exact odds are computed for boards "
+                f"of at most {MAX_ANALYSIS_SQUARES} squares"
+            )
+        rules = board.rules
+        self.goal = goal = board.goal
+        self.faces = faces = rules.faces
+        self.six_again = rules.six_again
+        self.size = goal + 1
+        # dest[p, d - 1]: where a roll of d from p ends, straight from the engine. The goal
+        # row loops onto itself so that the goal absorbs.
+        rows = [[next_position(board, p, d) for d in range(1, faces + 1)] for p in range(goal)]
+        rows.append([goal] * faces)
+        self.dest = np.array(rows, dtype=np.intp)
+        self.can_finish, self.safe = _reachability(rows, goal)
+        self.doomed = ~self.can_finish
+        # safe: finishes with probability 1 (cannot even reach a doomed position).
+        self.risky = self.can_finish & ~self.safe
+
+    # -- expectation and absorption (linear solves) ------------------------------------
+
+    def _roll_matrix(self, states: np.ndarray) -> np.ndarray:
+        """Dense per-roll transition probabilities among ``states`` (sorted indices)."""
+        index = np.full(self.size, -1, dtype=np.intp)
+        index[states] = np.arange(len(states))
+        sub = index[self.dest[states]]  # (k, faces): column in the sub-matrix or -1
+        matrix = np.zeros((len(states), len(states)))
+        rows = np.repeat(np.arange(len(states)), self.faces)
+        cols = sub.ravel()
+        keep = cols >= 0
+        np.add.at(matrix, (rows[keep], cols[keep]), 1.0 / self.faces)
+        return matrix
+
+    @cached_property
+    def expected(self) -> np.ndarray:
+        """Expected turns to finish from each position (``inf`` unless it finishes surely).
+
+        With X(p) = the expected number of turns still to *start* after the roll about to
+        be made from p, X = R X + b over the safe positions, where R is the per-roll
+        matrix and b(p) the chance that this roll ends the turn without winning. A top
+        roll under ``six_again`` continues the same turn, so it carries X and not 1 + X.
+        Then a turn starting on p lasts 1 + X(p) turns in expectation. Using the per-roll
+        matrix keeps the system sparse-shaped; the per-turn matrix never has to exist.
+        """
+        result = np.full(self.size, math.inf)
+        result[self.goal] = 0.0
+        states = np.flatnonzero(self.safe[: self.goal])
+        if len(states) == 0:
+            return result
+        dest = self.dest[states]
+        ends_turn = dest != self.goal
+        if self.six_again:
+            ends_turn[:, -1] = False  # a top roll that does not win rolls again
+        b = ends_turn.sum(axis=1) / self.faces
+        system = np.eye(len(states)) - self._roll_matrix(states)
+        result[states] = 1.0 + np.linalg.solve(system, b)
+        return result
+
+    @cached_property
+    def finish_probability(self) -> np.ndarray:
+        """P(the goal is ever reached) from each position (per roll = per turn)."""
+        result = self.safe.astype(float)
+        states = np.flatnonzero(self.risky)
+        if len(states) == 0:
+            return result
+        # Absorption into the goal, over the risky positions: the safe ones contribute
+        # their certainty, doomed ones nothing.
+        to_safe = self.safe[self.dest[states]].sum(axis=1) / self.faces
+        system = np.eye(len(states)) - self._roll_matrix(states)
+        result[states] = np.clip(np.linalg.solve(system, to_safe), 0.0, 1.0)
+        return result
+
+    # -- the turn table ----------------------------------------------------------------
+
+    @cached_property
+    def _turn_operator(self) -> _TurnOperator:
+        return _TurnOperator(self.dest, self.goal, self.faces, self.six_again)
+
+    @cached_property
+    def table(self) -> _TurnTable:
+        return _iterate_table(self)
+
+
+@dataclass(frozen=True)
+class _TurnTable:
+    cdf: np.ndarray
+    """cdf[t, p] = P(finished within t turns | a turn starts on p), t = 0..horizon."""
+    converged: bool
+    """False when the memory cap stopped the table with mass still unresolved."""
+    unresolved: np.ndarray
+    """Per position: mass neither finished nor doomed by the last turn of the table."""
+
+    @property
+    def horizon(self) -> int:
+        return self.cdf.shape[0] - 1
+
+
+class _TurnOperator:
+    """Applies one turn to a vector of values on positions: v -> T v.
+
+    T = (I - A)^-1 B, where A holds top-face rolls that continue the turn (``six_again``
+    and not winning) and B every roll that ends it. A has at most one entry per row (each
+    position has one top-face successor), so (I - A)^-1 y = sum_k (1/f)^k y(succ^k) is
+    summed by pointer doubling: a handful of gathers per turn instead of a dense matrix,
+    and exact to far below double precision after 2^levels terms.
+    """
+
+    def __init__(self, dest: np.ndarray, goal: int, faces: int, six_again: bool) -> None:
+        size = dest.shape[0]
+        self.sink = sink = size  # an extra entry that always holds 0
+        self.scale = 1.0 / faces
+        self.ending = dest.copy()  # rolls that end the turn; the others point at the sink
+        self.levels: list[tuple[np.ndarray, float]] = []
+        if not six_again:
+            return
+        top = dest[:, -1]
+        continues = top != goal
+        continues[goal] = False
+        self.ending[continues, -1] = sink
+        succ = np.where(continues, top, sink)
+        succ = np.append(succ, sink)
+        weight = self.scale
+        # Stop once the weight of the next block of terms is below 1e-18.
+        while True:
+            self.levels.append((succ, weight))
+            if weight**2 < 1e-18 or weight == 0.0:
+                break
+            succ = succ[succ]
+            weight = weight * weight
+
+    def apply(self, values: np.ndarray) -> np.ndarray:
+        """values has length size + 1 (the sink, 0, last); returns T v of length size."""
+        result = values[self.ending].sum(axis=1) * self.scale
+        if self.levels:
+            partial = np.append(result, 0.0)
+            for succ, weight in self.levels:
+                partial = partial + weight * partial[succ]
+            result = partial[:-1]
+        return result
+
+
+def _iterate_table(chain: _Chain) -> _TurnTable:
+    size, goal = chain.size, chain.goal
+    operator = chain._turn_operator
+    cap = max(64, MAX_TABLE_CELLS // size)
+    rows = min(cap, 256)
+    cdf = np.empty((rows, size))
+    # finished: P(finished within t); doomed: P(on a doomed position after t turns). Both
+    # are "P(in an absorbing set)" and evolve by the same operator; doomed positions
+    # form a closed set, so the second needs no special treatment.
+    finished = np.zeros(size + 1)
+    finished[goal] = 1.0
+    track_doomed = bool(chain.doomed.any())
+    doomed = np.append(chain.doomed.astype(float), 0.0)
+    cdf[0] = finished[:size]
+    t = 0
+    converged = False
+    while True:
+        if t % 8 == 0 or t + 1 >= cap:
+            left = 1.0 - finished[:size]
+            if track_doomed:
+                left -= doomed[:size]
+            if left.max() < TAIL_TOLERANCE:
+                converged = True
+                break
+            if t + 1 >= cap:
+                break
+        t += 1
+        finished[:size] = operator.apply(finished)
+        if track_doomed:
+            doomed[:size] = operator.apply(doomed)
+        if t >= rows:
+            rows = min(cap, rows * 2)
+            grown = np.empty((rows, size))
+            grown[:t] = cdf[:t]
+            cdf = grown
+        cdf[t] = finished[:size]
+    unresolved = np.clip(left, 0.0, None)
+    return _TurnTable(cdf[: t + 1].copy(), converged, unresolved)
+
+
+def _reachability(dest: list[list[int]], goal: int) -> tuple[np.ndarray, np.ndarray]:
+    """(can reach the goal, finishes surely) per position, from the move graph alone.
+
+    A position finishes with probability 1 exactly when no position it can reach is
+    doomed (a finite chain then ends in its only closed class, the goal). Deciding this
+    on the graph makes infinite expectations exact and instant.
+    """
+    size = goal + 1
+    preds: list[list[int]] = [[] for _ in range(size)]
+    for here in range(goal):
+        for there in set(dest[here]):
+            preds[there].append(here)
+
+    def backwards(seeds: Iterable[int]) -> np.ndarray:
+        seen = np.zeros(size, dtype=bool)
+        queue = deque(seeds)
+        for s in queue:
+            seen[s] = True
+        while queue:
+            there = queue.popleft()
+            for here in preds[there]:
+                if not seen[here]:
+                    seen[here] = True
+                    queue.append(here)
+        return seen
+
+    can_finish = backwards([goal])
+    doomed = np.flatnonzero(~can_finish).tolist()
+    safe = ~backwards(doomed) if doomed else np.ones(size, dtype=bool)
+    return can_finish, safe
+
+
+_CHAINS: WeakKeyDictionary[Board, _Chain] = WeakKeyDictionary()
+
+
+def _chain(board: Board) -> _Chain:
+    chain = _CHAINS.get(board)
+    if chain is None:
+        chain = _Chain(board)
+        _CHAINS[board] = chain
+    return chain
+
+
+def clear_cache() -> None:
+    """Forget every board's cached chain (benchmarks time a cold start with it)."""
+    _CHAINS.clear()
+
+
+# -- the public result -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Analysis:
+    """The odds of random play on ``board`` seen by the seat about to roll.
+
+    Single-seat figures (expected turns, median, percentiles, ``finish_within``) are for
+    ``start``, the square of seat ``to_move``; ``..._from(square)`` asks about any square.
+    Turns are counted from now: a turn starting on ``start`` is turn 1. Under
+    ``six_again`` an extra roll still pending is, in distribution, a fresh turn from the
+    square the token is on, so it is analysed as one.
+    """
+
+    board: Board
+    players: int
+    positions: tuple[int, ...]
+    to_move: int
+    _chain: _Chain
+    _wins: tuple[float, ...]
+
+    # -- single seat -------------------------------------------------------------------
+
+    @property
+    def start(self) -> int:
+        """The square the figures are for (0 = off the board)."""
+        return self.positions[self.to_move]
+
+    @property
+    def expected_turns(self) -> float:
+        """Expected turns to finish from ``start``; ``math.inf`` if it may never finish."""
+        return self.expected_turns_from(self.start)
+
+    def expected_turns_from(self, square: int) -> float:
+        return float(self._chain.expected[self._square(square)])
+
+    @property
+    def least_rolls(self) -> int:
+        """The solver's least rolls from ``start`` (-1 when the goal is unreachable)."""
+        return distances_to_goal(self.board)[self.start]
+
+    @property
+    def never_finishes(self) -> float:
+        """P(the token on ``start`` never reaches the goal)."""
+        return 1.0 - float(self._chain.finish_probability[self.start])
+
+    def finish_within(self, turns: int) -> float:
+        """P(finished within ``turns`` turns) from ``start``."""
+        return self.finish_within_from(self.start, turns)
+
+    def finish_within_from(self, square: int, turns: int) -> float:
+        """P(finished within ``turns`` turns) for a token whose turn starts on ``square``.
+
+        Beyond the table's horizon the value is the table's last (exact to within
+        ``TAIL_TOLERANCE`` when the table converged, a lower bound otherwise).
+        """
+        square = self._square(square)
+        if turns < 0:
+            return 0.0
+        cdf = self._chain.table.cdf
+        return float(cdf[min(turns, cdf.shape[0] - 1), square])
+
+    def percentile(self, turns: int) -> float:
+        """The share of games (from ``start``) finished within ``turns`` turns.
+
+        For "how lucky was this game": 0.08 means only 8% of games are that short. The
+        winner dialog wants a whole game, so it should ask ``analyze(board)``.
+        """
+        return self.finish_within(turns)
+
+    def percentile_turns(self, q: float) -> float:
+        """The least number of turns t with P(finished within t) >= q (an int), or
+        ``math.inf`` when that share of games never finishes (or lies past a truncated
+        table)."""
+        if not 0.0 <= q <= 1.0:
+            raise ValueError(f"a percentile is a share from 0 to 1, not {q!r}")
+        column = self._chain.table.cdf[:, self.start]
+        slack = _PERCENTILE_SLACK
+        if q > self._chain.finish_probability[self.start] - 1e-9:
+            # Asking for all the mass that ever finishes (the median when exactly half
+            # the games never end, or q = 1): the tail tolerance must not fake a hit at
+            # the table's horizon, so only rounding is forgiven.
+            slack = 1e-14
+        hits = np.flatnonzero(column >= q - slack)
+        return int(hits[0]) if len(hits) else math.inf
+
+    @property
+    def median_turns(self) -> int:
+        """The median finishing turn from ``start``; -1 when half the games never end."""
+        median = self.percentile_turns(0.5)
+        return median if isinstance(median, int) else -1
+
+    @property
+    def distribution(self) -> tuple[float, ...]:
+        """P(finishing at exactly turn t) from ``start``, t = 0..horizon (index = turn)."""
+        column = self._chain.table.cdf[:, self.start]
+        return tuple(np.diff(column, prepend=0.0).clip(0.0).tolist())
+
+    def pmf(self, max_turns: int) -> list[float]:
+        """P(finishing at exactly turn t) for t = 0..max_turns (index = turn)."""
+        dist = self.distribution
+        return [dist[t] if t < len(dist) else 0.0 for t in range(max_turns + 1)]
+
+    @property
+    def horizon(self) -> int:
+        """The last turn the distribution table covers."""
+        return self._chain.table.horizon
+
+    @property
+    def truncated(self) -> bool:
+        """True when the memory cap cut the table before the tail was resolved."""
+        return not self._chain.table.converged
+
+    # -- seats -------------------------------------------------------------------------
+
+    @property
+    def win_chances(self) -> list[float]:
+        """Each seat's chance of winning (index = seat), from the current situation."""
+        return list(self._wins)
+
+    @property
+    def no_winner(self) -> float:
+        """P(nobody ever wins): every seat's token never finishes. Zero on sane boards."""
+        finish = self._chain.finish_probability
+        return float(np.prod([1.0 - finish[p] for p in self.positions]))
+
+    def _square(self, square: int) -> int:
+        if type(square) is not int or not 0 <= square <= self.board.goal:
+            raise MoveError(f"square {square!r} is not on the board (0..{self.board.goal})")
+        return square
+
+
+def analyze(
+    board: Board,
+    players: int = 1,
+    positions: Sequence[int] | None = None,
+    to_move: int = 0,
+) -> Analysis:
+    """The exact odds of random play on ``board`` for ``players`` seats in turn order.
+
+    ``positions`` are the seats' squares (default: everyone on the rules' start) and
+    ``to_move`` the seat that rolls next. Raises ``AnalysisError`` for a board too large,
+    ``SnlError``/``MoveError`` for bad arguments.
+    """
+    if type(players) is not int or not 1 <= players <= MAX_PLAYERS:
+        raise SnlError(f"a game has 1 to {MAX_PLAYERS} players, not {players!r}")
+    if positions is None:
+        squares = (board.rules.start_position,) * players
+    else:
+        squares = tuple(positions)
+        if len(squares) != players:
+            raise SnlError(f"{players} players need {players} positions, not {len(squares)}")
+        for square in squares:
+            if type(square) is not int or not 0 <= square <= board.goal:
+                raise MoveError(f"square {square!r} is not on the board (0..{board.goal})")
+    if type(to_move) is not int or not 0 <= to_move < players:
+        raise SnlError(f"seat {to_move!r} does not exist (0..{players - 1})")
+    chain = _chain(board)
+    wins = _win_chances(chain.table.cdf, squares, to_move)
+    return Analysis(board, players, squares, to_move, chain, wins)
+
+
+def _win_chances(cdf: np.ndarray, squares: Sequence[int], to_move: int) -> tuple[float, ...]:
+    """Each seat's chance of winning, seats independent, in turn order from ``to_move``.
+
+    The seat r-th in order wins at its turn t when it finishes exactly then, the seats
+    before it have not finished within t turns and the seats after it not within t - 1.
+    Turn 0 stands for "already on the goal".
+    """
+    count = len(squares)
+    order = [(to_move + r) % count for r in range(count)]
+    within = cdf[:, [squares[seat] for seat in order]]  # (turns, order)
+    exact = np.diff(within, axis=0, prepend=0.0)
+    left = 1.0 - within
+    left_before = np.vstack([np.ones((1, count)), left[:-1]])
+    wins = [0.0] * count
+    for r, seat in enumerate(order):
+        term = exact[:, r] * left[:, :r].prod(axis=1) * left_before[:, r + 1 :].prod(axis=1)
+        wins[seat] = float(term.sum())
+    return tuple(wins)
+
+
+# -- jumps and traps (for ``snl check``) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JumpImpact:
+    """How one snake or ladder changes the expected game length from the start.
+
+    ``delta`` = expected turns with the jump minus without it: negative means the jump
+    shortens the game. A ladder can lengthen it (it may skip past a better ladder or
+    land next to a snake); ``lengthens`` says so. ``nan`` when the game may never end
+    with or without the jump.
+    """
+
+    start: int
+    end: int
+    kind: JumpKind
+    expected_turns_without: float
+    delta: float
+
+    @property
+    def lengthens(self) -> bool:
+        return self.delta > 0
+
+    def describe(self) -> str:
+        """'ladder 80->100 shortens the game by 3.21 turns' and the like."""
+        name = f"{self.kind} {self.start}->{self.end}"
+        delta = self.delta
+        if math.isnan(delta):
+            return f"{name}: the game may never end, with or without it"
+        if delta == math.inf:
+            return f"{name} can make the game endless (without it every game ends)"
+        if delta == -math.inf:
+            return f"{name} rescues the game: without it some games never end"
+        if abs(delta) < 0.005:
+            return f"{name} barely changes the game length ({delta:+.4f} turns)"
+        # Capitals mark the surprise: a ladder that lengthens, a snake that shortens.
+        if delta < 0:
+            verb = "SHORTENS" if self.kind == "snake" else "shortens"
+            return f"{name} {verb} the game by {-delta:.2f} turns"
+        verb = "LENGTHENS" if self.kind == "ladder" else "lengthens"
+        return f"{name} {verb} the game by {delta:.2f} turns"
+
+
+def jump_impacts(board: Board) -> list[JumpImpact]:
+    """For each jump in square order, the expected game length without it.
+
+    One linear solve per jump on the board minus that jump (rebuilt through the engine,
+    so chains and overshoot behave as in play): a few milliseconds each on 20 x 20.
+    """
+    start = board.rules.start_position
+    with_all = float(_chain(board).expected[start])
+    jumps = board.jumps
+    impacts = []
+    for origin, end in jumps.items():
+        others = [(a, b) for a, b in jumps.items() if a != origin]
+        reduced = Board(board.rows, board.cols, others, rules=board.rules)
+        without = float(_Chain(reduced).expected[start])
+        delta = math.nan if math.isinf(with_all) and math.isinf(without) else with_all - without
+        kind: JumpKind = "ladder" if end > origin else "snake"
+        impacts.append(JumpImpact(origin, end, kind, without, delta))
+    return impacts
+
+
+def reachable_positions(board: Board) -> set[int]:
+    """Every position a token can rest on during a game from the rules' start."""
+    start = board.rules.start_position
+    seen = {start}
+    queue = deque([start])
+    faces = board.rules.faces
+    while queue:
+        here = queue.popleft()
+        if here == board.goal:
+            continue
+        for die in range(1, faces + 1):
+            there = next_position(board, here, die)
+            if there not in seen:
+                seen.add(there)
+                queue.append(there)
+    return seen
+
+
+def idle_jumps(board: Board) -> list[Jump]:
+    """Jumps that can never fire in a game from the start (the engine says which fire)."""
+    fired: set[int] = set()
+    for here in reachable_positions(board):
+        if here == board.goal:
+            continue
+        for die in range(1, board.rules.faces + 1):
+            fired.update(jump.start for jump in move(board, here, die).jumps)
+    return [Jump(a, b) for a, b in board.jumps.items() if a not in fired]
+
+
+@dataclass(frozen=True)
+class Traps:
+    """Where a game from the start can get stuck.
+
+    ``doomed``: reachable squares from which the goal can never be reached. ``risky``:
+    reachable squares from which it is reached with a probability strictly below 1.
+    ``never_finishes``: the chance a token starting the game never finishes.
+    """
+
+    doomed: tuple[int, ...]
+    risky: tuple[int, ...]
+    never_finishes: float
+
+    def __bool__(self) -> bool:
+        return bool(self.doomed or self.risky)
+
+
+def find_traps(board: Board) -> Traps:
+    chain = _chain(board)
+    reachable = reachable_positions(board)
+    doomed = tuple(p for p in sorted(reachable) if chain.doomed[p])
+    risky = tuple(p for p in sorted(reachable) if chain.risky[p])
+    start = board.rules.start_position
+    return Traps(doomed, risky, 1.0 - float(chain.finish_probability[start]))
+
+
+def check_warnings(board: Board) -> list[str]:
+    """Warnings from the odds: jumps that never fire and traps (empty when fine)."""
+    lines = []
+    for jump in idle_jumps(board):
+        lines.append(f"{jump.kind} {jump.start}->{jump.end} never fires in a game")
+    traps = find_traps(board)
+    if traps.doomed:
+        lines.append(
+            f"trap: the goal cannot be reached from {_ranges(traps.doomed)}; "
+            f"{_percent(traps.never_finishes)} of games never finish"
+        )
+    if traps.risky and not traps.doomed:
+        lines.append(f"trap: from {_ranges(traps.risky)} the goal may never be reached")
+    elif traps.risky:
+        lines.append(f"squares {_ranges(traps.risky)} may lead into the trap")
+    return lines
+
+
+def impact_lines(board: Board) -> list[str]:
+    """One line per jump: how it changes the expected game length."""
+    return [impact.describe() for impact in jump_impacts(board)]
+
+
+# -- reports ---------------------------------------------------------------------------
+
+
+def analysis_json(analysis: Analysis) -> dict[str, object]:
+    """SPEC 4's ``snl analyze --json`` object.
+
+    JSON has no infinity: when the goal may never be reached ``expected_turns`` is
+    ``null`` and ``finite`` is false; a median or percentile that is never reached is
+    ``null`` as well. Extra keys: ``finite``, ``players``, ``percentiles`` (turns by
+    percent), ``never_finishes``, ``no_winner``.
+    """
+    expected = analysis.expected_turns
+    finite = math.isfinite(expected)
+    percentiles = {}
+    for q in REPORT_PERCENTILES:
+        turns = analysis.percentile_turns(q)
+        percentiles[str(round(q * 100))] = turns if isinstance(turns, int) else None
+    median = analysis.median_turns
+    return {
+        "expected_turns": expected if finite else None,
+        "finite": finite,
+        "median_turns": median if median >= 0 else None,
+        "least_rolls": analysis.least_rolls,
+        "finish_within": {str(k): analysis.finish_within(k) for k in REPORT_TURNS},
+        "win_chances": analysis.win_chances,
+        "players": analysis.players,
+        "percentiles": percentiles,
+        "never_finishes": analysis.never_finishes,
+        "no_winner": analysis.no_winner,
+    }
+
+
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def _bar(value: float, full: float, width: int) -> str:
+    """A horizontal bar of ``width`` cells at ``full``, in eighths of a cell."""
+    if full <= 0:
+        return ""
+    eighths = round(value / full * width * 8)
+    whole, part = divmod(eighths, 8)
+    return "█" * whole + (_EIGHTHS[part] if part else "")
+
+
+def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
+    """Text histogram of the finishing turn from ``start``: turn ranges and bars.
+
+    Covers the turns up to the 99th percentile (or the table's end) in at most ``rows``
+    equal ranges; single-width block elements only.
+    """
+    dist = analysis.distribution
+    first = next((t for t, p in enumerate(dist) if p > 0), None)
+    if first is None:
+        return ["(no game ever finishes)"]
+    last = analysis.percentile_turns(0.99)
+    if not isinstance(last, int):
+        last = len(dist) - 1
+    step = max(1, math.ceil((last - first + 1) / rows))
+    last = first + step * math.ceil((last - first + 1) / step) - 1  # whole bins only
+    bins = []
+    for low in range(first, last + 1, step):
+        high = low + step - 1
+        bins.append((low, high, sum(dist[low : high + 1])))
+    tallest = max(share for _, _, share in bins)
+    label_width = len(str(last))
+    lines = []
+    for low, high, share in bins:
+        label = (
+            f"{low:>{label_width}}"
+            if low == high
+            else f"{low:>{label_width}}-{high:<{label_width}}"
+        )
+        label = label.ljust(2 * label_width + 1)
+        lines.append(f"  {label}  {_bar(share, tallest, width):<{width}}  {_percent(share):>6}")
+    later = 1.0 - analysis.finish_within(last) - analysis.never_finishes
+    if later > 5e-5:
+        lines.append(f"  {'later'.ljust(2 * label_width + 1)}  {'':<{width}}  {_percent(later):>6}")
+    return lines
+
+
+def format_report(analysis: Analysis, board: Board) -> str:
+    """The text of ``snl analyze`` (without ``--json``)."""
+    name = board.name or "board"
+    start = "off the board" if analysis.start == 0 else f"square {analysis.start}"
+    lines = [f"{name} ({board.rows}x{board.cols}): random play from {start}, exact odds"]
+    expected = analysis.expected_turns
+    if math.isfinite(expected):
+        lines.append(f"  expected turns    {expected:.4f}")
+    else:
+        lines.append(
+            f"  expected turns    infinite ({_percent(analysis.never_finishes)} of games "
+            "never finish)"
+        )
+    median = analysis.median_turns
+    lines.append(f"  median turns      {median if median >= 0 else 'never'}")
+    least = analysis.least_rolls
+    lines.append(f"  least rolls       {least if least >= 0 else 'unreachable'}")
+    parts = []
+    for q in REPORT_PERCENTILES:
+        turns = analysis.percentile_turns(q)
+        parts.append(f"{round(q * 100)}%: {turns if isinstance(turns, int) else 'never'}")
+    lines.append("  percentiles       " + "  ".join(parts) + "  (turns)")
+    within = [f"{k}: {_percent(analysis.finish_within(k))}" for k in REPORT_TURNS]
+    lines.append("  finished within   " + "  ".join(within) + "  (turns)")
+    if analysis.players > 1:
+        seats = [f"seat {i + 1}: {_percent(p, 2)}" for i, p in enumerate(analysis.win_chances)]
+        lines.append("  win chances       " + "  ".join(seats))
+        if analysis.no_winner > 0:
+            lines.append(f"  no winner ever    {_percent(analysis.no_winner)}")
+    if analysis.truncated:
+        lines.append(
+            f"  note: the distribution is cut at turn {analysis.horizon}; "
+            "figures past it are lower bounds"
+        )
+    lines.append("")
+    lines.append("  finishing turn    share of games")
+    lines.extend(histogram(analysis))
+    return "\n".join(lines)
+
+
+def _percent(p: float, digits: int = 1) -> str:
+    """A share as a percentage that never rounds a possibility to 0% or a doubt to 100%."""
+    smallest = 0.5 * 10**-digits / 100
+    if 0 < p < smallest:
+        return f"<{10**-digits:.{digits}f}%"
+    if 1 - smallest < p < 1:
+        return f">{100 - 10**-digits:.{digits}f}%"
+    return f"{p * 100:.{digits}f}%"
+
+
+def _ranges(squares: Sequence[int]) -> str:
+    """'squares 5-9, 14' from sorted squares (0 reads 'off the board')."""
+    parts = []
+    run: list[int] = []
+    for square in [*squares, -2]:
+        if run and square == run[-1] + 1:
+            run.append(square)
+            continue
+        if run:
+            label = "start" if run[0] == 0 else str(run[0])
+            parts.append(label if len(run) == 1 else f"{label}-{run[-1]}")
+        run = [square]
+    word = "square" if len(squares) == 1 else "squares"
+    return f"{word} {', '.join(parts)}"
