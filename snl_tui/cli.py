@@ -7,7 +7,6 @@ line on stderr and exit status 2, never a traceback. ``snl`` alone plays ``class
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import shutil
@@ -169,9 +168,16 @@ def _place(position: int) -> str:
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     board = load_board(args.board)
-    warnings = board_warnings(board)
+    # The odds add warnings (jumps that never fire, traps with the share of games that
+    # never end) and notes (what each jump does to the expected game length).
+    from .core.analysis import check_findings  # numpy loads only when needed
+
+    odds_warnings, notes = check_findings(board)
+    warnings = board_warnings(board) + odds_warnings
     for warning in warnings:
         print(f"warning: {warning}", file=out)
+    for note in notes:
+        print(note, file=out)
     summary = (
         f"{args.board}: {board.rows}x{board.cols}, {len(board.ladders)} ladders, "
         f"{len(board.snakes)} snakes"
@@ -241,23 +247,13 @@ def _rule_text(value: object) -> str:
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     board = _board(args)
-    try:
-        analysis_module = importlib.import_module("snl_tui.core.analysis")
-    except ModuleNotFoundError as error:  # analysis.py is being written in parallel
-        if error.name != "snl_tui.core.analysis":
-            raise
-        raise UsageError("the analysis is coming") from None
-    analysis = analysis_module.analyze(board, players=args.players)
+    from .core import analysis as odds  # numpy loads only when needed
+
+    analysis = odds.analyze(board, players=args.players)
     if args.json:
-        print(json.dumps(analysis_json(analysis)), file=out)
+        print(json.dumps(odds.analysis_json(analysis)), file=out)
         return EXIT_OK
-    report = getattr(analysis_module, "format_report", None)
-    if report is not None:
-        print(report(analysis), file=out)
-    else:
-        data = analysis_json(analysis)
-        for key, value in data.items():
-            print(f"{key}: {value}", file=out)
+    print(odds.format_report(analysis, board), file=out)
     return EXIT_OK
 
 

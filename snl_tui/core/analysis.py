@@ -50,7 +50,7 @@ TAIL_TOLERANCE = 1e-12
 """The turn table stops once no position has more unresolved probability than this."""
 MAX_TABLE_CELLS = 1 << 23
 """Memory cap of the turn table (turns x positions float64 cells, 64 MiB)."""
-REPORT_TURNS = (10, 20, 50, 100)
+REPORT_TURNS = (10, 20, 30, 50, 100)
 REPORT_PERCENTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 
 # When a percentile lands exactly on a table value (0.5 after one turn on a coin-flip
@@ -462,6 +462,14 @@ def analyze(
         raise SnlError(f"seat {to_move!r} does not exist (0..{players - 1})")
     chain = _chain(board)
     wins = _win_chances(chain.table.cdf, squares, to_move)
+    if chain.table.converged:
+        # The table ends where less than TAIL_TOLERANCE is unresolved; hand that crumb
+        # back in proportion so the chances add up to exactly 1 - P(no winner).
+        finish = chain.finish_probability
+        someone = 1.0 - float(np.prod([1.0 - finish[p] for p in squares]))
+        total = sum(wins)
+        if total > 0:
+            wins = tuple(w * someone / total for w in wins)
     return Analysis(board, players, squares, to_move, chain, wins)
 
 
@@ -603,27 +611,36 @@ def find_traps(board: Board) -> Traps:
     return Traps(doomed, risky, 1.0 - float(chain.finish_probability[start]))
 
 
-def check_warnings(board: Board) -> list[str]:
-    """Warnings from the odds: jumps that never fire and traps (empty when fine)."""
-    lines = []
+def check_findings(board: Board) -> tuple[list[str], list[str]]:
+    """``snl check``'s share: (warnings, notes) from the odds of random play.
+
+    Warnings: jumps that never fire in a game (except one on square 1 under start = 1,
+    which SPEC 2's own warnings already name) and traps, with the share of games that
+    never finish. Notes: how each jump changes the expected game length. A board too
+    large to analyse gets a note instead.
+    """
+    try:
+        _chain(board)  # raises for a board too large; warms the cache otherwise
+    except AnalysisError as error:
+        return [], [f"odds not computed: {error}"]
+    warnings = []
     for jump in idle_jumps(board):
-        lines.append(f"{jump.kind} {jump.start}->{jump.end} never fires in a game")
+        if jump.start == 1 and board.rules.start == 1:
+            continue
+        warnings.append(f"the {jump.kind} {jump.start} -> {jump.end} never fires in a game")
     traps = find_traps(board)
     if traps.doomed:
-        lines.append(
-            f"trap: the goal cannot be reached from {_ranges(traps.doomed)}; "
-            f"{_percent(traps.never_finishes)} of games never finish"
+        where = f" (a token on {_ranges(traps.risky)} may fall into it)" if traps.risky else ""
+        warnings.append(
+            f"trap: {_percent(traps.never_finishes, 2)} of games never finish; the goal "
+            f"cannot be reached from {_ranges(traps.doomed)}{where}"
         )
-    if traps.risky and not traps.doomed:
-        lines.append(f"trap: from {_ranges(traps.risky)} the goal may never be reached")
-    elif traps.risky:
-        lines.append(f"squares {_ranges(traps.risky)} may lead into the trap")
-    return lines
-
-
-def impact_lines(board: Board) -> list[str]:
-    """One line per jump: how it changes the expected game length."""
-    return [impact.describe() for impact in jump_impacts(board)]
+    start = board.rules.start_position
+    expected = float(_chain(board).expected[start])
+    label = f"{expected:.2f} turns" if math.isfinite(expected) else "infinite"
+    notes = [f"expected game length: {label}; what each jump does to it:"]
+    notes.extend(f"  {impact.describe()}" for impact in jump_impacts(board))
+    return warnings, notes
 
 
 # -- reports ---------------------------------------------------------------------------
@@ -706,8 +723,10 @@ def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
     return lines
 
 
-def format_report(analysis: Analysis, board: Board) -> str:
-    """The text of ``snl analyze`` (without ``--json``)."""
+def format_report(analysis: Analysis, board: Board | None = None) -> str:
+    """The text of ``snl analyze`` (without ``--json``); ``board`` defaults to the
+    analysed one (pass the loaded board to show its name)."""
+    board = board if board is not None else analysis.board
     name = board.name or "board"
     start = "off the board" if analysis.start == 0 else f"square {analysis.start}"
     lines = [f"{name} ({board.rows}x{board.cols}): random play from {start}, exact odds"]
