@@ -1,0 +1,81 @@
+"""The Textual app: ``SnlApp(board, players, seed, mode, animate).run()``.
+
+The app holds the settings and pushes the game screen; the game itself lives in
+``screens/game.py`` and every rule in ``core``. ``snl`` / ``snl play`` (``cli.py``) create
+it; ``q`` quits with exit code 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import App
+
+from .commands import GameCommands
+from .core.board import Board
+from .core.engine import Player
+from .core.rules import Rules
+from .screens.game import MODES, GameScreen, GameSettings
+
+DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
+CLASSIC_LADDERS = ((1, 38), (4, 14), (9, 31), (21, 42), (28, 84), (36, 44), (51, 67), (71, 91))
+CLASSIC_LADDERS += ((80, 100),)
+CLASSIC_SNAKES = ((16, 6), (47, 26), (49, 11), (56, 53), (62, 19), (64, 60), (87, 24), (93, 73))
+CLASSIC_SNAKES += ((95, 75), (98, 78))
+
+
+def classic_board() -> Board:
+    """The built-in classic board (the literal jumps only if the board files are missing)."""
+    try:
+        from .core.formats import load_board
+
+        return load_board("classic")
+    except Exception:  # pragma: no cover - a broken install still gets a game
+        return Board.from_jumps(
+            10,
+            10,
+            ladders=CLASSIC_LADDERS,
+            snakes=CLASSIC_SNAKES,
+            rules=Rules(start=0),
+            name="classic",
+        )
+
+
+class SnlApp(App[None]):
+    """Snakes & Ladders in the terminal."""
+
+    CSS_PATH = "snl.tcss"
+    TITLE = "snl"
+    SUB_TITLE = "Snakes & Ladders"
+    COMMANDS = App.COMMANDS | {GameCommands}
+
+    def __init__(
+        self,
+        board: Board | None = None,
+        players: Sequence[Player] | None = None,
+        seed: int | None = None,
+        mode: str = "classic",
+        animate: bool = True,
+    ) -> None:
+        super().__init__()
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        self.settings = GameSettings(
+            board if board is not None else classic_board(),
+            list(players) if players else list(DEFAULT_PLAYERS),
+            seed,
+            mode,
+        )
+        self.animation_on = animate
+        self.game_screen = GameScreen(self.settings, animate=animate)
+
+    def on_mount(self) -> None:
+        self.push_screen(self.game_screen)
+
+
+def main() -> None:  # pragma: no cover - the CLI is the real entry point
+    SnlApp().run()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,1 @@
+"""The game's screens: the main game screen and its dialogs."""

@@ -1,0 +1,460 @@
+"""The main screen: the board, the players, the die, the hint panel and the move log.
+
+The screen holds one ``Game`` from the core and renders from it. A move is always the
+engine's (``Game.roll`` / ``Game.play``); the screen only shows it: the die face, the
+token stepping through ``Move.steps``, then the jump. Computer players roll by
+themselves after a short pause.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Input, Static
+
+from ..commands import game_bindings
+from ..core.board import Board
+from ..core.engine import Game, Player, Turn, move
+from ..core.errors import MoveError
+from ..core.solver import least_rolls_from, optimal_route
+from ..messages import GameEnded, GameStarted, TurnPlayed
+from ..widgets.board import BoardView
+from ..widgets.dice import DiceFace
+from ..widgets.hint_panel import HintPanel, compute_odds
+from ..widgets.move_log import MoveLog
+from ..widgets.players import PlayersPanel, token_letters
+
+MODES = ("classic", "puzzle")
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+"""Below this the screen shows a short message instead of the game."""
+STEP_DELAY = 0.06
+ROLL_FRAMES, ROLL_DELAY = 4, 0.05
+JUMP_DELAY = 0.18
+COMPUTER_DELAY = 0.6
+
+
+@dataclass
+class GameSettings:
+    """Everything needed to start a game."""
+
+    board: Board
+    players: list[Player] = field(default_factory=lambda: [Player("You")])
+    seed: int | None = None
+    mode: str = "classic"
+
+
+def puzzle_player(players: Sequence[Player]) -> Player:
+    """The one player of a puzzle: the first human seat, else 'You'."""
+    return next((p for p in players if not p.computer), Player("You"))
+
+
+class GameScreen(Screen[None]):
+    """Where the game is played."""
+
+    BINDINGS = game_bindings()
+    HELP = "Roll with r (classic) or pick die values with 1-9 (puzzle). Press ? for help."
+
+    def __init__(self, settings: GameSettings, *, animate: bool = True) -> None:
+        super().__init__()
+        self.settings = settings
+        self.animation_on = animate
+        self.computer_delay = COMPUTER_DELAY
+        self.game = self._new_game(settings)
+        self.busy = False
+        """A move is being shown: new moves wait until it is done."""
+        self.hint_visible = False
+        self.route_on = False
+        self.route_owner = 0
+        self.route_squares: list[int] = []
+        self.optimal_moves = least_rolls_from(settings.board, settings.board.rules.start)
+        self.computer_timer: Timer | None = None
+        self.games_started = 1
+        self.cosmetic_random = random.Random(0)
+        """Only for the rolling die's flicker: never decides a move."""
+
+    @staticmethod
+    def _new_game(settings: GameSettings) -> Game:
+        players = settings.players
+        if settings.mode == "puzzle":
+            players = [puzzle_player(players)]
+        return Game(settings.board, tuple(players), settings.seed)
+
+    @property
+    def mode(self) -> str:
+        return self.settings.mode
+
+    # -- layout ------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            yield BoardView(self.game.board, letters=token_letters(self.game.players), id="board")
+            with Vertical(id="side"):
+                yield PlayersPanel(id="players")
+                with Horizontal(id="dice-row"):
+                    yield DiceFace(id="dice")
+                    yield Static(id="status", markup=False)
+                yield Input(id="die-input", placeholder="die value, Enter", type="integer")
+                yield HintPanel(id="hint")
+                yield MoveLog(id="log", highlight=False)
+        yield Static(id="too-small", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#players").border_title = "Players"
+        self.query_one("#hint").border_title = "Hint"
+        self.query_one("#log").border_title = "Moves"
+        self.query_one("#board").border_title = self._board_title()
+        self.query_one(BoardView).focus()
+        self._show_everything()
+        self.post_message(GameStarted(self.game.board.name, self.mode))
+        self._maybe_computer_turn()
+
+    def _board_title(self) -> str:
+        board = self.game.board
+        name = board.name or "board"
+        return f"{name} {board.rows}x{board.cols} · {self.mode} mode"
+
+    def on_resize(self, event: Resize) -> None:
+        width, height = event.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(small, "too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                f"Terminal too small: need at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height})"
+            )
+
+    # -- showing the state -------------------------------------------------------------
+
+    def _show_everything(self) -> None:
+        game = self.game
+        self.sub_title = self._board_title()
+        self.query_one("#board", BoardView).border_title = self._board_title()
+        self.query_one(DiceFace).faces = game.board.rules.faces
+        self.query_one(MoveLog).show_history(game.history, game.players)
+        self._show_state()
+
+    def _show_state(self) -> None:
+        """Players, board tokens, route, hint and status from the engine's state."""
+        game = self.game
+        current = None if game.over else game.current
+        self.query_one(PlayersPanel).show(game.players, game.positions, current, game.winner)
+        board_view = self.query_one(BoardView)
+        board_view.show(game.positions, self.route_squares if self.route_on else (), current)
+        if current is not None:
+            board_view.follow(game.positions[current])
+        self._show_hint()
+        self._show_status()
+        self.refresh_bindings()
+
+    def _show_hint(self) -> None:
+        panel = self.query_one(HintPanel)
+        panel.display = self.hint_visible
+        if not self.hint_visible:
+            return
+        game = self.game
+        seat = game.winner if game.over and game.winner is not None else game.current
+        odds = compute_odds(game.board, game.positions, seat)
+        panel.show_hint(game.board, game.players, game.positions, seat, odds=odds)
+
+    def _show_status(self, message: str | None = None) -> None:
+        status = self.query_one("#status", Static)
+        status.set_class(message is not None, "-error")
+        if message is None:
+            message = self._status_text()
+        status.update(message)
+
+    def _status_text(self) -> str:
+        game = self.game
+        if game.over and game.winner is not None:
+            return f"{game.players[game.winner].name} reached the goal!"
+        player = game.players[game.current]
+        if self.mode == "puzzle":
+            faces = game.board.rules.faces
+            keys = "1-9 or d" if faces > 9 else f"1-{faces}"
+            return f"Move {len(game.history) + 1}: choose a die value ({keys}). u undoes."
+        if player.computer:
+            return f"{player.name} is rolling..."
+        again = " again" if game.history and game.history[-1].again else ""
+        return f"{player.name}: press r or space to roll{again}."
+
+    # -- moves -------------------------------------------------------------------------
+
+    def _start_move(self, die: int | None) -> None:
+        """Apply one move in the engine, then show it (animated or at once)."""
+        turn = self.game.roll() if die is None else self.game.play(die)
+        self.busy = True
+        self.refresh_bindings()
+        if self.animation_on:
+            self.run_worker(self.show_move(turn), group="animation", exclusive=True)
+        else:
+            self.query_one(DiceFace).value = turn.move.die
+            self.post_message(TurnPlayed(turn))
+
+    async def show_move(self, turn: Turn) -> None:
+        """Die face, then the token through ``Move.steps``, then the jump."""
+        dice = self.query_one(DiceFace)
+        board_view = self.query_one(BoardView)
+        result = turn.move
+        if die_is_random := self.mode == "classic":
+            faces = self.game.board.rules.faces
+            for _ in range(ROLL_FRAMES if die_is_random else 0):
+                dice.value = self.cosmetic_random.randint(1, faces)
+                await asyncio.sleep(ROLL_DELAY)
+        dice.value = result.die
+        shown = list(self.game.positions)
+        shown[turn.player] = result.start
+        for square in result.steps:
+            await asyncio.sleep(STEP_DELAY)
+            shown[turn.player] = square
+            board_view.show(shown, (), turn.player)
+            board_view.follow(square)
+        if result.jumps:
+            await asyncio.sleep(JUMP_DELAY)
+            shown[turn.player] = result.end
+            board_view.show(shown, (), turn.player)
+            board_view.follow(result.end)
+        self.post_message(TurnPlayed(turn))
+
+    @on(TurnPlayed)
+    def _turn_played(self, event: TurnPlayed) -> None:
+        turn = event.turn
+        if self.game.history[-1:] != [turn]:
+            return  # a stale animation from a game that was replaced or undone
+        self.busy = False
+        self.query_one(MoveLog).add(turn, self.game.players)
+        self.query_one(DiceFace).value = turn.move.die
+        self._follow_route(turn)
+        self._show_state()
+        if self.game.over and self.game.winner is not None:
+            self.post_message(GameEnded(self.game.winner, len(self.game.history)))
+        else:
+            self._maybe_computer_turn()
+
+    @on(GameEnded)
+    def _game_ended(self, event: GameEnded) -> None:
+        from .winner import GameOverScreen, puzzle_solved, winner_report
+
+        if self.mode == "puzzle":
+            report = puzzle_solved(self.game, self.optimal_moves)
+        else:
+            report = winner_report(self.game)
+        self.app.push_screen(GameOverScreen(report), self._after_game_over)
+
+    def _after_game_over(self, choice: str | None) -> None:
+        if choice == "new":
+            self.restart(self.settings, next_seed=True)
+        elif choice == "quit":
+            self.app.exit(return_code=0)
+
+    def _maybe_computer_turn(self) -> None:
+        game = self.game
+        if game.over or self.mode != "classic" or not game.players[game.current].computer:
+            return
+        if self.computer_timer is not None:
+            self.computer_timer.stop()
+        self.computer_timer = self.set_timer(self.computer_delay, self._computer_roll)
+
+    def _computer_roll(self) -> None:
+        self.computer_timer = None
+        game = self.game
+        if self.busy or game.over or not game.players[game.current].computer:
+            return
+        self._start_move(None)
+
+    # -- the route overlay ---------------------------------------------------------------
+
+    def _route_from_here(self) -> bool:
+        """Anchor a new route at the player to move; False when there is none."""
+        game = self.game
+        solution = optimal_route(game.board, game.position)
+        if solution.moves <= 0:
+            return False
+        self.route_owner = game.current
+        self.route_squares = list(solution.squares)
+        return True
+
+    def _follow_route(self, turn: Turn) -> None:
+        """Keep the route while its owner stays on it; hide it when they leave it."""
+        if not self.route_on or turn.player != self.route_owner:
+            return
+        square = turn.move.end
+        if square == turn.move.start:
+            return
+        if square in self.route_squares:
+            self.route_squares = self.route_squares[self.route_squares.index(square) + 1 :]
+            if not self.route_squares:
+                self.route_on = False
+            return
+        self.route_on = False
+        self.route_squares = []
+        name = self.game.players[turn.player].name
+        self.notify(f"{name} left the optimal route: route hidden (o shows a new one).")
+
+    # -- actions -----------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        game = self.game
+        if action == "roll":
+            if self.mode != "classic":
+                return False
+            if self.busy or game.over or game.players[game.current].computer:
+                return None
+            return True
+        if action in ("pick", "choose_die", "undo"):
+            if self.mode != "puzzle":
+                return False
+            if action == "undo":
+                return None if self.busy or not game.history else True
+            return None if self.busy or game.over else True
+        return True
+
+    def action_roll(self) -> None:
+        if self.check_action("roll", ()) is True:
+            self._start_move(None)
+
+    def action_pick(self, die: int) -> None:
+        """Puzzle mode: play the chosen die value if it is legal, else say why not."""
+        if self.check_action("pick", ()) is not True:
+            return
+        game = self.game
+        if die in game.legal_dice():
+            self._start_move(die)
+            return
+        try:
+            result = move(game.board, game.position, die)
+        except MoveError as error:
+            self._show_status(f"{die}: {error}.")
+            return
+        if result.forfeited:
+            self._show_status(f"{die} would overshoot the goal: exact finish needed.")
+        else:  # legal_dice and move disagree: trust legal_dice, but say so plainly
+            self._show_status(f"{die} is not allowed from here.")
+
+    def action_choose_die(self) -> None:
+        if self.check_action("choose_die", ()) is not True:
+            return
+        die_input = self.query_one("#die-input", Input)
+        die_input.display = True
+        die_input.value = ""
+        die_input.focus()
+
+    @on(Input.Submitted, "#die-input")
+    def _die_entered(self, event: Input.Submitted) -> None:
+        die_input = event.input
+        die_input.display = False
+        self.query_one(BoardView).focus()
+        text = event.value.strip()
+        if not text:
+            return
+        try:
+            die = int(text)
+        except ValueError:
+            self._show_status(f"{text!r} is not a die value.")
+            return
+        self.action_pick(die)
+
+    def action_undo(self) -> None:
+        if self.check_action("undo", ()) is not True:
+            return
+        self.game.undo()
+        if self.route_on and not self._route_from_here():
+            self.route_on = False
+        self._show_everything()
+        last = self.game.history[-1].move.die if self.game.history else None
+        self.query_one(DiceFace).value = last
+
+    def action_toggle_hint(self) -> None:
+        self.hint_visible = not self.hint_visible
+        self._show_hint()
+
+    def action_toggle_route(self) -> None:
+        if self.route_on:
+            self.route_on = False
+            self.route_squares = []
+        elif self.game.over:
+            self.notify("The game is over: no route to show.")
+        elif self._route_from_here():
+            self.route_on = True
+        else:
+            self.notify("Goal unreachable from here: no route to show.", severity="warning")
+        current = None if self.game.over else self.game.current
+        self.query_one(BoardView).show(
+            self.game.positions, self.route_squares if self.route_on else (), current
+        )
+
+    def action_toggle_animation(self) -> None:
+        self.animation_on = not self.animation_on
+        self.notify(f"Animation {'on' if self.animation_on else 'off'}.")
+
+    def action_switch_mode(self) -> None:
+        mode = "puzzle" if self.mode == "classic" else "classic"
+        self.restart(
+            GameSettings(self.settings.board, self.settings.players, self.settings.seed, mode)
+        )
+        self.notify(f"{mode.capitalize()} mode.")
+
+    def action_new_game(self) -> None:
+        from .new_game import NewGameScreen
+
+        self.app.push_screen(NewGameScreen(self.settings), self._new_game_chosen)
+
+    def _new_game_chosen(self, settings: GameSettings | None) -> None:
+        if settings is not None:
+            self.restart(settings)
+
+    def action_load_board(self) -> None:
+        from .load_board import LoadBoardScreen
+
+        self.app.push_screen(LoadBoardScreen(), self._board_chosen)
+
+    def _board_chosen(self, board: Board | None) -> None:
+        if board is None:
+            return
+        self.restart(
+            GameSettings(board, self.settings.players, self.settings.seed, self.settings.mode)
+        )
+        self.notify(f"Loaded {board.name or 'board'} ({board.rows}x{board.cols}).")
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_quit(self) -> None:
+        self.app.exit(return_code=0)
+
+    # -- new games ---------------------------------------------------------------------
+
+    def restart(self, settings: GameSettings, *, next_seed: bool = False) -> None:
+        """Replace the game (same screen): stops any animation and pending computer roll."""
+        if next_seed and settings.seed is not None:
+            settings = GameSettings(
+                settings.board, settings.players, settings.seed + 1, settings.mode
+            )
+        self.workers.cancel_group(self, "animation")
+        if self.computer_timer is not None:
+            self.computer_timer.stop()
+            self.computer_timer = None
+        self.settings = settings
+        self.game = self._new_game(settings)
+        self.games_started += 1
+        self.busy = False
+        self.route_on = False
+        self.route_squares = []
+        self.optimal_moves = least_rolls_from(settings.board, settings.board.rules.start)
+        self.query_one(BoardView).set_board(settings.board, token_letters(self.game.players))
+        self.query_one(DiceFace).value = None
+        self.query_one("#die-input", Input).display = False
+        self._show_everything()
+        self.post_message(GameStarted(settings.board.name, settings.mode))
+        self._maybe_computer_turn()

@@ -1,0 +1,128 @@
+"""The load-board dialog: built-in boards, board files nearby, or any path.
+
+Returns the loaded ``Board`` via ``dismiss``. A bad file shows the core's one-line
+``BoardError`` message inside the dialog and nothing else changes: the current game goes
+on untouched until a board actually loads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..core.board import Board
+from ..core.errors import SnlError
+from ..core.formats import builtin_boards, is_board_file, load_board
+from ..core.solver import least_rolls_from
+
+
+@dataclass(frozen=True)
+class BoardChoice:
+    """One line of the list: what to pass to ``load_board`` and how to show it."""
+
+    source: str
+    label: str
+
+
+def least_rolls_label(board: Board) -> str:
+    least = least_rolls_from(board, board.rules.start_position)
+    return "unreachable" if least < 0 else f"least rolls {least}"
+
+
+def builtin_choices() -> list[BoardChoice]:
+    return [
+        BoardChoice(
+            entry.name,
+            f"{entry.name:<16} {entry.size_label:>7}  {least_rolls_label(entry.board)}",
+        )
+        for entry in builtin_boards()
+    ]
+
+
+def file_choices(folder: Path | None = None) -> list[BoardChoice]:
+    """Board files in ``./boards`` and the working directory (.json, .toml, .txt)."""
+    here = folder or Path.cwd()
+    paths: list[Path] = []
+    for place in (here / "boards", here):
+        if place.is_dir():
+            paths += sorted(p for p in place.iterdir() if is_board_file(p))
+    choices = []
+    for path in paths:
+        shown = path.relative_to(here) if path.is_relative_to(here) else path
+        # From the working directory, the relative path keeps error messages short.
+        source = str(shown) if folder is None else str(path)
+        choices.append(BoardChoice(source, str(shown)))
+    return choices
+
+
+class LoadBoardScreen(ModalScreen[Board | None]):
+    """Pick a board; Escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, folder: Path | None = None) -> None:
+        super().__init__()
+        self.folder = folder
+        self.choices: dict[str, BoardChoice] = {}
+
+    def compose(self) -> ComposeResult:
+        options: list[Option | None] = []
+        for index, choice in enumerate(builtin_choices()):
+            key = f"builtin-{index}"
+            self.choices[key] = choice
+            options.append(Option(choice.label, id=key))
+        files = file_choices(self.folder)
+        if files:
+            options.append(None)
+            for index, choice in enumerate(files):
+                key = f"file-{index}"
+                self.choices[key] = choice
+                options.append(Option(choice.label, id=key))
+        with Vertical(id="load-board", classes="dialog"):
+            yield Label("Load a board", classes="dialog-title")
+            yield OptionList(*options, id="board-list", markup=False)
+            yield Input(placeholder="or type a path and press Enter", id="board-path")
+            yield Static("", id="load-error", markup=False)
+            yield Static("Enter loads, Escape cancels.", classes="dialog-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def try_load(self, source: str) -> None:
+        """Load ``source``; on an error say it here and keep the dialog (and game) as is."""
+        try:
+            board = load_board(source)
+        except (SnlError, OSError) as error:
+            self.show_error(str(error))
+            return
+        self.dismiss(board)
+
+    def show_error(self, message: str) -> None:
+        error = self.query_one("#load-error", Static)
+        error.update(message)
+        error.add_class("-shown")
+
+    @on(OptionList.OptionSelected, "#board-list")
+    def board_selected(self, event: OptionList.OptionSelected) -> None:
+        choice = self.choices.get(event.option.id or "")
+        if choice is not None:
+            self.try_load(choice.source)
+
+    @on(Input.Submitted, "#board-path")
+    def _typed(self, event: Input.Submitted) -> None:
+        path = event.value.strip()
+        if path:
+            self.try_load(path)
+        else:
+            self.show_error("Type a board name or a file path first.")
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

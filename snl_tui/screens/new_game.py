@@ -1,0 +1,96 @@
+"""The new-game dialog: players, mode and board. Returns ``GameSettings`` or None."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from ..core.engine import MAX_PLAYERS, Player
+from ..core.errors import SnlError
+from ..core.formats import builtin_names, load_board
+from .game import MODES, GameSettings
+
+CURRENT = "(current board)"
+
+
+def parse_players(text: str) -> list[Player]:
+    """'You, cpu:Robo' -> players; raises SnlError with a message for the dialog."""
+    names = [part for part in (p.strip() for p in text.split(",")) if part]
+    if not names:
+        raise SnlError("Name at least one player, e.g. 'You, cpu'.")
+    if len(names) > MAX_PLAYERS:
+        raise SnlError(f"At most {MAX_PLAYERS} players, not {len(names)}.")
+    return [Player.parse(name) for name in names]
+
+
+def players_text(players: list[Player]) -> str:
+    return ", ".join(f"cpu:{p.name}" if p.computer else p.name for p in players)
+
+
+class NewGameScreen(ModalScreen[GameSettings | None]):
+    """Enter starts the game, Escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, current: GameSettings) -> None:
+        super().__init__()
+        self.current_settings = current
+
+    def compose(self) -> ComposeResult:
+        boards = [(CURRENT, CURRENT)] + [(name, name) for name in builtin_names()]
+        with Vertical(id="new-game", classes="dialog"):
+            yield Label("New game", classes="dialog-title")
+            yield Label("Players (comma-separated; cpu:Name for a computer player)")
+            yield Input(players_text(self.current_settings.players), id="players-input")
+            yield Label("Mode")
+            yield Select(
+                [(mode, mode) for mode in MODES],
+                value=self.current_settings.mode,
+                allow_blank=False,
+                id="mode-select",
+            )
+            yield Label("Board")
+            yield Select(boards, value=CURRENT, allow_blank=False, id="board-select")
+            yield Static("", id="new-game-error", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("Start", id="start", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#players-input", Input).focus()
+
+    def settings(self) -> GameSettings:
+        """The chosen settings; raises SnlError (shown in the dialog) when invalid."""
+        players = parse_players(self.query_one("#players-input", Input).value)
+        mode = str(self.query_one("#mode-select", Select).value)
+        board_name = self.query_one("#board-select", Select).value
+        board = (
+            self.current_settings.board if board_name == CURRENT else load_board(str(board_name))
+        )
+        return GameSettings(board, players, self.current_settings.seed, mode)
+
+    def start_game(self) -> None:
+        try:
+            settings = self.settings()
+        except SnlError as error:
+            message = self.query_one("#new-game-error", Static)
+            message.update(str(error))
+            message.add_class("-shown")
+            return
+        self.dismiss(settings)
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.start_game()
+
+    @on(Button.Pressed, "#start")
+    def _start(self) -> None:
+        self.start_game()
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,100 @@
+"""The end-of-game dialog: the winner (classic) or the score against the optimum (puzzle).
+
+A ``ModalScreen`` returning via ``dismiss``: "new" (another game), "quit", or None (close
+the dialog and look at the final board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+from ..core.engine import Game
+from ..core.errors import SnlError
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """What the dialog says."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+def finished_faster_than(game: Game, turns: int) -> float | None:
+    """The share of one-player games from the start that take longer than ``turns``.
+
+    None when the analysis is unavailable (the dialog then just leaves the line out).
+    """
+    try:
+        from ..core.analysis import analyze
+    except ImportError:
+        return None
+    try:
+        analysis = analyze(game.board, players=1)
+    except SnlError:
+        return None
+    return 1.0 - analysis.percentile(turns)
+
+
+def winner_report(game: Game) -> GameReport:
+    """Names the winner, the game's length and how lucky it was."""
+    assert game.winner is not None
+    winner = game.players[game.winner]
+    turns = game.turns_taken[game.winner]
+    rolls = len(game.history)
+    lines = [f"{winner.name} won in {turns} turns ({rolls} rolls in all)."]
+    faster = finished_faster_than(game, turns)
+    if faster is not None:
+        lines.append(f"Finished faster than {faster:.0%} of games on this board.")
+    return GameReport(f"{winner.name} wins!", tuple(lines))
+
+
+def puzzle_solved(game: Game, optimal: int) -> GameReport:
+    """'Solved in N moves (optimal: M)'."""
+    moves = len(game.history)
+    verdict = (
+        "Perfect: an optimal solution!"
+        if moves == optimal
+        else (f"{moves - optimal} more than the optimum: try again?")
+    )
+    return GameReport("Puzzle solved", (f"Solved in {moves} moves (optimal: {optimal}).", verdict))
+
+
+class GameOverScreen(ModalScreen[str | None]):
+    """Offers a new game or quitting; Escape closes it to look at the board."""
+
+    BINDINGS = [
+        Binding("n", "choose('new')", "New game"),
+        Binding("q", "choose('quit')", "Quit"),
+        Binding("escape", "choose(None)", "Close"),
+    ]
+
+    def __init__(self, report: GameReport) -> None:
+        super().__init__()
+        self.report = report
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="game-over", classes="dialog"):
+            yield Label(self.report.title, id="game-over-title", markup=False)
+            for line in self.report.lines:
+                yield Static(line, classes="game-over-line", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("New game (n)", id="new", variant="primary")
+                yield Button("Quit (q)", id="quit", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#new", Button).focus()
+
+    def action_choose(self, choice: str | None) -> None:
+        self.dismiss(choice)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)

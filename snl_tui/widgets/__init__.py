@@ -1,0 +1,1 @@
+"""The game's widgets: the board (Line API), the side panels and the move log."""

@@ -1,0 +1,326 @@
+"""The board: one Line-API widget drawing every square through ``render_line``.
+
+A board of any size is one ``ScrollView``: each square is a block of ``CELL_HEIGHT`` lines
+by ``cell_width`` columns, drawn from the immutable ``Board`` plus a small per-square
+state (tokens, route step). Lines are cached; after a move only the lines of squares
+whose state changed are invalidated and repainted, so a 20x20 board repaints a few lines,
+not the whole grid. The widget holds no rules: it only draws what the app tells it.
+
+Every cell reads without colour: ``▲38`` starts a ladder to 38, ``▼6`` a snake to 6,
+``△``/``▽`` mark where a ladder/snake ends, ``»3`` is step 3 of the shown route, and
+tokens are their players' letters. Colours (theme variables in ``snl.tcss``) repeat the
+same information.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ..core.board import Board
+
+CELL_HEIGHT = 3
+FOOTER_LINES = 2
+"""Below the grid: the off-board line (tokens not yet on square 1) and the legend."""
+LADDER, SNAKE = "▲", "▼"
+LADDER_END, SNAKE_END = "△", "▽"
+ROUTE_MARK = "»"
+LEGEND = (
+    f"{LADDER} ladder  {SNAKE} snake  {LADDER_END}{SNAKE_END} jump ends  {ROUTE_MARK}n route step"
+)
+
+Piece = tuple[str, Style]
+
+
+@dataclass(frozen=True)
+class CellState:
+    """What can change on a square during a game."""
+
+    tokens: tuple[int, ...] = ()
+    """Seats (0-based) whose token stands here, in seat order."""
+    route_step: int | None = None
+    """Step number of the shown optimal route that ends here."""
+    current: bool = False
+    """The token of the player to move stands here (it is underlined)."""
+
+
+EMPTY = CellState()
+
+
+def cell_width_for(board: Board) -> int:
+    """Columns per square: room for the number, a route step and a jump label."""
+    digits = len(str(board.goal))
+    return max(7, digits + 4)
+
+
+class BoardView(ScrollView, can_focus=True):
+    """The numbered grid with jumps, tokens and the optional route overlay."""
+
+    COMPONENT_CLASSES = {
+        "board--light",
+        "board--dark",
+        "board--number",
+        "board--ladder",
+        "board--snake",
+        "board--goal",
+        "board--route",
+        "board--route-step",
+        "board--token-1",
+        "board--token-2",
+        "board--token-3",
+        "board--token-4",
+        "board--current",
+        "board--legend",
+    }
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        letters: Sequence[str] = ("A",),
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.board = board
+        self.letters: tuple[str, ...] = tuple(letters)
+        self.current_seat: int | None = 0
+        self.cell_states: dict[int, CellState] = {}
+        self.off_board: tuple[int, ...] = ()
+        self.line_cache: dict[int, Strip] = {}
+        self.lines_painted = 0
+        """How many grid lines were rendered afresh (the benchmark and tests read it)."""
+        self._set_geometry()
+
+    # -- state from the app ------------------------------------------------------------
+
+    def _set_geometry(self) -> None:
+        self.cell_width = cell_width_for(self.board)
+        ends: dict[int, str] = {}
+        for jump in self.board.ladders:
+            ends[jump.end] = LADDER_END
+        for jump in self.board.snakes:
+            ends.setdefault(jump.end, SNAKE_END)
+        self.jump_ends = ends
+        self.virtual_size = Size(
+            self.cell_width * self.board.cols, CELL_HEIGHT * self.board.rows + FOOTER_LINES
+        )
+
+    def set_board(self, board: Board, letters: Sequence[str]) -> None:
+        """Show another board (a new game): everything is redrawn."""
+        self.board = board
+        self.letters = tuple(letters)
+        self.cell_states = {}
+        self.off_board = ()
+        self.line_cache.clear()
+        self._set_geometry()
+        self.scroll_to(0, 0, animate=False)
+        self.refresh()
+
+    def show(
+        self,
+        positions: Sequence[int],
+        route: Sequence[int] = (),
+        current: int | None = None,
+    ) -> None:
+        """Place the tokens and the route overlay; repaints only squares that changed.
+
+        ``positions`` are per seat (0 = off the board); ``route`` lists the squares of the
+        shown route in order (step 1 first).
+        """
+        tokens: dict[int, list[int]] = {}
+        off: list[int] = []
+        for seat, square in enumerate(positions):
+            if square <= 0:
+                off.append(seat)
+            else:
+                tokens.setdefault(square, []).append(seat)
+        steps: dict[int, int] = {}
+        for index, square in enumerate(route, start=1):
+            steps.setdefault(square, index)
+        states = {
+            square: CellState(
+                tuple(tokens.get(square, ())),
+                steps.get(square),
+                current in tokens.get(square, ()),
+            )
+            for square in tokens.keys() | steps.keys()
+        }
+        changed = [
+            square
+            for square in states.keys() | self.cell_states.keys()
+            if states.get(square, EMPTY) != self.cell_states.get(square, EMPTY)
+        ]
+        lines: set[int] = set()
+        for square in changed:
+            row, _ = self.board.position_of(square)
+            lines.update(range(row * CELL_HEIGHT, (row + 1) * CELL_HEIGHT))
+        if tuple(off) != self.off_board or current != self.current_seat:
+            lines.add(CELL_HEIGHT * self.board.rows)
+        self.cell_states = states
+        self.off_board = tuple(off)
+        self.current_seat = current
+        for line in lines:
+            self.line_cache.pop(line, None)
+        self._refresh_virtual_lines(sorted(lines))
+
+    def follow(self, square: int) -> None:
+        """Scroll so that ``square`` is in view (large boards)."""
+        if square <= 0:
+            region = Region(0, CELL_HEIGHT * self.board.rows, self.cell_width, FOOTER_LINES)
+        else:
+            row, col = self.board.position_of(square)
+            region = Region(col * self.cell_width, row * CELL_HEIGHT, self.cell_width, CELL_HEIGHT)
+        self.scroll_to_region(region, animate=False, immediate=True, spacing=None)
+
+    # -- painting ----------------------------------------------------------------------
+
+    def notify_style_update(self) -> None:
+        # A theme or CSS change re-resolves the component styles: drop painted lines.
+        super().notify_style_update()
+        self.line_cache = {}
+
+    def _offsets(self) -> tuple[int, int]:
+        """Padding that centres a board smaller than the view."""
+        width, height = self.size
+        virtual = self.virtual_size
+        return max(0, (width - virtual.width) // 2), max(0, (height - virtual.height) // 2)
+
+    def _refresh_virtual_lines(self, lines: Sequence[int]) -> None:
+        if not lines or not self.is_mounted:
+            return
+        _, pad_y = self._offsets()
+        scroll_y = round(self.scroll_offset.y)
+        width = self.size.width
+        # Group consecutive lines into one region each.
+        start = previous = lines[0]
+        for line in [*lines[1:], None]:
+            if line is not None and line == previous + 1:
+                previous = line
+                continue
+            self.refresh(Region(0, pad_y + start - scroll_y, width, previous - start + 1))
+            if line is not None:
+                start = previous = line
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        pad_x, pad_y = self._offsets()
+        width = self.size.width
+        base = self.rich_style
+        line = y + scroll_y - pad_y
+        if not 0 <= line < self.virtual_size.height:
+            return Strip.blank(width, base)
+        strip = self.line_cache.get(line)
+        if strip is None:
+            strip = self._paint_line(line)
+            self.line_cache[line] = strip
+        if pad_x:
+            strip = Strip.join([Strip.blank(pad_x, base), strip])
+            return strip.crop_extend(0, width, base)
+        return strip.crop_extend(scroll_x, scroll_x + width, base)
+
+    def component_style(self, name: str, partial: bool = False) -> Style:
+        return self.get_component_rich_style(name, partial=partial)
+
+    def _paint_line(self, line: int) -> Strip:
+        self.lines_painted += 1
+        board = self.board
+        grid_lines = CELL_HEIGHT * board.rows
+        width = self.cell_width * board.cols
+        if line == grid_lines:
+            return self._paint_off_board(width)
+        if line > grid_lines:
+            style = self.component_style("board--legend")
+            return Strip([Segment(LEGEND[:width].ljust(width), style)], width)
+        row, part = divmod(line, CELL_HEIGHT)
+        segments: list[Segment] = []
+        for col in range(board.cols):
+            square = board.square_at(row, col)
+            for text, style in self._cell_line(square, row, col, part):
+                segments.append(Segment(text, style))
+        return Strip(segments, width).simplify()
+
+    def _paint_off_board(self, width: int) -> Strip:
+        base = self.component_style("board--legend")
+        if not self.off_board:
+            return Strip.blank(width, base)
+        pieces: list[Piece] = [(" off the board: ", base)]
+        for seat in self.off_board:
+            pieces.append((self._letter(seat), self._token_style(seat, base)))
+            pieces.append((" ", base))
+        segments = [Segment(text, style) for text, style in pieces]
+        return Strip(segments).crop_extend(0, width, base)
+
+    def _letter(self, seat: int) -> str:
+        return self.letters[seat] if seat < len(self.letters) else str(seat + 1)
+
+    def _token_style(self, seat: int, base: Style) -> Style:
+        style = base + self.component_style(f"board--token-{seat % 4 + 1}", partial=True)
+        if seat == self.current_seat:
+            style += self.component_style("board--current", partial=True)
+        return style
+
+    def _cell_line(self, square: int, row: int, col: int, part: int) -> list[Piece]:
+        """One line of one square as (text, style) pieces, exactly ``cell_width`` wide."""
+        board = self.board
+        state = self.cell_states.get(square, EMPTY)
+        if state.route_step is not None:
+            base = self.component_style("board--route")
+        elif square == board.goal:
+            base = self.component_style("board--goal")
+        else:
+            base = self.component_style("board--light" if (row + col) % 2 == 0 else "board--dark")
+        width = self.cell_width
+        pieces: list[Piece] = []
+        if part == 0:
+            number = f" {square}"
+            pieces.append((number, base + self.component_style("board--number", partial=True)))
+            if state.route_step is not None:
+                step = f"{ROUTE_MARK}{state.route_step}"
+                gap = width - len(number) - len(step)
+                if gap >= 0:
+                    pieces.append((" " * gap, base))
+                    pieces.append(
+                        (step, base + self.component_style("board--route-step", partial=True))
+                    )
+        elif part == 1:
+            pieces.append((" ", base))
+            if square == board.goal:
+                pieces.append(("GOAL", base + self.component_style("board--number", partial=True)))
+            jump = board.jump_at(square)
+            if jump is not None:
+                kind = "board--ladder" if jump.kind == "ladder" else "board--snake"
+                glyph = LADDER if jump.kind == "ladder" else SNAKE
+                pieces.append(
+                    (f"{glyph}{jump.end}", base + self.component_style(kind, partial=True))
+                )
+            end_mark = self.jump_ends.get(square)
+            if end_mark is not None:
+                kind = "board--ladder" if end_mark == LADDER_END else "board--snake"
+                pieces.append((end_mark, base + self.component_style(kind, partial=True)))
+        else:
+            if state.tokens:
+                pieces.append((" ", base))
+                for seat in state.tokens:
+                    pieces.append((self._letter(seat), self._token_style(seat, base)))
+        used = sum(len(text) for text, _ in pieces)
+        if used < width:
+            pieces.append((" " * (width - used), base))
+        elif used > width:
+            # Never wider than a cell (labels are sized to fit; this is a safety net).
+            trimmed: list[Piece] = []
+            room = width
+            for text, style in pieces:
+                if room <= 0:
+                    break
+                trimmed.append((text[:room], style))
+                room -= len(text[:room])
+            pieces = trimmed
+        return pieces
