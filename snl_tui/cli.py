@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -32,9 +31,6 @@ from .core.solver import solve
 EXIT_OK = 0
 EXIT_WARNINGS = 1
 EXIT_USAGE = 2
-
-FINISH_WITHIN = (10, 20, 30, 50, 100)
-"""Turn counts reported as ``finish_within`` by ``snl analyze``."""
 
 COMMANDS = ("play", "solve", "analyze", "check", "boards", "convert")
 
@@ -255,18 +251,6 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     print(odds.format_report(analysis, board), file=out)
     return EXIT_OK
-
-
-def analysis_json(analysis: Any) -> dict[str, Any]:
-    """SPEC 4's JSON for ``snl analyze`` (an infinite expectation becomes null)."""
-    expected = analysis.expected_turns
-    return {
-        "expected_turns": None if math.isinf(expected) else expected,
-        "median_turns": analysis.median_turns,
-        "least_rolls": analysis.least_rolls,
-        "finish_within": {str(k): analysis.finish_within(k) for k in FINISH_WITHIN},
-        "win_chances": list(analysis.win_chances),
-    }
 
 
 # -- parser -------------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from typing import Any, Literal
 from .board import Board, JumpSpec, check_dimensions
 from .errors import BoardError, RulesError
 from .rules import Rules
-from .solver import distances_to_goal, solve
+from .solver import solve
 
 Format = Literal["matrix", "toml", "txt", "json"]
 FORMATS: tuple[str, ...] = ("matrix", "toml", "txt", "json")
@@ -179,22 +179,19 @@ def _parse(text: str, suffix: str) -> _Parsed:
         "txt": _parse_txt,
     }
     by_suffix = {".json": "json", ".toml": "toml", ".txt": "txt"}.get(suffix)
+    # The extension goes first, then what the content looks like; only a syntax failure
+    # moves on to the next format, so a board error is reported in the format that parsed.
+    order = [by_suffix] if by_suffix else []
+    order += [kind for kind in _sniff(text) if kind != by_suffix]
     failures: dict[str, BoardError] = {}
-    for kind in _sniff(text):
+    for kind in order:
         try:
             return parsers[kind](text)
         except _NotThisFormat as failure:
             failures[kind] = failure.error
-    # Nothing the content suggested parsed: report what the extension promised, since
-    # that is what the author meant to write.
-    if by_suffix is not None:
-        if by_suffix in failures:
-            raise failures[by_suffix]
-        try:
-            return parsers[by_suffix](text)
-        except _NotThisFormat as failure:
-            raise failure.error from None
-    raise next(iter(failures.values()))
+    # Nothing parsed: report what the extension promised, since that is what the author
+    # meant to write, or else the likeliest format.
+    raise failures[order[0]]
 
 
 def _sniff(text: str) -> list[str]:
@@ -667,41 +664,13 @@ def board_warnings(board: Board) -> list[str]:
 
 
 def _reachability_warnings(board: Board) -> list[str]:
+    # Traps (squares a token can reach but never leave for the goal) are the analysis's
+    # business: `snl check` adds them with the share of games that never finish.
+    if solve(board).moves >= 0:
+        return []
     start = board.rules.start_position
     where = "off the board" if start == 0 else f"square {start}"
-    if solve(board).moves < 0:
-        return [f"the goal (square {board.goal}) cannot be reached from the start ({where})"]
-    # A square the token can reach but never leave for the goal means a game that may
-    # never end: worth saying even though a perfect player avoids it.
-    distance = distances_to_goal(board)
-    stuck = [square for square in _reachable(board) if distance[square] < 0]
-    if not stuck:
-        return []
-    listed = ", ".join(map(str, stuck[:8])) + (", ..." if len(stuck) > 8 else "")
-    return [
-        f"a token can get stuck: from square{'s' if len(stuck) > 1 else ''} {listed} "
-        "the goal can never be reached"
-    ]
-
-
-def _reachable(board: Board) -> list[int]:
-    from .engine import next_position
-
-    start = board.rules.start_position
-    seen = {start}
-    frontier = [start]
-    while frontier:
-        following = []
-        for here in frontier:
-            if here == board.goal:
-                continue
-            for die in range(1, board.rules.faces + 1):
-                there = next_position(board, here, die)
-                if there not in seen:
-                    seen.add(there)
-                    following.append(there)
-        frontier = following
-    return sorted(seen)
+    return [f"the goal (square {board.goal}) cannot be reached from the start ({where})"]
 
 
 def _wall_warnings(board: Board) -> list[str]:
