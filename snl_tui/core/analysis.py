@@ -146,6 +146,44 @@ class _Chain:
         result[states] = np.clip(np.linalg.solve(system, to_safe), 0.0, 1.0)
         return result
 
+    @cached_property
+    def endless(self) -> np.ndarray:
+        """Per position: can the game stay undecided for any number of turns?
+
+        True when the token can reach a loop of undecided positions (neither the goal
+        nor doomed) that costs at least one turn per round; then P(finished within t) stays
+        below P(ever finished) for every t. False means the finishing turn is bounded.
+        Only the tail tolerance would blur the two, so percentiles ask this instead.
+        """
+        undecided = self.can_finish.copy()
+        undecided[self.goal] = False
+        edges: list[list[int]] = [[] for _ in range(self.size)]
+        ends_turn: list[list[bool]] = [[] for _ in range(self.size)]
+        for here in np.flatnonzero(undecided).tolist():
+            for face, there in enumerate(self.dest[here].tolist(), start=1):
+                if undecided[there]:
+                    edges[here].append(there)
+                    ends_turn[here].append(not (self.six_again and face == self.faces))
+        component = _components(edges)
+        looping = np.zeros(self.size, dtype=bool)
+        for here, targets in enumerate(edges):
+            for there, ends in zip(targets, ends_turn[here], strict=True):
+                if ends and component[here] == component[there]:
+                    looping[here] = True
+        # Everything that can reach a looping position (through undecided ones) is endless.
+        preds: list[list[int]] = [[] for _ in range(self.size)]
+        for here, targets in enumerate(edges):
+            for there in targets:
+                preds[there].append(here)
+        queue = deque(np.flatnonzero(looping).tolist())
+        while queue:
+            there = queue.popleft()
+            for here in preds[there]:
+                if not looping[here]:
+                    looping[here] = True
+                    queue.append(here)
+        return looping
+
     # -- the turn table ----------------------------------------------------------------
 
     @cached_property
@@ -253,6 +291,49 @@ def _iterate_table(chain: _Chain) -> _TurnTable:
         cdf[t] = finished[:size]
     unresolved = np.clip(left, 0.0, None)
     return _TurnTable(cdf[: t + 1].copy(), converged, unresolved)
+
+
+def _components(edges: list[list[int]]) -> list[int]:
+    """Strongly connected component id of every node (iterative Tarjan)."""
+    size = len(edges)
+    index = [-1] * size
+    low = [0] * size
+    component = [-1] * size
+    stack: list[int] = []
+    on_stack = [False] * size
+    counter = 0
+    components = 0
+    for root in range(size):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, child = work.pop()
+            if child == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack[node] = True
+            if child < len(edges[node]):
+                work.append((node, child + 1))
+                nxt = edges[node][child]
+                if index[nxt] < 0:
+                    work.append((nxt, 0))
+                elif on_stack[nxt]:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack[member] = False
+                    component[member] = components
+                    if member == node:
+                        break
+                components += 1
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return component
 
 
 def _reachability(dest: list[list[int]], goal: int) -> tuple[np.ndarray, np.ndarray]:
@@ -379,14 +460,15 @@ class Analysis:
         table)."""
         if not 0.0 <= q <= 1.0:
             raise ValueError(f"a percentile is a share from 0 to 1, not {q!r}")
-        column = self._chain.table.cdf[:, self.start]
-        slack = _PERCENTILE_SLACK
-        if q > self._chain.finish_probability[self.start] - 1e-9:
-            # Asking for all the mass that ever finishes (the median when exactly half
-            # the games never end, or q = 1): the tail tolerance must not fake a hit at
-            # the table's horizon, so only rounding is forgiven.
-            slack = 1e-14
-        hits = np.flatnonzero(column >= q - slack)
+        chain = self._chain
+        # Asking for (nearly) all the mass that ever finishes (q = 1, or the median when
+        # exactly half the games never end): within the tail tolerance the table cannot
+        # tell "reached" from "approached", the move graph can.
+        nearly_all = q > chain.finish_probability[self.start] - 10 * TAIL_TOLERANCE
+        if nearly_all and chain.endless[self.start]:
+            return math.inf
+        column = chain.table.cdf[:, self.start]
+        hits = np.flatnonzero(column >= q - _PERCENTILE_SLACK)
         return int(hits[0]) if len(hits) else math.inf
 
     @property
