@@ -12,6 +12,7 @@ import asyncio
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from textual import on
 from textual.app import ComposeResult
@@ -262,12 +263,18 @@ class GameScreen(Screen[None]):
             return
         if self.computer_timer is not None:
             self.computer_timer.stop()
-        self.computer_timer = self.set_timer(self.computer_delay, self._computer_roll)
+            self.computer_timer = None
+        roll = partial(self._computer_roll, game)
+        if self.computer_delay > 0:
+            self.computer_timer = self.set_timer(self.computer_delay, roll)
+        else:  # tests and the benchmark: no pause, but still one move per message loop turn
+            self.call_later(roll)
 
-    def _computer_roll(self) -> None:
+    def _computer_roll(self, game: Game) -> None:
         self.computer_timer = None
-        game = self.game
-        if self.busy or game.over or not game.players[game.current].computer:
+        if game is not self.game or self.busy or game.over:
+            return  # the game was replaced meanwhile, or a move is still being shown
+        if not game.players[game.current].computer:
             return
         self._start_move(None)
 

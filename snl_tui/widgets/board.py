@@ -173,6 +173,9 @@ class BoardView(ScrollView, can_focus=True):
 
     def follow(self, square: int) -> None:
         """Scroll so that ``square`` is in view (large boards)."""
+        if not self.size.area:  # not laid out yet: follow once it is
+            self.call_after_refresh(self.follow, square)
+            return
         if square <= 0:
             region = Region(0, CELL_HEIGHT * self.board.rows, self.cell_width, FOOTER_LINES)
         else:

@@ -1,0 +1,36 @@
+"""Helpers shared by the Pilot tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from snl_tui.app import SnlApp
+from snl_tui.core.engine import Player
+from snl_tui.screens.game import GameScreen
+
+SIZE = (120, 40)
+
+
+def game_screen(app: SnlApp) -> GameScreen:
+    return app.game_screen
+
+
+async def settle(pilot: Pilot, rounds: int = 3) -> None:
+    """Let posted messages and call_later callbacks run."""
+    for _ in range(rounds):
+        await pilot.pause()
+
+
+async def wait_until(pilot: Pilot, condition: Callable[[], bool], limit: int = 2000) -> None:
+    """Pause until ``condition()`` holds (each pause lets one more move through)."""
+    for _ in range(limit):
+        if condition():
+            return
+        await pilot.pause()
+    raise AssertionError("condition never held")
+
+
+def cpu(name: str = "CPU") -> Player:
+    return Player(name, computer=True)

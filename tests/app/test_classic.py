@@ -1,0 +1,181 @@
+"""Pilot tests of classic mode: rolling, computer turns, the winner dialog, animation."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from snl_tui.core.engine import Game, Player
+from snl_tui.core.formats import load_board
+from snl_tui.screens.game import GameScreen
+from snl_tui.screens.winner import GameOverScreen
+from snl_tui.widgets.board import BoardView
+from snl_tui.widgets.move_log import MoveLog
+
+from .helpers import SIZE, cpu, game_screen, settle, wait_until
+
+
+async def test_starts_on_the_classic_board_with_you_and_cpu(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = game_screen(app)
+        assert isinstance(app.screen, GameScreen)
+        assert screen.game.board.goal == 100
+        assert [p.name for p in screen.game.players] == ["You", "CPU"]
+        assert screen.game.positions == [0, 0]  # classic starts off the board
+        board = app.screen.query_one(BoardView)
+        assert board.off_board == (0, 1)
+        status = str(app.screen.query_one("#status", Static).render())
+        assert "press r" in status
+
+
+async def test_r_rolls_then_the_computer_rolls_by_itself(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: len(screen.game.history) == 2)
+        first, second = screen.game.history
+        assert first.player == 0 and second.player == 1
+        # The same seed replays the same dice in the core alone.
+        replay = Game(screen.game.board, screen.game.players, seed=7)
+        assert [replay.roll().move.die, replay.roll().move.die] == screen.game.rolls
+        log = app.screen.query_one(MoveLog)
+        assert log.line_count == 2
+        assert "You rolled" in log.lines[0]
+        assert "CPU rolled" in log.lines[1]
+
+
+async def test_space_rolls_too_and_roll_waits_for_the_computer(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        screen.computer_delay = 30  # the computer "thinks" for the whole test
+        await pilot.press("space")
+        await settle(pilot)
+        assert len(screen.game.history) == 1
+        assert screen.game.current == 1
+        await pilot.press("r")  # not the human's turn: ignored
+        await settle(pilot)
+        assert len(screen.game.history) == 1
+        assert screen.check_action("roll", ()) is None  # shown disabled in the footer
+
+
+async def test_a_seeded_two_player_game_is_played_to_a_winner(make_app) -> None:
+    app = make_app(seed=11)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        for _ in range(2000):
+            if screen.game.over:
+                break
+            if screen.check_action("roll", ()):
+                screen.action_roll()
+            await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        game = screen.game
+        assert game.winner is not None
+        assert game.positions[game.winner] == 100
+        winner = game.players[game.winner].name
+        lines = [str(w.render()) for w in app.screen.query(Static)]
+        text = "\n".join(lines)
+        assert f"{winner} wins!" in text
+        assert f"won in {game.turns_taken[game.winner]} turns" in text
+        assert "Finished faster than" in text and "% of games" in text
+        # The log has every move; the same seed replays the same game in the core.
+        assert app.game_screen.query_one(MoveLog).line_count == len(game.history)
+        replay = Game(game.board, game.players, seed=11)
+        while not replay.over:
+            replay.roll()
+        assert replay.rolls == game.rolls
+        # "New game" from the dialog starts over (next seed) on the same board.
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert screen.game.history == [] or screen.game.history[0].player == 0
+        assert screen.settings.seed == 12
+
+
+async def test_computer_players_play_a_whole_game_alone_and_quit_from_the_dialog(
+    make_app,
+) -> None:
+    app = make_app(players=[cpu("Ada"), cpu("Bob"), cpu("Cy")], seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert app.game_screen.game.over
+        await pilot.press("q")
+        await settle(pilot)
+    assert app.return_code == 0
+
+
+async def test_winner_dialog_escape_closes_it_and_shows_the_final_board(make_app) -> None:
+    app = make_app(players=[cpu("Ada")], seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("escape")
+        await settle(pilot)
+        screen = game_screen(app)
+        assert app.screen is screen
+        assert screen.game.over
+        assert screen.check_action("roll", ()) is None
+        board = screen.query_one(BoardView)
+        assert board.cell_states[100].tokens == (0,)
+
+
+async def test_animation_steps_the_token_then_jumps(make_app) -> None:
+    board = load_board("classic")
+    app = make_app(board=board, players=[Player("You")], seed=1, animate=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        seen: list[int] = []
+        view = screen.query_one(BoardView)
+        original = view.show
+
+        def spy(positions, route=(), current=None):  # type: ignore[no-untyped-def]
+            seen.append(positions[0])
+            original(positions, route, current)
+
+        view.show = spy  # type: ignore[method-assign]
+        await pilot.press("r")
+        assert screen.busy
+        await wait_until(pilot, lambda: not screen.busy)
+        turn = screen.game.history[0]
+        # Every counted step was shown, in order, then the end square.
+        shown = [s for s in seen if s != 0]
+        for square in turn.move.steps:
+            assert square in shown
+        assert shown[-1] == turn.move.end
+
+
+async def test_a_toggles_animation(make_app) -> None:
+    app = make_app(animate=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        assert screen.animation_on
+        await pilot.press("a")
+        assert not screen.animation_on
+        await pilot.press("r")
+        await settle(pilot)
+        assert not screen.busy and len(screen.game.history) >= 1
+
+
+async def test_six_again_gives_the_same_player_another_roll(make_app) -> None:
+    board = load_board("classic", {"six_again": True})
+    app = make_app(board=board, players=[Player("You"), cpu()], seed=19)  # seed 19: a 6 first
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("r")
+        await settle(pilot)
+        first = screen.game.history[0]
+        assert first.move.die == 6 and first.again
+        assert screen.game.current == 0  # still the human's turn
+        assert screen.check_action("roll", ()) is True
+        assert "again" in str(screen.query_one("#status", Static).render())
+        assert "(rolls again)" in screen.query_one(MoveLog).lines[0]
+
+
+async def test_q_quits_with_exit_code_zero(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await settle(pilot)
+    assert app.return_code == 0

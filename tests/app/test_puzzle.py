@@ -1,0 +1,130 @@
+"""Pilot tests of puzzle mode: chosen dice, refusals with reasons, undo, the score."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Static
+
+from snl_tui.core.formats import load_board
+from snl_tui.core.rules import Rules
+from snl_tui.core.solver import least_rolls_from, optimal_dice, optimal_route
+from snl_tui.screens.game import GameScreen
+from snl_tui.screens.winner import GameOverScreen
+
+from .helpers import SIZE, game_screen, settle, wait_until
+
+
+def status_text(screen: GameScreen) -> str:
+    return str(screen.query_one("#status", Static).render())
+
+
+def dialog_text(app) -> str:  # type: ignore[no-untyped-def]
+    return "\n".join(str(w.render()) for w in app.screen.query(Static))
+
+
+async def test_puzzle_solved_optimally_with_the_number_keys(make_app) -> None:
+    board = load_board("classic")
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        assert len(screen.game.players) == 1
+        assert screen.check_action("roll", ()) is False  # no random roll in puzzle mode
+        route = optimal_route(board, 0)
+        for die in route.rolls:
+            await pilot.press(str(die))
+            await settle(pilot, 2)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        text = dialog_text(app)
+        assert f"Solved in {route.moves} moves (optimal: {route.moves})" in text
+        assert "optimal solution" in text
+        assert screen.game.positions == [100]
+
+
+async def test_puzzle_solved_sub_optimally_is_scored_against_the_optimum(make_app) -> None:
+    board = load_board("classic")
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        optimal = least_rolls_from(board, 0)
+        # A first die that is not optimal, then the optimal route from there on.
+        detour = next(d for d in range(1, 7) if d not in optimal_dice(board, 0))
+        screen.action_pick(detour)
+        await settle(pilot)
+        rest = optimal_route(board, screen.game.position)
+        for die in rest.rolls:
+            screen.action_pick(die)
+            await settle(pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        moves = 1 + rest.moves
+        assert moves > optimal
+        assert f"Solved in {moves} moves (optimal: {optimal})" in dialog_text(app)
+
+
+async def test_an_overshooting_die_is_refused_with_the_reason(make_app) -> None:
+    board = load_board("leetcode-2")  # 2x2: from square 1 only 1..3 reach the goal exactly
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("6")
+        await settle(pilot)
+        assert screen.game.history == []
+        assert status_text(screen) == "6 would overshoot the goal: exact finish needed."
+        assert screen.query_one("#status", Static).has_class("-error")
+
+
+async def test_a_die_value_beyond_the_faces_is_refused(make_app) -> None:
+    app = make_app(mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("9")
+        await settle(pilot)
+        assert screen.game.history == []
+        assert "6-sided die cannot roll 9" in status_text(screen)
+
+
+async def test_u_undoes_the_last_move(make_app) -> None:
+    app = make_app(mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        assert screen.check_action("undo", ()) is None  # nothing to undo yet
+        await pilot.press("4")  # 0 -> 4, ladder to 14
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        assert screen.game.positions == [16 - 10]  # 14 + 2 = 16, snake to 6
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.game.positions == [14]
+        assert screen.query_one("MoveLog").line_count == 1  # type: ignore[attr-defined]
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.game.positions == [0]
+
+
+async def test_d_asks_for_die_values_above_nine(make_app) -> None:
+    board = load_board("classic").with_rules(Rules(start=0, faces=12))
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("d")
+        die_input = screen.query_one("#die-input", Input)
+        assert die_input.display and die_input.has_focus
+        await pilot.press("1", "2", "enter")
+        await settle(pilot)
+        assert screen.game.rolls == [12]
+        assert not die_input.display
+        await pilot.press("d", "x", "enter")  # the integer input refuses letters
+        await settle(pilot)
+        assert screen.game.rolls == [12]
+
+
+async def test_m_switches_between_classic_and_puzzle(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game_screen(app)
+        await pilot.press("m")
+        await settle(pilot)
+        assert screen.mode == "puzzle" and len(screen.game.players) == 1
+        assert screen.game.players[0].name == "You"
+        await pilot.press("m")
+        await settle(pilot)
+        assert screen.mode == "classic" and len(screen.game.players) == 2
