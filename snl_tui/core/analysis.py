@@ -209,48 +209,79 @@ class _TurnTable:
         return self.cdf.shape[0] - 1
 
 
-class _TurnOperator:
-    """Applies one turn to a vector of values on positions: v -> T v.
+DENSE_TURN_LIMIT = 200
+"""Up to this many positions a turn is one dense matrix-vector product (faster than
+gathers there); above it the operator gathers along the roll table."""
 
-    T = (I - A)^-1 B, where A holds top-face rolls that continue the turn (``six_again``
-    and not winning) and B every roll that ends it. A has at most one entry per row (each
-    position has one top-face successor), so (I - A)^-1 y = sum_k (1/f)^k y(succ^k) is
-    summed by pointer doubling: a handful of gathers per turn instead of a dense matrix,
-    and exact to far below double precision after 2^levels terms.
+
+class _TurnOperator:
+    """Applies one turn to a vector of values on positions: ``out = T @ values``.
+
+    T = (I - A)^-1 B, where A holds the top-face rolls that continue the turn
+    (``six_again``, not winning) and B every roll that ends it (without ``six_again``,
+    A = 0 and T is the per-roll matrix).
+
+    Small boards use T as a dense matrix. Larger ones never form it: B is a gather along
+    the roll table, and since A has at most one entry per row (each position has one
+    top-face successor), (I - A)^-1 y = sum_k (1/f)^k y(succ^k) is summed by pointer
+    doubling, a handful of gathers per turn, exact far below double precision.
     """
 
-    def __init__(self, dest: np.ndarray, goal: int, faces: int, six_again: bool) -> None:
+    def __init__(
+        self, dest: np.ndarray, goal: int, faces: int, six_again: bool, dense: bool | None = None
+    ) -> None:
         size = dest.shape[0]
-        self.sink = sink = size  # an extra entry that always holds 0
+        self.size = size
         self.scale = 1.0 / faces
-        self.ending = dest.copy()  # rolls that end the turn; the others point at the sink
-        self.levels: list[tuple[np.ndarray, float]] = []
-        if not six_again:
+        sink = size  # an extra entry that always holds 0: "this roll does not end here"
+        ending = dest.copy()
+        succ = np.full(size + 1, sink, dtype=np.intp)
+        if six_again:
+            top = dest[:, -1]
+            continues = top != goal
+            continues[goal] = False
+            ending[continues, -1] = sink
+            succ[:size][continues] = top[continues]
+        self.dense: np.ndarray | None = None
+        if dense if dense is not None else size <= DENSE_TURN_LIMIT:
+            rows = np.repeat(np.arange(size), faces)
+            b = np.zeros((size, size + 1))
+            np.add.at(b, (rows, ending.ravel()), self.scale)
+            if six_again:
+                a = np.zeros((size, size + 1))
+                np.add.at(a, (np.arange(size), succ[:size]), self.scale)
+                b = np.linalg.solve(np.eye(size) - a[:, :size], b[:, :size])
+            self.dense = np.ascontiguousarray(b[:, :size])
             return
-        top = dest[:, -1]
-        continues = top != goal
-        continues[goal] = False
-        self.ending[continues, -1] = sink
-        succ = np.where(continues, top, sink)
-        succ = np.append(succ, sink)
-        weight = self.scale
-        # Stop once the weight of the next block of terms is below 1e-18.
-        while True:
-            self.levels.append((succ, weight))
-            if weight**2 < 1e-18 or weight == 0.0:
-                break
-            succ = succ[succ]
-            weight = weight * weight
+        # Transposed (faces x size) so each gathered row is contiguous: summing over the
+        # faces is then a few fast vector additions.
+        self.ending = np.ascontiguousarray(ending.T)
+        self.gathered = np.empty(self.ending.shape)
+        self.extended = np.zeros(size + 1)  # values plus the sink
+        self.levels: list[tuple[np.ndarray, float]] = []
+        if six_again:
+            weight = self.scale
+            while True:  # until the next block of terms weighs below 1e-18
+                self.levels.append((succ, weight))
+                if weight * weight < 1e-18:
+                    break
+                succ = succ[succ]
+                weight *= weight
 
-    def apply(self, values: np.ndarray) -> np.ndarray:
-        """values has length size + 1 (the sink, 0, last); returns T v of length size."""
-        result = values[self.ending].sum(axis=1) * self.scale
+    def apply(self, values: np.ndarray, out: np.ndarray) -> None:
+        if self.dense is not None:
+            np.dot(self.dense, values, out=out)
+            return
+        extended = self.extended
+        extended[: self.size] = values
+        np.take(extended, self.ending, out=self.gathered)
+        np.add.reduce(self.gathered, axis=0, out=out)
+        out *= self.scale
         if self.levels:
-            partial = np.append(result, 0.0)
+            partial = np.append(out, 0.0)
             for succ, weight in self.levels:
-                partial = partial + weight * partial[succ]
-            result = partial[:-1]
-        return result
+                partial += weight * partial[succ]
+            out[:] = partial[: self.size]
 
 
 def _iterate_table(chain: _Chain) -> _TurnTable:
@@ -259,38 +290,36 @@ def _iterate_table(chain: _Chain) -> _TurnTable:
     cap = max(64, MAX_TABLE_CELLS // size)
     rows = min(cap, 256)
     cdf = np.empty((rows, size))
-    # finished: P(finished within t); doomed: P(on a doomed position after t turns). Both
-    # are "P(in an absorbing set)" and evolve by the same operator; doomed positions
-    # form a closed set, so the second needs no special treatment.
-    finished = np.zeros(size + 1)
-    finished[goal] = 1.0
+    cdf[0] = 0.0
+    cdf[0, goal] = 1.0
+    # doomed[p] = P(on a doomed position after t turns). Like "finished" it is the mass
+    # of a closed set and evolves by the same operator; tracked only when one exists.
     track_doomed = bool(chain.doomed.any())
-    doomed = np.append(chain.doomed.astype(float), 0.0)
-    cdf[0] = finished[:size]
+    doomed = chain.doomed.astype(float)
+    spare = np.empty(size)
     t = 0
     converged = False
     while True:
         if t % 8 == 0 or t + 1 >= cap:
-            left = 1.0 - finished[:size]
+            left = 1.0 - cdf[t]
             if track_doomed:
-                left -= doomed[:size]
+                left -= doomed
             if left.max() < TAIL_TOLERANCE:
                 converged = True
                 break
             if t + 1 >= cap:
                 break
         t += 1
-        finished[:size] = operator.apply(finished)
-        if track_doomed:
-            doomed[:size] = operator.apply(doomed)
         if t >= rows:
             rows = min(cap, rows * 2)
             grown = np.empty((rows, size))
             grown[:t] = cdf[:t]
             cdf = grown
-        cdf[t] = finished[:size]
-    unresolved = np.clip(left, 0.0, None)
-    return _TurnTable(cdf[: t + 1].copy(), converged, unresolved)
+        operator.apply(cdf[t - 1], cdf[t])
+        if track_doomed:
+            operator.apply(doomed, spare)
+            doomed, spare = spare, doomed
+    return _TurnTable(cdf[: t + 1].copy(), converged, np.clip(left, 0.0, None))
 
 
 def _components(edges: list[list[int]]) -> list[int]:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core.analysis import analyze
+from snl_tui.core.analysis import DENSE_TURN_LIMIT, _TurnOperator, analyze
 from snl_tui.core.board import Board
 from snl_tui.core.errors import BoardError
 from snl_tui.core.rules import Rules
@@ -119,3 +121,41 @@ def test_percentile_turns_are_the_first_turn_reaching_the_share(board: Board, q:
         assert isinstance(turns, int)
         assert a.finish_within(turns) >= q - 1e-12
         assert turns == 0 or a.finish_within(turns - 1) < q
+
+
+@SETTINGS
+@given(boards(), st.data())
+def test_dense_and_gathering_turn_operators_agree(board: Board, data: st.DataObject) -> None:
+    # Small boards use a dense turn matrix, large ones gathers and pointer doubling:
+    # the same operator either way.
+    chain = analyze(board)._chain
+    args = (chain.dest, chain.goal, chain.faces, chain.six_again)
+    dense, gathering = _TurnOperator(*args, dense=True), _TurnOperator(*args, dense=False)
+    values = np.array(
+        data.draw(st.lists(st.floats(0, 1), min_size=chain.size, max_size=chain.size))
+    )
+    one, two = np.empty(chain.size), np.empty(chain.size)
+    dense.apply(values, one)
+    gathering.apply(values, two)
+    assert one == pytest.approx(two, abs=1e-13)
+
+
+def test_a_large_six_again_board_matches_plain_iteration() -> None:
+    # 400 squares: above the dense limit, so the gathering operator does the work.
+    rng = random.Random(2024)
+    jumps: dict[int, int] = {}
+    while len(jumps) < 40:
+        start, end = rng.randrange(2, 400), rng.randrange(1, 401)
+        if start != end and start not in jumps:
+            jumps[start] = end
+    rules = Rules(start=0, overshoot="bounce", six_again=True, chain=False)
+    board = Board(20, 20, jumps.items(), rules=rules)
+    assert board.goal + 1 > DENSE_TURN_LIMIT
+    a = analyze(board)
+    assert a._chain._turn_operator.dense is None
+    plain = plain_cdf(board, 0, 150)
+    for t, p in enumerate(plain):
+        assert a.finish_within(t) == pytest.approx(p, abs=1e-10)
+    if math.isfinite(a.expected_turns):
+        tail = sum(1.0 - a.finish_within(t) for t in range(a.horizon + 1))
+        assert a.expected_turns == pytest.approx(tail, rel=1e-8)
