@@ -1,0 +1,84 @@
+"""Snapshot tests (pytest-textual-snapshot) at 120x40, textual-dark, seeded, no animation.
+
+Update after an intended visual change with ``pytest tests/snapshots --snapshot-update``
+and look at the SVGs in ``__snapshots__`` before committing them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from snl_tui.app import SnlApp
+from snl_tui.core.engine import Player
+from snl_tui.core.formats import load_board
+
+SIZE = (120, 40)
+WORKDIR = Path(__file__).with_name("workdir")
+
+
+@pytest.fixture(autouse=True)
+def fixed_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Snapshots must not depend on the terminal they were taken from."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
+    monkeypatch.chdir(WORKDIR)  # the load dialog lists this folder's board files
+
+
+def quiet_app(**options: object) -> SnlApp:
+    options.setdefault("seed", 7)
+    app = SnlApp(animate=False, **options)  # type: ignore[arg-type]
+    app.theme = "textual-dark"
+    app.game_screen.computer_delay = 0
+    return app
+
+
+async def settle(pilot: Pilot, rounds: int = 5) -> None:
+    for _ in range(rounds):
+        await pilot.pause()
+
+
+def test_classic_with_hint_and_route(snap_compare) -> None:
+    app = quiet_app(players=[Player("Ann"), Player("Bot", computer=True)])
+
+    async def run_before(pilot: Pilot) -> None:
+        screen = app.game_screen
+        for _ in range(3):  # three rounds: Ann rolls, Bot answers
+            screen.action_roll()
+            await settle(pilot)
+        screen.action_toggle_hint()
+        screen.action_toggle_route()
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_puzzle_mode_after_three_moves(snap_compare) -> None:
+    app = quiet_app(mode="puzzle")
+    assert snap_compare(app, terminal_size=SIZE, press=["4", "2", "9", "h", "_"])
+
+
+def test_large_board_scrolled_to_the_token(snap_compare) -> None:
+    app = quiet_app(board=load_board("everest"), players=[Player("Ann")], mode="puzzle")
+    assert snap_compare(app, terminal_size=SIZE, press=["6", "6", "o", "_"])
+
+
+def test_load_dialog_showing_an_error(snap_compare) -> None:
+    app = quiet_app()
+
+    async def run_before(pilot: Pilot) -> None:
+        await pilot.press("l")
+        await settle(pilot)
+        path = app.screen.query_one("#board-path")
+        path.focus()
+        path.value = "broken.json"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_too_small_terminal(snap_compare) -> None:
+    assert snap_compare(quiet_app(), terminal_size=(60, 16))
