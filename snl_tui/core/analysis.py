@@ -257,6 +257,7 @@ class _TurnOperator:
         # faces is then a few fast vector additions.
         self.ending = np.ascontiguousarray(ending.T)
         self.gathered = np.empty(self.ending.shape)
+        self.weights = np.full(faces, self.scale)
         self.extended = np.zeros(size + 1)  # values plus the sink
         self.levels: list[tuple[np.ndarray, float]] = []
         if six_again:
@@ -272,11 +273,13 @@ class _TurnOperator:
         if self.dense is not None:
             np.dot(self.dense, values, out=out)
             return
-        extended = self.extended
-        extended[: self.size] = values
-        np.take(extended, self.ending, out=self.gathered)
-        np.add.reduce(self.gathered, axis=0, out=out)
-        out *= self.scale
+        if self.levels:  # some rolls point at the sink
+            extended = self.extended
+            extended[: self.size] = values
+            values = extended
+        np.take(values, self.ending, out=self.gathered)
+        # The mean over the faces as one (1 x faces) @ (faces x size) product.
+        np.dot(self.weights, self.gathered, out=out)
         if self.levels:
             partial = np.append(out, 0.0)
             for succ, weight in self.levels:
@@ -285,41 +288,52 @@ class _TurnOperator:
 
 
 def _iterate_table(chain: _Chain) -> _TurnTable:
+    """P(finished within t turns) for every position, one turn (T @ v) at a time.
+
+    Only matrix-vector products and gathers: they stay on one thread, whereas blocking
+    turns into matrix-matrix products (tried) hands the work to a BLAS thread pool that
+    stalls badly whenever another process holds a core.
+    """
     size, goal = chain.size, chain.goal
     operator = chain._turn_operator
+    step = operator.dense.dot if operator.dense is not None else operator.apply
     cap = max(64, MAX_TABLE_CELLS // size)
-    rows = min(cap, 256)
+    rows = min(cap, 512)
     cdf = np.empty((rows, size))
     cdf[0] = 0.0
     cdf[0, goal] = 1.0
+    views = list(cdf)  # row views made once: indexing per turn costs more than the dot
     # doomed[p] = P(on a doomed position after t turns). Like "finished" it is the mass
     # of a closed set and evolves by the same operator; tracked only when one exists.
     track_doomed = bool(chain.doomed.any())
     doomed = chain.doomed.astype(float)
     spare = np.empty(size)
     t = 0
-    converged = False
     while True:
-        if t % 8 == 0 or t + 1 >= cap:
-            left = 1.0 - cdf[t]
-            if track_doomed:
-                left -= doomed
-            if left.max() < TAIL_TOLERANCE:
-                converged = True
-                break
-            if t + 1 >= cap:
-                break
-        t += 1
-        if t >= rows:
-            rows = min(cap, rows * 2)
-            grown = np.empty((rows, size))
-            grown[:t] = cdf[:t]
-            cdf = grown
-        operator.apply(cdf[t - 1], cdf[t])
+        left = 1.0 - views[t]
         if track_doomed:
-            operator.apply(doomed, spare)
-            doomed, spare = spare, doomed
-    return _TurnTable(cdf[: t + 1].copy(), converged, np.clip(left, 0.0, None))
+            left -= doomed
+        converged = bool(left.max() < TAIL_TOLERANCE)
+        if converged or t + 1 >= cap:
+            break
+        # A stretch of turns between convergence checks, in a loop kept tight (the
+        # per-turn Python overhead is most of the cost on small boards).
+        end = min(t + 16, cap - 1)
+        if end >= rows:
+            rows = min(cap, max(rows * 2, end + 1))
+            grown = np.empty((rows, size))
+            grown[: t + 1] = cdf[: t + 1]
+            cdf = grown
+            views = list(cdf)
+        for before, after in zip(views[t:end], views[t + 1 : end + 1], strict=True):
+            step(before, after)
+        if track_doomed:
+            for _ in range(end - t):
+                step(doomed, spare)
+                doomed, spare = spare, doomed
+        t = end
+    # A view, not a copy: at most the unused half of the last growth is wasted.
+    return _TurnTable(cdf[: t + 1], converged, np.clip(left, 0.0, None))
 
 
 def _components(edges: list[list[int]]) -> list[int]:

@@ -582,3 +582,22 @@ def test_monte_carlo_seats_agree(board: Board) -> None:
     for seat, p in enumerate(exact):
         share = sum(winner == seat for winner, _ in results) / games
         assert abs(share - p) < 5 * math.sqrt(p * (1 - p) / games)
+
+
+def test_a_table_cut_by_the_memory_cap_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from snl_tui.core import analysis as module
+
+    board = classic(faces=4)  # a board no other test caches
+    monkeypatch.setattr(module, "MAX_TABLE_CELLS", 1)  # the floor: 64 rows
+    module.clear_cache()
+    try:
+        a = analyze(board, players=2)
+        assert a.truncated and a.horizon == 63
+        assert 0 < a.finish_within(63) < 0.999
+        assert a.finish_within(10**6) == a.finish_within(63)  # a lower bound past the cut
+        assert a.percentile_turns(0.999) == math.inf
+        assert math.isfinite(a.expected_turns)  # the linear solve does not need the table
+        assert sum(a.win_chances) < 0.999  # the unresolved rest is not handed out
+        assert "cut at turn 63" in format_report(a)
+    finally:
+        module.clear_cache()
