@@ -1,8 +1,11 @@
 """Exact odds of random play (SPEC 6): an absorbing Markov chain, never a simulation.
 
 The chain's states are the positions 0..goal (0 = off the board); the goal absorbs. The
-engine decides what every roll does: ``next_position`` is called once for every position
-and face, and everything else is linear algebra on that table.
+engine decides what every roll does: ``count_to`` and the board's landing table (what
+``next_position`` is made of) are asked once for every position and face, and everything
+else is linear algebra on that table. The heavy work runs on the positions a roll can
+end on (never the bottom of a jump, nor the off-board start); the others follow from them
+in one roll.
 
 Two time scales matter:
 
@@ -17,13 +20,18 @@ What is computed, once per board and cached (boards are immutable and hashable):
   which the goal is unreachable): plain graph searches, so an infinite expectation is
   detected exactly and never by iterating until something gives up;
 * the expected number of turns from every position, by one linear solve over the
-  positions that finish with probability 1 (``math.inf`` elsewhere);
+  positions that finish with probability 1 (``math.inf`` elsewhere). From 100 unknowns
+  on, the same quantity (the fundamental matrix applied to 1) is read off the turn table
+  below as sum_t P(not finished within t) plus its geometric tail, and accepted only if
+  it satisfies the one-turn equations to 1e-10: a solve that large would run on
+  LAPACK's thread pool, which stalls whenever another process holds a core;
 * the probability of ever finishing from every position (a second solve, only when some
   position finishes with a probability strictly between 0 and 1);
 * the table ``P(finished within t turns | start on p)`` for every turn ``t`` and position
   ``p``, by iterating the turn operator backwards from the goal until every position's
   unresolved mass is below ``TAIL_TOLERANCE`` (or a memory cap is hit: then the table is
   marked as truncated). Every percentile, histogram and win chance reads this table.
+  Only single-threaded matrix-vector products and gathers are used per turn.
 
 ``analyze`` itself only combines table columns, so the game can call it after every move.
 """
@@ -40,7 +48,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from .board import Board, Jump, JumpKind
-from .engine import MAX_PLAYERS, move, next_position
+from .engine import MAX_PLAYERS, count_to, move, next_position
 from .errors import MoveError, SnlError
 from .solver import distances_to_goal
 
@@ -83,15 +91,27 @@ class _Chain:
         self.faces = faces = rules.faces
         self.six_again = rules.six_again
         self.size = goal + 1
-        # dest[p, d - 1]: where a roll of d from p ends, straight from the engine. The goal
-        # row loops onto itself so that the goal absorbs.
-        rows = [[next_position(board, p, d) for d in range(1, faces + 1)] for p in range(goal)]
+        # dest[p, d - 1]: where a roll of d from p ends, straight from the engine: its
+        # count_to and the board's landing table are what next_position is made of. The
+        # goal row loops onto itself so that the goal absorbs.
+        landing = board.landing_table
+        rows = []
+        for p in range(goal):
+            counted = [count_to(board, p, d) for d in range(1, faces + 1)]
+            rows.append([p if t is None else landing[t] for t in counted])
         rows.append([goal] * faces)
         self.dest = np.array(rows, dtype=np.intp)
         self.can_finish, self.safe = _reachability(rows, goal)
         self.doomed = ~self.can_finish
         # safe: finishes with probability 1 (cannot even reach a doomed position).
         self.risky = self.can_finish & ~self.safe
+        # The turn table only needs the positions a roll can end on (the bottom of a
+        # jump never is one, nor the off-board start): every other column follows from
+        # them in one more step (``column``). On classic that is 82 of 101 positions.
+        self.kept = np.unique(self.dest)
+        self.kept_index = np.full(self.size, -1, dtype=np.intp)
+        self.kept_index[self.kept] = np.arange(len(self.kept))
+        self._derived: dict[int, np.ndarray] = {}
 
     # -- expectation and absorption (linear solves) ------------------------------------
 
@@ -109,7 +129,12 @@ class _Chain:
 
     @cached_property
     def expected(self) -> np.ndarray:
-        """Expected turns to finish from each position (``inf`` unless it finishes surely).
+        """Expected turns to finish from each position (``inf`` unless it finishes surely)."""
+        return self.solve_expected(use_table=True)
+
+    def solve_expected(self, use_table: bool) -> np.ndarray:
+        """Expected turns from each position; ``use_table`` allows reading large systems
+        off the turn table (computing it if needed) instead of a threaded solve.
 
         With X(p) = the expected number of turns still to *start* after the roll about to
         be made from p, X = R X + b over the safe positions, where R is the per-roll
@@ -120,30 +145,80 @@ class _Chain:
         """
         result = np.full(self.size, math.inf)
         result[self.goal] = 0.0
-        states = np.flatnonzero(self.safe[: self.goal])
-        if len(states) == 0:
-            return result
-        dest = self.dest[states]
-        ends_turn = dest != self.goal
+        safe = self.safe.copy()
+        safe[self.goal] = False
+        ends_turn = self.dest != self.goal
         if self.six_again:
             ends_turn[:, -1] = False  # a top roll that does not win rolls again
         b = ends_turn.sum(axis=1) / self.faces
-        system = np.eye(len(states)) - self._roll_matrix(states)
-        result[states] = 1.0 + np.linalg.solve(system, b)
+        extra = np.zeros(self.size)  # X, 0 on the goal
+        kept = self.kept_index >= 0
+        # Solved on the positions a roll can end on; the other rows follow in one roll.
+        states = np.flatnonzero(safe & kept)
+        from_table = None
+        if use_table and len(states) >= SINGLE_THREAD_SOLVE:
+            from_table = self._expected_from_table(states)
+        if from_table is not None:
+            extra[states] = from_table - 1.0
+        elif len(states):
+            system = np.eye(len(states)) - self._roll_matrix(states)
+            extra[states] = np.linalg.solve(system, b[states])
+        others = np.flatnonzero(safe & ~kept)
+        extra[others] = b[others] + extra[self.dest[others]].sum(axis=1) / self.faces
+        result[safe] = 1.0 + extra[safe]
         return result
+
+    def _expected_from_table(self, states: np.ndarray) -> np.ndarray | None:
+        """Expected turns on ``states`` (kept, safe) as sum_t P(not finished within t).
+
+        The same fundamental-matrix sum as the linear solve, read off the turn table
+        (already there, and resolved to below 1e-12 per position) plus its geometric
+        tail. It is only accepted when it satisfies the one-turn equations
+        E = 1 + T E to 1e-10 relative; otherwise (or when the table was cut short) the
+        caller solves. Large solves would go to LAPACK's thread pool, which stalls for
+        tens of milliseconds whenever another process holds a core.
+        """
+        table = self.table
+        if not table.converged or table.horizon < 2:
+            return None
+        columns = self.kept_index[states]
+        cdf = table.cdf[:, columns]
+        survival_sum = (table.horizon + 1) - cdf.sum(axis=0)
+        # Far out every survival decays by the chain's slowest rate r per turn. Measure
+        # it over a long lag on the slowest position: near 1e-13, 1 - cdf keeps only a
+        # few digits, so turn-by-turn ratios are noise.
+        last = 1.0 - cdf[-1]
+        slowest = int(last.argmax())
+        lag = min(32, table.horizon)
+        earlier = 1.0 - cdf[-1 - lag, slowest]
+        rate = (last[slowest] / earlier) ** (1.0 / lag) if earlier > 0 else 0.0
+        rate = min(max(rate, 0.0), 1.0 - 1e-9)
+        expected = survival_sum + last * rate / (1.0 - rate)
+        values = np.zeros(len(self.kept))
+        values[columns] = expected
+        one_turn = np.empty(len(self.kept))
+        self._turn_operator.apply(values, one_turn)
+        residual = np.abs(expected - 1.0 - one_turn[columns]).max()
+        if residual > 1e-10 * max(1.0, float(expected.max())):
+            return None
+        return expected
 
     @cached_property
     def finish_probability(self) -> np.ndarray:
         """P(the goal is ever reached) from each position (per roll = per turn)."""
         result = self.safe.astype(float)
-        states = np.flatnonzero(self.risky)
-        if len(states) == 0:
+        if not self.risky.any():
             return result
+        kept = self.kept_index >= 0
         # Absorption into the goal, over the risky positions: the safe ones contribute
         # their certainty, doomed ones nothing.
-        to_safe = self.safe[self.dest[states]].sum(axis=1) / self.faces
-        system = np.eye(len(states)) - self._roll_matrix(states)
-        result[states] = np.clip(np.linalg.solve(system, to_safe), 0.0, 1.0)
+        states = np.flatnonzero(self.risky & kept)
+        if len(states):
+            to_safe = self.safe[self.dest[states]].sum(axis=1) / self.faces
+            system = np.eye(len(states)) - self._roll_matrix(states)
+            result[states] = np.clip(np.linalg.solve(system, to_safe), 0.0, 1.0)
+        others = np.flatnonzero(self.risky & ~kept)
+        result[others] = result[self.dest[others]].sum(axis=1) / self.faces
         return result
 
     @cached_property
@@ -188,30 +263,67 @@ class _Chain:
 
     @cached_property
     def _turn_operator(self) -> _TurnOperator:
-        return _TurnOperator(self.dest, self.goal, self.faces, self.six_again)
+        kept = self.kept_index
+        return _TurnOperator(
+            kept[self.dest[self.kept]], kept[self.goal], self.faces, self.six_again
+        )
 
     @cached_property
     def table(self) -> _TurnTable:
+        """The turn table over the kept positions (see ``column`` for any position)."""
         return _iterate_table(self)
+
+    def column(self, position: int) -> np.ndarray:
+        """P(finished within t turns | a turn starts on ``position``), t = 0..horizon."""
+        index = self.kept_index[position]
+        cdf = self.table.cdf
+        if index >= 0:
+            return cdf[:, index]
+        derived = self._derived.get(position)
+        if derived is not None:
+            return derived
+        # One roll from here lands on kept positions. A roll that ends the turn leaves
+        # t - 1 turns for the rest; a top roll under six_again continues the same turn,
+        # which from there on is distributed like a fresh turn: it leaves t.
+        derived = np.zeros(cdf.shape[0])
+        for face, there in enumerate(self.dest[position].tolist(), start=1):
+            if there == self.goal:
+                derived += 1.0
+            elif self.six_again and face == self.faces:
+                derived += cdf[:, self.kept_index[there]]
+            else:
+                derived[1:] += cdf[:-1, self.kept_index[there]]
+        derived /= self.faces
+        derived[0] = 0.0  # not on the goal (the goal is always kept)
+        self._derived[position] = derived
+        return derived
 
 
 @dataclass(frozen=True)
 class _TurnTable:
     cdf: np.ndarray
-    """cdf[t, p] = P(finished within t turns | a turn starts on p), t = 0..horizon."""
+    """cdf[t, k] = P(finished within t turns | a turn starts on the k-th kept
+    position), t = 0..horizon."""
     converged: bool
     """False when the memory cap stopped the table with mass still unresolved."""
     unresolved: np.ndarray
-    """Per position: mass neither finished nor doomed by the last turn of the table."""
+    """Per kept position: mass neither finished nor doomed by the table's last turn."""
 
     @property
     def horizon(self) -> int:
         return self.cdf.shape[0] - 1
 
 
-DENSE_TURN_LIMIT = 200
-"""Up to this many positions a turn is one dense matrix-vector product (faster than
-gathers there); above it the operator gathers along the roll table."""
+SINGLE_THREAD_SOLVE = 100
+"""From this many unknowns on (100 x 100 = 10000 cells) OpenBLAS's LAPACK solves on
+several threads; then the expectation is read off the turn table instead (see
+``_Chain._expected_from_table``)."""
+
+DENSE_TURN_LIMIT = 96
+"""Up to this many positions a turn is one dense matrix-vector product; above it the
+operator gathers along the roll table. Beyond 96 x 96 (9216 cells) OpenBLAS runs a
+matrix-vector product on several threads, which is slower at these sizes and stalls
+whenever another process holds a core."""
 
 
 class _TurnOperator:
@@ -294,19 +406,18 @@ def _iterate_table(chain: _Chain) -> _TurnTable:
     turns into matrix-matrix products (tried) hands the work to a BLAS thread pool that
     stalls badly whenever another process holds a core.
     """
-    size, goal = chain.size, chain.goal
+    size, goal = len(chain.kept), chain.kept_index[chain.goal]
     operator = chain._turn_operator
     step = operator.dense.dot if operator.dense is not None else operator.apply
     cap = max(64, MAX_TABLE_CELLS // size)
-    rows = min(cap, 512)
-    cdf = np.empty((rows, size))
+    cdf = np.empty((min(cap, 1024), size))
     cdf[0] = 0.0
     cdf[0, goal] = 1.0
     views = list(cdf)  # row views made once: indexing per turn costs more than the dot
     # doomed[p] = P(on a doomed position after t turns). Like "finished" it is the mass
     # of a closed set and evolves by the same operator; tracked only when one exists.
     track_doomed = bool(chain.doomed.any())
-    doomed = chain.doomed.astype(float)
+    doomed = chain.doomed[chain.kept].astype(float)
     spare = np.empty(size)
     t = 0
     while True:
@@ -318,13 +429,9 @@ def _iterate_table(chain: _Chain) -> _TurnTable:
             break
         # A stretch of turns between convergence checks, in a loop kept tight (the
         # per-turn Python overhead is most of the cost on small boards).
-        end = min(t + 16, cap - 1)
-        if end >= rows:
-            rows = min(cap, max(rows * 2, end + 1))
-            grown = np.empty((rows, size))
-            grown[: t + 1] = cdf[: t + 1]
-            cdf = grown
-            views = list(cdf)
+        end = min(t + 32, cap - 1)
+        if end >= len(views):
+            cdf, views = _grown(cdf, t, min(cap, max(2 * len(views), end + 1)))
         for before, after in zip(views[t:end], views[t + 1 : end + 1], strict=True):
             step(before, after)
         if track_doomed:
@@ -332,8 +439,21 @@ def _iterate_table(chain: _Chain) -> _TurnTable:
                 step(doomed, spare)
                 doomed, spare = spare, doomed
         t = end
+    if converged and t + 1 < cap:
+        # Columns derived for positions outside the table lag one turn behind it.
+        if t + 1 >= len(views):
+            cdf, views = _grown(cdf, t, t + 2)
+        step(views[t], views[t + 1])
+        t += 1
     # A view, not a copy: at most the unused half of the last growth is wasted.
     return _TurnTable(cdf[: t + 1], converged, np.clip(left, 0.0, None))
+
+
+def _grown(cdf: np.ndarray, last: int, rows: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A table with room for ``rows`` turns holding rows 0..last of ``cdf``."""
+    grown = np.empty((rows, cdf.shape[1]))
+    grown[: last + 1] = cdf[: last + 1]
+    return grown, list(grown)
 
 
 def _components(edges: list[list[int]]) -> list[int]:
@@ -486,8 +606,8 @@ class Analysis:
         square = self._square(square)
         if turns < 0:
             return 0.0
-        cdf = self._chain.table.cdf
-        return float(cdf[min(turns, cdf.shape[0] - 1), square])
+        column = self._chain.column(square)
+        return float(column[min(turns, len(column) - 1)])
 
     def percentile(self, turns: int) -> float:
         """The share of games (from ``start``) finished within ``turns`` turns.
@@ -510,7 +630,7 @@ class Analysis:
         nearly_all = q > chain.finish_probability[self.start] - 10 * TAIL_TOLERANCE
         if nearly_all and chain.endless[self.start]:
             return math.inf
-        column = chain.table.cdf[:, self.start]
+        column = chain.column(self.start)
         hits = np.flatnonzero(column >= q - _PERCENTILE_SLACK)
         return int(hits[0]) if len(hits) else math.inf
 
@@ -523,7 +643,7 @@ class Analysis:
     @property
     def distribution(self) -> tuple[float, ...]:
         """P(finishing at exactly turn t) from ``start``, t = 0..horizon (index = turn)."""
-        column = self._chain.table.cdf[:, self.start]
+        column = self._chain.column(self.start)
         return tuple(np.diff(column, prepend=0.0).clip(0.0).tolist())
 
     def pmf(self, max_turns: int) -> list[float]:
@@ -586,7 +706,7 @@ def analyze(
     if type(to_move) is not int or not 0 <= to_move < players:
         raise SnlError(f"seat {to_move!r} does not exist (0..{players - 1})")
     chain = _chain(board)
-    wins = _win_chances(chain.table.cdf, squares, to_move)
+    wins = _win_chances([chain.column(square) for square in squares], to_move)
     if chain.table.converged:
         # The table ends where less than TAIL_TOLERANCE is unresolved; hand that crumb
         # back in proportion so the chances add up to exactly 1 - P(no winner).
@@ -598,16 +718,16 @@ def analyze(
     return Analysis(board, players, squares, to_move, chain, wins)
 
 
-def _win_chances(cdf: np.ndarray, squares: Sequence[int], to_move: int) -> tuple[float, ...]:
+def _win_chances(columns: Sequence[np.ndarray], to_move: int) -> tuple[float, ...]:
     """Each seat's chance of winning, seats independent, in turn order from ``to_move``.
 
     The seat r-th in order wins at its turn t when it finishes exactly then, the seats
     before it have not finished within t turns and the seats after it not within t - 1.
     Turn 0 stands for "already on the goal".
     """
-    count = len(squares)
+    count = len(columns)
     order = [(to_move + r) % count for r in range(count)]
-    within = cdf[:, [squares[seat] for seat in order]]  # (turns, order)
+    within = np.column_stack([columns[seat] for seat in order])  # (turns, order)
     exact = np.diff(within, axis=0, prepend=0.0)
     left = 1.0 - within
     left_before = np.vstack([np.ones((1, count)), left[:-1]])
@@ -674,7 +794,8 @@ def jump_impacts(board: Board) -> list[JumpImpact]:
     for origin, end in jumps.items():
         others = [(a, b) for a, b in jumps.items() if a != origin]
         reduced = Board(board.rows, board.cols, others, rules=board.rules)
-        without = float(_Chain(reduced).expected[start])
+        # Only the expectation is needed: a solve, never the turn table.
+        without = float(_Chain(reduced).solve_expected(use_table=False)[start])
         delta = math.nan if math.isinf(with_all) and math.isinf(without) else with_all - without
         kind: JumpKind = "ladder" if end > origin else "snake"
         impacts.append(JumpImpact(origin, end, kind, without, delta))

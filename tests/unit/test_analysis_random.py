@@ -13,7 +13,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core.analysis import DENSE_TURN_LIMIT, _TurnOperator, analyze
+from snl_tui.core.analysis import (
+    DENSE_TURN_LIMIT,
+    SINGLE_THREAD_SOLVE,
+    _TurnOperator,
+    analyze,
+)
 from snl_tui.core.board import Board
 from snl_tui.core.errors import BoardError
 from snl_tui.core.rules import Rules
@@ -129,12 +134,12 @@ def test_dense_and_gathering_turn_operators_agree(board: Board, data: st.DataObj
     # Small boards use a dense turn matrix, large ones gathers and pointer doubling:
     # the same operator either way.
     chain = analyze(board)._chain
-    args = (chain.dest, chain.goal, chain.faces, chain.six_again)
+    kept = chain.kept_index
+    args = (kept[chain.dest[chain.kept]], kept[chain.goal], chain.faces, chain.six_again)
     dense, gathering = _TurnOperator(*args, dense=True), _TurnOperator(*args, dense=False)
-    values = np.array(
-        data.draw(st.lists(st.floats(0, 1), min_size=chain.size, max_size=chain.size))
-    )
-    one, two = np.empty(chain.size), np.empty(chain.size)
+    size = len(chain.kept)
+    values = np.array(data.draw(st.lists(st.floats(0, 1), min_size=size, max_size=size)))
+    one, two = np.empty(size), np.empty(size)
     dense.apply(values, one)
     gathering.apply(values, two)
     assert one == pytest.approx(two, abs=1e-13)
@@ -159,3 +164,38 @@ def test_a_large_six_again_board_matches_plain_iteration() -> None:
     if math.isfinite(a.expected_turns):
         tail = sum(1.0 - a.finish_within(t) for t in range(a.horizon + 1))
         assert a.expected_turns == pytest.approx(tail, rel=1e-8)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(start=0),
+        Rules(overshoot="bounce", six_again=True),
+        Rules(overshoot="finish", chain=True, faces=10),
+    ],
+)
+def test_large_boards_read_the_expectation_off_the_table(seed: int, rules: Rules) -> None:
+    # From 100 positions on, E comes from the turn table (sum of survival plus its
+    # geometric tail), checked against the linear solve.
+    rng = random.Random(seed)
+    jumps: dict[int, int] = {}
+    while len(jumps) < 30:
+        start, end = rng.randrange(2, 225), rng.randrange(1, 226)
+        if start != end and start not in jumps and end not in jumps:
+            jumps[start] = end
+    try:
+        board = Board(15, 15, jumps.items(), rules=rules)
+    except BoardError:  # a chain cycle
+        return
+    chain = analyze(board)._chain
+    safe_kept = chain.safe & (chain.kept_index >= 0)
+    safe_kept[chain.goal] = False
+    assert safe_kept.sum() >= SINGLE_THREAD_SOLVE
+    states = np.flatnonzero(safe_kept)
+    assert chain._expected_from_table(states) is not None
+    solved = chain.solve_expected(use_table=False)
+    read = chain.expected
+    finite = np.isfinite(solved)
+    assert np.array_equal(finite, np.isfinite(read))
+    assert read[finite] == pytest.approx(solved[finite], rel=1e-10)
