@@ -88,18 +88,13 @@ class _Chain:
             )
         rules = board.rules
         self.goal = goal = board.goal
-        self.faces = faces = rules.faces
+        self.faces = rules.faces
         self.six_again = rules.six_again
         self.size = goal + 1
         # dest[p, d - 1]: where a roll of d from p ends, straight from the engine: its
         # count_to and the board's landing table are what next_position is made of. The
         # goal row loops onto itself so that the goal absorbs.
-        landing = board.landing_table
-        rows = []
-        for p in range(goal):
-            counted = [count_to(board, p, d) for d in range(1, faces + 1)]
-            rows.append([p if t is None else landing[t] for t in counted])
-        rows.append([goal] * faces)
+        rows = _roll_table(board)
         self.dest = np.array(rows, dtype=np.intp)
         self.can_finish, self.safe = _reachability(rows, goal)
         self.doomed = ~self.can_finish
@@ -456,6 +451,20 @@ def _grown(cdf: np.ndarray, last: int, rows: int) -> tuple[np.ndarray, list[np.n
     return grown, list(grown)
 
 
+def _roll_table(board: Board) -> list[list[int]]:
+    """rows[p][d - 1]: where a roll of d from p ends, straight from the engine (its
+    count_to and the board's landing table are what next_position is made of). The goal
+    row loops onto itself so that the goal absorbs."""
+    goal, faces = board.goal, board.rules.faces
+    landing = board.landing_table
+    rows = []
+    for p in range(goal):
+        counted = [count_to(board, p, d) for d in range(1, faces + 1)]
+        rows.append([p if t is None else landing[t] for t in counted])
+    rows.append([goal] * faces)
+    return rows
+
+
 def _components(edges: list[list[int]]) -> list[int]:
     """Strongly connected component id of every node (iterative Tarjan)."""
     size = len(edges)
@@ -784,22 +793,87 @@ class JumpImpact:
 def jump_impacts(board: Board) -> list[JumpImpact]:
     """For each jump in square order, the expected game length without it.
 
-    One linear solve per jump on the board minus that jump (rebuilt through the engine,
-    so chains and overshoot behave as in play): a few milliseconds each on 20 x 20.
+    Each board minus one jump is rebuilt through the engine (so chains and overshoot
+    behave as in play). Removing a jump changes the per-roll matrix in at most two
+    columns (rolls that landed on its start now stay there instead of reaching its
+    end), so once the base system is inverted each jump costs a rank-2 Woodbury update
+    rather than a fresh solve. A jump whose removal changes which squares finish surely
+    gets a direct solve.
     """
+    chain = _chain(board)
     start = board.rules.start_position
-    with_all = float(_chain(board).expected[start])
+    with_all = float(chain.expected[start])
+    update = _WoodburyBase(chain, start) if math.isfinite(with_all) else None
     jumps = board.jumps
     impacts = []
     for origin, end in jumps.items():
         others = [(a, b) for a, b in jumps.items() if a != origin]
         reduced = Board(board.rows, board.cols, others, rules=board.rules)
-        # Only the expectation is needed: a solve, never the turn table.
-        without = float(_Chain(reduced).solve_expected(use_table=False)[start])
+        rows = _roll_table(reduced)
+        without = update.expected_turns(rows) if update is not None else None
+        if without is None:
+            # Only the expectation is needed: a solve, never the turn table.
+            without = float(_Chain(reduced).solve_expected(use_table=False)[start])
         delta = math.nan if math.isinf(with_all) and math.isinf(without) else with_all - without
         kind: JumpKind = "ladder" if end > origin else "snake"
         impacts.append(JumpImpact(origin, end, kind, without, delta))
     return impacts
+
+
+class _WoodburyBase:
+    """The inverted per-roll system of a board, for expectations after small changes.
+
+    Over the safe positions S (all of them, not only the kept ones, since a removed
+    jump's start becomes a landing square), X = M^-1 b with M = I - R_SS (see
+    ``_Chain.solve_expected``). A changed roll table gives M' = M - U E_C^T, with C the
+    columns that changed, and Woodbury's identity gives X'(start) from M^-1 alone.
+    """
+
+    def __init__(self, chain: _Chain, start: int) -> None:
+        self.chain, self.start = chain, start
+        safe = chain.safe.copy()
+        safe[chain.goal] = False
+        self.states = np.flatnonzero(safe)
+        self.index = np.full(chain.size, -1, dtype=np.intp)
+        self.index[self.states] = np.arange(len(self.states))
+        system = np.eye(len(self.states)) - chain._roll_matrix(self.states)
+        self.inverse = np.linalg.inv(system)
+
+    def expected_turns(self, rows: list[list[int]]) -> float | None:
+        """E(start) under a new roll table, or None when the update does not apply."""
+        chain, start, index = self.chain, self.start, self.index
+        if index[start] < 0:
+            return None
+        _, safe = _reachability(rows, chain.goal)
+        if not np.array_equal(safe, chain.safe):
+            return None
+        dest = np.array(rows, dtype=np.intp)
+        changed = np.flatnonzero((dest != chain.dest).any(axis=1) & (index >= 0))
+        columns = sorted(
+            {int(q) for q in np.concatenate([dest[changed], chain.dest[changed]]).ravel()}
+            - {chain.goal}
+        )
+        # U[p, j] = change of R[p, columns[j]] (rows outside ``changed`` stay zero).
+        update = np.zeros((len(self.states), len(columns)))
+        for j, column in enumerate(columns):
+            counts = (dest[changed] == column).sum(axis=1) - (chain.dest[changed] == column).sum(
+                axis=1
+            )
+            update[index[changed], j] = counts / chain.faces
+        ends_turn = dest[self.states] != chain.goal
+        if chain.six_again:
+            ends_turn[:, -1] = False
+        b = ends_turn.sum(axis=1) / chain.faces
+        picked = [index[start], *index[columns]]
+        inverse_rows = self.inverse[picked]
+        y = inverse_rows @ b
+        z = inverse_rows @ update
+        k = len(columns)
+        correction = 0.0
+        if k:
+            inner = np.eye(k) - z[1:]
+            correction = float(z[0] @ np.linalg.solve(inner, y[1:]))
+        return 1.0 + float(y[0]) + correction
 
 
 def reachable_positions(board: Board) -> set[int]:

@@ -18,6 +18,7 @@ from snl_tui.core.analysis import (
     SINGLE_THREAD_SOLVE,
     _TurnOperator,
     analyze,
+    jump_impacts,
 )
 from snl_tui.core.board import Board
 from snl_tui.core.errors import BoardError
@@ -199,3 +200,23 @@ def test_large_boards_read_the_expectation_off_the_table(seed: int, rules: Rules
     finite = np.isfinite(solved)
     assert np.array_equal(finite, np.isfinite(read))
     assert read[finite] == pytest.approx(solved[finite], rel=1e-10)
+
+
+@SETTINGS
+@given(boards())
+def test_jump_impacts_match_the_board_without_the_jump(board: Board) -> None:
+    # jump_impacts updates one inverted system (Woodbury); this analyses each board
+    # minus one jump from scratch.
+    start = board.rules.start_position
+    with_all = analyze(board).expected_turns
+    jumps = board.jumps
+    for impact in jump_impacts(board):
+        others = [(a, b) for a, b in jumps.items() if a != impact.start]
+        without = analyze(Board(board.rows, board.cols, others, rules=board.rules))
+        expected = without.expected_turns_from(start)
+        if math.isinf(expected):
+            assert impact.expected_turns_without == math.inf
+        else:
+            assert impact.expected_turns_without == pytest.approx(expected, rel=1e-9)
+            if math.isfinite(with_all):
+                assert impact.delta == pytest.approx(with_all - expected, rel=1e-9, abs=1e-9)
