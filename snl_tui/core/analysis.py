@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
@@ -574,8 +574,8 @@ class Analysis:
     players: int
     positions: tuple[int, ...]
     to_move: int
-    _chain: _Chain
-    _wins: tuple[float, ...]
+    _chain: _Chain = field(repr=False)
+    _wins: tuple[float, ...] = field(repr=False)
 
     # -- single seat -------------------------------------------------------------------
 
@@ -1010,14 +1010,16 @@ def _bar(value: float, full: float, width: int) -> str:
 def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
     """Text histogram of the finishing turn from ``start``: turn ranges and bars.
 
-    Covers the turns up to the 99th percentile (or the table's end) in at most ``rows``
-    equal ranges; single-width block elements only.
+    Covers the turns up to the 99th percentile of the games that finish (or the table's
+    end) in at most ``rows`` equal ranges, then "later" and "never" rows when they are
+    not negligible; single-width block elements only.
     """
     dist = analysis.distribution
     first = next((t for t, p in enumerate(dist) if p > 0), None)
     if first is None:
-        return ["(no game ever finishes)"]
-    last = analysis.percentile_turns(0.99)
+        return ["  (no game ever finishes)"]
+    never = analysis.never_finishes
+    last = analysis.percentile_turns(0.99 * (1.0 - never))
     if not isinstance(last, int):
         last = len(dist) - 1
     step = max(1, math.ceil((last - first + 1) / rows))
@@ -1037,9 +1039,12 @@ def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
         )
         label = label.ljust(2 * label_width + 1)
         lines.append(f"  {label}  {_bar(share, tallest, width):<{width}}  {_percent(share):>6}")
-    later = 1.0 - analysis.finish_within(last) - analysis.never_finishes
-    if later > 5e-5:
-        lines.append(f"  {'later'.ljust(2 * label_width + 1)}  {'':<{width}}  {_percent(later):>6}")
+    later = 1.0 - analysis.finish_within(last) - never
+    for label, share in (("later", later), ("never", never)):
+        if share > 5e-5:
+            lines.append(
+                f"  {label.ljust(2 * label_width + 1)}  {'':<{width}}  {_percent(share):>6}"
+            )
     return lines
 
 
