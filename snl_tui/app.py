@@ -69,8 +69,9 @@ class SnlApp(App[None]):
         self.animation_on = animate
         self.game_screen = GameScreen(self.settings, animate=animate)
 
-    def on_mount(self) -> None:
-        self.push_screen(self.game_screen)
+    def get_default_screen(self) -> GameScreen:
+        # The game is the base screen: no blank default screen is drawn first.
+        return self.game_screen
 
 
 def main() -> None:  # pragma: no cover - the CLI is the real entry point

@@ -78,6 +78,9 @@ class GameScreen(Screen[None]):
         self.route_squares: list[int] = []
         self.optimal_moves = least_rolls_from(settings.board, settings.board.rules.start)
         self.computer_timer: Timer | None = None
+        self.footer_keys: tuple[bool | None, ...] = ()
+        self.ready = False
+        """Composed and mounted: moves may be shown."""
         self.games_started = 1
         self.cosmetic_random = random.Random(0)
         """Only for the rolling die's flicker: never decides a move."""
@@ -116,6 +119,7 @@ class GameScreen(Screen[None]):
         self.query_one("#log").border_title = "Moves"
         self.query_one("#board").border_title = self._board_title()
         self.query_one(BoardView).focus()
+        self.ready = True
         self._show_everything()
         self.post_message(GameStarted(self.game.board.name, self.mode))
         self._maybe_computer_turn()
@@ -155,7 +159,7 @@ class GameScreen(Screen[None]):
             board_view.follow(game.positions[current])
         self._show_hint()
         self._show_status()
-        self.refresh_bindings()
+        self._refresh_footer()
 
     def _show_hint(self) -> None:
         panel = self.query_one(HintPanel)
@@ -194,7 +198,6 @@ class GameScreen(Screen[None]):
         """Apply one move in the engine, then show it (animated or at once)."""
         turn = self.game.roll() if die is None else self.game.play(die)
         self.busy = True
-        self.refresh_bindings()
         if self.animation_on:
             self.run_worker(self.show_move(turn), group="animation", exclusive=True)
         else:
@@ -272,7 +275,7 @@ class GameScreen(Screen[None]):
 
     def _computer_roll(self, game: Game) -> None:
         self.computer_timer = None
-        if game is not self.game or self.busy or game.over:
+        if game is not self.game or self.busy or game.over or not self.ready:
             return  # the game was replaced meanwhile, or a move is still being shown
         if not game.players[game.current].computer:
             return
@@ -310,28 +313,43 @@ class GameScreen(Screen[None]):
     # -- actions -----------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which keys the footer offers. Deliberately coarse (mode, game over, history):
+        a footer refresh recomposes every key, so it must not flicker on every move. Whose
+        turn it is and whether a move is still being shown are checked by ``can_move``."""
         game = self.game
         if action == "roll":
             if self.mode != "classic":
                 return False
-            if self.busy or game.over or game.players[game.current].computer:
-                return None
-            return True
+            return None if game.over else True
         if action in ("pick", "choose_die", "undo"):
             if self.mode != "puzzle":
                 return False
             if action == "undo":
-                return None if self.busy or not game.history else True
-            return None if self.busy or game.over else True
+                return True if game.history else None
+            return None if game.over else True
         return True
 
+    def can_move(self) -> bool:
+        """A human may move now: no move is being shown and it is a human's turn."""
+        game = self.game
+        if not self.ready or self.busy or game.over:
+            return False
+        return not game.players[game.current].computer
+
+    def _refresh_footer(self) -> None:
+        """Refresh the footer's keys only when what it offers changed."""
+        keys = tuple(self.check_action(action, ()) for action in ("roll", "pick", "undo"))
+        if keys != self.footer_keys:
+            self.footer_keys = keys
+            self.refresh_bindings()
+
     def action_roll(self) -> None:
-        if self.check_action("roll", ()) is True:
+        if self.check_action("roll", ()) is True and self.can_move():
             self._start_move(None)
 
     def action_pick(self, die: int) -> None:
         """Puzzle mode: play the chosen die value if it is legal, else say why not."""
-        if self.check_action("pick", ()) is not True:
+        if self.check_action("pick", ()) is not True or not self.can_move():
             return
         game = self.game
         if die in game.legal_dice():
@@ -348,7 +366,7 @@ class GameScreen(Screen[None]):
             self._show_status(f"{die} is not allowed from here.")
 
     def action_choose_die(self) -> None:
-        if self.check_action("choose_die", ()) is not True:
+        if self.check_action("choose_die", ()) is not True or not self.can_move():
             return
         die_input = self.query_one("#die-input", Input)
         die_input.display = True
@@ -371,7 +389,7 @@ class GameScreen(Screen[None]):
         self.action_pick(die)
 
     def action_undo(self) -> None:
-        if self.check_action("undo", ()) is not True:
+        if self.check_action("undo", ()) is not True or self.busy:
             return
         self.game.undo()
         if self.route_on and not self._route_from_here():

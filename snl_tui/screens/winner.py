@@ -70,6 +70,8 @@ def puzzle_solved(game: Game, optimal: int) -> GameReport:
 class GameOverScreen(ModalScreen[str | None]):
     """Offers a new game or quitting; Escape closes it to look at the board."""
 
+    AUTO_FOCUS = "#new"
+
     BINDINGS = [
         Binding("n", "choose('new')", "New game"),
         Binding("q", "choose('quit')", "Quit"),
@@ -88,9 +90,6 @@ class GameOverScreen(ModalScreen[str | None]):
             with Horizontal(classes="buttons"):
                 yield Button("New game (n)", id="new", variant="primary")
                 yield Button("Quit (q)", id="quit", variant="error")
-
-    def on_mount(self) -> None:
-        self.query_one("#new", Button).focus()
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)

@@ -52,12 +52,13 @@ class PlayersPanel(Widget):
         current: int | None,
         winner: int | None = None,
     ) -> None:
+        resized = len(players) != len(self.players)
         self.players = tuple(players)
         self.letters = token_letters(players)
         self.positions = tuple(positions)
         self.current_seat = current
         self.winner = winner
-        self.refresh(layout=True)
+        self.refresh(layout=resized)  # a new layout only when the number of seats changes
 
     def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[no-untyped-def]
         return max(1, len(self.players))

@@ -73,7 +73,7 @@ def wait_for(check: Callable[[], bool], timeout: float = 15.0) -> None:
 
 def test_roll_route_and_quit_in_a_real_terminal(session: tuple[str, Path]) -> None:
     name, status = session
-    wait_for(lambda: "press r or space to roll" in screen(name))
+    wait_for(lambda: "press r or space to roll" in screen(name) and "q Quit" in screen(name))
     first = screen(name)
     assert "Chutes and Ladders 10x10" in first
     assert "▲38" in first and "▼6" in first and "GOAL" in first

@@ -45,6 +45,7 @@ def test_classic_with_hint_and_route(snap_compare) -> None:
 
     async def run_before(pilot: Pilot) -> None:
         screen = app.game_screen
+        await settle(pilot)
         for _ in range(3):  # three rounds: Ann rolls, Bot answers
             screen.action_roll()
             await settle(pilot)

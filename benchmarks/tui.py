@@ -1,0 +1,165 @@
+"""How fast the game draws: first frame and per-move repaint, against a minimal Textual app.
+
+Run: ``python benchmarks/tui.py [--repeat N]``. Headless, 120x40, animation off.
+
+* **first frame**: from creating the app to the first frame the screen sends out with the
+  board drawn (for the minimal app, one ``Static`` and a ``Footer``: its first frame).
+* **move -> frame**: from a roll (``GameScreen.action_roll``) to the next frame, with the
+  hint panel on (solver + analysis after every move) and off.
+* **board repaint**: the board widget alone: ``BoardView.show`` for the new positions plus
+  rendering the lines it invalidated (what a move costs the Line-API widget).
+
+Targets: first board frame within 1.3x the minimal app; a move repaints well under 16 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from textual.app import App, ComposeResult
+from textual.widgets import Footer, Static
+
+from snl_tui.app import SnlApp
+from snl_tui.core.engine import Player
+from snl_tui.core.formats import load_board
+from snl_tui.widgets.board import BoardView
+
+SIZE = (120, 40)
+MOVES = 30
+
+
+class MinimalApp(App[None]):
+    """The baseline: the least a Textual app with a footer draws."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("Hello, board")
+        yield Footer()
+
+
+def watch_frames(app: App[object], ready: Callable[[], bool]) -> list[float]:
+    """Record the time of every frame sent out once ``ready()`` holds."""
+    frames: list[float] = []
+    display = app._display
+
+    def timed_display(screen, renderable):  # type: ignore[no-untyped-def]
+        display(screen, renderable)
+        if renderable is not None and ready():
+            frames.append(time.perf_counter())
+
+    app._display = timed_display  # type: ignore[method-assign]
+    return frames
+
+
+async def first_frame_minimal() -> float:
+    start = time.perf_counter()
+    app = MinimalApp()
+    frames = watch_frames(app, lambda: True)
+    async with app.run_test(size=SIZE) as pilot:
+        while not frames:
+            await pilot.pause()
+    return frames[0] - start
+
+
+def board_painted(app: SnlApp) -> Callable[[], bool]:
+    def ready() -> bool:
+        screen = app.game_screen
+        return screen.is_mounted and screen.query_one(BoardView).lines_painted > 0
+
+    return ready
+
+
+async def first_frame_snl(board_name: str) -> float:
+    start = time.perf_counter()
+    app = SnlApp(board=load_board(board_name), seed=1, animate=False)
+    frames = watch_frames(app, board_painted(app))
+    async with app.run_test(size=SIZE) as pilot:
+        while not frames:
+            await pilot.pause()
+    return frames[0] - start
+
+
+async def move_to_frame(board_name: str, hint: bool) -> list[float]:
+    """Seconds from each roll to the next frame (one human player, so no waiting)."""
+    app = SnlApp(board=load_board(board_name), players=[Player("Ann")], seed=1, animate=False)
+    frames = watch_frames(app, board_painted(app))
+    times: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.game_screen
+        if hint:
+            screen.action_toggle_hint()
+        await pilot.pause()
+        for _ in range(MOVES):
+            if screen.game.over:
+                break
+            seen = len(frames)
+            start = time.perf_counter()
+            screen.action_roll()
+            if screen.game.over:
+                break  # the winner dialog covers the board: not a board repaint
+            while len(frames) == seen or screen.busy:
+                await pilot.pause(0)
+            times.append(frames[-1] - start)
+    return times
+
+
+async def board_repaint(board_name: str) -> list[float]:
+    """Seconds for BoardView.show plus rendering the lines it invalidated."""
+    app = SnlApp(board=load_board(board_name), players=[Player("Ann")], seed=1, animate=False)
+    times: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.game_screen
+        view = screen.query_one(BoardView)
+        game = screen.game
+        height = view.size.height
+        for _ in range(MOVES):
+            if game.over:
+                break
+            game.roll()
+            start = time.perf_counter()
+            view.show(game.positions, (), game.current)
+            view.follow(game.position)
+            for y in range(height):  # cached lines cost a dict lookup and a crop
+                view.render_line(y)
+            times.append(time.perf_counter() - start)
+    return times
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:8.1f} ms"
+
+
+async def main(repeat: int) -> None:
+    rows: list[tuple[str, float, float | None]] = []
+    minimal = statistics.median([await first_frame_minimal() for _ in range(repeat)])
+    rows.append(("first frame: minimal app (Static + Footer)", minimal, None))
+    for name in ("classic", "everest"):
+        first = statistics.median([await first_frame_snl(name) for _ in range(repeat)])
+        rows.append((f"first frame: snl {name}", first, first / minimal))
+    for name in ("classic", "everest"):
+        for hint in (False, True):
+            times = await move_to_frame(name, hint)
+            label = f"move -> frame: {name}, hint {'on' if hint else 'off'} (median)"
+            rows.append((label, statistics.median(times), None))
+        repaint = await board_repaint(name)
+        rows.append((f"board repaint: {name} (median)", statistics.median(repaint), None))
+        rows.append((f"board repaint: {name} (worst)", max(repaint), None))
+    width = max(len(label) for label, *_ in rows)
+    print(f"{'measure':<{width}}  {'time':>11}  {'vs minimal':>10}")
+    for label, seconds, ratio in rows:
+        shown = f"{ratio:9.2f}x" if ratio is not None else ""
+        print(f"{label:<{width}}  {ms(seconds)}  {shown:>10}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per first-frame figure")
+    asyncio.run(main(parser.parse_args().repeat))
