@@ -9,6 +9,24 @@ from __future__ import annotations
 
 from collections import deque
 
+# The boards of the seeds: LeetCode 909 example 1 and the low-level design's resolved matrix.
+LEETCODE_1 = [
+    [-1, -1, -1, -1, -1, -1],
+    [-1, -1, -1, -1, -1, -1],
+    [-1, -1, -1, -1, -1, -1],
+    [-1, 35, -1, -1, 13, -1],
+    [-1, -1, -1, -1, -1, -1],
+    [-1, 15, -1, -1, -1, -1],
+]
+LLD_RESOLVED = [
+    [36, 35, 22, 33, 32, 20],
+    [12, 26, 27, 28, 29, 30],
+    [24, 35, 22, 28, 5, 19],
+    [13, 14, 22, 2, 17, 18],
+    [12, 14, 10, 9, 8, 7],
+    [1, 2, 3, 4, 5, 18],
+]
+
 
 def leetcode_909(board: list[list[int]]) -> int:
     """The textbook BFS of LeetCode 909 on a square matrix (coordinates per step)."""

@@ -8,24 +8,7 @@ from snl_tui.core.board import Board, JumpSpec
 from snl_tui.core.errors import BoardError
 from snl_tui.core.rules import Rules
 
-from .reference import matrix_cell
-
-LEETCODE_1 = [
-    [-1, -1, -1, -1, -1, -1],
-    [-1, -1, -1, -1, -1, -1],
-    [-1, -1, -1, -1, -1, -1],
-    [-1, 35, -1, -1, 13, -1],
-    [-1, -1, -1, -1, -1, -1],
-    [-1, 15, -1, -1, -1, -1],
-]
-LLD_RESOLVED = [
-    [36, 35, 22, 33, 32, 20],
-    [12, 26, 27, 28, 29, 30],
-    [24, 35, 22, 28, 5, 19],
-    [13, 14, 22, 2, 17, 18],
-    [12, 14, 10, 9, 8, 7],
-    [1, 2, 3, 4, 5, 18],
-]
+from .reference import LEETCODE_1, LLD_RESOLVED, matrix_cell
 
 
 def test_numbering_runs_boustrophedon_from_the_bottom_left():

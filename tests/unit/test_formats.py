@@ -12,14 +12,8 @@ from hypothesis import strategies as st
 from snl_tui import Board, BoardError, Rules, RulesError, load_board
 from snl_tui.core.formats import FORMATS, dump_board, lost_in_matrix, parse_board
 
-LEETCODE_1 = [
-    [-1, -1, -1, -1, -1, -1],
-    [-1, -1, -1, -1, -1, -1],
-    [-1, -1, -1, -1, -1, -1],
-    [-1, 35, -1, -1, 13, -1],
-    [-1, -1, -1, -1, -1, -1],
-    [-1, 15, -1, -1, -1, -1],
-]
+from .reference import LEETCODE_1
+
 SUFFIX = {"matrix": ".json", "toml": ".toml", "txt": ".txt", "json": ".json"}
 
 

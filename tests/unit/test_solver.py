@@ -21,8 +21,7 @@ from snl_tui.core.solver import (
     solve,
 )
 
-from .reference import brute_force_least_rolls, leetcode_909
-from .test_board import LEETCODE_1, LLD_RESOLVED
+from .reference import LEETCODE_1, LLD_RESOLVED, brute_force_least_rolls, leetcode_909
 
 
 def replay(board: Board, start: int, rolls: list[int]) -> list[int]:
