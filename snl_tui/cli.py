@@ -147,15 +147,41 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         print(f"{label}: already on the goal (square {board.goal})", file=out)
         return EXIT_OK
     plural = "roll" if solution.moves == 1 else "rolls"
-    dice = " ".join(map(str, solution.rolls))
+    long_route = solution.moves > LONG_ROUTE
+    dice = _run_length(solution.rolls) if long_route else " ".join(map(str, solution.rolls))
     print(f"{label}: {solution.moves} {plural} from {origin} (dice: {dice})", file=out)
     position = solution.start
     width = len(str(solution.moves))
+    # A long route (a big board) shows its two ends; --json has every step.
+    shown_head = LONG_ROUTE // 2 if long_route else solution.moves
+    shown_tail = solution.moves - LONG_ROUTE // 2 if long_route else solution.moves
     for number, die in enumerate(solution.rolls, start=1):
         step = move(board, position, die)
-        print(f"  {number:>{width}}. {step.describe()}", file=out)
+        if number <= shown_head or number > shown_tail:
+            print(f"  {number:>{width}}. {step.describe()}", file=out)
+        elif number == shown_head + 1:
+            hidden = shown_tail - shown_head
+            print(f"  {'':>{width}}  ... {hidden} more moves (--json lists every one)", file=out)
         position = step.end
     return EXIT_OK
+
+
+LONG_ROUTE = 40
+"""Routes longer than this print their first and last moves only."""
+
+
+def _run_length(rolls: list[int]) -> str:
+    """'4 6x12 2' for 4 6 6 ... 6 2: a long route's dice on one readable line."""
+    groups: list[str] = []
+    index = 0
+    while index < len(rolls):
+        end = index
+        while end < len(rolls) and rolls[end] == rolls[index]:
+            end += 1
+        count = end - index
+        groups.append(f"{rolls[index]}x{count}" if count > 1 else str(rolls[index]))
+        index = end
+    return " ".join(groups)
 
 
 def _place(position: int) -> str:

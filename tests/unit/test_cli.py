@@ -96,6 +96,22 @@ def test_solve_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(lines) == 8
 
 
+def test_solve_text_shortens_a_long_route(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "long.txt"
+    path.write_text("1 300\n")  # no jumps: 1 -> 300 takes 50 rolls (4 then 6s, or similar)
+    code, out, _ = run(capsys, "solve", str(path))
+    lines = out.splitlines()
+    moves = json.loads(run(capsys, "solve", str(path), "--json")[1])["moves"]
+    assert code == 0 and moves == 50
+    assert lines[0].startswith(f"long: {moves} rolls from square 1 (dice: ")
+    assert "x" in lines[0]  # run-length dice
+    assert "more moves (--json lists every one)" in out
+    assert len(lines) == 1 + 40 + 1
+    assert lines[-1].strip().startswith(f"{moves}.") and "reaches the goal" in lines[-1]
+
+
 def test_solve_rule_overrides(capsys: pytest.CaptureFixture[str]) -> None:
     # With start = 1 the classic ladder on square 1 never fires.
     _, out, _ = run(capsys, "solve", "classic", "--json", "--start", "1")
