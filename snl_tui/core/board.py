@@ -130,8 +130,9 @@ class Board:
         if cols == 0:
             raise BoardError("row 0 is empty", where="row 0")
         check_dimensions(rows, cols)
-        # Flatten in square order: index s - 1 holds the cell of square s.
-        flat: list[object] = []
+        # Flatten in square order: index s holds the cell of square s (index 0, "off the
+        # board", holds -1: no jump).
+        flat: list[object] = [-1]
         for level in range(rows):
             r = rows - 1 - level
             row = matrix[r]
@@ -144,45 +145,32 @@ class Board:
                 )
             flat.extend(row if level % 2 == 0 else reversed(row))
         goal = rows * cols
-        # Only cells that are not -1 need a look in Python: finding them is one C-level
-        # identity scan (-1 is an interned small int in CPython; any -1 the scan misses
-        # is skipped below, so correctness never depends on it).
-        marked = list(compress(range(1, goal + 1), map(is_not, flat, repeat(-1))))
-        starts = []
-        for s in marked:
-            value = flat[s - 1]
-            if type(value) is not int:
-                where = _cell_where(rows, cols, s)
-                raise BoardError(f"cell is not a whole number: {value!r}", where=where)
-            if value == s or value == -1:
-                continue
-            if not 1 <= value <= goal:
-                where = _cell_where(rows, cols, s)
-                raise BoardError(
-                    f"destination {value} is outside the board (1..{goal})", where=where
-                )
-            starts.append(s)
-        board = cls.__new__(cls)
-        board.rows, board.cols = rows, cols
-        board.rules = rules if rules is not None else Rules()
-        board.name, board.description = name, description
-        # Cells already hold in-range ints and one cell is one square, so of the jump
-        # checks only "starts on the goal" can fail here.
-        jumps = {s: flat[s - 1] for s in starts}
-        if goal in jumps:
+        # Validate with C-level scans over the cell types and the distinct values; only
+        # when they find a problem does a Python loop look for the first bad cell.
+        values = set(flat)
+        if (
+            set(map(type, flat)) != {int}
+            or min(values) < -1  # type: ignore[type-var]
+            or max(values) > goal  # type: ignore[type-var]
+            or 0 in values
+        ):
+            _raise_first_bad_cell(flat, rows, cols)
+        if flat[goal] not in (-1, goal):
             raise BoardError(
                 f"a jump cannot start on the goal (square {goal})",
                 where=_cell_where(rows, cols, goal),
             )
-        board._jumps = jumps
+        board = cls.__new__(cls)
+        board.rows, board.cols = rows, cols
+        board.rules = rules if rules is not None else Rules()
+        board.name, board.description = name, description
+        board._cells = flat  # type: ignore[assignment]
         if board.rules.chain:
-            _check_no_cycle(jumps)
+            _check_no_cycle(board._jumps)
         else:
-            # Built here while the jumps are at hand: saves a second pass on big boards.
-            landing = list(range(goal + 1))
-            for start, end in jumps.items():
-                landing[start] = end
-            board.__dict__["landing_table"] = landing
+            # The cells already are a jump table (-1 or the square's own number: no jump),
+            # so a big board is solved without building another million-entry list.
+            board.__dict__["jump_table"] = flat
         return board
 
     @classmethod
@@ -246,6 +234,13 @@ class Board:
 
     # -- jumps -------------------------------------------------------------------------
 
+    @cached_property
+    def _jumps(self) -> dict[int, int]:
+        """start -> destination; boards read from a matrix derive it on first use."""
+        cells = self._cells
+        marked = compress(range(len(cells)), map(is_not, cells, repeat(-1)))
+        return {s: v for s in marked if (v := cells[s]) != s and v != -1}
+
     @property
     def jumps(self) -> dict[int, int]:
         """A copy of start -> destination for every jump."""
@@ -264,14 +259,13 @@ class Board:
         return [Jump(a, b) for a, b in self._jumps.items() if b < a]
 
     @cached_property
-    def landing_table(self) -> list[int]:
-        """Index t: the square a token ends on after landing on t (jumps applied).
+    def jump_table(self) -> list[int]:
+        """Index t: where a token landing on t is sent, or -1 (or t itself) for no jump.
 
-        Index 0 is 0 (off the board). Honours ``chain``. The engine and the solver share it
-        so that every consumer agrees on what a landing does. Read-only by convention (a
-        list, because indexing a list is the solver's inner loop).
+        Chains are followed under ``chain``. This is the solver's inner-loop table (a
+        list, because indexing a list is fastest); read-only by convention.
         """
-        table = list(range(self.goal + 1))
+        table = [-1] * (self.goal + 1)
         jumps = self._jumps
         for start, end in jumps.items():
             if self.rules.chain:
@@ -279,6 +273,16 @@ class Board:
                     end = jumps[end]
             table[start] = end
         return table
+
+    @cached_property
+    def landing_table(self) -> list[int]:
+        """Index t: the square a token ends on after landing on t (jumps applied).
+
+        Index 0 is 0 (off the board). Honours ``chain``. The engine, the solver and the
+        analysis all read it (or ``jump_table``), so every consumer agrees on what a
+        landing does. Read-only by convention.
+        """
+        return [t if v < 0 else v for t, v in enumerate(self.jump_table)]
 
     def to_matrix(self, resolved: bool = False) -> list[list[int]]:
         """The LeetCode 909 matrix (row 0 on top); ``resolved`` puts own numbers for -1."""
@@ -316,6 +320,18 @@ def _cell_where(rows: int, cols: int, square: int) -> str:
     level, offset = divmod(square - 1, cols)
     col = offset if level % 2 == 0 else cols - 1 - offset
     return f"row {rows - 1 - level}, col {col} (square {square})"
+
+
+def _raise_first_bad_cell(flat: list[object], rows: int, cols: int) -> None:
+    goal = rows * cols
+    for s in range(1, goal + 1):
+        value = flat[s]
+        where = _cell_where(rows, cols, s)
+        if type(value) is not int:
+            raise BoardError(f"cell is not a whole number: {value!r}", where=where)
+        if value != -1 and not 1 <= value <= goal:
+            raise BoardError(f"destination {value} is outside the board (1..{goal})", where=where)
+    raise AssertionError("no bad cell found")  # pragma: no cover - callers checked first
 
 
 def _check_jump(spec: JumpSpec, goal: int, seen: dict[int, int]) -> None:

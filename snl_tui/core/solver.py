@@ -64,7 +64,7 @@ def solve(board: Board, start: int | None = None) -> Solution:
     if position == goal:
         return Solution(0, [], [], position)
     faces = board.rules.faces
-    landing = board.landing_table
+    jumps = board.jump_table  # -1 (or the square itself): no jump
     plain = board.rules.overshoot == "stay"
     size = goal + 1
     parent = [-1] * size  # previous position on the route, -1 = not reached yet
@@ -91,7 +91,9 @@ def solve(board: Board, start: int | None = None) -> Solution:
                     if landed[target]:
                         continue
                     landed[target] = 1
-                    there = landing[target]
+                    there = jumps[target]
+                    if there < 0:
+                        there = target
                     if parent[there] < 0:
                         parent[there] = here
                         die_used[there] = die
@@ -105,7 +107,9 @@ def solve(board: Board, start: int | None = None) -> Solution:
                 if landed[target]:
                     continue
                 landed[target] = 1
-                there = landing[target]
+                there = jumps[target]
+                if there < 0:
+                    there = target
                 if parent[there] < 0:
                     parent[there] = here
                     die_used[there] = target - here

@@ -153,3 +153,26 @@ def test_boards_compare_by_squares_jumps_and_rules():
     assert a == b and hash(a) == hash(b)
     assert a != a.with_rules(Rules(start=0))
     assert a != Board(4, 4, [(2, 9)])
+
+
+@st.composite
+def jump_boards(draw):
+    rows, cols = draw(st.integers(1, 8)), draw(st.integers(2, 8))
+    goal = rows * cols
+    pairs = draw(st.lists(st.tuples(st.integers(1, goal - 1), st.integers(1, goal)), max_size=goal))
+    rules = Rules(chain=draw(st.booleans()), start=draw(st.sampled_from([0, 1])))
+    try:
+        return Board(rows, cols, {a: b for a, b in pairs if a != b}.items(), rules=rules)
+    except BoardError:
+        return Board(rows, cols, rules=rules)
+
+
+@given(jump_boards(), st.booleans())
+def test_matrix_boards_equal_the_same_board_built_from_jumps(board, resolved):
+    # from_matrix keeps the cells as its jump table and derives the jumps lazily: every
+    # view of it must match the board built from the jump list.
+    again = Board.from_matrix(board.to_matrix(resolved=resolved), rules=board.rules)
+    assert again == board and hash(again) == hash(board)
+    assert again.landing_table == board.landing_table
+    assert [t if v < 0 else v for t, v in enumerate(again.jump_table)] == board.landing_table
+    assert again.jumps == board.jumps
