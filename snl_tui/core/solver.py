@@ -140,38 +140,63 @@ _DISTANCE_CACHE: WeakKeyDictionary[Board, tuple[int, ...]] = WeakKeyDictionary()
 def distances_to_goal(board: Board) -> tuple[int, ...]:
     """Index p (0..goal): least rolls from position p to the goal, -1 if unreachable.
 
-    One backward breadth-first search over the reversed move graph; cached per board.
+    One backward breadth-first search, cached per board. It never builds the reversed
+    graph: the positions one roll before a landing square ``t`` are simply ``t - faces``
+    .. ``t - 1``, and the landing squares that end on a position are the position itself
+    (unless a jump starts there) plus the starts of the jumps leading to it. Only the
+    overshoot rules add moves of another shape, from the last ``faces`` positions.
     """
     cached = _DISTANCE_CACHE.get(board)
     if cached is not None:
         return cached
     goal = board.goal
     faces = board.rules.faces
-    landing = board.landing_table
-    # Predecessors of each position: p -> q for every die value.
-    preds: list[list[int]] = [[] for _ in range(goal + 1)]
-    for here in range(goal):
-        seen: set[int] = set()
-        for die in range(1, faces + 1):
-            target = count_to(board, here, die)
-            if target is None:
-                break
-            there = landing[target]
-            if there != here and there not in seen:
-                seen.add(there)
-                preds[there].append(here)
+    final = board.landing_table
+    # Landing squares whose jumps end on a square, and which squares start a jump.
+    sent_to: dict[int, list[int]] = {}
+    jump_start = bytearray(goal + 1)
+    for start in board.jumps:
+        jump_start[start] = 1
+        sent_to.setdefault(final[start], []).append(start)
+    # Moves past the goal (bounce and finish): explicit, they are few.
+    overshoot_preds: dict[int, list[int]] = {}
+    if board.rules.overshoot != "stay":
+        for here in range(max(0, goal - faces + 1), goal):
+            for die in range(goal - here + 1, faces + 1):
+                target = count_to(board, here, die)
+                assert target is not None
+                overshoot_preds.setdefault(final[target], []).append(here)
     dist = [UNREACHABLE] * (goal + 1)
     dist[goal] = 0
     frontier = [goal]
     depth = 0
     while frontier:
         depth += 1
-        following = []
+        following: list[int] = []
+        landings: list[int] = []
         for there in frontier:
-            for here in preds[there]:
+            if not jump_start[there]:
+                landings.append(there)
+            landings.extend(sent_to.get(there, ()))
+            for here in overshoot_preds.get(there, ()):
                 if dist[here] < 0:
                     dist[here] = depth
                     following.append(here)
+        # In increasing order each roll range only needs scanning past the previous one.
+        landings.sort()
+        covered = -1
+        for target in landings:
+            low = target - faces
+            if low <= covered:
+                low = covered + 1
+            if low < 0:
+                low = 0
+            for here in range(low, target):
+                if dist[here] < 0:
+                    dist[here] = depth
+                    following.append(here)
+            if target - 1 > covered:
+                covered = target - 1
         frontier = following
     result = tuple(dist)
     _DISTANCE_CACHE[board] = result
