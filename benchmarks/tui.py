@@ -4,22 +4,29 @@ Run: ``python benchmarks/tui.py [--repeat N]``. Headless, 120x40, animation off.
 
 * **first frame**: from creating the app to the first frame the screen sends out with the
   board drawn (for the minimal app, one ``Static`` and a ``Footer``: its first frame).
+  The game draws the board first; the header, footer and side panels mount right after.
+* **full screen**: from creating the app to the first frame with every panel mounted and
+  showing the game (``GameScreen.ready``).
 * **move -> frame**: from a roll (``GameScreen.action_roll``) to the next frame, with the
   hint panel on (solver + analysis after every move) and off.
 * **board repaint**: the board widget alone: ``BoardView.show`` for the new positions plus
   rendering the lines it invalidated (what a move costs the Line-API widget).
 
 Targets: first board frame within 1.3x the minimal app; a move repaints well under 16 ms.
+Each first-frame run starts after a ``gc.collect()``: otherwise the garbage of the runs
+before lands a full collection in some runs and not others (a 100+ ms spread).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -76,12 +83,23 @@ def board_painted(app: SnlApp) -> Callable[[], bool]:
     return ready
 
 
-async def first_frame_snl(board_name: str) -> float:
+def panels_shown(app: SnlApp) -> Callable[[], bool]:
+    painted = board_painted(app)
+
+    def ready() -> bool:
+        return app.game_screen.ready and painted()
+
+    return ready
+
+
+async def first_frame_snl(board_name: str, *, full: bool = False) -> float:
     start = time.perf_counter()
     app = SnlApp(board=load_board(board_name), seed=1, animate=False)
-    frames = watch_frames(app, board_painted(app))
+    frames = watch_frames(app, (panels_shown if full else board_painted)(app))
     async with app.run_test(size=SIZE) as pilot:
         while not frames:
+            await pilot.pause()
+        while not app.game_screen.ready:  # close the app as a player would: not mid-mount
             await pilot.pause()
     return frames[0] - start
 
@@ -93,6 +111,8 @@ async def move_to_frame(board_name: str, hint: bool) -> list[float]:
     times: list[float] = []
     async with app.run_test(size=SIZE) as pilot:
         screen = app.game_screen
+        while not screen.ready:
+            await pilot.pause()
         if hint:
             screen.action_toggle_hint()
         await pilot.pause()
@@ -115,8 +135,10 @@ async def board_repaint(board_name: str) -> list[float]:
     app = SnlApp(board=load_board(board_name), players=[Player("Ann")], seed=1, animate=False)
     times: list[float] = []
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
         screen = app.game_screen
+        while not screen.ready:
+            await pilot.pause()
+        await pilot.pause()
         view = screen.query_one(BoardView)
         game = screen.game
         height = view.size.height
@@ -137,13 +159,24 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:8.1f} ms"
 
 
+async def median_of(repeat: int, run: Callable[[], Awaitable[float]]) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        times.append(await run())
+    return statistics.median(times)
+
+
 async def main(repeat: int) -> None:
     rows: list[tuple[str, float, float | None]] = []
-    minimal = statistics.median([await first_frame_minimal() for _ in range(repeat)])
+    minimal = await median_of(repeat, first_frame_minimal)
     rows.append(("first frame: minimal app (Static + Footer)", minimal, None))
     for name in ("classic", "everest"):
-        first = statistics.median([await first_frame_snl(name) for _ in range(repeat)])
+        first = await median_of(repeat, partial(first_frame_snl, name))
         rows.append((f"first frame: snl {name}", first, first / minimal))
+    for name in ("classic", "everest"):
+        full = await median_of(repeat, partial(first_frame_snl, name, full=True))
+        rows.append((f"full screen: snl {name}", full, full / minimal))
     for name in ("classic", "everest"):
         for hint in (False, True):
             times = await move_to_frame(name, hint)

@@ -62,10 +62,11 @@ class GameScreen(Screen[None]):
     """Where the game is played."""
 
     BINDINGS = game_bindings()
+    AUTO_FOCUS = None  # the board takes the focus once the panels are mounted
     HELP = "Roll with r (classic) or pick die values with 1-9 (puzzle). Press ? for help."
 
     def __init__(self, settings: GameSettings, *, animate: bool = True) -> None:
-        super().__init__()
+        super().__init__(classes="-loading")
         self.settings = settings
         self.animation_on = animate
         self.computer_delay = COMPUTER_DELAY
@@ -79,8 +80,10 @@ class GameScreen(Screen[None]):
         self.optimal_moves = least_rolls_from(settings.board, settings.board.rules.start)
         self.computer_timer: Timer | None = None
         self.footer_keys: tuple[bool | None, ...] = ()
+        self.panels_requested = False
         self.ready = False
-        """Composed and mounted: moves may be shown."""
+        """The side panels are mounted: the state can be shown. Moves do not wait for it:
+        a move made before is in the engine, and ``_mount_panels`` shows it."""
         self.games_started = 1
         self.cosmetic_random = random.Random(0)
         """Only for the rolling die's flicker: never decides a move."""
@@ -99,26 +102,53 @@ class GameScreen(Screen[None]):
     # -- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="main"):
-            yield BoardView(self.game.board, letters=token_letters(self.game.players), id="board")
-            with Vertical(id="side"):
-                yield PlayersPanel(id="players")
-                with Horizontal(id="dice-row"):
-                    yield DiceFace(id="dice")
-                    yield Static(id="status", markup=False)
-                yield Input(id="die-input", placeholder="die value, Enter", type="integer")
-                yield HintPanel(id="hint")
-                yield MoveLog(id="log", highlight=False)
-        yield Static(id="too-small", markup=False)
-        yield Footer()
+        # Only what the first frame needs: the board, in the place it keeps. The header,
+        # the footer and the side panels mount right after that frame (``_mount_panels``)
+        # into the room the ``-loading`` class keeps for them, so nothing moves.
+        yield BoardView(self.game.board, letters=token_letters(self.game.players), id="board")
+
+    def _side_panels(self) -> Vertical:
+        players = PlayersPanel(id="players")
+        players.border_title = "Players"
+        hint = HintPanel(id="hint")
+        hint.border_title = "Hint"
+        hint.display = self.hint_visible
+        log = MoveLog(id="log", highlight=False)
+        log.border_title = "Moves"
+        return Vertical(
+            players,
+            Horizontal(DiceFace(id="dice"), Static(id="status", markup=False), id="dice-row"),
+            Input(id="die-input", placeholder="die value, Enter", type="integer"),
+            hint,
+            log,
+            id="side",
+        )
 
     def on_mount(self) -> None:
-        self.query_one("#players").border_title = "Players"
-        self.query_one("#hint").border_title = "Hint"
-        self.query_one("#log").border_title = "Moves"
-        self.query_one("#board").border_title = self._board_title()
-        self.query_one(BoardView).focus()
+        board_view = self.query_one(BoardView)
+        board_view.border_title = self._board_title()
+        board_view.show(self.game.positions, (), self.game.current)
+        board_view.follow(self.game.position)
+
+    def on_screen_resume(self) -> None:
+        # Textual runs this handler before its own, which lays out and draws the frame;
+        # ``call_later`` then mounts the panels as soon as that frame is out, without
+        # waiting for the next refresh as ``call_after_refresh`` would.
+        if not self.panels_requested:
+            self.panels_requested = True
+            self.call_later(self._mount_panels)
+
+    async def _mount_panels(self) -> None:
+        """Mount the side panels once the board is on screen, then show the game."""
+        if not self.is_attached:
+            return  # the app quit before its first frame
+        mounted = self.mount_all([Header(), self._side_panels(), Footer()])
+        # In the same refresh as the mount: no frame shows the panels in the kept room.
+        self.remove_class("-loading")
+        self.query_one(BoardView).focus()  # focus restyles the board: not before the frame
+        await mounted
+        if not self.app.is_running:
+            return  # the app quit while the panels were mounting
         self.ready = True
         self._show_everything()
         self.post_message(GameStarted(self.game.board.name, self.mode))
@@ -134,22 +164,32 @@ class GameScreen(Screen[None]):
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "too-small")
         if small:
-            self.query_one("#too-small", Static).update(
+            message = (
                 f"Terminal too small: need at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height})"
             )
+            shown = self.query("#too-small").results(Static)
+            if (label := next(shown, None)) is not None:
+                label.update(message)
+            else:  # only a small terminal ever needs it
+                self.mount(Static(message, id="too-small", markup=False))
 
     # -- showing the state -------------------------------------------------------------
 
     def _show_everything(self) -> None:
+        if not self.ready:
+            return  # the panels are not mounted yet: _mount_panels shows it all
         game = self.game
         self.sub_title = self._board_title()
         self.query_one("#board", BoardView).border_title = self._board_title()
         self.query_one(DiceFace).faces = game.board.rules.faces
+        self._show_die(game.history[-1].move.die if game.history else None)
         self.query_one(MoveLog).show_history(game.history, game.players)
         self._show_state()
 
     def _show_state(self) -> None:
         """Players, board tokens, route, hint and status from the engine's state."""
+        if not self.ready:
+            return
         game = self.game
         current = None if game.over else game.current
         self.query_one(PlayersPanel).show(game.players, game.positions, current, game.winner)
@@ -162,6 +202,8 @@ class GameScreen(Screen[None]):
         self._refresh_footer()
 
     def _show_hint(self) -> None:
+        if not self.ready:
+            return  # the panels are not mounted yet: _mount_panels shows it all
         panel = self.query_one(HintPanel)
         panel.display = self.hint_visible
         if not self.hint_visible:
@@ -172,6 +214,8 @@ class GameScreen(Screen[None]):
         panel.show_hint(game.board, game.players, game.positions, seat, odds=odds)
 
     def _show_status(self, message: str | None = None) -> None:
+        if not self.ready:
+            return
         status = self.query_one("#status", Static)
         status.set_class(message is not None, "-error")
         if message is None:
@@ -201,20 +245,18 @@ class GameScreen(Screen[None]):
         if self.animation_on:
             self.run_worker(self.show_move(turn), group="animation", exclusive=True)
         else:
-            self.query_one(DiceFace).value = turn.move.die
             self.post_message(TurnPlayed(turn))
 
     async def show_move(self, turn: Turn) -> None:
         """Die face, then the token through ``Move.steps``, then the jump."""
-        dice = self.query_one(DiceFace)
         board_view = self.query_one(BoardView)
         result = turn.move
         if die_is_random := self.mode == "classic":
             faces = self.game.board.rules.faces
             for _ in range(ROLL_FRAMES if die_is_random else 0):
-                dice.value = self.cosmetic_random.randint(1, faces)
+                self._show_die(self.cosmetic_random.randint(1, faces))
                 await asyncio.sleep(ROLL_DELAY)
-        dice.value = result.die
+        self._show_die(result.die)
         shown = list(self.game.positions)
         shown[turn.player] = result.start
         for square in result.steps:
@@ -229,14 +271,19 @@ class GameScreen(Screen[None]):
             board_view.follow(result.end)
         self.post_message(TurnPlayed(turn))
 
+    def _show_die(self, value: int | None) -> None:
+        if self.ready:
+            self.query_one(DiceFace).value = value
+
     @on(TurnPlayed)
     def _turn_played(self, event: TurnPlayed) -> None:
         turn = event.turn
         if self.game.history[-1:] != [turn]:
             return  # a stale animation from a game that was replaced or undone
         self.busy = False
-        self.query_one(MoveLog).add(turn, self.game.players)
-        self.query_one(DiceFace).value = turn.move.die
+        if self.ready:
+            self.query_one(MoveLog).catch_up(self.game.history, self.game.players)
+        self._show_die(turn.move.die)
         self._follow_route(turn)
         self._show_state()
         if self.game.over and self.game.winner is not None:
@@ -275,7 +322,7 @@ class GameScreen(Screen[None]):
 
     def _computer_roll(self, game: Game) -> None:
         self.computer_timer = None
-        if game is not self.game or self.busy or game.over or not self.ready:
+        if game is not self.game or self.busy or game.over:
             return  # the game was replaced meanwhile, or a move is still being shown
         if not game.players[game.current].computer:
             return
@@ -332,7 +379,7 @@ class GameScreen(Screen[None]):
     def can_move(self) -> bool:
         """A human may move now: no move is being shown and it is a human's turn."""
         game = self.game
-        if not self.ready or self.busy or game.over:
+        if self.busy or game.over:
             return False
         return not game.players[game.current].computer
 
@@ -368,6 +415,8 @@ class GameScreen(Screen[None]):
     def action_choose_die(self) -> None:
         if self.check_action("choose_die", ()) is not True or not self.can_move():
             return
+        if not self.ready:
+            return  # no input box yet
         die_input = self.query_one("#die-input", Input)
         die_input.display = True
         die_input.value = ""
@@ -395,8 +444,6 @@ class GameScreen(Screen[None]):
         if self.route_on and not self._route_from_here():
             self.route_on = False
         self._show_everything()
-        last = self.game.history[-1].move.die if self.game.history else None
-        self.query_one(DiceFace).value = last
 
     def action_toggle_hint(self) -> None:
         self.hint_visible = not self.hint_visible
@@ -456,6 +503,9 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_quit(self) -> None:
+        if not self.ready:  # quitting mid-mount trips Textual's Header: once it is done
+            self.call_after_refresh(self.action_quit)
+            return
         self.app.exit(return_code=0)
 
     # -- new games ---------------------------------------------------------------------
@@ -478,8 +528,8 @@ class GameScreen(Screen[None]):
         self.route_squares = []
         self.optimal_moves = least_rolls_from(settings.board, settings.board.rules.start)
         self.query_one(BoardView).set_board(settings.board, token_letters(self.game.players))
-        self.query_one(DiceFace).value = None
-        self.query_one("#die-input", Input).display = False
+        if self.ready:
+            self.query_one("#die-input", Input).display = False
         self._show_everything()
         self.post_message(GameStarted(settings.board.name, settings.mode))
         self._maybe_computer_turn()

@@ -29,6 +29,8 @@ def keys_table() -> str:
 class HelpScreen(ModalScreen[None]):
     """Rules, keys and the meaning of the board's glyphs."""
 
+    CSS_PATH = "dialogs.tcss"
+
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close"),
     ]

@@ -66,6 +66,8 @@ def file_choices(folder: Path | None = None) -> list[BoardChoice]:
 class LoadBoardScreen(ModalScreen[Board | None]):
     """Pick a board; Escape cancels."""
 
+    CSS_PATH = "dialogs.tcss"
+
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, folder: Path | None = None) -> None:

@@ -34,6 +34,8 @@ def players_text(players: list[Player]) -> str:
 class NewGameScreen(ModalScreen[GameSettings | None]):
     """Enter starts the game, Escape cancels."""
 
+    CSS_PATH = "dialogs.tcss"
+
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, current: GameSettings) -> None:

@@ -70,6 +70,8 @@ def puzzle_solved(game: Game, optimal: int) -> GameReport:
 class GameOverScreen(ModalScreen[str | None]):
     """Offers a new game or quitting; Escape closes it to look at the board."""
 
+    CSS_PATH = "dialogs.tcss"
+
     AUTO_FOCUS = "#new"
 
     BINDINGS = [

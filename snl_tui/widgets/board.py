@@ -95,6 +95,14 @@ class BoardView(ScrollView, can_focus=True):
         self.cell_states: dict[int, CellState] = {}
         self.off_board: tuple[int, ...] = ()
         self.line_cache: dict[int, Strip] = {}
+        self.base_style: Style | None = None
+        """The widget's own style (``rich_style`` walks every ancestor: looked up once)."""
+        self.palette: dict[tuple[str, bool], Style] = {}
+        """Component styles in use, by (name, partial)."""
+        self.restyled = False
+        """The CSS was applied again: check whether the painted lines are still right."""
+        self.pending_follow: int | None = None
+        """A square to scroll to once the widget has a size (``follow`` before layout)."""
         self.lines_painted = 0
         """How many grid lines were rendered afresh (the benchmark and tests read it)."""
         self._set_geometry()
@@ -173,9 +181,10 @@ class BoardView(ScrollView, can_focus=True):
 
     def follow(self, square: int) -> None:
         """Scroll so that ``square`` is in view (large boards)."""
-        if not self.size.area:  # not laid out yet: follow once it is
-            self.call_after_refresh(self.follow, square)
+        if not self.size.area:  # not laid out yet: as soon as it is (``_size_updated``)
+            self.pending_follow = square
             return
+        self.pending_follow = None
         if square <= 0:
             region = Region(0, CELL_HEIGHT * self.board.rows, self.cell_width, FOOTER_LINES)
         else:
@@ -183,12 +192,36 @@ class BoardView(ScrollView, can_focus=True):
             region = Region(col * self.cell_width, row * CELL_HEIGHT, self.cell_width, CELL_HEIGHT)
         self.scroll_to_region(region, animate=False, immediate=True, spacing=None)
 
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Textual calls this when a layout gives the widget its size, before that frame is
+        # painted: a follow() made before the first layout scrolls here, so the first
+        # frame of a large board already shows the token, not the top rows.
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if self.pending_follow is not None and size.area:
+            self.follow(self.pending_follow)
+        return resized
+
     # -- painting ----------------------------------------------------------------------
 
     def notify_style_update(self) -> None:
-        # A theme or CSS change re-resolves the component styles: drop painted lines.
+        # Called whenever the CSS is applied again: a theme change, but also focus or a
+        # class change anywhere above. Painted lines are dropped only if a style they use
+        # really changed (``_check_styles``), not on every restyle.
         super().notify_style_update()
-        self.line_cache = {}
+        self.restyled = True
+
+    def _check_styles(self) -> None:
+        self.restyled = False
+        base = self.rich_style
+        palette = {
+            key: self.get_component_rich_style(key[0], partial=key[1]) for key in self.palette
+        }
+        if base != self.base_style or palette != self.palette:
+            self.line_cache.clear()
+            self.palette = {}
+        self.base_style = base
 
     def _offsets(self) -> tuple[int, int]:
         """Padding that centres a board smaller than the view."""
@@ -216,7 +249,10 @@ class BoardView(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         pad_x, pad_y = self._offsets()
         width = self.size.width
-        base = self.rich_style
+        if self.restyled or self.base_style is None:
+            self._check_styles()
+        base = self.base_style
+        assert base is not None
         line = y + scroll_y - pad_y
         if not 0 <= line < self.virtual_size.height:
             return Strip.blank(width, base)
@@ -230,7 +266,12 @@ class BoardView(ScrollView, can_focus=True):
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
     def component_style(self, name: str, partial: bool = False) -> Style:
-        return self.get_component_rich_style(name, partial=partial)
+        style = self.palette.get((name, partial))
+        if style is None:
+            style = self.palette[name, partial] = self.get_component_rich_style(
+                name, partial=partial
+            )
+        return style
 
     def _paint_line(self, line: int) -> Strip:
         self.lines_painted += 1

@@ -23,5 +23,6 @@ class MoveLog(Log):
         self.clear()
         self.write_lines([describe_turn(turn, players) for turn in history])
 
-    def add(self, turn: Turn, players: tuple[Player, ...]) -> None:
-        self.write_line(describe_turn(turn, players))
+    def catch_up(self, history: list[Turn], players: tuple[Player, ...]) -> None:
+        """Add the moves of ``history`` the log does not show yet (one line each)."""
+        self.write_lines([describe_turn(turn, players) for turn in history[self.line_count :]])

@@ -32,5 +32,12 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], limit: int = 2
     raise AssertionError("condition never held")
 
 
+async def started(pilot: Pilot) -> GameScreen:
+    """Wait for the side panels, which mount right after the board's first frame."""
+    screen = game_screen(pilot.app)  # type: ignore[arg-type]
+    await wait_until(pilot, lambda: screen.ready)
+    return screen
+
+
 def cpu(name: str = "CPU") -> Player:
     return Player(name, computer=True)

@@ -194,8 +194,8 @@ async def test_a_too_small_terminal_shows_a_short_message(make_app) -> None:
         message = screen.query_one("#too-small", Static)
         assert message.display
         assert str(message.render()).startswith("Terminal too small: need at least 80x24")
-        assert not screen.query_one("#main").display
+        assert not screen.query_one("#board").display
         await pilot.resize_terminal(120, 40)
         await settle(pilot)
         assert not screen.has_class("too-small")
-        assert screen.query_one("#main").display
+        assert screen.query_one("#board").display

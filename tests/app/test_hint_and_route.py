@@ -13,7 +13,7 @@ from snl_tui.core.solver import optimal_dice, optimal_route
 from snl_tui.widgets.board import CELL_HEIGHT, BoardView
 from snl_tui.widgets.hint_panel import HintPanel
 
-from .helpers import SIZE, cpu, game_screen, settle
+from .helpers import SIZE, cpu, game_screen, settle, started
 
 
 def hint_text(app) -> str:  # type: ignore[no-untyped-def]
@@ -25,6 +25,7 @@ async def test_h_toggles_the_hint_panel_with_solver_and_odds(make_app) -> None:
     board = load_board("classic")
     app = make_app(board=board, players=[Player("Ann"), cpu("Bot")])
     async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
         panel = app.screen.query_one(HintPanel)
         assert not panel.display
         await pilot.press("h")
@@ -116,7 +117,7 @@ async def test_o_shows_the_route_with_step_numbers_and_follows_the_player(make_a
 async def test_board_draws_numbers_jumps_goal_tokens_and_route(make_app) -> None:
     app = make_app(players=[Player("Ann"), Player("Bob")], mode="classic")
     async with app.run_test(size=SIZE) as pilot:
-        screen = game_screen(app)
+        screen = await started(pilot)
         view = screen.query_one(BoardView)
         view.show([28, 28], [84, 90], current=0)
         await settle(pilot)

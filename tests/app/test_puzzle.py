@@ -10,7 +10,7 @@ from snl_tui.core.solver import least_rolls_from, optimal_dice, optimal_route
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.winner import GameOverScreen
 
-from .helpers import SIZE, game_screen, settle, wait_until
+from .helpers import SIZE, game_screen, settle, started, wait_until
 
 
 def status_text(screen: GameScreen) -> str:
@@ -63,7 +63,7 @@ async def test_an_overshooting_die_is_refused_with_the_reason(make_app) -> None:
     board = load_board("leetcode-2")  # 2x2: from square 1 only 1..3 reach the goal exactly
     app = make_app(board=board, mode="puzzle")
     async with app.run_test(size=SIZE) as pilot:
-        screen = game_screen(app)
+        screen = await started(pilot)
         await pilot.press("6")
         await settle(pilot)
         assert screen.game.history == []
@@ -74,7 +74,7 @@ async def test_an_overshooting_die_is_refused_with_the_reason(make_app) -> None:
 async def test_a_die_value_beyond_the_faces_is_refused(make_app) -> None:
     app = make_app(mode="puzzle")
     async with app.run_test(size=SIZE) as pilot:
-        screen = game_screen(app)
+        screen = await started(pilot)
         await pilot.press("9")
         await settle(pilot)
         assert screen.game.history == []
@@ -104,7 +104,7 @@ async def test_d_asks_for_die_values_above_nine(make_app) -> None:
     board = load_board("classic").with_rules(Rules(start=0, faces=12))
     app = make_app(board=board, mode="puzzle")
     async with app.run_test(size=SIZE) as pilot:
-        screen = game_screen(app)
+        screen = await started(pilot)
         await pilot.press("d")
         die_input = screen.query_one("#die-input", Input)
         assert die_input.display and die_input.has_focus

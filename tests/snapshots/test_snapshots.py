@@ -40,12 +40,19 @@ async def settle(pilot: Pilot, rounds: int = 5) -> None:
         await pilot.pause()
 
 
+async def started(pilot: Pilot) -> None:
+    """Wait for the side panels, which mount right after the board's first frame."""
+    screen = pilot.app.game_screen  # type: ignore[attr-defined]
+    while not screen.ready:
+        await pilot.pause()
+
+
 def test_classic_with_hint_and_route(snap_compare) -> None:
     app = quiet_app(players=[Player("Ann"), Player("Bot", computer=True)])
 
     async def run_before(pilot: Pilot) -> None:
         screen = app.game_screen
-        await settle(pilot)
+        await started(pilot)
         for _ in range(3):  # three rounds: Ann rolls, Bot answers
             screen.action_roll()
             await settle(pilot)
@@ -58,18 +65,21 @@ def test_classic_with_hint_and_route(snap_compare) -> None:
 
 def test_puzzle_mode_after_three_moves(snap_compare) -> None:
     app = quiet_app(mode="puzzle")
-    assert snap_compare(app, terminal_size=SIZE, press=["4", "2", "9", "h", "_"])
+    assert snap_compare(
+        app, terminal_size=SIZE, press=["4", "2", "9", "h", "_"], run_before=started
+    )
 
 
 def test_large_board_scrolled_to_the_token(snap_compare) -> None:
     app = quiet_app(board=load_board("everest"), players=[Player("Ann")], mode="puzzle")
-    assert snap_compare(app, terminal_size=SIZE, press=["6", "6", "o", "_"])
+    assert snap_compare(app, terminal_size=SIZE, press=["6", "6", "o", "_"], run_before=started)
 
 
 def test_load_dialog_showing_an_error(snap_compare) -> None:
     app = quiet_app()
 
     async def run_before(pilot: Pilot) -> None:
+        await started(pilot)
         await pilot.press("l")
         await settle(pilot)
         path = app.screen.query_one("#board-path")

@@ -1,0 +1,93 @@
+"""The first frame: the board comes first, the panels right after, and nothing moves."""
+
+from __future__ import annotations
+
+from textual.geometry import Region
+from textual.widgets import Footer, Header
+
+from snl_tui.core.engine import Player
+from snl_tui.core.formats import load_board
+from snl_tui.widgets.board import BoardView
+from snl_tui.widgets.move_log import MoveLog
+from snl_tui.widgets.players import PlayersPanel
+
+from .helpers import SIZE, cpu, settle, started
+
+
+def watch_first_board_frame(app) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """Record what the screen holds when the first frame with the board goes out."""
+    seen: dict[str, object] = {}
+    display = app._display
+
+    def recording(screen, renderable):  # type: ignore[no-untyped-def]
+        display(screen, renderable)
+        if seen or renderable is None or not app.game_screen.is_mounted:
+            return
+        board = app.game_screen.query_one(BoardView)
+        if board.lines_painted:
+            seen["ready"] = app.game_screen.ready
+            seen["panels"] = len(app.game_screen.query(PlayersPanel))
+            seen["region"] = board.region
+            seen["scroll_y"] = board.scroll_offset.y
+            seen["max_scroll_y"] = board.max_scroll_y
+            seen["text"] = "\n".join(board.render_line(y).text for y in range(board.size.height))
+
+    app._display = recording
+    return seen
+
+
+async def test_the_board_is_drawn_before_the_panels_and_does_not_move(make_app) -> None:
+    app = make_app()
+    first = watch_first_board_frame(app)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        assert first["ready"] is False and first["panels"] == 0
+        text = str(first["text"])
+        assert "100" in text and "GOAL" in text and "▲38" in text and "▼6" in text
+        board = screen.query_one(BoardView)
+        assert board.region == first["region"]  # the panels arrive around it
+        assert board.region == Region(0, 1, 74, 38)
+        assert screen.query(Header) and screen.query(Footer) and screen.query(PlayersPanel)
+        assert not screen.has_class("-loading")
+        assert board.has_focus
+
+
+async def test_a_large_board_opens_at_the_tokens(make_app) -> None:
+    app = make_app(board=load_board("everest"), players=[Player("Ann")])
+    first = watch_first_board_frame(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        # Off the board: the bottom rows (square 1 and the off-board line) from frame one.
+        assert first["scroll_y"] == first["max_scroll_y"] > 0
+        assert "off the board: A" in str(first["text"])
+
+
+async def test_a_move_made_before_the_panels_arrive_is_shown_once(make_app) -> None:
+    app = make_app(players=[Player("Ann"), cpu("Bot")])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.game_screen
+        screen.action_roll()  # before the panels are mounted
+        await started(pilot)
+        await settle(pilot)
+        assert len(screen.game.history) >= 1
+        assert screen.query_one(MoveLog).line_count == len(screen.game.history)
+        players = screen.query_one(PlayersPanel)
+        assert players.positions == tuple(screen.game.positions)
+
+
+async def test_a_restyle_that_changes_nothing_keeps_the_painted_lines(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        board = screen.query_one(BoardView)
+        painted = board.lines_painted
+        board.blur()  # :focus restyles the board (its border), not its squares
+        await settle(pilot)
+        board.focus()
+        await settle(pilot)
+        assert board.lines_painted == painted
+        app.theme = "textual-light"  # a new palette: every line is painted again
+        await settle(pilot)
+        assert board.lines_painted == painted + board.virtual_size.height
