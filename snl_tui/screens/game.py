@@ -81,6 +81,8 @@ class GameScreen(Screen[None]):
         self.computer_timer: Timer | None = None
         self.footer_keys: tuple[bool | None, ...] = ()
         self.panels_requested = False
+        self.move_note: str | None = None
+        """Puzzle mode: what the solver says about the last move when it was not optimal."""
         self.ready = False
         """The side panels are mounted: the state can be shown. Moves do not wait for it:
         a move made before is in the engine, and ``_mount_panels`` shows it."""
@@ -230,7 +232,8 @@ class GameScreen(Screen[None]):
         if self.mode == "puzzle":
             faces = game.board.rules.faces
             keys = "1-9 or d" if faces > 9 else f"1-{faces}"
-            return f"Move {len(game.history) + 1}: choose a die value ({keys}). u undoes."
+            note = f"{self.move_note} " if self.move_note else ""
+            return f"{note}Move {len(game.history) + 1}: choose a die value ({keys}). u undoes."
         if player.computer:
             return f"{player.name} is rolling..."
         again = " again" if game.history and game.history[-1].again else ""
@@ -284,6 +287,7 @@ class GameScreen(Screen[None]):
         if self.ready:
             self.query_one(MoveLog).catch_up(self.game.history, self.game.players)
         self._show_die(turn.move.die)
+        self.move_note = self._optimality_note(turn) if self.mode == "puzzle" else None
         self._follow_route(turn)
         self._show_state()
         if self.game.over and self.game.winner is not None:
@@ -302,10 +306,26 @@ class GameScreen(Screen[None]):
         self.app.push_screen(GameOverScreen(report), self._after_game_over)
 
     def _after_game_over(self, choice: str | None) -> None:
-        if choice == "new":
+        if choice == "retry":
+            self.restart(self.settings)
+        elif choice == "new" and self.mode == "puzzle":
+            self.action_new_game()  # the same puzzle again is "retry": let them pick
+        elif choice == "new":
             self.restart(self.settings, next_seed=True)
         elif choice == "quit":
             self.app.exit(return_code=0)
+
+    def _optimality_note(self, turn: Turn) -> str | None:
+        """Say so when a move leaves every optimal route (the solver's least rolls left
+        before and after it); None for an optimal move."""
+        board = self.game.board
+        before = least_rolls_from(board, turn.move.start)
+        after = least_rolls_from(board, turn.move.end)
+        if before < 0 or after == before - 1:
+            return None
+        if after < 0:
+            return "Not optimal: the goal is out of reach from here."
+        return f"Not optimal: {after} rolls left now (best was {before - 1})."
 
     def _maybe_computer_turn(self) -> None:
         game = self.game
@@ -441,6 +461,7 @@ class GameScreen(Screen[None]):
         if self.check_action("undo", ()) is not True or self.busy:
             return
         self.game.undo()
+        self.move_note = None
         if self.route_on and not self._route_from_here():
             self.route_on = False
         self._show_everything()
@@ -524,6 +545,7 @@ class GameScreen(Screen[None]):
         self.game = self._new_game(settings)
         self.games_started += 1
         self.busy = False
+        self.move_note = None
         self.route_on = False
         self.route_squares = []
         self.optimal_moves = least_rolls_from(settings.board, settings.board.rules.start)

@@ -1,7 +1,8 @@
 """The end-of-game dialog: the winner (classic) or the score against the optimum (puzzle).
 
-A ``ModalScreen`` returning via ``dismiss``: "new" (another game), "quit", or None (close
-the dialog and look at the final board).
+A ``ModalScreen`` returning via ``dismiss``: "new" (another game), "retry" (the same
+puzzle again, puzzle mode only), "quit", or None (close the dialog and look at the final
+board).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ class GameReport:
 
     title: str
     lines: tuple[str, ...]
+    retry: bool = False
+    """Offer "Try again" (the same puzzle on the same board)."""
 
 
 def finished_faster_than(game: Game, turns: int) -> float | None:
@@ -64,17 +67,21 @@ def puzzle_solved(game: Game, optimal: int) -> GameReport:
         if moves == optimal
         else (f"{moves - optimal} more than the optimum: try again?")
     )
-    return GameReport("Puzzle solved", (f"Solved in {moves} moves (optimal: {optimal}).", verdict))
+    return GameReport(
+        "Puzzle solved", (f"Solved in {moves} moves (optimal: {optimal}).", verdict), retry=True
+    )
 
 
 class GameOverScreen(ModalScreen[str | None]):
-    """Offers a new game or quitting; Escape closes it to look at the board."""
+    """Offers a new game (or the same puzzle again) or quitting; Escape closes it to look
+    at the board."""
 
     CSS_PATH = "dialogs.tcss"
 
     AUTO_FOCUS = "#new"
 
     BINDINGS = [
+        Binding("t", "choose('retry')", "Try again"),
         Binding("n", "choose('new')", "New game"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("escape", "choose(None)", "Close"),
@@ -83,6 +90,13 @@ class GameOverScreen(ModalScreen[str | None]):
     def __init__(self, report: GameReport) -> None:
         super().__init__()
         self.report = report
+        if report.retry:
+            self.AUTO_FOCUS = "#retry"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters == ("retry",):
+            return self.report.retry
+        return True
 
     def compose(self) -> ComposeResult:
         with Vertical(id="game-over", classes="dialog"):
@@ -90,7 +104,11 @@ class GameOverScreen(ModalScreen[str | None]):
             for line in self.report.lines:
                 yield Static(line, classes="game-over-line", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("New game (n)", id="new", variant="primary")
+                if self.report.retry:
+                    yield Button("Try again (t)", id="retry", variant="primary")
+                yield Button(
+                    "New game (n)", id="new", variant="default" if self.report.retry else "primary"
+                )
                 yield Button("Quit (q)", id="quit", variant="error")
 
     def action_choose(self, choice: str | None) -> None:

@@ -143,9 +143,10 @@ class HintPanel(Vertical):
         else:
             odds_text.append("Expected turns left: ")
             odds_text.append(turns(odds.expected_turns), style="bold")
-            odds_text.append("\nFinish within 5 turns: ")
+            # One short line: the panel is narrow (42 columns inside its border).
+            odds_text.append("\nFinish in 5 / 10 turns: ")
             odds_text.append(percent(odds.within_5), style="bold")
-            odds_text.append(", within 10: ")
+            odds_text.append(" / ")
             odds_text.append(percent(odds.within_10), style="bold")
             if len(odds.win_chances) > 1:
                 odds_text.append("\nWin chances: ")

@@ -37,7 +37,7 @@ async def test_h_toggles_the_hint_panel_with_solver_and_odds(make_app) -> None:
         assert f"{route.rolls[0]}→{route.squares[0]}" in text
         odds = analyze(board, players=2)
         assert f"Expected turns left: {odds.expected_turns:.1f}" in text  # 39.2 on classic
-        assert "Finish within 5 turns:" in text and "within 10:" in text
+        assert "Finish in 5 / 10 turns: " in text and "% / " in text
         assert "Win chances: Ann" in text and "Bot" in text
         assert panel.query_one(Sparkline).data
         await pilot.press("h")

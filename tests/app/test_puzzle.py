@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 
+from snl_tui.core.engine import Player, move
 from snl_tui.core.formats import load_board
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import least_rolls_from, optimal_dice, optimal_route
 from snl_tui.screens.game import GameScreen
+from snl_tui.screens.new_game import NewGameScreen
 from snl_tui.screens.winner import GameOverScreen
+from snl_tui.widgets.move_log import MoveLog
 
 from .helpers import SIZE, game_screen, settle, started, wait_until
 
@@ -128,3 +131,81 @@ async def test_m_switches_between_classic_and_puzzle(make_app) -> None:
         await pilot.press("m")
         await settle(pilot)
         assert screen.mode == "classic" and len(screen.game.players) == 2
+
+
+async def test_a_move_off_the_optimal_route_says_so(make_app) -> None:
+    board = load_board("classic")
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+
+        def detours(square: int) -> list[int]:
+            return [d for d in range(1, 7) if d not in optimal_dice(board, square)]
+
+        # An optimal first move after which a non-optimal die exists.
+        best = next(d for d in optimal_dice(board, 0) if detours(move(board, 0, d).end))
+        screen.action_pick(best)
+        await settle(pilot)
+        assert "Not optimal" not in status_text(screen)
+        square = screen.game.position
+        least = least_rolls_from(board, square)
+        detour = detours(square)[0]
+        screen.action_pick(detour)
+        await settle(pilot)
+        now = least_rolls_from(board, screen.game.position)
+        assert status_text(screen).startswith(
+            f"Not optimal: {now} rolls left now (best was {least - 1}). Move 3:"
+        )
+        await pilot.press("u")  # taking the move back takes the note away
+        await settle(pilot)
+        assert "Not optimal" not in status_text(screen)
+
+
+async def test_try_again_restarts_the_same_puzzle(make_app) -> None:
+    board = load_board("classic")
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        detour = next(d for d in range(1, 7) if d not in optimal_dice(board, 0))
+        screen.action_pick(detour)
+        await settle(pilot)
+        for die in optimal_route(board, screen.game.position).rolls:
+            screen.action_pick(die)
+            await settle(pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert "more than the optimum: try again?" in dialog_text(app)
+        assert app.screen.query_one("#retry", Button).has_focus
+        await pilot.press("t")
+        await settle(pilot)
+        assert app.screen is screen
+        assert screen.game.board is board and screen.mode == "puzzle"
+        assert screen.game.history == [] and screen.game.positions == [0]
+        assert screen.query_one(MoveLog).line_count == 0
+
+
+async def test_new_game_after_a_puzzle_asks_what_to_play(make_app) -> None:
+    board = load_board("leetcode-2")
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        for die in optimal_route(board, screen.game.position).rolls:
+            screen.action_pick(die)
+            await settle(pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, NewGameScreen)
+
+
+async def test_the_classic_winner_dialog_has_no_try_again(make_app) -> None:
+    app = make_app(board=load_board("leetcode-2"), players=[Player("Ann")], seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        while not screen.game.over:
+            screen.action_roll()
+            await settle(pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert not app.screen.query("#retry")
+        await pilot.press("t")  # not offered: nothing happens
+        await settle(pilot)
+        assert isinstance(app.screen, GameOverScreen)
