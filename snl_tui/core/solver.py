@@ -227,11 +227,13 @@ def optimal_dice(board: Board, square: int) -> tuple[int, ...]:
     return tuple(best)
 
 
-def optimal_route(board: Board, square: int | None = None) -> Solution:
+def optimal_route(board: Board, square: int | None = None, limit: int | None = None) -> Solution:
     """One optimal route from ``square``: always the smallest optimal die value.
 
     Deterministic and consistent with ``optimal_dice``, so the hint panel, the route
-    overlay and the move the player just made agree with each other.
+    overlay and the move the player just made agree with each other. With ``limit``,
+    ``rolls`` and ``squares`` hold only the first ``limit`` moves (``moves`` still counts
+    them all): a hint on a huge board needs the start of the route, not all of it.
     """
     origin = position = _check_start(board, square)
     dist = distances_to_goal(board)
@@ -240,7 +242,7 @@ def optimal_route(board: Board, square: int | None = None) -> Solution:
         return Solution(UNREACHABLE, [], [], origin)
     rolls: list[int] = []
     squares: list[int] = []
-    while position != board.goal:
+    while position != board.goal and (limit is None or len(rolls) < limit):
         die = optimal_dice(board, position)[0]
         position = next_position(board, position, die)
         rolls.append(die)

@@ -83,12 +83,20 @@ def turns(value: float | None) -> str:
     return f"{value:.1f}"
 
 
+ROUTE_SHOWN = 12
+"""Moves of the route the hint spells out; a longer route ends with '... N more'."""
+
+
 def route_text(board: Board, square: int) -> str:
     """'4 → 14, 6 → 20, ...' for one optimal route from ``square``."""
-    solution = optimal_route(board, square)
-    return ", ".join(
+    solution = optimal_route(board, square, limit=ROUTE_SHOWN)
+    text = ", ".join(
         f"{die}→{end}" for die, end in zip(solution.rolls, solution.squares, strict=True)
     )
+    hidden = solution.moves - len(solution.rolls)
+    if hidden > 0:
+        text += f", … {hidden} more"
+    return text
 
 
 def hint_lines(board: Board, player: Player, square: int) -> Text:

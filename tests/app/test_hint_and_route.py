@@ -172,3 +172,13 @@ async def test_large_board_scrolls_to_follow_the_token(make_app) -> None:
         assert view.scroll_offset.y <= top < view.scroll_offset.y + view.size.height
         left = col * view.cell_width
         assert view.scroll_offset.x <= left < view.scroll_offset.x + view.size.width
+
+
+def test_hint_route_text_spells_out_a_short_route_and_elides_a_long_one():
+    from snl_tui.core.board import Board
+    from snl_tui.widgets.hint_panel import ROUTE_SHOWN, route_text
+
+    assert route_text(Board(1, 13), 1) == "6→7, 6→13"
+    long_text = route_text(Board(1, 300), 1)
+    assert long_text.count("→") == ROUTE_SHOWN
+    assert long_text.endswith(f", … {50 - ROUTE_SHOWN} more")

@@ -252,3 +252,11 @@ def test_large_board_is_solved_with_a_sound_route():
     sol = solve(board)
     assert sol.moves == leetcode_909(matrix)
     assert_route_is_sound(board, sol, 1)
+
+
+def test_optimal_route_limit_keeps_the_full_count_and_the_same_start():
+    board = Board(1, 300)  # 50 rolls, no jumps
+    full = optimal_route(board, 1)
+    short = optimal_route(board, 1, limit=5)
+    assert full.moves == short.moves == 50
+    assert short.rolls == full.rolls[:5] and short.squares == full.squares[:5]
