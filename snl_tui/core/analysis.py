@@ -245,14 +245,7 @@ class _Chain:
         for here, targets in enumerate(edges):
             for there in targets:
                 preds[there].append(here)
-        queue = deque(np.flatnonzero(looping).tolist())
-        while queue:
-            there = queue.popleft()
-            for here in preds[there]:
-                if not looping[here]:
-                    looping[here] = True
-                    queue.append(here)
-        return looping
+        return _reaching(preds, np.flatnonzero(looping).tolist())
 
     # -- the turn table ----------------------------------------------------------------
 
@@ -521,23 +514,25 @@ def _reachability(dest: list[list[int]], goal: int) -> tuple[np.ndarray, np.ndar
         for there in set(dest[here]):
             preds[there].append(here)
 
-    def backwards(seeds: Iterable[int]) -> np.ndarray:
-        seen = np.zeros(size, dtype=bool)
-        queue = deque(seeds)
-        for s in queue:
-            seen[s] = True
-        while queue:
-            there = queue.popleft()
-            for here in preds[there]:
-                if not seen[here]:
-                    seen[here] = True
-                    queue.append(here)
-        return seen
-
-    can_finish = backwards([goal])
+    can_finish = _reaching(preds, [goal])
     doomed = np.flatnonzero(~can_finish).tolist()
-    safe = ~backwards(doomed) if doomed else np.ones(size, dtype=bool)
+    safe = ~_reaching(preds, doomed) if doomed else np.ones(size, dtype=bool)
     return can_finish, safe
+
+
+def _reaching(preds: list[list[int]], seeds: Iterable[int]) -> np.ndarray:
+    """Per position: can it reach one of ``seeds`` (``preds`` lists each one's sources)?"""
+    seen = np.zeros(len(preds), dtype=bool)
+    queue = deque(seeds)
+    for seed in queue:
+        seen[seed] = True
+    while queue:
+        there = queue.popleft()
+        for here in preds[there]:
+            if not seen[here]:
+                seen[here] = True
+                queue.append(here)
+    return seen
 
 
 _CHAINS: WeakKeyDictionary[Board, _Chain] = WeakKeyDictionary()
