@@ -48,7 +48,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from .board import Board, Jump, JumpKind
-from .engine import MAX_PLAYERS, count_to, move, next_position
+from .engine import MAX_PLAYERS, move, next_position, roll_table
 from .errors import MoveError, SnlError
 from .solver import distances_to_goal
 
@@ -445,16 +445,10 @@ def _grown(cdf: np.ndarray, last: int, rows: int) -> tuple[np.ndarray, list[np.n
 
 
 def _roll_table(board: Board) -> list[list[int]]:
-    """rows[p][d - 1]: where a roll of d from p ends, straight from the engine (its
-    count_to and the board's landing table are what next_position is made of). The goal
+    """rows[p][d - 1]: where a roll of d from p ends, straight from the engine. The goal
     row loops onto itself so that the goal absorbs."""
-    goal, faces = board.goal, board.rules.faces
-    landing = board.landing_table
-    rows = []
-    for p in range(goal):
-        counted = [count_to(board, p, d) for d in range(1, faces + 1)]
-        rows.append([p if t is None else landing[t] for t in counted])
-    rows.append([goal] * faces)
+    rows = roll_table(board)
+    rows.append([board.goal] * board.rules.faces)
     return rows
 
 

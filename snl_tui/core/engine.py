@@ -46,6 +46,25 @@ def next_position(board: Board, position: int, die: int) -> int:
     return board.landing_table[landed]
 
 
+def roll_table(board: Board) -> list[list[int]]:
+    """rows[p][d - 1]: where rolling ``d`` from position ``p`` ends (jumps applied).
+
+    The same answer as ``next_position`` for every position below the goal and every
+    face, built in one pass: only the last ``faces`` positions can overshoot, so only
+    they go through ``count_to``. (The Markov analysis reads this table.)
+    """
+    goal, faces = board.goal, board.rules.faces
+    landing = board.landing_table
+    rows = []
+    for p in range(goal):
+        if p + faces <= goal:
+            rows.append(landing[p + 1 : p + faces + 1])
+        else:
+            counted = [count_to(board, p, d) for d in range(1, faces + 1)]
+            rows.append([p if t is None else landing[t] for t in counted])
+    return rows
+
+
 def legal_dice(board: Board, position: int) -> tuple[int, ...]:
     """Die values that move the token from ``position`` (all faces, minus forfeits).
 

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
-from snl_tui.core.engine import Game, Player, legal_dice, move, next_position
+from snl_tui.core.engine import Game, Player, legal_dice, move, next_position, roll_table
 from snl_tui.core.errors import MoveError, SnlError
 from snl_tui.core.rules import Rules
 
@@ -216,3 +216,29 @@ def test_saved_games_round_trip_and_bad_saves_are_refused():
         Game.from_dict(board(), {"rolls": []})
     with pytest.raises(MoveError, match="roll 2"):
         Game.from_dict(board(), {"players": [{"name": "A"}], "rolls": [1, 9]})
+
+
+@given(
+    rows=st.integers(1, 5),
+    cols=st.integers(2, 5),
+    overshoot=OVERSHOOTS,
+    chain=st.booleans(),
+    faces=st.integers(2, 20),
+    data=st.data(),
+)
+def test_roll_table_agrees_with_next_position(rows, cols, overshoot, chain, faces, data):
+    goal = rows * cols
+    pairs = data.draw(st.lists(st.tuples(st.integers(1, goal - 1), st.integers(1, goal))))
+    try:
+        b = Board(
+            rows,
+            cols,
+            {a: z for a, z in pairs if a != z}.items(),
+            rules=Rules(overshoot=overshoot, chain=chain, faces=faces),
+        )
+    except SnlError:
+        return
+    table = roll_table(b)
+    assert len(table) == goal
+    for position in range(goal):
+        assert table[position] == [next_position(b, position, d) for d in range(1, faces + 1)]
