@@ -36,6 +36,8 @@ from ..widgets.players import PlayersPanel, token_letters
 
 MODES = ("classic", "puzzle")
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+NARROW_WIDTH = 110
+"""Narrower terminals get a narrower side column (see snl.tcss)."""
 """Below this the screen shows a short message instead of the game."""
 STEP_DELAY = 0.06
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
@@ -165,6 +167,8 @@ class GameScreen(Screen[None]):
         width, height = event.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "too-small")
+        # Below NARROW_WIDTH columns the side column gives the board room (snl.tcss).
+        self.set_class(width < NARROW_WIDTH, "-narrow")
         if small:
             message = (
                 f"Terminal too small: need at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height})"

@@ -91,3 +91,20 @@ async def test_a_restyle_that_changes_nothing_keeps_the_painted_lines(make_app) 
         app.theme = "textual-light"  # a new palette: every line is painted again
         await settle(pilot)
         assert board.lines_painted == painted + board.virtual_size.height
+
+
+async def test_a_narrow_terminal_gives_the_board_more_room(make_app) -> None:
+    widths = {}
+    for size in ((80, 24), SIZE):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            screen = await started(pilot)
+            await settle(pilot)
+            widths[size] = (
+                screen.query_one("#side").size.width,
+                screen.query_one(BoardView).size.width,
+            )
+    narrow_side, narrow_board = widths[(80, 24)]
+    wide_side, _ = widths[SIZE]
+    assert narrow_side < wide_side
+    assert narrow_board >= 80 - narrow_side - 2  # the board takes the rest of the row
