@@ -9,6 +9,7 @@ from snl_tui.core.errors import BoardError
 from snl_tui.core.rules import Rules
 
 from .reference import LEETCODE_1, LLD_RESOLVED, matrix_cell
+from .strategies import boards
 
 
 def test_numbering_runs_boustrophedon_from_the_bottom_left():
@@ -155,19 +156,7 @@ def test_boards_compare_by_squares_jumps_and_rules():
     assert a != Board(4, 4, [(2, 9)])
 
 
-@st.composite
-def jump_boards(draw):
-    rows, cols = draw(st.integers(1, 8)), draw(st.integers(2, 8))
-    goal = rows * cols
-    pairs = draw(st.lists(st.tuples(st.integers(1, goal - 1), st.integers(1, goal)), max_size=goal))
-    rules = Rules(chain=draw(st.booleans()), start=draw(st.sampled_from([0, 1])))
-    try:
-        return Board(rows, cols, {a: b for a, b in pairs if a != b}.items(), rules=rules)
-    except BoardError:
-        return Board(rows, cols, rules=rules)
-
-
-@given(jump_boards(), st.booleans())
+@given(boards(max_side=8), st.booleans())
 def test_matrix_boards_equal_the_same_board_built_from_jumps(board, resolved):
     # from_matrix keeps the cells as its jump table and derives the jumps lazily: every
     # view of it must match the board built from the jump list.

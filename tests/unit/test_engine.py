@@ -10,6 +10,7 @@ from snl_tui.core.errors import MoveError, SnlError
 from snl_tui.core.rules import Rules
 
 from .reference import reference_step
+from .strategies import boards
 
 # 4x4 board, goal 16: ladder 3->10, snake 14->4, ladder 10->15 (a jump ending on a jump).
 JUMPS = [(3, 10), (14, 4), (10, 15)]
@@ -94,38 +95,19 @@ def test_describe_reads_like_a_move_log():
     assert move(start0, 0, 1).describe("Bo") == "Bo rolled 1: start -> 1, ladder to 9"
 
 
-OVERSHOOTS = st.sampled_from(["stay", "bounce", "finish"])
-
-
-@given(
-    rows=st.integers(1, 6),
-    cols=st.integers(2, 6),
-    overshoot=OVERSHOOTS,
-    chain=st.booleans(),
-    faces=st.integers(2, 20),
-    data=st.data(),
-)
-def test_every_move_agrees_with_the_reference_step(rows, cols, overshoot, chain, faces, data):
-    goal = rows * cols
-    squares = st.integers(1, goal)
-    pairs = data.draw(st.lists(st.tuples(st.integers(1, goal - 1), squares), max_size=goal))
-    jumps = {a: b for a, b in pairs if a != b}
-    try:
-        b = Board(
-            rows, cols, jumps.items(), rules=Rules(overshoot=overshoot, chain=chain, faces=faces)
-        )
-    except SnlError:
-        return  # a cycle under chain: rejected, covered elsewhere
-    matrix = b.to_matrix()
-    position = data.draw(st.integers(0, goal - 1))
-    for die in range(1, faces + 1):
-        expected = reference_step(matrix, position, die, overshoot, chain)
-        result = move(b, position, die)
+@given(boards(max_side=6, max_faces=20), st.data())
+def test_every_move_agrees_with_the_reference_step(board, data):
+    rules = board.rules
+    matrix = board.to_matrix()
+    position = data.draw(st.integers(0, board.goal - 1))
+    for die in range(1, rules.faces + 1):
+        expected = reference_step(matrix, position, die, rules.overshoot, rules.chain)
+        result = move(board, position, die)
         if expected is None:
-            assert result.forfeited and die not in legal_dice(b, position)
+            assert result.forfeited and die not in legal_dice(board, position)
         else:
-            assert result.end == expected == next_position(b, position, die)
-            assert die in legal_dice(b, position)
+            assert result.end == expected == next_position(board, position, die)
+            assert die in legal_dice(board, position)
 
 
 def test_players_parse_and_validation():
@@ -218,27 +200,10 @@ def test_saved_games_round_trip_and_bad_saves_are_refused():
         Game.from_dict(board(), {"players": [{"name": "A"}], "rolls": [1, 9]})
 
 
-@given(
-    rows=st.integers(1, 5),
-    cols=st.integers(2, 5),
-    overshoot=OVERSHOOTS,
-    chain=st.booleans(),
-    faces=st.integers(2, 20),
-    data=st.data(),
-)
-def test_roll_table_agrees_with_next_position(rows, cols, overshoot, chain, faces, data):
-    goal = rows * cols
-    pairs = data.draw(st.lists(st.tuples(st.integers(1, goal - 1), st.integers(1, goal))))
-    try:
-        b = Board(
-            rows,
-            cols,
-            {a: z for a, z in pairs if a != z}.items(),
-            rules=Rules(overshoot=overshoot, chain=chain, faces=faces),
-        )
-    except SnlError:
-        return
-    table = roll_table(b)
-    assert len(table) == goal
-    for position in range(goal):
-        assert table[position] == [next_position(b, position, d) for d in range(1, faces + 1)]
+@given(boards(max_side=5, max_faces=20))
+def test_roll_table_agrees_with_next_position(board):
+    table = roll_table(board)
+    assert len(table) == board.goal
+    faces = board.rules.faces
+    for position in range(board.goal):
+        assert table[position] == [next_position(board, position, d) for d in range(1, faces + 1)]

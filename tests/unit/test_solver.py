@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
 from snl_tui.core.engine import legal_dice, next_position
-from snl_tui.core.errors import BoardError, MoveError
+from snl_tui.core.errors import MoveError
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import (
     distances_to_goal,
@@ -22,6 +22,7 @@ from snl_tui.core.solver import (
 )
 
 from .reference import LEETCODE_1, LLD_RESOLVED, brute_force_least_rolls, leetcode_909
+from .strategies import boards
 
 
 def replay(board: Board, start: int, rolls: list[int]) -> list[int]:
@@ -192,29 +193,8 @@ def test_property_square_boards_match_leetcode(matrix):
     assert_route_is_sound(board, sol, 1)
 
 
-@st.composite
-def boards_with_rules(draw):
-    rows = draw(st.integers(1, 7))
-    cols = draw(st.integers(1, 7))
-    if rows * cols < 2:
-        cols = 2
-    goal = rows * cols
-    pairs = draw(st.lists(st.tuples(st.integers(1, goal - 1), st.integers(1, goal)), max_size=goal))
-    rules = Rules(
-        start=draw(st.sampled_from([0, 1])),
-        overshoot=draw(st.sampled_from(["stay", "bounce", "finish"])),
-        chain=draw(st.booleans()),
-        faces=draw(st.integers(2, 12)),
-    )
-    jumps = {a: b for a, b in pairs if a != b}
-    try:
-        return Board(rows, cols, jumps.items(), rules=rules)
-    except BoardError:
-        return Board(rows, cols, rules=rules)  # a chain cycle: keep the rules, drop the jumps
-
-
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(boards_with_rules(), st.data())
+@given(boards(), st.data())
 def test_property_any_rules_match_the_brute_force_and_routes_replay(board, data):
     rules = board.rules
     start = data.draw(st.integers(0, board.goal))
@@ -231,7 +211,7 @@ def test_property_any_rules_match_the_brute_force_and_routes_replay(board, data)
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
-@given(boards_with_rules(), st.data())
+@given(boards(), st.data())
 def test_property_optimal_dice_are_exactly_the_values_that_stay_optimal(board, data):
     position = data.draw(st.integers(0, board.goal - 1))
     best = least_rolls_from(board, position)
