@@ -220,9 +220,7 @@ class Board:
         """(row, col) of a square in matrix terms: row 0 is the top row."""
         if not 1 <= square <= self.goal:
             raise ValueError(f"square {square} is not on the board (1..{self.goal})")
-        level, offset = divmod(square - 1, self.cols)
-        col = offset if level % 2 == 0 else self.cols - 1 - offset
-        return self.rows - 1 - level, col
+        return _cell_of(self.rows, self.cols, square)
 
     def square_at(self, row: int, col: int) -> int:
         """The square number of a matrix cell (row 0 is the top row)."""
@@ -316,10 +314,16 @@ class Board:
         )
 
 
-def _cell_where(rows: int, cols: int, square: int) -> str:
+def _cell_of(rows: int, cols: int, square: int) -> tuple[int, int]:
+    """(row, col) of a square, row 0 on top: the one place the numbering is decoded."""
     level, offset = divmod(square - 1, cols)
     col = offset if level % 2 == 0 else cols - 1 - offset
-    return f"row {rows - 1 - level}, col {col} (square {square})"
+    return rows - 1 - level, col
+
+
+def _cell_where(rows: int, cols: int, square: int) -> str:
+    row, col = _cell_of(rows, cols, square)
+    return f"row {row}, col {col} (square {square})"
 
 
 def _raise_first_bad_cell(flat: list[object], rows: int, cols: int) -> None:
