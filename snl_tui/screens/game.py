@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
@@ -43,6 +44,8 @@ STEP_DELAY = 0.06
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
 JUMP_DELAY = 0.18
 COMPUTER_DELAY = 0.6
+PANELS_CSS = Path(__file__).resolve().parent.parent / "panels.tcss"
+"""The side panels' styles: read when the panels mount, after the board's first frame."""
 
 
 @dataclass
@@ -64,7 +67,7 @@ class GameScreen(Screen[None]):
     """Where the game is played."""
 
     BINDINGS = game_bindings()
-    AUTO_FOCUS = None  # the board takes the focus once the panels are mounted
+    AUTO_FOCUS = ""  # no auto focus (None would inherit "*"): the board takes it in _mount_panels
     HELP = "Roll with r (classic) or pick die values with 1-9 (puzzle). Press ? for help."
 
     def __init__(self, settings: GameSettings, *, animate: bool = True) -> None:
@@ -122,7 +125,6 @@ class GameScreen(Screen[None]):
         return Vertical(
             players,
             Horizontal(DiceFace(id="dice"), Static(id="status", markup=False), id="dice-row"),
-            Input(id="die-input", placeholder="die value, Enter", type="integer"),
             hint,
             log,
             id="side",
@@ -146,6 +148,7 @@ class GameScreen(Screen[None]):
         """Mount the side panels once the board is on screen, then show the game."""
         if not self.is_attached:
             return  # the app quit before its first frame
+        self._load_panel_css()
         mounted = self.mount_all([Header(), self._side_panels(), Footer()])
         # In the same refresh as the mount: no frame shows the panels in the kept room.
         self.remove_class("-loading")
@@ -157,6 +160,16 @@ class GameScreen(Screen[None]):
         self._show_everything()
         self.post_message(GameStarted(self.game.board.name, self.mode))
         self._maybe_computer_turn()
+
+    def _load_panel_css(self) -> None:
+        """Add ``panels.tcss`` to the app's stylesheet (once). The rules apply as the
+        panels mount; a theme change re-parses it with the other sources."""
+        app = self.app
+        if app.stylesheet.has_source(str(PANELS_CSS), ""):
+            return
+        app.stylesheet.read(PANELS_CSS)
+        if app.css_monitor is not None:  # `textual run --dev`: live-edit it like snl.tcss
+            app.css_monitor.add_paths([PANELS_CSS])
 
     def _board_title(self) -> str:
         board = self.game.board
@@ -436,12 +449,16 @@ class GameScreen(Screen[None]):
         else:  # legal_dice and move disagree: trust legal_dice, but say so plainly
             self._show_status(f"{die} is not allowed from here.")
 
-    def action_choose_die(self) -> None:
+    async def action_choose_die(self) -> None:
+        """Ask for any die value in a box (faces above 9 have no key of their own)."""
         if self.check_action("choose_die", ()) is not True or not self.can_move():
             return
         if not self.ready:
-            return  # no input box yet
-        die_input = self.query_one("#die-input", Input)
+            return  # no side column for the box yet
+        die_input = next(self.query("#die-input").results(Input), None)
+        if die_input is None:  # only puzzles on dice with more than 9 faces need it: made on first use
+            die_input = Input(id="die-input", placeholder="die value, Enter", type="integer")
+            await self.query_one("#side").mount(die_input, after="#dice-row")
         die_input.display = True
         die_input.value = ""
         die_input.focus()
@@ -554,8 +571,8 @@ class GameScreen(Screen[None]):
         self.route_squares = []
         self.optimal_moves = least_rolls_from(settings.board, settings.board.rules.start)
         self.query_one(BoardView).set_board(settings.board, token_letters(self.game.players))
-        if self.ready:
-            self.query_one("#die-input", Input).display = False
+        for die_input in self.query("#die-input"):
+            die_input.display = False
         self._show_everything()
         self.post_message(GameStarted(settings.board.name, settings.mode))
         self._maybe_computer_turn()

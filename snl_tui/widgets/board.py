@@ -95,6 +95,8 @@ class BoardView(ScrollView, can_focus=True):
         self.cell_states: dict[int, CellState] = {}
         self.off_board: tuple[int, ...] = ()
         self.line_cache: dict[int, Strip] = {}
+        self.cache_geometry: tuple[int, int | None] = (0, None)
+        """(left padding, view width) the cached lines were painted for."""
         self.base_style: Style | None = None
         """The widget's own style (``rich_style`` walks every ancestor: looked up once)."""
         self.palette: dict[tuple[str, bool], Style] = {}
@@ -256,13 +258,17 @@ class BoardView(ScrollView, can_focus=True):
         line = y + scroll_y - pad_y
         if not 0 <= line < self.virtual_size.height:
             return Strip.blank(width, base)
+        # A board narrower than the view is cached centred and view-wide, so a line is
+        # one Strip (each Strip carries several caches: making them is not free).
+        geometry = (pad_x, width if pad_x else None)
+        if geometry != self.cache_geometry:
+            self.line_cache.clear()
+            self.cache_geometry = geometry
         strip = self.line_cache.get(line)
         if strip is None:
-            strip = self._paint_line(line)
-            self.line_cache[line] = strip
-        if pad_x:
-            strip = Strip.join([Strip.blank(pad_x, base), strip])
-            return strip.crop_extend(0, width, base)
+            strip = self.line_cache[line] = self._paint_line(line, *geometry)
+        if pad_x or (scroll_x == 0 and strip.cell_length == width):
+            return strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
     def component_style(self, name: str, partial: bool = False) -> Style:
@@ -273,34 +279,55 @@ class BoardView(ScrollView, can_focus=True):
             )
         return style
 
-    def _paint_line(self, line: int) -> Strip:
+    def _paint_line(self, line: int, left: int = 0, width: int | None = None) -> Strip:
+        """Virtual line ``line`` as one Strip: ``left`` blank columns, then the board's
+        line, then blanks up to ``width`` (default: the board's own width)."""
         self.lines_painted += 1
         board = self.board
         grid_lines = CELL_HEIGHT * board.rows
-        width = self.cell_width * board.cols
-        if line == grid_lines:
-            return self._paint_off_board(width)
-        if line > grid_lines:
-            style = self.component_style("board--legend")
-            return Strip([Segment(LEGEND[:width].ljust(width), style)], width)
-        row, part = divmod(line, CELL_HEIGHT)
-        segments: list[Segment] = []
-        for col in range(board.cols):
-            square = board.square_at(row, col)
-            for text, style in self._cell_line(square, row, col, part):
-                segments.append(Segment(text, style))
-        return Strip(segments, width).simplify()
+        board_width = self.cell_width * board.cols
+        fill = self.base_style or self.rich_style
+        pieces: list[Piece] = [(" " * left, fill)] if left else []
+        if line >= grid_lines:
+            legend = self.component_style("board--legend")
+            if line > grid_lines:
+                pieces.append((LEGEND[:board_width].ljust(board_width), legend))
+            elif self.off_board:
+                pieces.append((" off the board: ", legend))
+                for seat in self.off_board:
+                    pieces.append((self._letter(seat), self._token_style(seat, legend)))
+                    pieces.append((" ", legend))
+        else:
+            row, part = divmod(line, CELL_HEIGHT)
+            for col in range(board.cols):
+                pieces += self._cell_line(board.square_at(row, col), row, col, part)
+        return self._join(pieces, fill, left + board_width if width is None else width)
 
-    def _paint_off_board(self, width: int) -> Strip:
-        base = self.component_style("board--legend")
-        if not self.off_board:
-            return Strip.blank(width, base)
-        pieces: list[Piece] = [(" off the board: ", base)]
-        for seat in self.off_board:
-            pieces.append((self._letter(seat), self._token_style(seat, base)))
-            pieces.append((" ", base))
-        segments = [Segment(text, style) for text, style in pieces]
-        return Strip(segments).crop_extend(0, width, base)
+    @staticmethod
+    def _join(pieces: list[Piece], fill: Style, width: int) -> Strip:
+        """One Strip of exactly ``width`` cells: neighbouring pieces of one style become
+        one segment, ``fill`` pads the end, and anything past ``width`` is cut."""
+        segments: list[Segment] = []
+        text, style = "", fill
+        room = width
+        for piece_text, piece_style in pieces:
+            piece_text = piece_text[:room]
+            if not piece_text:
+                continue
+            room -= len(piece_text)
+            if piece_style is style or piece_style == style:
+                text += piece_text
+                continue
+            if text:
+                segments.append(Segment(text, style))
+            text, style = piece_text, piece_style
+        if room and (style is fill or style == fill):
+            text, room = text + " " * room, 0
+        if text:
+            segments.append(Segment(text, style))
+        if room:
+            segments.append(Segment(" " * room, fill))
+        return Strip(segments, width)
 
     def _letter(self, seat: int) -> str:
         return self.letters[seat] if seat < len(self.letters) else str(seat + 1)
