@@ -108,3 +108,22 @@ async def test_a_narrow_terminal_gives_the_board_more_room(make_app) -> None:
     wide_side, _ = widths[SIZE]
     assert narrow_side < wide_side
     assert narrow_board >= 80 - narrow_side - 2  # the board takes the rest of the row
+
+
+async def test_the_panel_styles_arrive_with_the_panels_and_survive_a_theme_change(
+    make_app,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        players = screen.query_one(PlayersPanel)
+        log = screen.query_one(MoveLog)
+        # panels.tcss gives both a round border (Textual's defaults give none).
+        assert players.styles.border_top[0] == "round"
+        assert log.styles.border_top[0] == "round"
+        before = players.styles.border_top[1]
+        app.theme = "textual-light"  # the CSS is parsed again, panels.tcss with it
+        await settle(pilot)
+        assert players.styles.border_top[0] == "round"
+        assert log.styles.border_top[0] == "round"
+        assert players.styles.border_top[1] != before  # now from the light theme's $primary
