@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .board import Board, Jump, JumpKind
@@ -327,7 +327,11 @@ class Game:
         earlier = Game.replay(
             self.board, self.players, self.rolls[:-1], self.seed, sum(t.drawn for t in kept)
         )
-        self.__dict__.update(earlier.__dict__)
+        # Every field, not ``__dict__``: a field still at its class default (``winner``
+        # before anyone wins) is not in the replayed game's ``__dict__``, and copying
+        # only the dict would keep this game's winner after undoing the winning roll.
+        for name in (f.name for f in fields(self)):
+            setattr(self, name, getattr(earlier, name))
         return last
 
     # -- saving ------------------------------------------------------------------------

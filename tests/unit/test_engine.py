@@ -1,5 +1,7 @@
 """The engine: one move under every rule option, and games of 1-4 players."""
 
+from dataclasses import fields
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -184,6 +186,44 @@ def test_undo_takes_back_exactly_the_last_roll():
     assert game.positions == [10] and game.rolls == [2]
     game.undo()
     assert game.positions == [1] and game.undo() is None
+
+
+def state(game: Game) -> dict[str, object]:
+    """Every field of a game, the RNG's state included."""
+    values = {f.name: getattr(game, f.name) for f in fields(game) if f.name != "_rng"}
+    return {**values, "rng": game._rng.getstate()}
+
+
+def test_undoing_the_winning_roll_reopens_the_game():
+    game = Game(Board.from_matrix([[-1, -1], [-1, -1]]), ("Ann",))
+    game.play(3)
+    assert game.over and game.winner == 0
+    game.undo()
+    assert not game.over and game.winner is None and game.positions == [1]
+    game.play(3)  # and it can be won again
+    assert game.winner == 0
+
+
+@given(boards(max_side=6), st.data())
+def test_undo_leaves_the_game_exactly_as_replaying_all_but_the_last_roll(board, data):
+    players = ("Ann", "Bob")[: data.draw(st.integers(1, 2))]
+    game = Game(board, players, seed=data.draw(st.integers(0, 99)))
+    for _ in range(data.draw(st.integers(1, 25))):
+        if game.over:
+            break
+        if data.draw(st.booleans()):
+            game.roll()
+        else:
+            legal = game.legal_dice()
+            if not legal:
+                break
+            game.play(data.draw(st.sampled_from(legal)))
+    if not game.history:
+        return
+    draws = sum(turn.drawn for turn in game.history[:-1])
+    expected = Game.replay(board, game.players, game.rolls[:-1], game.seed, draws)
+    game.undo()
+    assert state(game) == state(expected)
 
 
 def test_saved_games_round_trip_and_bad_saves_are_refused():
