@@ -209,3 +209,25 @@ async def test_the_classic_winner_dialog_has_no_try_again(make_app) -> None:
         await pilot.press("t")  # not offered: nothing happens
         await settle(pilot)
         assert isinstance(app.screen, GameOverScreen)
+
+
+async def test_undo_after_the_solved_dialog_reopens_the_puzzle(make_app) -> None:
+    board = load_board("leetcode-1")
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        route = optimal_route(board, 1)
+        for die in route.rolls:
+            await pilot.press(str(die))
+            await settle(pilot, 2)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("escape")  # look at the board instead of choosing
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        assert not screen.game.over and screen.game.positions == [route.squares[-2]]
+        assert "reached the goal" not in status_text(screen)
+        players = screen.query_one("#players")
+        assert "winner" not in str(players.render())
+        await pilot.press(str(route.rolls[-1]))  # and it can be finished again
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
