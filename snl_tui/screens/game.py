@@ -456,7 +456,7 @@ class GameScreen(Screen[None]):
         if not self.ready:
             return  # no side column for the box yet
         die_input = next(self.query("#die-input").results(Input), None)
-        if die_input is None:  # only puzzles on dice with more than 9 faces need it: made on first use
+        if die_input is None:  # made on first use: only dice with over 9 faces need it
             die_input = Input(id="die-input", placeholder="die value, Enter", type="integer")
             await self.query_one("#side").mount(die_input, after="#dice-row")
         die_input.display = True

@@ -272,12 +272,27 @@ class BoardView(ScrollView, can_focus=True):
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
     def component_style(self, name: str, partial: bool = False) -> Style:
+        """The Rich style of component class ``name``; ``partial`` gives only what its
+        rules set, to lay over a square's own style."""
         style = self.palette.get((name, partial))
         if style is None:
-            style = self.palette[name, partial] = self.get_component_rich_style(
-                name, partial=partial
-            )
+            full = self.get_component_rich_style(name)
+            style = self.palette[name, partial] = self._overlay(name, full) if partial else full
         return style
+
+    def _overlay(self, name: str, full: Style) -> Style:
+        # Textual's partial styles leave relative colours unresolved: `$text-muted` is
+        # "auto 60%", a contrast colour, and with no background to contrast with it comes
+        # out white (unreadable on a light theme's squares). The full style resolves it
+        # against the board's background, which the squares' colours are close to; keep
+        # only what the class's rules set.
+        rules = self.get_component_styles(name)
+        overlay = full.without_color
+        if rules.has_rule("color"):
+            overlay += Style(color=full.color)
+        if rules.has_rule("background"):
+            overlay += Style(bgcolor=full.bgcolor)
+        return overlay
 
     def _paint_line(self, line: int, left: int = 0, width: int | None = None) -> Strip:
         """Virtual line ``line`` as one Strip: ``left`` blank columns, then the board's
