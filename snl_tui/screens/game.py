@@ -37,9 +37,9 @@ from ..widgets.players import PlayersPanel, token_letters
 
 MODES = ("classic", "puzzle")
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-NARROW_WIDTH = 110
-"""Narrower terminals get a narrower side column (see snl.tcss)."""
 """Below this the screen shows a short message instead of the game."""
+NARROW_WIDTH, CRAMPED_WIDTH = 110, 90
+"""Narrower terminals get a narrower side column, so the board keeps room (snl.tcss)."""
 STEP_DELAY = 0.06
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
 JUMP_DELAY = 0.18
@@ -180,8 +180,10 @@ class GameScreen(Screen[None]):
         width, height = event.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "too-small")
-        # Below NARROW_WIDTH columns the side column gives the board room (snl.tcss).
+        # Below these widths the side column gives the board room (snl.tcss): at 80
+        # columns a 10x10 board's compact squares still fit side by side.
         self.set_class(width < NARROW_WIDTH, "-narrow")
+        self.set_class(width < CRAMPED_WIDTH, "-cramped")
         if small:
             message = (
                 f"Terminal too small: need at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height})"

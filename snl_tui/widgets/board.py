@@ -26,14 +26,16 @@ from textual.strip import Strip
 from ..core.board import Board
 
 CELL_HEIGHT = 3
-FOOTER_LINES = 2
-"""Below the grid: the off-board line (tokens not yet on square 1) and the legend."""
 LADDER, SNAKE = "▲", "▼"
 LADDER_END, SNAKE_END = "△", "▽"
 ROUTE_MARK = "»"
-LEGEND = (
-    f"{LADDER} ladder  {SNAKE} snake  {LADDER_END}{SNAKE_END} jump ends  {ROUTE_MARK}n route step"
+LEGEND_ITEMS = (
+    f"{LADDER} ladder",
+    f"{SNAKE} snake",
+    f"{LADDER_END}{SNAKE_END} jump ends",
+    f"{ROUTE_MARK}n route step",
 )
+LEGEND_GAP = "  "
 
 Piece = tuple[str, Style]
 
@@ -54,9 +56,27 @@ EMPTY = CellState()
 
 
 def cell_width_for(board: Board) -> int:
-    """Columns per square: room for the number, a route step and a jump label."""
+    """Columns per square when there is room: the number and a route step side by side,
+    and a jump label with its end mark."""
     digits = len(str(board.goal))
     return max(7, digits + 4)
+
+
+def min_cell_width(board: Board) -> int:
+    """The narrowest square that still reads: a space, then the number, or a jump's
+    glyph and destination (``▲100``). Route steps move below when they do not fit."""
+    return len(str(board.goal)) + 2
+
+
+def legend_lines(width: int) -> list[str]:
+    """The legend's items packed into lines of at most ``width`` columns."""
+    lines: list[str] = []
+    for item in LEGEND_ITEMS:
+        if lines and len(lines[-1]) + len(LEGEND_GAP) + len(item) <= width:
+            lines[-1] += LEGEND_GAP + item
+        else:
+            lines.append(item)
+    return lines
 
 
 class BoardView(ScrollView, can_focus=True):
@@ -105,6 +125,8 @@ class BoardView(ScrollView, can_focus=True):
         """The CSS was applied again: check whether the painted lines are still right."""
         self.pending_follow: int | None = None
         """A square to scroll to once the widget has a size (``follow`` before layout)."""
+        self.followed: int | None = None
+        """The square last followed: kept in view when the squares are resized."""
         self.lines_painted = 0
         """How many grid lines were rendered afresh (the benchmark and tests read it)."""
         self._set_geometry()
@@ -112,16 +134,38 @@ class BoardView(ScrollView, can_focus=True):
     # -- state from the app ------------------------------------------------------------
 
     def _set_geometry(self) -> None:
-        self.cell_width = cell_width_for(self.board)
         ends: dict[int, str] = {}
         for jump in self.board.ladders:
             ends[jump.end] = LADDER_END
         for jump in self.board.snakes:
             ends.setdefault(jump.end, SNAKE_END)
         self.jump_ends = ends
-        self.virtual_size = Size(
-            self.cell_width * self.board.cols, CELL_HEIGHT * self.board.rows + FOOTER_LINES
-        )
+        self._set_cell_width(self._fitted_cell_width(self.size) or cell_width_for(self.board))
+
+    def _set_cell_width(self, width: int) -> None:
+        """Lay the grid out with squares ``width`` columns wide (all lines repainted)."""
+        self.cell_width = width
+        board_width = width * self.board.cols
+        self.legend = legend_lines(board_width)
+        self.line_cache.clear()
+        # The grid, the off-board line (tokens not yet on square 1), then the legend.
+        self.virtual_size = Size(board_width, self.grid_lines + 1 + len(self.legend))
+
+    @property
+    def grid_lines(self) -> int:
+        return CELL_HEIGHT * self.board.rows
+
+    def _fitted_cell_width(self, size: Size) -> int | None:
+        """The widest square (up to the comfortable width) that fits the whole row of
+        squares in ``size``, or None before the widget has a size."""
+        if not size.area:
+            return None
+        styles = self.styles
+        room = size.width - styles.gutter.width
+        if self.grid_lines + 1 + len(legend_lines(room)) > size.height - styles.gutter.height:
+            room -= styles.scrollbar_size_vertical  # it will scroll up and down
+        fitted = room // self.board.cols
+        return max(min_cell_width(self.board), min(cell_width_for(self.board), fitted))
 
     def set_board(self, board: Board, letters: Sequence[str]) -> None:
         """Show another board (a new game): everything is redrawn."""
@@ -183,12 +227,13 @@ class BoardView(ScrollView, can_focus=True):
 
     def follow(self, square: int) -> None:
         """Scroll so that ``square`` is in view (large boards)."""
+        self.followed = square
         if not self.size.area:  # not laid out yet: as soon as it is (``_size_updated``)
             self.pending_follow = square
             return
         self.pending_follow = None
         if square <= 0:
-            region = Region(0, CELL_HEIGHT * self.board.rows, self.cell_width, FOOTER_LINES)
+            region = Region(0, self.grid_lines, self.cell_width, 1 + len(self.legend))
         else:
             row, col = self.board.position_of(square)
             region = Region(col * self.cell_width, row * CELL_HEIGHT, self.cell_width, CELL_HEIGHT)
@@ -198,9 +243,17 @@ class BoardView(ScrollView, can_focus=True):
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
     ) -> bool:
         # Textual calls this when a layout gives the widget its size, before that frame is
-        # painted: a follow() made before the first layout scrolls here, so the first
-        # frame of a large board already shows the token, not the top rows.
-        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        # painted: the squares are sized to fit the width here, and a follow() made
+        # before the first layout scrolls here, so the first frame of a large board
+        # already shows the token, not the top rows.
+        fitted = self._fitted_cell_width(size)
+        refit = fitted is not None and fitted != self.cell_width
+        if refit:
+            assert fitted is not None
+            self._set_cell_width(fitted)
+        resized = super()._size_updated(size, self.virtual_size, container_size, layout)
+        if refit and self.pending_follow is None and self.followed is not None:
+            self.pending_follow = self.followed
         if self.pending_follow is not None and size.area:
             self.follow(self.pending_follow)
         return resized
@@ -217,9 +270,7 @@ class BoardView(ScrollView, can_focus=True):
     def _check_styles(self) -> None:
         self.restyled = False
         base = self.rich_style
-        palette = {
-            key: self.get_component_rich_style(key[0], partial=key[1]) for key in self.palette
-        }
+        palette = {key: self._resolve(*key) for key in self.palette}
         if base != self.base_style or palette != self.palette:
             self.line_cache.clear()
             self.palette = {}
@@ -276,9 +327,12 @@ class BoardView(ScrollView, can_focus=True):
         rules set, to lay over a square's own style."""
         style = self.palette.get((name, partial))
         if style is None:
-            full = self.get_component_rich_style(name)
-            style = self.palette[name, partial] = self._overlay(name, full) if partial else full
+            style = self.palette[name, partial] = self._resolve(name, partial)
         return style
+
+    def _resolve(self, name: str, partial: bool) -> Style:
+        full = self.get_component_rich_style(name)
+        return self._overlay(name, full) if partial else full
 
     def _overlay(self, name: str, full: Style) -> Style:
         # Textual's partial styles leave relative colours unresolved: `$text-muted` is
@@ -299,14 +353,15 @@ class BoardView(ScrollView, can_focus=True):
         line, then blanks up to ``width`` (default: the board's own width)."""
         self.lines_painted += 1
         board = self.board
-        grid_lines = CELL_HEIGHT * board.rows
+        grid_lines = self.grid_lines
         board_width = self.cell_width * board.cols
         fill = self.base_style or self.rich_style
         pieces: list[Piece] = [(" " * left, fill)] if left else []
         if line >= grid_lines:
             legend = self.component_style("board--legend")
             if line > grid_lines:
-                pieces.append((LEGEND[:board_width].ljust(board_width), legend))
+                text = self.legend[line - grid_lines - 1][:board_width]
+                pieces.append((text.ljust(board_width), legend))
             elif self.off_board:
                 pieces.append((" off the board: ", legend))
                 for seat in self.off_board:
@@ -365,17 +420,13 @@ class BoardView(ScrollView, can_focus=True):
             base = self.component_style("board--light" if (row + col) % 2 == 0 else "board--dark")
         width = self.cell_width
         pieces: list[Piece] = []
+        number = f" {square}"
+        step = None if state.route_step is None else f"{ROUTE_MARK}{state.route_step}"
+        # The route step sits beside the number, or on the token line when that is
+        # too narrow (compact squares).
+        step_on_top = step is not None and len(number) + len(step) <= width
         if part == 0:
-            number = f" {square}"
             pieces.append((number, base + self.component_style("board--number", partial=True)))
-            if state.route_step is not None:
-                step = f"{ROUTE_MARK}{state.route_step}"
-                gap = width - len(number) - len(step)
-                if gap >= 0:
-                    pieces.append((" " * gap, base))
-                    pieces.append(
-                        (step, base + self.component_style("board--route-step", partial=True))
-                    )
         elif part == 1:
             pieces.append((" ", base))
             if square == board.goal:
@@ -391,11 +442,16 @@ class BoardView(ScrollView, can_focus=True):
             if end_mark is not None:
                 kind = "board--ladder" if end_mark == LADDER_END else "board--snake"
                 pieces.append((end_mark, base + self.component_style(kind, partial=True)))
-        else:
-            if state.tokens:
-                pieces.append((" ", base))
-                for seat in state.tokens:
-                    pieces.append((self._letter(seat), self._token_style(seat, base)))
+        elif state.tokens:
+            pieces.append((" ", base))
+            for seat in state.tokens:
+                pieces.append((self._letter(seat), self._token_style(seat, base)))
+        if step is not None and (part == 0) == step_on_top and part != 1:
+            gap = width - sum(len(text) for text, _ in pieces) - len(step)
+            if gap >= 0:
+                pieces.append((" " * gap, base))
+                step_style = base + self.component_style("board--route-step", partial=True)
+                pieces.append((step, step_style))
         used = sum(len(text) for text, _ in pieces)
         if used < width:
             pieces.append((" " * (width - used), base))
