@@ -55,6 +55,24 @@ class Rules:
         """Where a token begins: square 1, or 0 meaning off the board."""
         return self.start
 
+    def describe(self) -> str:
+        """The rules in a few words: 'start off the board · exact finish · 6-sided die'."""
+        parts = [
+            "start off the board" if self.start == 0 else "start on square 1",
+            {
+                "stay": "exact finish",
+                "bounce": "bounce back from the goal",
+                "finish": "any roll past the goal wins",
+            }[self.overshoot],
+        ]
+        if self.chain:
+            parts.append("jumps chain")
+        parts.append(f"{self.faces}-sided die")
+        if self.six_again:
+            article = "an" if self.faces in (8, 11, 18) else "a"
+            parts.append(f"{article} {self.faces} rolls again")
+        return " · ".join(parts)
+
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated like a new value)."""
         unknown = set(changes) - {f.name for f in fields(self)}

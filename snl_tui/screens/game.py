@@ -27,7 +27,7 @@ from ..commands import game_bindings
 from ..core.board import Board
 from ..core.engine import Game, Player, Turn, move
 from ..core.errors import MoveError
-from ..core.solver import least_rolls_from, optimal_route
+from ..core.solver import least_rolls_from, optimal_dice, optimal_route
 from ..messages import GameEnded, GameStarted, TurnPlayed
 from ..widgets.board import BoardView
 from ..widgets.dice import DiceFace
@@ -132,7 +132,7 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         board_view = self.query_one(BoardView)
-        board_view.border_title = self._board_title()
+        self._show_board_titles()
         board_view.show(self.game.positions, (), self.game.current)
         board_view.follow(self.game.position)
 
@@ -176,10 +176,21 @@ class GameScreen(Screen[None]):
         name = board.name or "board"
         return f"{name} {board.rows}x{board.cols} · {self.mode} mode"
 
+    def _show_board_titles(self) -> None:
+        """The board's name above it, its rules below it (the border's subtitle)."""
+        board_view = self.query_one("#board", BoardView)
+        board_view.border_title = self._board_title()
+        board_view.border_subtitle = self.game.board.rules.describe()
+
     def on_resize(self, event: Resize) -> None:
         width, height = event.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
+        was_small = self.has_class("too-small")
         self.set_class(small, "too-small")
+        if small != was_small:
+            self.refresh_bindings()  # the game's keys wait while the game is hidden
+            if not small:
+                self._maybe_computer_turn()  # a computer's turn waited too
         # Below these widths the side column gives the board room (snl.tcss): at 80
         # columns a 10x10 board's compact squares still fit side by side.
         self.set_class(width < NARROW_WIDTH, "-narrow")
@@ -201,7 +212,7 @@ class GameScreen(Screen[None]):
             return  # the panels are not mounted yet: _mount_panels shows it all
         game = self.game
         self.sub_title = self._board_title()
-        self.query_one("#board", BoardView).border_title = self._board_title()
+        self._show_board_titles()
         self.query_one(DiceFace).faces = game.board.rules.faces
         self._show_die(game.history[-1].move.die if game.history else None)
         self.query_one(MoveLog).show_history(game.history, game.players)
@@ -250,21 +261,29 @@ class GameScreen(Screen[None]):
         player = game.players[game.current]
         if self.mode == "puzzle":
             faces = game.board.rules.faces
-            keys = "1-9 or d" if faces > 9 else f"1-{faces}"
+            keys = f"1-9, or d for 10-{faces}" if faces > 9 else f"1-{faces}"
             note = f"{self.move_note} " if self.move_note else ""
             return f"{note}Move {len(game.history) + 1}: choose a die value ({keys}). u undoes."
         if player.computer:
             return f"{player.name} is rolling..."
-        again = " again" if game.history and game.history[-1].again else ""
-        return f"{player.name}: press r or space to roll{again}."
+        if not game.history:
+            return f"{player.name}: press r or space to roll."
+        last = game.history[-1]
+        # The die shows the last roll, which may be another player's: say whose.
+        rolled = f"{game.players[last.player].name} rolled {last.move.die}."
+        if last.again:
+            return f"{rolled} {player.name}: roll again (r or space)."
+        return f"{rolled} {player.name}: press r or space to roll."
 
     # -- moves -------------------------------------------------------------------------
 
     def _start_move(self, die: int | None) -> None:
         """Apply one move in the engine, then show it (animated or at once)."""
+        name = self.game.players[self.game.current].name
         turn = self.game.roll() if die is None else self.game.play(die)
         self.busy = True
         if self.animation_on:
+            self._show_status(f"{name} rolls..." if die is None else f"{name} plays {die}...")
             self.run_worker(self.show_move(turn), group="animation", exclusive=True)
         else:
             self.post_message(TurnPlayed(turn))
@@ -336,15 +355,32 @@ class GameScreen(Screen[None]):
 
     def _optimality_note(self, turn: Turn) -> str | None:
         """Say so when a move leaves every optimal route (the solver's least rolls left
-        before and after it); None for an optimal move."""
+        before and after it), naming the die values that were optimal; None for an
+        optimal move."""
         board = self.game.board
         before = least_rolls_from(board, turn.move.start)
         after = least_rolls_from(board, turn.move.end)
         if before < 0 or after == before - 1:
             return None
+        best = " or ".join(str(die) for die in optimal_dice(board, turn.move.start))
         if after < 0:
-            return "Not optimal: the goal is out of reach from here."
-        return f"Not optimal: {after} rolls left now (best was {before - 1})."
+            return f"Not optimal: the goal is out of reach from here ({best} was best)."
+        if before == 1:
+            return f"Not optimal: {best} would have finished; {after} rolls left now."
+        return f"Not optimal: {after} rolls left now; {best} would have left {before - 1}."
+
+    @on(GameStarted)
+    def _game_started(self) -> None:
+        """Say what a player would not see otherwise: a goal no one can reach, and who
+        plays a puzzle when several players were asked for."""
+        if self.optimal_moves < 0:
+            self.notify(
+                "The goal cannot be reached on this board: no one can win.",
+                severity="warning",
+                timeout=8,
+            )
+        if self.mode == "puzzle" and tuple(self.settings.players) != self.game.players:
+            self.notify(f"A puzzle has one player: {self.game.players[0].name}.")
 
     def _maybe_computer_turn(self) -> None:
         game = self.game
@@ -363,6 +399,8 @@ class GameScreen(Screen[None]):
         self.computer_timer = None
         if game is not self.game or self.busy or game.over:
             return  # the game was replaced meanwhile, or a move is still being shown
+        if self.has_class("too-small"):
+            return  # the board is hidden: on_resize resumes when it is back
         if not game.players[game.current].computer:
             return
         self._start_move(None)
@@ -403,6 +441,8 @@ class GameScreen(Screen[None]):
         a footer refresh recomposes every key, so it must not flicker on every move. Whose
         turn it is and whether a move is still being shown are checked by ``can_move``."""
         game = self.game
+        if self.has_class("too-small") and action not in ("quit", "help"):
+            return False  # nothing happens on a board the player cannot see
         if action == "roll":
             if self.mode != "classic":
                 return False

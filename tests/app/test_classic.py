@@ -11,7 +11,7 @@ from snl_tui.screens.winner import GameOverScreen
 from snl_tui.widgets.board import BoardView
 from snl_tui.widgets.move_log import MoveLog
 
-from .helpers import SIZE, cpu, game_screen, settle, wait_until
+from .helpers import SIZE, cpu, game_screen, settle, started, wait_until
 
 
 async def test_starts_on_the_classic_board_with_you_and_cpu(make_app) -> None:
@@ -179,3 +179,52 @@ async def test_q_quits_with_exit_code_zero(make_app) -> None:
         await pilot.press("q")
         await settle(pilot)
     assert app.return_code == 0
+
+
+async def test_keys_and_computer_players_wait_while_the_terminal_is_too_small(make_app) -> None:
+    app = make_app(players=[Player("Ann"), cpu("Bot")])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await pilot.resize_terminal(70, 20)
+        await settle(pilot)
+        assert screen.has_class("too-small")
+        await pilot.press("r")
+        await settle(pilot)
+        assert screen.game.history == []  # the hidden board did not move
+        await pilot.resize_terminal(*SIZE)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: len(screen.game.history) == 2)  # Ann, then Bot
+        await pilot.resize_terminal(70, 20)  # Ann's turn again: nothing moves meanwhile
+        await settle(pilot, 6)
+        assert len(screen.game.history) == 2
+
+
+async def test_the_status_says_whose_roll_the_die_shows(make_app) -> None:
+    app = make_app(players=[Player("Ann"), cpu("Bot")])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: len(screen.game.history) == 2)
+        await settle(pilot)
+        status = str(screen.query_one("#status", Static).render())
+        bot_die = screen.game.history[-1].move.die
+        assert status.startswith(f"Bot rolled {bot_die}. Ann:")
+
+
+async def test_the_rules_are_shown_under_the_board(make_app) -> None:
+    app = make_app(board=load_board("bounce-back"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        assert view.border_subtitle == screen.game.board.rules.describe()
+        assert "bounce back" in str(view.border_subtitle)
+
+
+async def test_an_unwinnable_board_is_announced(make_app, tmp_path) -> None:
+    wall = tmp_path / "wall.txt"
+    wall.write_text("3 3\n" + "".join(f"{square} 1\n" for square in range(2, 8)))
+    app = make_app(board=load_board(str(wall)), players=[Player("Ann")])
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await settle(pilot)
+        assert any("cannot be reached" in str(n.message) for n in app._notifications)

@@ -153,8 +153,9 @@ async def test_a_move_off_the_optimal_route_says_so(make_app) -> None:
         screen.action_pick(detour)
         await settle(pilot)
         now = least_rolls_from(board, screen.game.position)
+        best = " or ".join(str(d) for d in optimal_dice(board, square))
         assert status_text(screen).startswith(
-            f"Not optimal: {now} rolls left now (best was {least - 1}). Move 3:"
+            f"Not optimal: {now} rolls left now; {best} would have left {least - 1}. Move 3:"
         )
         await pilot.press("u")  # taking the move back takes the note away
         await settle(pilot)
@@ -231,3 +232,16 @@ async def test_undo_after_the_solved_dialog_reopens_the_puzzle(make_app) -> None
         assert "winner" not in str(players.render())
         await pilot.press(str(route.rolls[-1]))  # and it can be finished again
         await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+
+
+async def test_a_finishing_die_missed_is_named(make_app) -> None:
+    board = load_board("leetcode-2")  # 2x2: from square 1 a 3 finishes at once
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        assert 3 in optimal_dice(board, 1)
+        detour = next(d for d in range(1, 7) if d in screen.game.legal_dice() and d != 3)
+        screen.action_pick(detour)
+        await settle(pilot)
+        best = " or ".join(str(d) for d in optimal_dice(board, 1))
+        assert status_text(screen).startswith(f"Not optimal: {best} would have finished;")

@@ -75,3 +75,14 @@ def test_replace_validates_and_refuses_unknown_names():
         Rules().replace(faces=40)
     with pytest.raises(RulesError):
         Rules().replace(colour="red")
+
+
+def test_describe_names_every_option_that_changes_play():
+    assert Rules().describe() == "start on square 1 · exact finish · 6-sided die"
+    text = Rules(start=0, overshoot="bounce", chain=True, faces=8, six_again=True).describe()
+    assert text == (
+        "start off the board · bounce back from the goal · jumps chain · 8-sided die"
+        " · an 8 rolls again"
+    )
+    assert Rules(six_again=True).describe().endswith("· a 6 rolls again")
+    assert "any roll past the goal wins" in Rules(overshoot="finish").describe()
