@@ -3,8 +3,9 @@
 From the current square: the least rolls left, every die value that stays optimal, one
 optimal route (die values and squares) or "goal unreachable"; then the odds of random
 play (expected turns left, chance to finish within 5 and 10 turns, each seat's chance of
-winning) and a sparkline of the finishing-turn distribution. Everything comes from
-``core.solver`` and ``core.analysis``; this widget only formats it.
+winning) and a sparkline of the finishing-turn distribution. A player on the goal has no
+odds left to show, and a square random play never finishes from has no chart. Everything
+comes from ``core.solver`` and ``core.analysis``; this widget only formats it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ from ..core.errors import SnlError
 from ..core.solver import least_rolls_from, optimal_dice, optimal_route
 
 CHART_MIN_TURNS, CHART_MAX_TURNS = 30, 1000
-"""The sparkline covers turns 1..(99th percentile), clamped to this range."""
+"""The sparkline covers turns 1..(99th percentile of the games that finish), clamped to
+this range."""
+
+CERTAIN = 1e-9
+"""A probability this close to 0 or 1 is shown as exactly 0% or 100%."""
 
 
 @dataclass
@@ -36,6 +41,19 @@ class Odds:
     within_10: float | None = None
     win_chances: list[float] = field(default_factory=list)
     distribution: list[float] = field(default_factory=list)
+    """P(finishing at exactly turn t) for t = 1, 2, ...; empty when it never finishes."""
+    never_finishes: float | None = None
+    """P(random play from the square never reaches the goal)."""
+    finished: bool = False
+    """The player is on the goal already: there are no odds to show."""
+
+    @property
+    def never(self) -> bool:
+        """Random play from the square never reaches the goal."""
+        if self.never_finishes is not None:
+            return self.never_finishes >= 1.0 - CERTAIN
+        expected = self.expected_turns
+        return expected is not None and math.isinf(expected) and not any(self.distribution)
 
 
 def compute_odds(
@@ -46,40 +64,57 @@ def compute_odds(
         from ..core.analysis import analyze
     except ImportError:  # the analysis module is optional for the game to run
         return Odds()
+    square = positions[to_move]
+    if square >= board.goal:  # nothing left to estimate (and no flat chart to draw)
+        return Odds(0.0, 1.0, 1.0, never_finishes=0.0, finished=True)
     seats = players if players is not None else len(positions)
     try:
         analysis = analyze(board, players=seats, positions=list(positions), to_move=to_move)
     except SnlError:  # e.g. a board too large for the exact analysis
         return Odds()
-    square = positions[to_move]
-    tail = analysis.percentile_turns(0.99)
-    horizon = CHART_MAX_TURNS if math.isinf(tail) else int(tail)
-    horizon = min(max(horizon, CHART_MIN_TURNS), CHART_MAX_TURNS)
+    never = analysis.never_finishes  # from ``square``, the seat to move's square
+    finishing = 1.0 - never
+    distribution: list[float] = []
+    if finishing > CERTAIN:
+        # The chart spans the games that do finish: on a board with a trap, the 99th
+        # percentile of all games is "never", which would stretch it to the clamp.
+        tail = analysis.percentile_turns(0.99 * finishing)
+        horizon = CHART_MAX_TURNS if math.isinf(tail) else int(tail)
+        horizon = min(max(horizon, CHART_MIN_TURNS), CHART_MAX_TURNS)
+        # pmf is indexed by turn from the player's square; turn 0 is always 0 here.
+        distribution = [float(p) for p in analysis.pmf(horizon)[1:]]
     return Odds(
         expected_turns=analysis.expected_turns_from(square),
         within_5=analysis.finish_within_from(square, 5),
         within_10=analysis.finish_within_from(square, 10),
         win_chances=list(analysis.win_chances),
-        # pmf is indexed by turn from the player's square; turn 0 is always 0 here.
-        distribution=[float(p) for p in analysis.pmf(horizon)[1:]],
+        distribution=distribution,
+        never_finishes=never,
     )
 
 
 def percent(value: float | None) -> str:
+    """Every percentage in the panel: whole percents, '<1%' and '>99%' for the values
+    that would round to 0% or 100% without being (within ``CERTAIN``) exactly that."""
     if value is None:
         return "n/a"
-    if value >= 0.9995 or value <= 0.0005:
-        return f"{value:.0%}"
-    if value < 0.01 or value > 0.99:
-        return f"{value:.1%}"
+    if value <= CERTAIN:
+        return "0%"
+    if value >= 1.0 - CERTAIN:
+        return "100%"
+    if value < 0.01:
+        return "<1%"
+    if value > 0.99:
+        return ">99%"
     return f"{value:.0%}"
 
 
 def turns(value: float | None) -> str:
+    """Expected turns: one decimal; "infinite" when some games never finish."""
     if value is None:
         return "n/a"
     if math.isinf(value):
-        return "never (the goal may be out of reach)"
+        return "infinite"
     return f"{value:.1f}"
 
 
@@ -141,35 +176,52 @@ class HintPanel(Vertical):
         """Refresh every line for the player to move (``to_move``)."""
         square = positions[to_move]
         self.query_one("#hint-text", Static).update(hint_lines(board, players[to_move], square))
-        odds_text = Text()
+        odds_view = self.query_one("#hint-odds", Static)
         chart = self.query_one("#hint-chart", Sparkline)
         label = self.query_one("#hint-chart-label", Static)
-        if odds is None or odds.expected_turns is None:
+        odds_text = Text()
+        chart_shown = False
+        if square >= board.goal or (odds is not None and odds.finished):
+            pass  # "At the goal." (the solver part) says it all
+        elif odds is None or odds.expected_turns is None:
             odds_text.append("Odds: unavailable")
+        else:
+            self._odds_lines(odds_text, odds, players)
+            distribution = odds.distribution
+            chart_shown = not odds.never and any(p > 0 for p in distribution)
+            if chart_shown:
+                chart.data = distribution
+                peak = max(range(len(distribution)), key=distribution.__getitem__) + 1
+                label.update(f"Finishing turn, 1-{len(distribution)}, most likely turn {peak}")
+        if not chart_shown:
             chart.data = []
             label.update("")
+        chart.display = label.display = chart_shown
+        odds_view.update(odds_text)
+        odds_view.display = bool(odds_text)
+
+    @staticmethod
+    def _odds_lines(text: Text, odds: Odds, players: Sequence[Player]) -> None:
+        """Expected turns, the chance to finish soon and the seats' chances (short lines:
+        the panel is 42 columns inside its border, 28 in a narrow terminal)."""
+        text.append("Expected turns left: ")
+        if odds.never:
+            text.append("never", style="bold")
+            text.append("\nRandom play never reaches the goal.")
         else:
-            odds_text.append("Expected turns left: ")
-            odds_text.append(turns(odds.expected_turns), style="bold")
-            # One short line: the panel is narrow (42 columns inside its border).
-            odds_text.append("\nFinish in 5 / 10 turns: ")
-            odds_text.append(percent(odds.within_5), style="bold")
-            odds_text.append(" / ")
-            odds_text.append(percent(odds.within_10), style="bold")
-            if len(odds.win_chances) > 1:
-                odds_text.append("\nWin chances: ")
-                for seat, chance in enumerate(odds.win_chances):
-                    if seat:
-                        odds_text.append(", ")
-                    name = players[seat].name if seat < len(players) else f"seat {seat + 1}"
-                    odds_text.append(f"{name} ")
-                    odds_text.append(percent(chance), style="bold")
-            chart.data = odds.distribution
-            peak = (
-                max(range(len(odds.distribution)), key=odds.distribution.__getitem__) + 1
-                if odds.distribution and max(odds.distribution) > 0
-                else None
-            )
-            peak_text = f", most likely turn {peak}" if peak else ""
-            label.update(f"Finishing turn, 1-{len(odds.distribution)}{peak_text}")
-        self.query_one("#hint-odds", Static).update(odds_text)
+            text.append(turns(odds.expected_turns), style="bold")
+            if odds.never_finishes is not None and odds.never_finishes > CERTAIN:
+                text.append("\nNever finishes: ")
+                text.append(percent(odds.never_finishes), style="bold")
+            text.append("\nFinish in 5 / 10 turns: ")
+            text.append(percent(odds.within_5), style="bold")
+            text.append(" / ")
+            text.append(percent(odds.within_10), style="bold")
+        if len(odds.win_chances) > 1:
+            text.append("\nWin chances: ")
+            for seat, chance in enumerate(odds.win_chances):
+                if seat:
+                    text.append(", ")
+                name = players[seat].name if seat < len(players) else f"seat {seat + 1}"
+                text.append(f"{name} ")
+                text.append(percent(chance), style="bold")

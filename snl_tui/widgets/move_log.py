@@ -1,10 +1,35 @@
-"""The move log: one line per move, as the core describes it (``Move.describe``)."""
+"""The move log: one entry per move, as the core describes it (``Move.describe``).
+
+A Line-API widget (``render_line``). Each move is one logical line; a line wider than
+the log wraps at word boundaries, its continuation rows indented under the text after
+the move number, so nothing is cut at the edge and there is no horizontal scrolling.
+When the log's width changes every move is wrapped again (a game has a few hundred moves
+at most). The newest move is always in view: after every new move, and after every
+resize (the hint panel appearing above the log shrinks it, for one).
+"""
 
 from __future__ import annotations
 
-from textual.widgets import Log
+import re
+from collections.abc import Iterable, Sequence
+
+from rich.cells import cell_len, chop_cells
+from rich.highlighter import ReprHighlighter
+from rich.style import Style
+from rich.text import Text
+from textual.cache import LRUCache
+from textual.events import Resize
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.selection import Selection
+from textual.strip import Strip
 
 from ..core.engine import Player, Turn
+
+_sub_escape = re.compile("[\u0000-\u0014]").sub
+
+NUMBER_PREFIX = re.compile(r"^\s*\d+\. ")
+"""The move number ('  3. ') a continuation row is indented past."""
 
 
 def describe_turn(turn: Turn, players: tuple[Player, ...]) -> str:
@@ -15,14 +40,245 @@ def describe_turn(turn: Turn, players: tuple[Player, ...]) -> str:
     return text
 
 
-class MoveLog(Log):
-    """Every move of the game, newest at the bottom (a Line-API log, plain text)."""
+def clean_line(text: str) -> str:
+    """One printable line: tabs expanded, control characters (newlines too) replaced."""
+    return _sub_escape("\N{REPLACEMENT CHARACTER}", text.expandtabs())
+
+
+def wrap_move(text: str, width: int) -> list[str]:
+    """The rows, at most ``width`` cells each, that show one move line.
+
+    Words wrap at spaces, so a number is never split between rows. Continuation rows
+    hang under the text after the move number ('  6. '); when that indent would leave
+    less than half the width, they start at the left edge instead. A single word wider
+    than a row (a very long name) is folded. ``width <= 0`` (not laid out yet) means
+    no wrapping.
+    """
+    text = clean_line(text)
+    if width <= 0 or cell_len(text) <= width:
+        return [text]
+    head_match = NUMBER_PREFIX.match(text)
+    head = head_match.group() if head_match else ""
+    indent = cell_len(head)
+    if indent > width // 2:
+        head, indent = "", 0
+    words = text[len(head) :].split() if head else text.split()
+    pad = " " * indent
+    room = width - indent  # cells for the words of a continuation row
+
+    rows: list[str] = []
+    line = head
+    line_has_words = False
+    for word in words:
+        size = cell_len(word)
+        separator = " " if line_has_words else ""
+        if cell_len(line) + len(separator) + size <= width:
+            line += separator + word
+            line_has_words = True
+        elif size <= room:  # it starts the next row
+            rows.append(line)
+            line = pad + word
+        else:  # wider than any row: fold it, from where the row has room
+            free = width - cell_len(line) - len(separator)
+            rest = word
+            if free > 0:
+                first = chop_cells(word, free)[0]
+                rows.append(line + separator + first)
+                rest = word[len(first) :]
+            elif line.strip():
+                rows.append(line)
+            pieces = chop_cells(rest, room) if rest else [""]
+            rows.extend(pad + piece for piece in pieces[:-1])
+            line = pad + pieces[-1]
+            line_has_words = bool(pieces[-1])
+    rows.append(line)
+    return rows
+
+
+class MoveLog(ScrollView, can_focus=True):
+    """Every move of the game, newest at the bottom, long lines wrapped to the width.
+
+    ``lines`` holds one text per move and ``moves_shown`` (also ``line_count``, kept for
+    the callers of the former ``Log``) counts the moves; ``rows`` are the wrapped rows
+    on screen.
+    """
+
+    ALLOW_SELECT = True
+    DEFAULT_CSS = """
+    MoveLog {
+        background: $surface;
+        color: $text;
+        /* Rows are wrapped to the width, so nothing scrolls sideways; the vertical
+           scrollbar always keeps its column, so showing it never changes the width. */
+        overflow-x: hidden;
+        overflow-y: scroll;
+        &:focus {
+            background-tint: $foreground 5%;
+        }
+    }
+    """
+
+    def __init__(
+        self,
+        *,
+        highlight: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.highlight = highlight
+        """Colour numbers and the like (Rich's ``ReprHighlighter``)."""
+        self.highlighter = ReprHighlighter()
+        self._moves: list[str] = []
+        self._rows: list[str] = []
+        self._wrap_width = 0
+        self._strips: LRUCache[int, Strip] = LRUCache(1024)
+
+    # -- what is shown -----------------------------------------------------------------
+
+    @property
+    def lines(self) -> Sequence[str]:
+        """One text per move, unwrapped (read only)."""
+        return tuple(self._moves)
+
+    @property
+    def moves_shown(self) -> int:
+        """How many moves the log shows."""
+        return len(self._moves)
+
+    @property
+    def line_count(self) -> int:
+        """The number of moves shown (one logical line each), not of wrapped rows."""
+        return len(self._moves)
+
+    @property
+    def rows(self) -> Sequence[str]:
+        """The rows as wrapped to the current width (read only)."""
+        return tuple(self._rows)
+
+    @property
+    def allow_select(self) -> bool:
+        return True
+
+    # -- the game's interface ----------------------------------------------------------
 
     def show_history(self, history: list[Turn], players: tuple[Player, ...]) -> None:
         """Replace the log with a whole history (new game, undo)."""
-        self.clear()
-        self.write_lines([describe_turn(turn, players) for turn in history])
+        self._moves = [describe_turn(turn, players) for turn in history]
+        self._rewrap(self._content_width())
 
     def catch_up(self, history: list[Turn], players: tuple[Player, ...]) -> None:
-        """Add the moves of ``history`` the log does not show yet (one line each)."""
-        self.write_lines([describe_turn(turn, players) for turn in history[self.line_count :]])
+        """Add the moves of ``history`` the log does not show yet (a history shorter
+        than the log, after an undo, is shown afresh)."""
+        if len(history) < len(self._moves):
+            self.show_history(history, players)
+            return
+        self.write_moves(describe_turn(turn, players) for turn in history[len(self._moves) :])
+
+    def write_moves(self, texts: Iterable[str]) -> None:
+        """Append moves (one text each) and bring the newest into view."""
+        new = list(texts)
+        if not new:
+            return
+        width = self._content_width()
+        if width != self._wrap_width:
+            self._moves.extend(new)
+            self._rewrap(width)
+            return
+        first_row = len(self._rows)
+        self._moves.extend(new)
+        for text in new:
+            self._rows.extend(wrap_move(text, width))
+        self.virtual_size = Size(width, len(self._rows))
+        self.refresh_lines(first_row, len(self._rows) - first_row)
+        self._follow()
+
+    def clear(self) -> None:
+        """Show no moves."""
+        self._moves.clear()
+        self._rewrap(self._content_width())
+
+    # -- wrapping and following --------------------------------------------------------
+
+    def _content_width(self) -> int:
+        """The cells a row may use: the content width less the vertical scrollbar."""
+        return max(self.scrollable_content_region.width, 0)
+
+    def _rewrap(self, width: int) -> None:
+        """Wrap every move to ``width`` and show the newest."""
+        self._wrap_width = width
+        self._rows = [row for text in self._moves for row in wrap_move(text, width)]
+        self._strips.clear()
+        self.virtual_size = Size(width, len(self._rows))
+        self.refresh()
+        self._follow()
+
+    def _follow(self) -> None:
+        """Scroll to the newest row (not while the user drags the scrollbar)."""
+        if not self.is_vertical_scrollbar_grabbed:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def on_resize(self, event: Resize) -> None:
+        width = self._content_width()
+        if width != self._wrap_width:
+            self._rewrap(width)
+        else:
+            # Same width, new height (e.g. the hint panel came or went): the rows stay,
+            # the view moves so the newest is still at the bottom.
+            self._follow()
+
+    def notify_style_update(self) -> None:
+        """Styles changed (theme, CSS): repaint, and re-wrap if the room changed (a new
+        scrollbar size or padding changes it without a resize)."""
+        super().notify_style_update()
+        self._strips.clear()
+        width = self._content_width()
+        if width and width != self._wrap_width:
+            self._rewrap(width)
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        row = self.scroll_offset.y + y
+        width = self.size.width
+        rich_style = self.rich_style
+        if row >= len(self._rows):
+            return Strip.blank(width, rich_style)
+        strip = self._row_strip(row, rich_style)
+        return strip.crop_extend(0, width, rich_style).apply_offsets(0, row)
+
+    def _row_strip(self, row: int, rich_style: Style) -> Strip:
+        selection = self.text_selection
+        if selection is None and row in self._strips:
+            return self._strips[row]
+        text = self._rows[row]
+        line = Text(text, no_wrap=True)
+        line.stylize(rich_style)
+        if self.highlight:
+            line = self.highlighter(line)
+        if selection is not None and (span := selection.get_span(row)) is not None:
+            start, end = span
+            if end == -1:
+                end = len(line)
+            line.stylize(self.screen.get_component_rich_style("screen--selection"), start, end)
+        strip = Strip(line.render(self.app.console), cell_len(text))
+        if selection is None:
+            self._strips[row] = strip
+        return strip
+
+    def refresh_lines(self, y_start: int, line_count: int = 1) -> None:
+        for row in range(y_start, y_start + line_count):
+            self._strips.discard(row)
+        super().refresh_lines(y_start, line_count=line_count)
+
+    # -- text selection ----------------------------------------------------------------
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The selected text, as the rows show it."""
+        return selection.extract("\n".join(self._rows)), "\n"
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        self._strips.clear()
+        self.refresh()

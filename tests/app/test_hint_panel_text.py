@@ -1,0 +1,139 @@
+"""Pilot tests of what the hint panel says: at the goal, on boards that never finish,
+and how it writes percentages."""
+
+from __future__ import annotations
+
+import re
+
+from textual.widgets import Sparkline, Static
+
+from snl_tui.core.board import Board
+from snl_tui.core.engine import Player
+from snl_tui.core.formats import load_board
+from snl_tui.core.rules import Rules
+from snl_tui.core.solver import optimal_route
+from snl_tui.screens.winner import GameOverScreen
+from snl_tui.widgets.hint_panel import HintPanel, percent
+
+from .helpers import SIZE, cpu, game_screen, settle, started, wait_until
+
+PERCENT = re.compile(r"(\S*)%")
+
+
+def panel_text(app) -> str:  # type: ignore[no-untyped-def]
+    """What the panel shows: its visible lines, top to bottom."""
+    panel = game_screen(app).query_one(HintPanel)
+    return "\n".join(str(w.render()) for w in panel.query(Static) if w.display)
+
+
+def chart_shown(app) -> bool:  # type: ignore[no-untyped-def]
+    return game_screen(app).query_one(HintPanel).query_one(Sparkline).display
+
+
+async def test_at_the_goal_the_panel_says_so_without_odds_or_chart(make_app) -> None:
+    board = load_board("classic")
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await pilot.press("h")
+        assert chart_shown(app)
+        for die in optimal_route(board, 0).rolls:
+            await pilot.press(str(die))
+            await settle(pilot, 2)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert screen.game.positions == [100]
+        text = panel_text(app)
+        assert "At the goal." in text
+        assert "Finish in" not in text and "%" not in text
+        assert "Expected turns" not in text and "Finishing turn" not in text
+        assert not chart_shown(app)
+
+
+async def test_the_winner_of_a_classic_game_is_shown_at_the_goal(make_app) -> None:
+    app = make_app(players=[Player("Ann"), cpu("Bot")], seed=3)  # a 21-move game
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await pilot.press("h")
+        while not screen.game.over:
+            await wait_until(pilot, lambda: screen.can_move() or screen.game.over)
+            if not screen.game.over:
+                await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        winner = screen.game.players[screen.game.winner].name  # type: ignore[index]
+        text = panel_text(app)
+        assert f"{winner} on 100\nAt the goal." in text
+        assert "%" not in text and not chart_shown(app)
+
+
+async def test_a_board_that_never_finishes_shows_no_chart(make_app) -> None:
+    # 3x3: every square a die can reach from square 1 (2..7) is a snake back to 1.
+    board = Board.from_jumps(3, 3, snakes=[(s, 1) for s in range(2, 8)])
+    app = make_app(board=board, players=[Player("Ann")])
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        text = panel_text(app)
+        assert "Goal unreachable from here." in text
+        assert "Expected turns left: never" in text
+        assert "Random play never reaches the goal." in text
+        assert "Finishing turn" not in text and "1-1000" not in text
+        assert "Finish in 5 / 10 turns" not in text  # 0% / 0%: the line above says it
+        assert not chart_shown(app)
+
+
+async def test_a_board_with_a_trap_charts_the_games_that_finish(make_app) -> None:
+    # A two-sided die: from 2 a roll may land on 4, and 4 can only reach snakes back to
+    # 4; the ladder 3 -> 8 escapes. A quarter of the games never finish.
+    board = Board.from_jumps(1, 10, snakes=[(5, 4), (6, 4)], ladders=[(3, 8)], rules=Rules(faces=2))
+    app = make_app(board=board, players=[Player("Ann")])
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        text = panel_text(app)
+        assert "Expected turns left: infinite" in text
+        assert "Never finishes: 25%" in text
+        assert chart_shown(app)
+        label = str(game_screen(app).query_one("#hint-chart-label", Static).render())
+        span = int(re.search(r"Finishing turn, 1-(\d+)", label).group(1))  # type: ignore[union-attr]
+        assert span < 1000  # the finishing games end within a few turns: no flat tail
+
+
+async def test_percentages_follow_one_rule(make_app) -> None:
+    board = load_board("classic")
+    app = make_app(board=board, players=[Player("Ann"), cpu("Bot")])
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        text = panel_text(app)
+        # From the start of classic: 7 rolls at least, so none within 5 turns.
+        assert "Finish in 5 / 10 turns: 0% / 2%" in text
+        shown = PERCENT.findall(text)
+        assert len(shown) == 4  # 5 turns, 10 turns, Ann, Bot
+        assert all(re.fullmatch(r"<1|>99|\d{1,3}", value) for value in shown), shown
+
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await pilot.press("h", "1", "1")  # 0 -> 1, ladder to 38; then 39
+        await settle(pilot)
+        assert screen.game.positions == [39]
+        # 0.27% within 5 turns: not "0%", and not a lone decimal beside whole numbers.
+        assert "Finish in 5 / 10 turns: <1% / 8%" in panel_text(app)
+
+
+def test_percent_is_whole_with_small_and_near_certain_values_marked() -> None:
+    assert percent(None) == "n/a"
+    assert percent(0.0) == "0%"
+    assert percent(1e-12) == "0%"
+    assert percent(0.004) == "<1%"
+    assert percent(0.0099) == "<1%"
+    assert percent(0.01) == "1%"
+    assert percent(0.426) == "43%"
+    assert percent(0.99) == "99%"
+    assert percent(0.995) == ">99%"
+    assert percent(0.9999) == ">99%"
+    assert percent(1.0) == "100%"
+    assert percent(1.0 - 1e-12) == "100%"
