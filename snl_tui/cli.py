@@ -15,7 +15,7 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .core.board import Board
-from .core.engine import MAX_PLAYERS, Player, move
+from .core.engine import MAX_PLAYERS, Player, move, unique_names
 from .core.errors import SnlError
 from .core.formats import (
     FORMATS,
@@ -120,13 +120,14 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def parse_players(text: str) -> list[Player]:
-    """``"Ann,cpu,cpu:Robo"`` -> players; 1 to 4 names, none empty."""
+    """``"Ann,cpu,cpu:Robo"`` -> players; 1 to 4 names, none empty, repeats numbered
+    (``"cpu,cpu"`` -> CPU, CPU 2: see ``unique_names``)."""
     names = [part.strip() for part in text.split(",")]
     if any(not name for name in names):
         raise UsageError(f"--players: empty name in {text!r} (names are separated by commas)")
     if not 1 <= len(names) <= MAX_PLAYERS:
         raise UsageError(f"--players: a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
-    return [Player.parse(name) for name in names]
+    return unique_names([Player.parse(name) for name in names])
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:

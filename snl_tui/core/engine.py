@@ -178,6 +178,31 @@ class Player:
         return cls(text)
 
 
+def unique_names(players: Sequence[Player]) -> list[Player]:
+    """The players with distinct names: a repeated name gets a number, 'CPU', 'CPU 2'.
+
+    The first player of a name keeps it; each later one gets the lowest ' 2', ' 3', ...
+    that no player (as given) already has. Names compare without case ('ann' repeats
+    'Ann'). Whether a player is a computer does not change. The one place the naming rule
+    lives: the command line and the new-game dialog both make their players through it.
+    """
+    taken = {player.name.casefold() for player in players}
+    seen: set[str] = set()
+    named = []
+    for player in players:
+        key = player.name.casefold()
+        if key in seen:
+            number = 2
+            while f"{key} {number}" in taken:
+                number += 1
+            player = Player(f"{player.name} {number}", player.computer)
+            key = player.name.casefold()
+            taken.add(key)
+        seen.add(key)
+        named.append(player)
+    return named
+
+
 @dataclass(frozen=True)
 class Turn:
     """One roll in a game's history."""

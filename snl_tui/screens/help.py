@@ -1,7 +1,14 @@
-"""The help screen: ``help.md`` (next to this file) plus the key table from the commands."""
+"""The help screen: ``help.md`` (next to this file) plus key tables made from the bindings.
+
+The game's keys come from ``GAME_COMMANDS`` (the source of the bindings, the footer and the
+palette) and the end-of-game dialog's from its ``BINDINGS``, so help never drifts from what
+the keys do. Each key is listed once; the tables have two columns (key, what it does) so
+they read well from 80x24 up.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from textual.app import ComposeResult
@@ -14,16 +21,62 @@ from ..commands import GAME_COMMANDS
 
 HELP_FILE = Path(__file__).with_name("help.md")
 
+KEY_NAMES = {"space": "Space", "question_mark": "?", "escape": "Escape", "enter": "Enter"}
+
+
+def key_cell(keys: str) -> str:
+    """'r,space' -> '`r`/`Space`'; a display like '1-9/d' -> '`1-9`/`d`'.
+
+    No spaces, so a narrow key column never breaks a key list over two lines.
+    """
+    parts = keys.replace("/", ",").split(",")
+    return "/".join(f"`{KEY_NAMES.get(part.strip(), part.strip())}`" for part in parts)
+
+
+def sentence(title: str, text: str = "") -> str:
+    """'**Roll the die.** Roll for the player to move (classic mode).'"""
+    return f"**{title}.** {text}".rstrip()
+
+
+def table(rows: Iterable[tuple[str, str]]) -> str:
+    lines = ["| Key | What it does |", "|---|---|"]
+    lines += [f"| {keys} | {text} |" for keys, text in rows]
+    return "\n".join(lines)
+
 
 def keys_table() -> str:
-    """A Markdown table of every key, from ``GAME_COMMANDS`` (the bindings' source)."""
-    rows = ["| Key | Action | |", "|---|---|---|"]
-    for command in GAME_COMMANDS:
-        keys = command.key_display or command.keys.replace("space", "Space").replace(",", ", ")
-        rows.append(f"| `{keys}` | {command.title} | {command.help} |")
-    rows.append("| `1`-`9` | Die value | Puzzle mode: play that die value. |")
-    rows.append("| `ctrl+p` | Command palette | Every command above, plus the theme. |")
-    return "\n".join(rows)
+    """A Markdown table of the game's keys, from ``GAME_COMMANDS`` (the bindings' source)."""
+    rows = [
+        (key_cell(command.key_display or command.keys), sentence(command.title, command.help))
+        for command in GAME_COMMANDS
+    ]
+    rows.append(("`ctrl+p`", sentence("Command palette", "Every command above, and themes.")))
+    return table(rows)
+
+
+def game_over_keys_table() -> str:
+    """The end-of-game dialog's keys, from its bindings (``t`` only after a puzzle)."""
+    from .winner import GameOverScreen
+
+    notes = {
+        "t": "The same puzzle again (after a puzzle).",
+        "n": "Choose players, mode and board.",
+        "escape": "Look at the final board.",
+    }
+    rows = []
+    for binding in GameOverScreen.BINDINGS:
+        if not isinstance(binding, Binding):
+            continue
+        note = notes.get(binding.key, "")
+        rows.append((key_cell(binding.key), sentence(binding.description, note)))
+    return table(rows)
+
+
+def help_text() -> str:
+    text = HELP_FILE.read_text(encoding="utf-8")
+    return text.replace("{{KEYS}}", keys_table()).replace(
+        "{{GAME_OVER_KEYS}}", game_over_keys_table()
+    )
 
 
 class HelpScreen(ModalScreen[None]):
@@ -36,9 +89,8 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        text = HELP_FILE.read_text(encoding="utf-8").replace("{{KEYS}}", keys_table())
         with VerticalScroll(id="help", classes="dialog"):
-            yield Markdown(text)
+            yield Markdown(help_text())
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(None)

@@ -1,6 +1,12 @@
-"""The new-game dialog: players, mode and board. Returns ``GameSettings`` or None."""
+"""The new-game dialog: players, mode and board. Returns ``GameSettings`` or None.
+
+An error (e.g. too many players) stays until the players, mode or board change. In puzzle
+mode a note says who plays: a puzzle has one player (``puzzle_player``), the others sit out.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from textual import on
 from textual.app import ComposeResult
@@ -9,26 +15,54 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ..core.engine import MAX_PLAYERS, Player
+from ..core.engine import MAX_PLAYERS, Player, unique_names
 from ..core.errors import SnlError
 from ..core.formats import builtin_names, load_board
-from .game import MODES, GameSettings
+from .game import MODES, GameSettings, puzzle_player
 
 CURRENT = "(current board)"
 
 
 def parse_players(text: str) -> list[Player]:
-    """'You, cpu:Robo' -> players; raises SnlError with a message for the dialog."""
+    """'You, cpu:Robo' -> players, repeated names numbered ('cpu, cpu' -> CPU, CPU 2).
+
+    Raises SnlError with a message for the dialog.
+    """
     names = [part for part in (p.strip() for p in text.split(",")) if part]
     if not names:
         raise SnlError("Name at least one player, e.g. 'You, cpu'.")
     if len(names) > MAX_PLAYERS:
         raise SnlError(f"At most {MAX_PLAYERS} players, not {len(names)}.")
-    return [Player.parse(name) for name in names]
+    return unique_names([Player.parse(name) for name in names])
 
 
 def players_text(players: list[Player]) -> str:
     return ", ".join(f"cpu:{p.name}" if p.computer else p.name for p in players)
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def puzzle_note(text: str) -> str:
+    """Who plays a puzzle with the players typed: see ``who_plays_puzzle``."""
+    try:
+        players = parse_players(text)
+    except SnlError:
+        return "A puzzle has one player: the first human one in the list."
+    return who_plays_puzzle(players)
+
+
+def who_plays_puzzle(players: Sequence[Player]) -> str:
+    """'A puzzle has one player: Ann. Bob sits out.' (the choice is ``puzzle_player``'s)."""
+    chosen = puzzle_player(players)
+    out = [player.name for player in players if player is not chosen]
+    note = f"A puzzle has one player: {chosen.name}."
+    if chosen not in players:
+        note = f"A puzzle has one human player: {chosen.name}."
+    if out:
+        note += f" {_and(out)} {'sits' if len(out) == 1 else 'sit'} out."
+    return note
 
 
 class NewGameScreen(ModalScreen[GameSettings | None]):
@@ -48,15 +82,19 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
             yield Label("New game", classes="dialog-title")
             yield Label("Players (comma-separated; cpu:Name for a computer player)")
             yield Input(players_text(self.current_settings.players), id="players-input")
-            yield Label("Mode")
-            yield Select(
-                [(mode, mode) for mode in MODES],
-                value=self.current_settings.mode,
-                allow_blank=False,
-                id="mode-select",
-            )
-            yield Label("Board")
-            yield Select(boards, value=CURRENT, allow_blank=False, id="board-select")
+            with Horizontal(id="mode-and-board"):
+                with Vertical(id="mode-column"):
+                    yield Label("Mode")
+                    yield Select(
+                        [(mode, mode) for mode in MODES],
+                        value=self.current_settings.mode,
+                        allow_blank=False,
+                        id="mode-select",
+                    )
+                with Vertical(id="board-column"):
+                    yield Label("Board")
+                    yield Select(boards, value=CURRENT, allow_blank=False, id="board-select")
+            yield Static("", id="puzzle-note", classes="dialog-hint", markup=False)
             yield Static("", id="new-game-error", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button("Start", id="start", variant="primary")
@@ -64,6 +102,25 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
 
     def on_mount(self) -> None:
         self.query_one("#players-input", Input).focus()
+        self.show_puzzle_note()
+
+    def show_puzzle_note(self) -> None:
+        """In puzzle mode, say who plays; hidden in classic mode."""
+        note = self.query_one("#puzzle-note", Static)
+        puzzle = self.query_one("#mode-select", Select).value == "puzzle"
+        if puzzle:
+            note.update(puzzle_note(self.query_one("#players-input", Input).value))
+        note.display = puzzle
+
+    def clear_error(self) -> None:
+        self.query_one("#new-game-error", Static).remove_class("-shown")
+
+    @on(Input.Changed, "#players-input")
+    @on(Select.Changed)
+    def _edited(self) -> None:
+        """The user changed something: an old error no longer applies."""
+        self.clear_error()
+        self.show_puzzle_note()
 
     def settings(self) -> GameSettings:
         """The chosen settings; raises SnlError (shown in the dialog) when invalid."""

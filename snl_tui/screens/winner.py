@@ -56,7 +56,12 @@ def winner_report(game: Game) -> GameReport:
     faster = finished_faster_than(game, turns)
     if faster is not None:
         lines.append(f"Finished faster than {faster:.0%} of games on this board.")
-    return GameReport(f"{winner.name} wins!", tuple(lines))
+    return GameReport(wins(winner.name), tuple(lines))
+
+
+def wins(name: str) -> str:
+    """'Ann wins!', but 'You win!' for the default human player 'You'."""
+    return "You win!" if name.casefold() == "you" else f"{name} wins!"
 
 
 def puzzle_solved(game: Game, optimal: int) -> GameReport:

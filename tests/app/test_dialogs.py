@@ -138,7 +138,7 @@ async def test_question_mark_opens_help_with_every_key(make_app) -> None:
         assert isinstance(app.screen, HelpScreen)
         markdown = app.screen.query_one(Markdown)
         source = markdown.source
-        for key in ("`r, Space`", "`h`", "`o`", "`l`", "`n`", "`m`", "`u`", "`?`"):
+        for key in ("`r`/`Space`", "`h`", "`o`", "`l`", "`n`", "`m`", "`u`", "`?`", "`t`"):
             assert key in source
         assert "▲38" in source
         await pilot.press("escape")
