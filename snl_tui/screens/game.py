@@ -380,7 +380,9 @@ class GameScreen(Screen[None]):
                 timeout=8,
             )
         if self.mode == "puzzle" and tuple(self.settings.players) != self.game.players:
-            self.notify(f"A puzzle has one player: {self.game.players[0].name}.")
+            from .new_game import who_plays_puzzle  # new_game imports this module
+
+            self.notify(who_plays_puzzle(self.settings.players))
 
     def _maybe_computer_turn(self) -> None:
         game = self.game
