@@ -40,6 +40,8 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 """Below this the screen shows a short message instead of the game."""
 NARROW_WIDTH, CRAMPED_WIDTH = 110, 90
 """Narrower terminals get a narrower side column, so the board keeps room (snl.tcss)."""
+SHORT_HEIGHT, TINY_HEIGHT = 34, 28
+"""Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
 STEP_DELAY = 0.06
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
 JUMP_DELAY = 0.18
@@ -195,6 +197,12 @@ class GameScreen(Screen[None]):
         # columns a 10x10 board's compact squares still fit side by side.
         self.set_class(width < NARROW_WIDTH, "-narrow")
         self.set_class(width < CRAMPED_WIDTH, "-cramped")
+        # Below these heights the side column drops the odds chart, then (hint on) the
+        # move log, rather than run off the screen.
+        self.set_class(height < TINY_HEIGHT, "-tiny")
+        if (height < SHORT_HEIGHT) != self.has_class("-short"):
+            self.set_class(height < SHORT_HEIGHT, "-short")
+            self._show_hint()
         if small:
             message = (
                 f"Terminal too small: need at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height})"
@@ -238,8 +246,10 @@ class GameScreen(Screen[None]):
             return  # the panels are not mounted yet: _mount_panels shows it all
         panel = self.query_one(HintPanel)
         panel.display = self.hint_visible
+        self.set_class(self.hint_visible, "-hint-on")
         if not self.hint_visible:
             return
+        panel.compact = self.has_class("-short")
         game = self.game
         seat = game.winner if game.over and game.winner is not None else game.current
         odds = compute_odds(game.board, game.positions, seat)

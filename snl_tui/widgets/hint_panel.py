@@ -158,6 +158,9 @@ def hint_lines(board: Board, player: Player, square: int) -> Text:
 class HintPanel(Vertical):
     """Solver hints and the odds for the player to move; ``h`` shows or hides it."""
 
+    compact = False
+    """No chart: the screen sets this when the terminal is short, so the text fits."""
+
     def compose(self) -> ComposeResult:
         yield Static(id="hint-text", markup=False)
         yield Static(id="hint-odds", markup=False)
@@ -196,7 +199,7 @@ class HintPanel(Vertical):
         if not chart_shown:
             chart.data = []
             label.update("")
-        chart.display = label.display = chart_shown
+        chart.display = label.display = chart_shown and not self.compact
         odds_view.update(odds_text)
         odds_view.display = bool(odds_text)
 

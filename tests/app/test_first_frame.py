@@ -127,3 +127,22 @@ async def test_the_panel_styles_arrive_with_the_panels_and_survive_a_theme_chang
         assert players.styles.border_top[0] == "round"
         assert log.styles.border_top[0] == "round"
         assert players.styles.border_top[1] != before  # now from the light theme's $primary
+
+
+async def test_a_short_terminal_keeps_the_side_column_on_screen(make_app) -> None:
+    from snl_tui.widgets.hint_panel import HintPanel
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        await pilot.press("h")
+        await settle(pilot)
+        hint = screen.query_one(HintPanel)
+        side = screen.query_one("#side").region
+        assert hint.display and not hint.query_one("#hint-chart").display  # no chart
+        assert not screen.query_one(MoveLog).display  # the hint takes the log's place
+        assert side.contains_region(hint.region)  # bottom border included, on screen
+        await pilot.press("h")
+        await settle(pilot)
+        assert screen.query_one(MoveLog).display
+        assert side.contains_region(screen.query_one(MoveLog).region)
