@@ -84,7 +84,10 @@ def test_roll_route_and_quit_in_a_real_terminal(session: tuple[str, Path]) -> No
     after_roll = screen(name)
     assert "You rolled" in after_roll
 
-    wait_for(lambda: "press r or space to roll" in screen(name))
+    # The CPU's move has been shown: it is the human's turn again.
+    wait_for(
+        lambda: any("You:" in line and "◀ to move" in line for line in screen(name).splitlines())
+    )
     tmux("send-keys", "-t", name, "o")
     wait_for(lambda: "»1" in screen(name))
 
