@@ -389,10 +389,14 @@ class GameScreen(Screen[None]):
                 severity="warning",
                 timeout=8,
             )
-        if self.mode == "puzzle" and tuple(self.settings.players) != self.game.players:
+        players = self.settings.players
+        chosen = self.game.players[0]
+        # Computers sitting a puzzle out go without saying; another human does not.
+        dropped = [p for p in players if not p.computer and p is not chosen]
+        if self.mode == "puzzle" and (dropped or chosen not in players):
             from .new_game import who_plays_puzzle  # new_game imports this module
 
-            self.notify(who_plays_puzzle(self.settings.players))
+            self.notify(who_plays_puzzle(players))
 
     def _maybe_computer_turn(self) -> None:
         game = self.game

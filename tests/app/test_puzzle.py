@@ -245,3 +245,19 @@ async def test_a_finishing_die_missed_is_named(make_app) -> None:
         await settle(pilot)
         best = " or ".join(str(d) for d in optimal_dice(board, 1))
         assert status_text(screen).startswith(f"Not optimal: {best} would have finished;")
+
+
+async def test_a_puzzle_names_its_player_only_when_a_human_sits_out(make_app) -> None:
+    def notes(app) -> list[str]:  # type: ignore[no-untyped-def]
+        return [str(n.message) for n in app._notifications]
+
+    quiet = make_app(players=[Player("You"), Player("CPU", computer=True)], mode="puzzle")
+    async with quiet.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await settle(pilot)
+        assert not any("puzzle has one" in note for note in notes(quiet))
+    told = make_app(players=[Player("Ann"), Player("Bob")], mode="puzzle")
+    async with told.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await settle(pilot)
+        assert "A puzzle has one player: Ann. Bob sits out." in notes(told)
