@@ -7,9 +7,6 @@ on untouched until a board actually loads.
 
 from __future__ import annotations
 
-import json
-import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from ..core.board import Board
 from ..core.errors import SnlError
-from ..core.formats import builtin_boards, is_board_file, load_board
+from ..core.formats import builtin_boards, is_board_file, load_board, looks_like_board
 from ..core.solver import least_rolls_from
 
 
@@ -48,69 +45,6 @@ def builtin_choices() -> list[BoardChoice]:
         )
         for entry in builtin_boards()
     ]
-
-
-SNIFF_BYTES = 64 * 1024
-"""How much of a file ``looks_like_board`` reads: a whole board file, but a small one."""
-
-_MATRIX_START = re.compile(r"\[\s*\[\s*[-+]?\d")
-_JSON_SIZE_KEY = re.compile(r'"(size|rows)"\s*:')
-_TOML_SIZE_KEY = re.compile(r"""(size|rows|"size"|"rows"|'size'|'rows')\s*=""")
-_TXT_SIZE_LINE = re.compile(r"[-+]?\d+(\s+[-+]?\d+)?")
-
-
-def looks_like_board(path: Path) -> bool:
-    """Whether a file's content looks like a board, cheaply (its first 64 KiB).
-
-    Yes for a JSON list of rows, a board document (a JSON object or TOML table with a
-    top-level ``size`` or ``rows``) and a jump list (the first line that is not a comment
-    is ``rows cols``); no for other JSON and TOML such as ``pyproject.toml``. A file that
-    looks like a board but is broken still counts, so the dialog can show its error.
-    """
-    try:
-        with path.open("rb") as file:
-            head = file.read(SNIFF_BYTES)
-    except OSError:
-        return False
-    text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
-    whole = len(head) < SNIFF_BYTES
-    if text.startswith("{"):
-        if whole:
-            try:
-                data = json.loads(text)
-            except ValueError:
-                pass  # a broken board document is still a board document
-            else:
-                return isinstance(data, dict) and ("size" in data or "rows" in data)
-        return _JSON_SIZE_KEY.search(text) is not None
-    if _MATRIX_START.match(text):
-        return True
-    return _toml_has_size(text, whole) or _txt_has_size(text)
-
-
-def _toml_has_size(text: str, whole: bool) -> bool:
-    if whole:
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
-            pass
-        else:
-            return "size" in data or "rows" in data
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("["):  # a table: top-level keys come before any
-            return False
-        if _TOML_SIZE_KEY.match(line):
-            return True
-    return False
-
-
-def _txt_has_size(text: str) -> bool:
-    for line in text.splitlines():
-        content = line.split("#", 1)[0].strip()
-        if content:
-            return _TXT_SIZE_LINE.fullmatch(content) is not None
-    return False
 
 
 def file_choices(folder: Path | None = None) -> list[BoardChoice]:
