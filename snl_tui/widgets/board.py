@@ -160,12 +160,19 @@ class BoardView(ScrollView, can_focus=True):
         squares in ``size``, or None before the widget has a size."""
         if not size.area:
             return None
-        styles = self.styles
+        board, styles = self.board, self.styles
+        cols = board.cols
+
+        def fit(room: int) -> int:
+            return max(min_cell_width(board), min(cell_width_for(board), room // cols))
+
         room = size.width - styles.gutter.width
-        if self.grid_lines + 1 + len(legend_lines(room)) > size.height - styles.gutter.height:
-            room -= styles.scrollbar_size_vertical  # it will scroll up and down
-        fitted = room // self.board.cols
-        return max(min_cell_width(self.board), min(cell_width_for(self.board), fitted))
+        width = fit(room)
+        # The legend is packed to the grid's width, so count its lines at that width.
+        height = self.grid_lines + 1 + len(legend_lines(width * cols))
+        if height > size.height - styles.gutter.height:
+            width = fit(room - styles.scrollbar_size_vertical)  # it will scroll up and down
+        return width
 
     def set_board(self, board: Board, letters: Sequence[str]) -> None:
         """Show another board (a new game): everything is redrawn."""
@@ -173,8 +180,7 @@ class BoardView(ScrollView, can_focus=True):
         self.letters = tuple(letters)
         self.cell_states = {}
         self.off_board = ()
-        self.line_cache.clear()
-        self._set_geometry()
+        self._set_geometry()  # clears the painted lines
         self.scroll_to(0, 0, animate=False)
         self.refresh()
 
