@@ -32,7 +32,7 @@ EXIT_OK = 0
 EXIT_WARNINGS = 1
 EXIT_USAGE = 2
 
-COMMANDS = ("play", "solve", "analyze", "check", "boards", "convert")
+COMMANDS = ("play", "solve", "analyze", "check", "boards", "convert", "generate")
 
 
 class UsageError(SnlError):
@@ -368,6 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --to matrix: drop rules the matrix cannot hold instead of refusing",
     )
+    from .generate_cli import add_generate_parser
+
+    add_generate_parser(commands, add_rule_options)
     return parser
 
 
@@ -397,6 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check": lambda: cmd_check(args, out),
         "boards": lambda: cmd_boards(args, out),
         "convert": lambda: cmd_convert(args, out, err),
+        "generate": lambda: _generate(args, out, err),
     }
     try:
         return handlers[args.command]()
@@ -408,6 +412,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+
+
+def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .generate_cli import cmd_generate  # numpy loads only when needed
+
+    return cmd_generate(args, rule_overrides(args), out, err)
 
 
 def _one_line(text: str) -> str:

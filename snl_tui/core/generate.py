@@ -25,6 +25,7 @@ proof of infeasibility.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -307,7 +308,7 @@ def _first_seat_win(dest: np.ndarray, start: int, six_again: bool, players: int)
     sub = np.vstack([index[dest[states[:-1]]], np.full((1, faces), n - 1, dtype=np.intp)])
     rows = np.repeat(np.arange(n), faces)
     ending = sub.copy()
-    turn = np.zeros((n, n))
+    turn: np.ndarray = np.zeros((n, n))
     if six_again:
         # A top roll that does not win rolls again: T = (I - A)^-1 B.
         top = sub[:, -1]
@@ -333,6 +334,20 @@ def _first_seat_win(dest: np.ndarray, start: int, six_again: bool, players: int)
         if 1.0 - finished < 1e-12:
             break
     return win / finished_before if finished_before > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class _Step:
+    """A tried step, kept so that accepting it costs no second computation."""
+
+    landing: np.ndarray
+    z: np.ndarray
+    """inverse @ U (n x k)."""
+    small: np.ndarray
+    """I + W^T inverse U (k x k)."""
+    rows: np.ndarray
+    """W^T inverse (k x n)."""
+    x: np.ndarray
 
 
 class _Expectation:
@@ -361,13 +376,14 @@ class _Expectation:
                 if not moves.stays[p, d]:
                     self.into[int(moves.counted[p, d])].append((p, d))
         self.accepted = 0
+        self.inverse: np.ndarray | None = None
 
     def reset(self, jumps: dict[int, int]) -> float:
         moves = self.moves
         goal, faces = moves.goal, moves.faces
         self.landing = self._landing(jumps)
         dest = np.where(moves.stays, moves.own, self.landing[moves.counted])
-        matrix = np.eye(goal)
+        matrix: np.ndarray = np.eye(goal)
         rows = np.repeat(np.arange(goal), faces)
         cols = dest.ravel()
         keep = cols < goal
@@ -395,7 +411,7 @@ class _Expectation:
         value = 1.0 + float(x[self.start]) if self.start < self.moves.goal else 0.0
         return value if math.isfinite(value) and value >= 1.0 - 1e-9 else math.inf
 
-    def trial(self, jumps: dict[int, int]) -> tuple[float, object]:
+    def trial(self, jumps: dict[int, int]) -> tuple[float, _Step | None]:
         """The expectation under ``jumps`` and a token for ``accept``."""
         if self.inverse is None:
             return math.inf, None
@@ -437,20 +453,19 @@ class _Expectation:
         except np.linalg.LinAlgError:
             return math.inf, None
         x = y - z @ coef if k else y
-        return self._value(x), (landing, z, small, wt, x)
+        return self._value(x), _Step(landing, z, small, wt(self.inverse) if k else z, x)
 
-    def accept(self, token: object, jumps: dict[int, int]) -> None:
+    def accept(self, token: _Step | None, jumps: dict[int, int]) -> None:
         if token is None:
             self.reset(jumps)
             return
-        landing, z, small, wt, x = token  # type: ignore[misc]
+        landing, z, small, rows, x = token.landing, token.z, token.small, token.rows, token.x
         self.accepted += 1
         if self.accepted >= self.REFRESH:
             self.reset(jumps)
             return
         if z.shape[1]:
             assert self.inverse is not None
-            rows = wt(self.inverse)  # W^T inverse, k x n
             update = np.linalg.solve(small, rows)
             for j in range(z.shape[1]):
                 self.inverse -= np.outer(z[:, j], update[j])
@@ -495,7 +510,7 @@ class _Search:
         faces = self.rules.faces
         heads = sorted(s for s, e in jumps.items() if e < s)
         run = 1
-        for before, after in zip(heads, heads[1:], strict=False):
+        for before, after in itertools.pairwise(heads):
             run = run + 1 if after == before + 1 else 1
             if run >= faces:
                 return False

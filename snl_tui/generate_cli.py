@@ -1,0 +1,180 @@
+"""``snl generate`` (SPEC 7): the command-line front of the board generator.
+
+Kept beside ``cli.py`` rather than in it: ``cli.py`` only registers the parser and
+dispatches here. Exit 0 with a board (TOML on stdout, or written atomically to ``-o``),
+1 when no board meets the targets in time (one line with the closest figures; nothing
+written), 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from .core.errors import SnlError
+from .core.rules import Rules
+
+EXIT_NO_BOARD = 1
+FORMAT_BY_SUFFIX = {".toml": "toml", ".json": "json", ".txt": "txt"}
+
+
+class GenerateUsageError(SnlError):
+    """A bad combination of ``snl generate`` options."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"not a whole number from 0: {text!r}")
+    return value
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    return value
+
+
+def add_generate_parser(
+    commands: argparse._SubParsersAction,  # type: ignore[type-arg]
+    add_rule_options: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    """Register ``snl generate`` with its options on the CLI's subparsers."""
+    gen = commands.add_parser("generate", help="generate a board that meets targets")
+    size = gen.add_argument_group("size (default 10x10)")
+    size.add_argument("--size", type=_positive_int, metavar="N", help="an N x N board")
+    size.add_argument("--rows", type=_positive_int, metavar="R")
+    size.add_argument("--cols", type=_positive_int, metavar="C")
+    gen.add_argument("--ladders", type=_positive_int, metavar="N", help="exactly N ladders")
+    gen.add_argument("--snakes", type=_positive_int, metavar="N", help="exactly N snakes")
+    gen.add_argument(
+        "--expected-turns", type=_number, metavar="T", help="expected game length in turns"
+    )
+    gen.add_argument(
+        "--tolerance", type=_number, default=0.5, metavar="D", help="allowed miss (default 0.5)"
+    )
+    gen.add_argument("--least-rolls", type=_positive_int, metavar="K", help="least rolls")
+    gen.add_argument(
+        "--players", type=_positive_int, default=2, metavar="P", help="seats (default 2)"
+    )
+    gen.add_argument(
+        "--max-first-seat-edge",
+        type=_number,
+        metavar="E",
+        help="the first seat's win chance within E of 1/P",
+    )
+    gen.add_argument("--seed", type=int, help="same seed and options, same board")
+    gen.add_argument(
+        "--time-limit",
+        type=_number,
+        default=10.0,
+        metavar="SECONDS",
+        help="give up after this long (default 10)",
+    )
+    gen.add_argument("--name", help="the board's name")
+    gen.add_argument(
+        "-o", "--output", metavar="FILE", help="write here (.toml, .json or .txt); default stdout"
+    )
+    add_rule_options(gen)
+
+
+def cmd_generate(
+    args: argparse.Namespace, rules_given: dict[str, object], out: TextIO, err: TextIO
+) -> int:
+    """Run the generator for parsed ``args``; ``rules_given`` are the rule options given."""
+    from .core.formats import dump_board
+    from .core.generate import Targets, generate
+
+    rows, cols = _size(args)
+    fmt, target = _output(args.output)
+    if args.time_limit <= 0:
+        raise GenerateUsageError(f"--time-limit must be above 0, not {args.time_limit:g}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    targets = Targets(
+        rows=rows,
+        cols=cols,
+        ladders=args.ladders,
+        snakes=args.snakes,
+        expected_turns=args.expected_turns,
+        tolerance=args.tolerance,
+        least_rolls=args.least_rolls,
+        players=args.players,
+        max_first_seat_edge=args.max_first_seat_edge,
+        rules=Rules.from_mapping(rules_given),
+        name=args.name if args.name is not None else f"Generated {rows}x{cols} (seed {seed})",
+    )
+    result = generate(targets, seed=seed, time_limit=args.time_limit)
+    if result.board is None:
+        print(f"snl generate: {result.describe()}", file=err)
+        return EXIT_NO_BOARD
+    text = dump_board(result.board, fmt)
+    if target is None:
+        out.write(text)
+    else:
+        _write_atomically(target, text)
+    where = f" -> {target}" if target is not None else ""
+    print(
+        f"snl generate: {result.describe()} (seed {seed}, {result.steps} steps, "
+        f"{result.seconds:.2f} s){where}",
+        file=err,
+    )
+    return 0
+
+
+def _size(args: argparse.Namespace) -> tuple[int, int]:
+    if args.size is not None:
+        if args.rows is not None or args.cols is not None:
+            raise GenerateUsageError("give --size or --rows and --cols, not both")
+        return args.size, args.size
+    if (args.rows is None) != (args.cols is None):
+        raise GenerateUsageError("--rows and --cols go together (or use --size)")
+    if args.rows is None:
+        return 10, 10
+    return args.rows, args.cols
+
+
+def _output(path: str | None) -> tuple[str, Path | None]:
+    """The format and file for ``-o`` (checked before the search, not after it)."""
+    if path is None:
+        return "toml", None
+    target = Path(path)
+    fmt = FORMAT_BY_SUFFIX.get(target.suffix.lower())
+    if fmt is None:
+        raise GenerateUsageError(f"-o {path}: the extension picks the format: .toml, .json or .txt")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise GenerateUsageError(f"-o {path}: no folder {str(folder)!r}")
+    if target.is_dir():
+        raise GenerateUsageError(f"-o {path}: is a folder")
+    return fmt, target
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    """A temporary file in the same folder, then a rename: never a half-written board."""
+    folder = target.parent if str(target.parent) else Path(".")
+    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, target)
+    except OSError as error:
+        Path(temp).unlink(missing_ok=True)
+        raise GenerateUsageError(f"cannot write {target}: {error.strerror or error}") from None
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
