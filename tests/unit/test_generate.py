@@ -1,0 +1,269 @@
+"""The board generator (SPEC 7): valid, warning-free boards that meet their targets.
+
+Targets are checked here by an independent computation: the expected turns by a small
+absorbing-chain solve written from SPEC 1's text (``reference_step`` moves the token),
+the least rolls by the reference breadth-first search, the first seat's edge from a
+turn-by-turn distribution built the same plain way.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from snl_tui.cli import main
+from snl_tui.core.analysis import analyze, check_findings
+from snl_tui.core.board import Board
+from snl_tui.core.errors import BoardError
+from snl_tui.core.formats import board_warnings, load_board
+from snl_tui.core.generate import (
+    GenerateError,
+    Targets,
+    _expected_turns,
+    _Moves,
+    generate,
+)
+from snl_tui.core.rules import Rules
+
+from .reference import brute_force_least_rolls, reference_step
+
+
+def _turn_matrix(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """(ends, continues): per-roll transition probabilities from SPEC 1, split by whether
+    the roll ends the turn (a top face under six_again that does not win continues it)."""
+    matrix = board.to_matrix()
+    rules, goal = board.rules, board.goal
+    size = goal + 1
+    ends = np.zeros((size, size))
+    continues = np.zeros((size, size))
+    for p in range(goal):
+        for die in range(1, rules.faces + 1):
+            there = reference_step(matrix, p, die, rules.overshoot, rules.chain)
+            there = p if there is None else there
+            again = rules.six_again and die == rules.faces and there != goal
+            (continues if again else ends)[p, there] += 1 / rules.faces
+    ends[goal, goal] = 1.0
+    return ends, continues
+
+
+def independent_expected_turns(board: Board) -> float:
+    """E(p) = 1 + sum over turn-ending rolls E(q) + sum over continuing rolls (E(q) - 1),
+    with E(goal) = 0: one turn is every roll until one ends it."""
+    ends, continues = _turn_matrix(board)
+    goal = board.goal
+    n = goal  # unknowns: positions 0..goal-1
+    a = np.eye(n) - ends[:n, :n] - continues[:n, :n]
+    b = np.ones(n) - continues[:n, :n].sum(axis=1)
+    return float(np.linalg.solve(a, b)[board.rules.start])
+
+
+def independent_first_seat_win(board: Board, players: int) -> float:
+    ends, continues = _turn_matrix(board)
+    turn = np.linalg.solve(np.eye(len(ends)) - continues, ends)  # one whole turn
+    u = np.zeros(len(ends))
+    u[board.rules.start] = 1.0
+    before = win = 0.0
+    for _ in range(100_000):
+        u = u @ turn
+        now = u[-1]
+        win += (now - before) * (1 - before) ** (players - 1)
+        before = now
+        if 1 - now < 1e-13:
+            break
+    return win
+
+
+def _check_board(board: Board, targets: Targets) -> None:
+    assert board_warnings(board) == []
+    assert check_findings(board)[0] == []
+    assert (board.rows, board.cols, board.rules) == (targets.rows, targets.cols, targets.rules)
+    if targets.expected_turns is not None:
+        expected = independent_expected_turns(board)
+        assert abs(expected - targets.expected_turns) <= targets.tolerance
+    if targets.least_rolls is not None:
+        least = brute_force_least_rolls(
+            board.to_matrix(),
+            board.rules.start,
+            board.rules.faces,
+            board.rules.overshoot,
+            board.rules.chain,
+        )
+        assert least == targets.least_rolls
+    if targets.max_first_seat_edge is not None:
+        win = independent_first_seat_win(board, targets.players)
+        assert abs(win - 1 / targets.players) <= targets.max_first_seat_edge
+    if targets.ladders is not None:
+        assert len(board.ladders) == targets.ladders
+    if targets.snakes is not None:
+        assert len(board.snakes) == targets.snakes
+
+
+@pytest.mark.parametrize(
+    "targets",
+    [
+        Targets(expected_turns=15),
+        Targets(expected_turns=40),
+        Targets(rows=6, cols=7, expected_turns=12, least_rolls=3),
+        Targets(rows=5, cols=5, ladders=2, snakes=3, expected_turns=9, tolerance=1.0),
+        Targets(
+            rows=6,
+            cols=6,
+            expected_turns=14,
+            players=2,
+            max_first_seat_edge=0.03,
+            rules=Rules(start=0, six_again=True, overshoot="bounce"),
+        ),
+        Targets(rows=4, cols=8, rules=Rules(faces=4, overshoot="finish", chain=True)),
+    ],
+    ids=["15", "40", "least-rolls", "counts", "six-again-edge", "any"],
+)
+def test_generated_boards_meet_their_targets(targets: Targets) -> None:
+    result = generate(targets, seed=7, time_limit=60)
+    assert result.ok, result.describe()
+    assert result.board is not None
+    _check_board(result.board, targets)
+
+
+def test_the_same_seed_gives_the_same_board_and_another_seed_another() -> None:
+    targets = Targets(rows=8, cols=8, expected_turns=20)
+    first = generate(targets, seed=11, time_limit=60).board
+    again = generate(targets, seed=11, time_limit=60).board
+    other = generate(targets, seed=12, time_limit=60).board
+    assert first is not None and again is not None and other is not None
+    assert first == again and first.jumps == again.jumps
+    assert other.jumps != first.jumps
+
+
+def test_an_unreachable_target_fails_with_the_closest_figures() -> None:
+    # Two ladders cannot make a 10x10 game last 3 turns on average.
+    targets = Targets(ladders=2, snakes=2, expected_turns=3)
+    result = generate(targets, seed=1, max_steps=600, time_limit=600)
+    assert not result.ok and result.board is None
+    assert result.figures is not None
+    assert result.figures.expected_turns > 3.5
+    assert result.steps == 600
+    text = result.describe()
+    assert "no board meets the targets" in text and "expected turns" in text
+
+
+def test_the_fast_expectation_matches_the_analysis_on_random_boards() -> None:
+    rng = random.Random(5)
+    checked = 0
+    while checked < 60:
+        rows, cols = rng.randint(1, 7), rng.randint(2, 7)
+        goal = rows * cols
+        rules = Rules(
+            start=rng.choice((0, 1)),
+            overshoot=rng.choice(("stay", "bounce", "finish")),
+            chain=rng.random() < 0.3,
+            faces=rng.randint(2, 8),
+            six_again=rng.random() < 0.5,
+        )
+        jumps = {rng.randint(1, goal - 1): rng.randint(1, goal) for _ in range(goal // 3)}
+        try:
+            board = Board(rows, cols, [(a, b) for a, b in jumps.items() if a != b], rules=rules)
+        except BoardError:
+            continue
+        moves = _Moves(rows, cols, rules)
+        landing = np.array(board.landing_table)
+        dest = np.where(moves.stays, moves.own, landing[moves.counted])
+        fast = _expected_turns(dest, rules.start, rules.six_again)
+        exact = analyze(board).expected_turns
+        if math.isinf(exact):
+            assert math.isinf(fast)
+        else:
+            assert fast == pytest.approx(exact, rel=1e-9)
+        checked += 1
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"expected_turns": 0.5},
+        {"tolerance": -1},
+        {"players": 5},
+        {"ladders": -1},
+        {"rows": 60, "cols": 60},
+        {"ladders": 30, "snakes": 30},
+        {"name": "bad\x1b"},
+    ],
+)
+def test_bad_targets_are_refused(kwargs: dict[str, object]) -> None:
+    with pytest.raises((GenerateError, BoardError)):
+        Targets(**kwargs)  # type: ignore[arg-type]
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def test_cli_writes_a_loadable_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "kid.json"
+    code = main(
+        ["generate", "--size", "8", "--expected-turns", "18", "--seed", "3", "-o", str(target)]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert captured.out == ""
+    assert "expected turns" in captured.err
+    board = load_board(str(target))
+    assert (board.rows, board.cols) == (8, 8)
+    assert abs(independent_expected_turns(board) - 18) <= 0.5
+    assert [p.name for p in tmp_path.iterdir()] == ["kid.json"]  # no temporary left
+
+
+def test_cli_prints_toml_without_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["generate", "--rows", "4", "--cols", "5", "--seed", "1", "--start", "0"])
+    captured = capsys.readouterr()
+    assert code == 0
+    assert "rows = 4" in captured.out and "start = 0" in captured.out
+
+
+def test_cli_failure_exits_1_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "never.toml"
+    code = main(
+        [
+            "generate",
+            "--ladders", "1",
+            "--snakes", "1",
+            "--expected-turns", "2",
+            "--time-limit", "0.3",
+            "--seed", "1",
+            "-o", str(target),
+        ]
+    )  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1
+    assert "closest reached" in captured.err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--size", "5", "--rows", "5"],
+        ["--rows", "5"],
+        ["--size", "x"],
+        ["-o", "board.yaml"],
+        ["-o", "/no/such/folder/b.toml"],
+        ["--faces", "1"],
+        ["--players", "9"],
+        ["--time-limit", "0"],
+        ["--expected-turns", "nan"],
+    ],
+)
+def test_cli_bad_arguments_exit_2_with_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["generate", *argv])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1
