@@ -53,18 +53,21 @@ def jump_table(board: Board) -> Sequence[int]:
 
 
 def _resolve_chains(board: Board) -> tuple[int, ...]:
-    """Every chain followed to its end, each square visited once (memoised).
+    return tuple(resolve_chains(board.cells))
 
-    A naive walk from every square is quadratic on a board where every square jumps to
-    the next one. Here each walk stops at the first square already resolved and writes
-    the answer back along its path. The board rejected cycles at construction; one met
-    here anyway is a bug, so it raises.
+
+def resolve_chains(cells: Sequence[int]) -> list[int]:
+    """A jump table (index s: destination or -1 / s) with every chain followed to its end.
+
+    Each square is visited once (memoised): a naive walk from every square is quadratic
+    on a board where every square jumps to the next one. A walk stops at the first
+    square already resolved and writes the answer back along its path. Boards refuse
+    cycles at construction; one met here anyway is a bug, so it raises.
     """
-    cells = board.cells
-    final = list(cells)  # -1 / own number: no jump; resolved entries hold the chain's end
+    final = list(cells)
     resolved = bytearray(len(cells))
-    for first in board.jumps:
-        if resolved[first]:
+    for first, target in enumerate(cells):
+        if target == -1 or target == first or resolved[first]:
             continue
         path = []
         square = first
@@ -76,11 +79,17 @@ def _resolve_chains(board: Board) -> tuple[int, ...]:
             if len(path) > len(cells):  # pragma: no cover - Board refuses cycles
                 raise AssertionError("jump cycle under chain = true")
             square = end
-        end = square if not resolved[square] else final[square]
+        end = final[square] if resolved[square] else square
         for square in path:
             final[square] = end
             resolved[square] = 1
-    return tuple(final)
+    return final
+
+
+def resolve_landing(cells: Sequence[int], chain: bool) -> list[int]:
+    """The landing table of a board's cells under ``chain`` (see ``landing_table``)."""
+    table = resolve_chains(cells) if chain else cells
+    return [t if v < 0 else v for t, v in enumerate(table)]
 
 
 def landing_table(board: Board) -> Sequence[int]:
