@@ -96,13 +96,8 @@ def _board(args: argparse.Namespace) -> Board:
 def cmd_play(args: argparse.Namespace) -> int:
     board = _board(args)
     players = parse_players(args.players)
-    try:
-        from .app import SnlApp
-    except ModuleNotFoundError as error:  # the TUI is still being written
-        if error.name != "snl_tui.app":
-            raise
-        print("the game is coming")
-        return EXIT_OK
+    from .app import SnlApp  # Textual loads only to play
+
     SnlApp(
         board=board,
         players=players,
