@@ -11,7 +11,9 @@ distribution from every square (the table the game reads after each move), traps
 timed call starts cold (the per-board cache is cleared each run); "warm" is a repeat call
 on the cached board, which is what the game pays after every move.
 
-Target: analyze at most 0.05 x the plain time. Run:  python benchmarks/analysis.py
+Target: analyze at most 0.05 x the plain time. Then ``snl check``'s work at 50 x 50 with
+1000 jumps (target under 5 s) and the fast ``expected_turns`` per board (a generator's
+inner loop). Run:  python benchmarks/analysis.py
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from typing import TypeVar
 
 from snl_tui import Board, Rules, load_board
 from snl_tui.core.analysis import Analysis, analyze, clear_cache
+from snl_tui.core.chain import expected_turns
+from snl_tui.core.checks import check_board
 from snl_tui.core.engine import next_position
 
 T = TypeVar("T")
@@ -138,6 +142,39 @@ def main() -> None:
     print("-" * len(header))
     verdict = "meets" if worst <= 0.05 else "MISSES"
     print(f"worst ratio {worst:.3f} ({verdict} the 0.05 target); 4 players, cold cache")
+    check_figures()
+    fast_expectation_figures(args.repeat)
+
+
+def check_figures() -> None:
+    """``snl check``'s work (findings, traps, per-jump impacts) at the analysis limit:
+    50 x 50 with 1000 jumps; target under 5 s (issue 10, item 10)."""
+    board = seeded_board(50, 1000, seed=50, rules=Rules())
+    clear_cache()
+    started = time.perf_counter()
+    report = check_board(board)
+    elapsed = time.perf_counter() - started
+    verdict = "meets" if elapsed < 5.0 else "MISSES"
+    print(
+        f"check 50x50, {len(board.jumps)} jumps: {elapsed:.2f} s, "
+        f"{len(report.warnings)} warnings ({verdict} the 5 s target)"
+    )
+
+
+def fast_expectation_figures(repeat: int) -> None:
+    """``chain.expected_turns``: one small solve per board, a generator's inner loop."""
+    boards = [seeded_board(10, 12, seed=s, rules=Rules(start=0)) for s in range(200)]
+    best = min(_timed(lambda: [expected_turns(board) for board in boards]) for _ in range(repeat))
+    print(f"expected_turns on 10x10 boards (12 jumps): {best / len(boards) * 1e6:.0f} us each")
+    boards = [seeded_board(20, 40, seed=s, rules=Rules(start=0)) for s in range(50)]
+    best = min(_timed(lambda: [expected_turns(board) for board in boards]) for _ in range(repeat))
+    print(f"expected_turns on 20x20 boards (40 jumps): {best / len(boards) * 1e6:.0f} us each")
+
+
+def _timed(function: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    function()
+    return time.perf_counter() - started
 
 
 if __name__ == "__main__":

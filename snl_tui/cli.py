@@ -17,14 +17,8 @@ from . import __version__
 from .core.board import Board
 from .core.engine import MAX_PLAYERS, Player, move, unique_names
 from .core.errors import SnlError
-from .core.formats import (
-    FORMATS,
-    board_warnings,
-    builtin_boards,
-    dump_board,
-    load_board,
-    lost_in_matrix,
-)
+from .core.formats import FORMATS, builtin_boards, dump_board, load_board, lost_in_matrix
+from .core.report import one_line, place
 from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
 from .core.solver import solve
 
@@ -102,13 +96,8 @@ def _board(args: argparse.Namespace) -> Board:
 def cmd_play(args: argparse.Namespace) -> int:
     board = _board(args)
     players = parse_players(args.players)
-    try:
-        from .app import SnlApp
-    except ModuleNotFoundError as error:  # the TUI is still being written
-        if error.name != "snl_tui.app":
-            raise
-        print("the game is coming")
-        return EXIT_OK
+    from .app import SnlApp  # Textual loads only to play
+
     SnlApp(
         board=board,
         players=players,
@@ -132,6 +121,12 @@ def parse_players(text: str) -> list[Player]:
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     board = _board(args)
+    if args.start_square == 0 and board.rules.start == 1:
+        # Position 0 exists only when tokens start off the board (SPEC 1).
+        raise UsageError(
+            "--from 0: this board starts on square 1 (start = 1), there is no "
+            "off-the-board position; use --start 0 or a square from 1"
+        )
     solution = solve(board, args.start_square)
     if args.json:
         data = solution.to_dict()
@@ -139,7 +134,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         data["goal"] = board.goal
         print(json.dumps(data), file=out)
         return EXIT_OK
-    origin = _place(solution.start)
+    origin = place(solution.start)
     label = board.name or args.board
     if not solution.reachable:
         print(f"{label}: the goal (square {board.goal}) cannot be reached from {origin}", file=out)
@@ -185,21 +180,19 @@ def _run_length(rolls: list[int]) -> str:
     return " ".join(groups)
 
 
-def _place(position: int) -> str:
-    return "off the board" if position == 0 else f"square {position}"
-
-
-def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     board = load_board(args.board)
-    # The odds add warnings (jumps that never fire, traps with the share of games that
-    # never end) and notes (what each jump does to the expected game length).
-    from .core.analysis import check_findings  # numpy loads only when needed
+    from .core.checks import check_board  # numpy loads only when needed
 
-    odds_warnings, notes = check_findings(board)
-    warnings = board_warnings(board) + odds_warnings
+    # Warnings: the board's own findings, then the odds' (jumps that never fire, traps
+    # with the share of games that never end); notes: what each jump does to the
+    # expected game length. Progress goes to a terminal only, never into a pipe.
+    progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
+    report = check_board(board, progress)
+    warnings = report.warnings
     for warning in warnings:
-        print(f"warning: {warning}", file=out)
-    for note in notes:
+        print(f"warning: {warning.message}", file=out)
+    for note in report.notes:
         print(note, file=out)
     summary = (
         f"{args.board}: {board.rows}x{board.cols}, {len(board.ladders)} ladders, "
@@ -211,6 +204,21 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_WARNINGS
     print(f"{summary}: ok", file=out)
     return EXIT_OK
+
+
+def _progress_printer(err: TextIO, label: str) -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` that redraws one line on a terminal, then clears it."""
+    shown = [-1]
+
+    def progress(done: int, total: int) -> None:
+        percent = done * 100 // max(total, 1)
+        if percent != shown[0]:
+            shown[0] = percent
+            print(f"\r{label}: {done}/{total}", end="", file=err, flush=True)
+        if done >= total:
+            print("\r\033[K", end="", file=err, flush=True)
+
+    return progress
 
 
 def cmd_boards(args: argparse.Namespace, out: TextIO) -> int:
@@ -270,13 +278,15 @@ def _rule_text(value: object) -> str:
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     board = _board(args)
-    from .core import analysis as odds  # numpy loads only when needed
+    from .core import report  # numpy loads only when needed
+    from .core.analysis import analyze
 
-    analysis = odds.analyze(board, players=args.players)
+    analysis = analyze(board, players=args.players)
     if args.json:
-        print(json.dumps(odds.analysis_json(analysis)), file=out)
+        data = report.analysis_json(analysis, visits=args.visits)
+        print(json.dumps(data), file=out)
         return EXIT_OK
-    print(odds.format_report(analysis, board), file=out)
+    print(report.format_report(analysis, board, visits=args.visits), file=out)
     return EXIT_OK
 
 
@@ -350,6 +360,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"win chances for N players in turn order (1-{MAX_PLAYERS}, default 1)",
     )
+    analyze.add_argument(
+        "--visits",
+        action="store_true",
+        help="also the expected turns begun on each square in a one-player game",
+    )
     add_rule_options(analyze)
 
     check = commands.add_parser(
@@ -397,7 +412,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "play": lambda: cmd_play(args),
         "solve": lambda: cmd_solve(args, out),
         "analyze": lambda: cmd_analyze(args, out),
-        "check": lambda: cmd_check(args, out),
+        "check": lambda: cmd_check(args, out, err),
         "boards": lambda: cmd_boards(args, out),
         "convert": lambda: cmd_convert(args, out, err),
         "generate": lambda: _generate(args, out, err),
@@ -405,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handlers[args.command]()
     except SnlError as error:
-        print(f"snl {args.command}: {_one_line(str(error))}", file=err)
+        print(f"snl {args.command}: {one_line(str(error))}", file=err)
         return EXIT_USAGE
     except BrokenPipeError:  # `snl convert ... | head`: the reader left; not an error
         sys.stderr.close()
@@ -418,7 +433,3 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .generate_cli import cmd_generate  # numpy loads only when needed
 
     return cmd_generate(args, rule_overrides(args), out, err)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())

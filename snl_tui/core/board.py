@@ -11,18 +11,18 @@ with a message naming the entry (``where``) and the square. The file loaders in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from itertools import compress, repeat
 from operator import is_not
-from typing import Literal
+from typing import Literal, TypeVar
 
 from .errors import BoardError
 from .rules import Rules
 
 MAX_SIDE = 1000
 JumpKind = Literal["ladder", "snake"]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,25 @@ def check_dimensions(rows: object, cols: object, where: str | None = None) -> tu
 
 
 class Board:
-    """An immutable rows x cols board with its jumps and rules."""
+    """An immutable rows x cols board with its jumps and rules.
+
+    One representation: ``cells``, a tuple indexed by square (0..goal) holding the
+    destination of the jump starting there, or -1 (or the square's own number, as in a
+    "resolved" LeetCode matrix) for none. Everything else (the jump dict, the engine's
+    landing table, the solver's distances) is derived from it on first use and kept in
+    a private memo (``derived``); attributes cannot be assigned after construction.
+    """
+
+    __slots__ = ("__weakref__", "_memo", "cells", "cols", "description", "name", "rows", "rules")
+
+    rows: int
+    cols: int
+    rules: Rules
+    name: str
+    description: str
+    cells: tuple[int, ...]
+    """Index s: the destination of the jump on square s, or -1 / s for none."""
+    _memo: dict[str, object]
 
     def __init__(
         self,
@@ -86,21 +104,62 @@ class Board:
         name: str = "",
         description: str = "",
     ) -> None:
-        self.rows, self.cols = check_dimensions(rows, cols)
-        self.rules = rules if rules is not None else Rules()
-        if not isinstance(self.rules, Rules):
-            raise TypeError("rules must be a Rules value")
-        self.name = name
-        self.description = description
-        goal = self.rows * self.cols
+        rows, cols = check_dimensions(rows, cols)
+        goal = rows * cols
         table: dict[int, int] = {}
         for item in jumps:
             spec = item if isinstance(item, JumpSpec) else JumpSpec(*item)
             _check_jump(spec, goal, table)
             table[spec.start] = spec.end
-        self._jumps = dict(sorted(table.items()))
+        cells = [-1] * (goal + 1)
+        for start, end in table.items():
+            cells[start] = end
+        self._set(rows, cols, tuple(cells), rules, name, description)
+        self._memo["jumps"] = dict(sorted(table.items()))
         if self.rules.chain:
             _check_no_cycle(self._jumps)
+
+    def _set(
+        self,
+        rows: int,
+        cols: int,
+        cells: tuple[int, ...],
+        rules: Rules | None,
+        name: str,
+        description: str,
+    ) -> None:
+        rules = rules if rules is not None else Rules()
+        if not isinstance(rules, Rules):
+            raise TypeError("rules must be a Rules value")
+        for attribute, value in (
+            ("rows", rows),
+            ("cols", cols),
+            ("rules", rules),
+            ("name", name),
+            ("description", description),
+            ("cells", cells),
+            ("_memo", {}),
+        ):
+            object.__setattr__(self, attribute, value)
+
+    def __setattr__(self, attribute: str, value: object) -> None:
+        raise AttributeError(f"a Board is immutable: cannot set {attribute!r}")
+
+    def __delattr__(self, attribute: str) -> None:
+        raise AttributeError(f"a Board is immutable: cannot delete {attribute!r}")
+
+    def derived(self, key: str, compute: Callable[[Board], _T]) -> _T:
+        """``compute(self)``, computed once per board and remembered under ``key``.
+
+        For values that follow from the board alone (the engine's landing table, the
+        solver's distances): the board never changes, so neither do they.
+        """
+        memo = self._memo
+        if key in memo:
+            return memo[key]  # type: ignore[return-value]
+        value = compute(self)
+        memo[key] = value
+        return value
 
     # -- construction -------------------------------------------------------------------
 
@@ -147,30 +206,21 @@ class Board:
         goal = rows * cols
         # Validate with C-level scans over the cell types and the distinct values; only
         # when they find a problem does a Python loop look for the first bad cell.
-        values = set(flat)
-        if (
-            set(map(type, flat)) != {int}
-            or min(values) < -1  # type: ignore[type-var]
-            or max(values) > goal  # type: ignore[type-var]
-            or 0 in values
-        ):
+        if set(map(type, flat)) != {int}:
             _raise_first_bad_cell(flat, rows, cols)
-        if flat[goal] not in (-1, goal):
+        cells: tuple[int, ...] = tuple(flat)  # type: ignore[arg-type]  # all ints: checked
+        values = set(cells)
+        if min(values) < -1 or max(values) > goal or 0 in values:
+            _raise_first_bad_cell(flat, rows, cols)
+        if cells[goal] not in (-1, goal):
             raise BoardError(
                 f"a jump cannot start on the goal (square {goal})",
                 where=_cell_where(rows, cols, goal),
             )
         board = cls.__new__(cls)
-        board.rows, board.cols = rows, cols
-        board.rules = rules if rules is not None else Rules()
-        board.name, board.description = name, description
-        board._cells = flat  # type: ignore[assignment]
+        board._set(rows, cols, cells, rules, name, description)
         if board.rules.chain:
             _check_no_cycle(board._jumps)
-        else:
-            # The cells already are a jump table (-1 or the square's own number: no jump),
-            # so a big board is solved without building another million-entry list.
-            board.__dict__["jump_table"] = flat
         return board
 
     @classmethod
@@ -196,14 +246,27 @@ class Board:
 
     def with_rules(self, rules: Rules) -> Board:
         """The same squares and jumps under other rules (re-validated: chains may cycle)."""
+        return self.with_jumps(self._jumps.items(), rules=rules)
+
+    def with_jumps(
+        self, jumps: Iterable[JumpSpec | tuple[int, int]], *, rules: Rules | None = None
+    ) -> Board:
+        """A board of the same size, name and description with other jumps (and rules)."""
         return Board(
             self.rows,
             self.cols,
-            self._jumps.items(),
-            rules=rules,
+            jumps,
+            rules=rules if rules is not None else self.rules,
             name=self.name,
             description=self.description,
         )
+
+    def without_jump(self, start: int) -> Board:
+        """This board minus the jump starting on ``start`` (a KeyError if none does)."""
+        jumps = self._jumps
+        if start not in jumps:
+            raise KeyError(start)
+        return self.with_jumps((a, b) for a, b in jumps.items() if a != start)
 
     # -- geometry ----------------------------------------------------------------------
 
@@ -232,12 +295,10 @@ class Board:
 
     # -- jumps -------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def _jumps(self) -> dict[int, int]:
-        """start -> destination; boards read from a matrix derive it on first use."""
-        cells = self._cells
-        marked = compress(range(len(cells)), map(is_not, cells, repeat(-1)))
-        return {s: v for s in marked if (v := cells[s]) != s and v != -1}
+        """start -> destination in square order (derived from ``cells`` once)."""
+        return self.derived("jumps", _jump_dict)
 
     @property
     def jumps(self) -> dict[int, int]:
@@ -255,32 +316,6 @@ class Board:
     @property
     def snakes(self) -> list[Jump]:
         return [Jump(a, b) for a, b in self._jumps.items() if b < a]
-
-    @cached_property
-    def jump_table(self) -> list[int]:
-        """Index t: where a token landing on t is sent, or -1 (or t itself) for no jump.
-
-        Chains are followed under ``chain``. This is the solver's inner-loop table (a
-        list, because indexing a list is fastest); read-only by convention.
-        """
-        table = [-1] * (self.goal + 1)
-        jumps = self._jumps
-        for start, end in jumps.items():
-            if self.rules.chain:
-                while end in jumps:
-                    end = jumps[end]
-            table[start] = end
-        return table
-
-    @cached_property
-    def landing_table(self) -> list[int]:
-        """Index t: the square a token ends on after landing on t (jumps applied).
-
-        Index 0 is 0 (off the board). Honours ``chain``. The engine, the solver and the
-        analysis all read it (or ``jump_table``), so every consumer agrees on what a
-        landing does. Read-only by convention.
-        """
-        return [t if v < 0 else v for t, v in enumerate(self.jump_table)]
 
     def to_matrix(self, resolved: bool = False) -> list[list[int]]:
         """The LeetCode 909 matrix (row 0 on top); ``resolved`` puts own numbers for -1."""
@@ -301,10 +336,24 @@ class Board:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return self._key() == other._key()
+        return self is other or self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return self.derived("hash", lambda board: hash(board._key()))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Slots and a refusing __setattr__: pickle and copy rebuild through __init__.
+        return (
+            _rebuild,
+            (
+                self.rows,
+                self.cols,
+                tuple(self._jumps.items()),
+                self.rules,
+                self.name,
+                self.description,
+            ),
+        )
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
@@ -312,6 +361,23 @@ class Board:
             f"<Board{label} {self.rows}x{self.cols} ladders={len(self.ladders)} "
             f"snakes={len(self.snakes)} {self.rules}>"
         )
+
+
+def _rebuild(
+    rows: int,
+    cols: int,
+    jumps: tuple[tuple[int, int], ...],
+    rules: Rules,
+    name: str,
+    description: str,
+) -> Board:
+    return Board(rows, cols, jumps, rules=rules, name=name, description=description)
+
+
+def _jump_dict(board: Board) -> dict[int, int]:
+    cells = board.cells
+    marked = compress(range(len(cells)), map(is_not, cells, repeat(-1)))
+    return {s: v for s in marked if (v := cells[s]) != s and v != -1}
 
 
 def _cell_of(rows: int, cols: int, square: int) -> tuple[int, int]:
@@ -365,7 +431,11 @@ def _check_jump(spec: JumpSpec, goal: int, seen: dict[int, int]) -> None:
 
 
 def _check_no_cycle(jumps: dict[int, int]) -> None:
-    """Under ``chain = true`` a cycle of jumps would never stop: reject it."""
+    """Under ``chain = true`` a cycle of jumps would never stop: reject it.
+
+    Linear: every jump is walked at most once (``done`` holds the squares already known
+    to lead out of every chain).
+    """
     done: set[int] = set()
     for first in jumps:
         path: list[int] = []

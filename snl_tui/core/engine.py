@@ -38,12 +38,79 @@ def count_to(board: Board, position: int, die: int) -> int | None:
     return 1 + (offset if offset <= goal - 1 else period - offset)
 
 
+def jump_table(board: Board) -> Sequence[int]:
+    """Index t: where a token landing on t is sent, or -1 (or t itself) for no jump.
+
+    The landing rule: the jump on the square landed on fires; under ``chain`` the token
+    keeps following jumps until a square with none. This is the solver's inner-loop
+    table (read-only). Without ``chain`` it is the board's own cells (no copy, so a
+    million-square board is solved without building another table); with ``chain`` it
+    is resolved once per board in linear time (see ``_resolve_chains``).
+    """
+    if not board.rules.chain:
+        return board.cells
+    return board.derived("engine.jump_table", _resolve_chains)
+
+
+def _resolve_chains(board: Board) -> tuple[int, ...]:
+    return tuple(resolve_chains(board.cells))
+
+
+def resolve_chains(cells: Sequence[int]) -> list[int]:
+    """A jump table (index s: destination or -1 / s) with every chain followed to its end.
+
+    Each square is visited once (memoised): a naive walk from every square is quadratic
+    on a board where every square jumps to the next one. A walk stops at the first
+    square already resolved and writes the answer back along its path. Boards refuse
+    cycles at construction; one met here anyway is a bug, so it raises.
+    """
+    final = list(cells)
+    resolved = bytearray(len(cells))
+    for first, target in enumerate(cells):
+        if target == -1 or target == first or resolved[first]:
+            continue
+        path = []
+        square = first
+        while not resolved[square]:
+            end = cells[square]
+            if end == -1 or end == square:
+                break  # the chain stops here
+            path.append(square)
+            if len(path) > len(cells):  # pragma: no cover - Board refuses cycles
+                raise AssertionError("jump cycle under chain = true")
+            square = end
+        end = final[square] if resolved[square] else square
+        for square in path:
+            final[square] = end
+            resolved[square] = 1
+    return final
+
+
+def resolve_landing(cells: Sequence[int], chain: bool) -> list[int]:
+    """The landing table of a board's cells under ``chain`` (see ``landing_table``)."""
+    table = resolve_chains(cells) if chain else cells
+    return [t if v < 0 else v for t, v in enumerate(table)]
+
+
+def landing_table(board: Board) -> Sequence[int]:
+    """Index t: the square a token ends on after landing on t (jumps applied).
+
+    Index 0 is 0 (off the board). Honours ``chain``. The engine, the solver and the
+    analysis all read it, so every consumer agrees on what a landing does. Read-only.
+    """
+    return board.derived("engine.landing_table", _landing)
+
+
+def _landing(board: Board) -> tuple[int, ...]:
+    return tuple([t if v < 0 else v for t, v in enumerate(jump_table(board))])
+
+
 def next_position(board: Board, position: int, die: int) -> int:
     """Where the token ends after rolling ``die`` from ``position`` (jumps applied)."""
     landed = count_to(board, position, die)
     if landed is None:
         return position
-    return board.landing_table[landed]
+    return landing_table(board)[landed]
 
 
 def roll_table(board: Board) -> list[list[int]]:
@@ -54,11 +121,11 @@ def roll_table(board: Board) -> list[list[int]]:
     they go through ``count_to``. (The Markov analysis reads this table.)
     """
     goal, faces = board.goal, board.rules.faces
-    landing = board.landing_table
+    landing = landing_table(board)
     rows = []
     for p in range(goal):
         if p + faces <= goal:
-            rows.append(landing[p + 1 : p + faces + 1])
+            rows.append(list(landing[p + 1 : p + faces + 1]))
         else:
             counted = [count_to(board, p, d) for d in range(1, faces + 1)]
             rows.append([p if t is None else landing[t] for t in counted])

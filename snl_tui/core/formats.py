@@ -21,7 +21,7 @@ which parse error to report):
   A file without them is a plain jump list with the default rules.
 
 Every error is a ``BoardError`` naming the file and, where it applies, the line, entry,
-row/column and square. ``board_warnings`` lists what is legal but probably unintended.
+row/column and square. What is legal but probably unintended is ``checks``' business.
 """
 
 from __future__ import annotations
@@ -39,9 +39,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .board import Board, JumpSpec, check_dimensions
+from .checks import board_warnings as board_warnings  # its old home: re-exported
 from .errors import BoardError, RulesError
+from .report import one_line
 from .rules import Rules
-from .solver import solve
 
 Format = Literal["matrix", "toml", "txt", "json"]
 FORMATS: tuple[str, ...] = ("matrix", "toml", "txt", "json")
@@ -539,7 +540,7 @@ def _rules_text(rules: Rules) -> str:
 def _dump_txt(board: Board) -> str:
     lines = []
     if board.name:
-        lines.append(f"# name: {_one_line(board.name)}")
+        lines.append(f"# name: {one_line(board.name)}")
     lines.extend(f"# description: {line}" for line in board.description.splitlines())
     if board.rules.non_default():
         lines.append(f"# rules: {_rules_text(board.rules)}")
@@ -551,10 +552,6 @@ def _dump_txt(board: Board) -> str:
         lines.append("# snakes")
         lines.extend(f"{jump.start} {jump.end}" for jump in board.snakes)
     return "\n".join(lines) + "\n"
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 # -- built-in boards ---------------------------------------------------------------------------
@@ -687,63 +684,3 @@ def _toml_has_size(text: str, whole: bool) -> bool:
 
 def _txt_has_size(text: str) -> bool:
     return _TXT_SIZE_LINE.fullmatch(_first_content_line(text)) is not None
-
-
-# -- warnings --------------------------------------------------------------------------------
-
-
-def board_warnings(board: Board) -> list[str]:
-    """What is legal but probably unintended (SPEC 2), one message per finding."""
-    warnings: list[str] = []
-    warnings.extend(_reachability_warnings(board))
-    if board.rules.start == 1:
-        jump = board.jump_at(1)
-        if jump is not None:
-            warnings.append(
-                f"the {jump.kind} on square 1 (to {jump.end}) can never fire: tokens start "
-                "on square 1 (start = 1); use start = 0 to start off the board"
-            )
-    warnings.extend(_wall_warnings(board))
-    jumps = board.jumps
-    for start, end in jumps.items():
-        if end in jumps:
-            first = board.jump_at(start)
-            second = board.jump_at(end)
-            assert first is not None and second is not None
-            behaviour = (
-                f"with chain = true the token goes on to {second.end}"
-                if board.rules.chain
-                else f"the token stops on {end} (it would go on to {second.end} with chain = true)"
-            )
-            warnings.append(
-                f"the {first.kind} {start} -> {end} ends where the {second.kind} "
-                f"{end} -> {second.end} starts: {behaviour}"
-            )
-    return warnings
-
-
-def _reachability_warnings(board: Board) -> list[str]:
-    # Traps (squares a token can reach but never leave for the goal) are the analysis's
-    # business: `snl check` adds them with the share of games that never finish.
-    if solve(board).moves >= 0:
-        return []
-    start = board.rules.start_position
-    where = "off the board" if start == 0 else f"square {start}"
-    return [f"the goal (square {board.goal}) cannot be reached from the start ({where})"]
-
-
-def _wall_warnings(board: Board) -> list[str]:
-    faces = board.rules.faces
-    heads = sorted(jump.start for jump in board.snakes)
-    runs: list[tuple[int, int]] = []
-    for square in heads:
-        if runs and runs[-1][1] == square - 1:
-            runs[-1] = (runs[-1][0], square)
-        else:
-            runs.append((square, square))
-    return [
-        f"snake heads on squares {low}-{high} ({high - low + 1} in a row) form a wall: "
-        f"no roll of a {faces}-sided die gets past it without a ladder"
-        for low, high in runs
-        if high - low + 1 >= faces
-    ]

@@ -15,7 +15,7 @@ seconds, so the same seed and targets give the same board on any machine; the cl
 only read to give up. Candidates are kept warning-free by construction (no jump on the
 start square under ``start = 1``, no jump ending where another starts, no wall of snake
 heads), and a candidate that meets every target is then checked with the real thing:
-``Board`` validation, ``board_warnings``, the analysis's own warnings, ``analyze`` and
+``Board`` validation, every warning of ``snl check`` (``core.checks``), ``analyze`` and
 ``solve``. Only a board that passes all of that is returned.
 
 Limits: the search is a heuristic. A target it cannot reach in time (expected turns 3 on
@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .analysis import analyze, check_findings
+from .analysis import analyze
 from .board import Board, check_dimensions
+from .checks import board_findings, odds_warnings
 from .edit import check_text
 from .engine import MAX_PLAYERS, count_to
 from .errors import SnlError
-from .formats import board_warnings
 from .rules import Rules
 from .solver import solve
 
@@ -659,7 +659,7 @@ class _Search:
         """The board and its exact figures if it passes every check, else None."""
         t = self.targets
         board = self.board(jumps)
-        if board_warnings(board) or check_findings(board)[0]:
+        if board_findings(board) or odds_warnings(board):
             return None
         analysis = analyze(board, players=t.players)
         expected = analysis.expected_turns

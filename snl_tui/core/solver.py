@@ -12,10 +12,9 @@ With default rules this is exactly LeetCode 909's answer. Two views:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from weakref import WeakKeyDictionary
 
 from .board import Board
-from .engine import count_to, next_position
+from .engine import count_to, jump_table, landing_table, next_position
 from .errors import MoveError
 
 UNREACHABLE = -1
@@ -64,7 +63,7 @@ def solve(board: Board, start: int | None = None) -> Solution:
     if position == goal:
         return Solution(0, [], [], position)
     faces = board.rules.faces
-    jumps = board.jump_table  # -1 (or the square itself): no jump
+    jumps = jump_table(board)  # -1 (or the square itself): no jump
     plain = board.rules.overshoot == "stay"
     size = goal + 1
     parent = [-1] * size  # previous position on the route, -1 = not reached yet
@@ -134,9 +133,6 @@ def _route(parent: list[int], die_used: bytearray, start: int, goal: int, moves:
     return Solution(moves, rolls, squares, start)
 
 
-_DISTANCE_CACHE: WeakKeyDictionary[Board, tuple[int, ...]] = WeakKeyDictionary()
-
-
 def distances_to_goal(board: Board) -> tuple[int, ...]:
     """Index p (0..goal): least rolls from position p to the goal, -1 if unreachable.
 
@@ -146,12 +142,13 @@ def distances_to_goal(board: Board) -> tuple[int, ...]:
     (unless a jump starts there) plus the starts of the jumps leading to it. Only the
     overshoot rules add moves of another shape, from the last ``faces`` positions.
     """
-    cached = _DISTANCE_CACHE.get(board)
-    if cached is not None:
-        return cached
+    return board.derived("solver.distances", _distances)
+
+
+def _distances(board: Board) -> tuple[int, ...]:
     goal = board.goal
     faces = board.rules.faces
-    final = board.landing_table
+    final = landing_table(board)
     # Landing squares whose jumps end on a square, and which squares start a jump.
     sent_to: dict[int, list[int]] = {}
     jump_start = bytearray(goal + 1)
@@ -198,9 +195,7 @@ def distances_to_goal(board: Board) -> tuple[int, ...]:
             if target - 1 > covered:
                 covered = target - 1
         frontier = following
-    result = tuple(dist)
-    _DISTANCE_CACHE[board] = result
-    return result
+    return tuple(dist)
 
 
 def least_rolls_from(board: Board, square: int) -> int:

@@ -5,7 +5,8 @@ optimal route (die values and squares) or "goal unreachable"; then the odds of r
 play (expected turns left, chance to finish within 5 and 10 turns, each seat's chance of
 winning) and a sparkline of the finishing-turn distribution. A player on the goal has no
 odds left to show, and a square random play never finishes from has no chart. Everything
-comes from ``core.solver`` and ``core.analysis``; this widget only formats it.
+comes from ``core.solver`` and ``core.analysis``, and the wording of shares and places
+from ``core.report``; this widget only lays it out.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from textual.widgets import Sparkline, Static
 from ..core.board import Board
 from ..core.engine import Player
 from ..core.errors import SnlError
+from ..core.report import percent as format_percent
+from ..core.report import place
 from ..core.solver import least_rolls_from, optimal_dice, optimal_route
 
 CHART_MIN_TURNS, CHART_MAX_TURNS = 30, 1000
@@ -60,10 +63,8 @@ def compute_odds(
     board: Board, positions: Sequence[int], to_move: int, *, players: int | None = None
 ) -> Odds:
     """Ask ``core.analysis`` for the odds from the current position (cached per board)."""
-    try:
-        from ..core.analysis import analyze
-    except ImportError:  # the analysis module is optional for the game to run
-        return Odds()
+    from ..core.analysis import analyze
+
     square = positions[to_move]
     if square >= board.goal:  # nothing left to estimate (and no flat chart to draw)
         return Odds(0.0, 1.0, 1.0, never_finishes=0.0, finished=True)
@@ -96,23 +97,15 @@ def compute_odds(
 def percent(value: float | None) -> str:
     """Every percentage in the panel: whole percents, '<1%' and '>99%' for the values
     that would round to 0% or 100% without being (within ``CERTAIN``) exactly that."""
-    if value is None:
-        return "n/a"
-    if value <= CERTAIN:
-        return "0%"
-    if value >= 1.0 - CERTAIN:
-        return "100%"
-    if value < 0.01:
-        return "<1%"
-    if value > 0.99:
-        return ">99%"
-    return f"{value:.0%}"
+    return format_percent(value, digits=0, certain=CERTAIN)
 
 
 def turns(value: float | None) -> str:
     """Expected turns: one decimal; "infinite" when some games never finish."""
     if value is None:
         return "n/a"
+    if math.isnan(value):
+        return "too many to compute"
     if math.isinf(value):
         return "infinite"
     return f"{value:.1f}"
@@ -137,7 +130,7 @@ def route_text(board: Board, square: int) -> str:
 def hint_lines(board: Board, player: Player, square: int) -> Text:
     """The solver part of the hint (no analysis)."""
     text = Text(no_wrap=False)
-    where = "off the board" if square <= 0 else f"on {square}"
+    where = place(square).replace("square ", "on ")
     text.append(f"{player.name} {where}\n", style="bold")
     if square >= board.goal:
         text.append("At the goal.")

@@ -12,21 +12,13 @@ from fractions import Fraction
 
 import pytest
 
-from snl_tui.core.analysis import (
-    MAX_ANALYSIS_SQUARES,
-    Analysis,
-    AnalysisError,
-    analysis_json,
-    analyze,
-    check_findings,
-    find_traps,
-    format_report,
-    idle_jumps,
-    jump_impacts,
-)
+from snl_tui.core.analysis import MAX_ANALYSIS_SQUARES, Analysis, AnalysisError, analyze
 from snl_tui.core.board import Board
+from snl_tui.core.checks import find_traps, idle_jumps, odds_findings
 from snl_tui.core.engine import Game, next_position
 from snl_tui.core.errors import MoveError, SnlError
+from snl_tui.core.impacts import jump_impacts
+from snl_tui.core.report import analysis_json, format_report
 from snl_tui.core.rules import Rules
 
 CLASSIC_LADDERS = [(1, 38), (4, 14), (9, 31), (21, 42), (28, 84), (36, 44), (51, 67), (71, 91)]
@@ -326,15 +318,17 @@ def test_traps_and_idle_jumps() -> None:
         1, 12, ladders=[(9, 11)], snakes=[(6, 4), (7, 4)], rules=Rules(faces=2)
     )
     assert [(j.start, j.end) for j in idle_jumps(board)] == [(9, 11)]
-    warnings, _ = check_findings(board)
+    findings, _ = odds_findings(board)
+    warnings = [finding.message for finding in findings]
     assert any("ladder 9 -> 11 never fires" in w for w in warnings)
     assert any(w.startswith("trap: 100.00% of games never finish") for w in warnings)
+    assert {finding.kind for finding in findings} == {"idle-jump", "trap"}
     assert idle_jumps(classic()) == []
 
 
-def test_check_findings_skip_square_one_and_describe_every_jump() -> None:
+def test_odds_findings_skip_square_one_and_describe_every_jump() -> None:
     board = Board.from_jumps(3, 3, ladders=[(1, 5)], snakes=[(8, 2)])
-    warnings, notes = check_findings(board)
+    warnings, notes = odds_findings(board)
     assert warnings == []  # the start = 1 case is SPEC 2's own warning
     assert notes[0].startswith("expected game length:")
     assert len(notes) == 1 + 2
@@ -345,7 +339,7 @@ def test_too_large_a_board_is_refused_at_once() -> None:
     assert big.goal > MAX_ANALYSIS_SQUARES
     with pytest.raises(AnalysisError, match="at most"):
         analyze(big)
-    warnings, notes = check_findings(big)
+    warnings, notes = odds_findings(big)
     assert warnings == [] and notes[0].startswith("odds not computed")
 
 
@@ -585,7 +579,7 @@ def test_monte_carlo_seats_agree(board: Board) -> None:
 
 
 def test_a_table_cut_by_the_memory_cap_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from snl_tui.core import analysis as module
+    from snl_tui.core import chain as module
 
     board = classic(faces=4)  # a board no other test caches
     monkeypatch.setattr(module, "MAX_TABLE_CELLS", 1)  # the floor: 64 rows

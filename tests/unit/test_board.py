@@ -5,8 +5,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board, JumpSpec
+from snl_tui.core.engine import jump_table, landing_table
 from snl_tui.core.errors import BoardError
 from snl_tui.core.rules import Rules
+from snl_tui.core.solver import solve
 
 from .reference import LEETCODE_1, LLD_RESOLVED, matrix_cell
 from .strategies import boards
@@ -126,7 +128,7 @@ def test_bad_jumps_are_refused(jumps, rules, fragment):
 
 def test_a_cycle_is_fine_without_chaining_but_not_after_switching_chain_on():
     board = Board(4, 4, [(3, 9), (9, 3)])
-    assert board.landing_table[3] == 9 and board.landing_table[9] == 3
+    assert landing_table(board)[3] == 9 and landing_table(board)[9] == 3
     with pytest.raises(BoardError, match="jump cycle"):
         board.with_rules(Rules(chain=True))
 
@@ -144,8 +146,8 @@ def test_largest_board_is_accepted():
 
 def test_landing_table_follows_chains_only_under_chain():
     jumps = [(2, 5), (5, 11), (11, 7)]
-    assert Board(4, 4, jumps).landing_table[2] == 5
-    assert Board(4, 4, jumps, rules=Rules(chain=True)).landing_table[2] == 7
+    assert landing_table(Board(4, 4, jumps))[2] == 5
+    assert landing_table(Board(4, 4, jumps, rules=Rules(chain=True)))[2] == 7
 
 
 def test_boards_compare_by_squares_jumps_and_rules():
@@ -162,6 +164,30 @@ def test_matrix_boards_equal_the_same_board_built_from_jumps(board, resolved):
     # view of it must match the board built from the jump list.
     again = Board.from_matrix(board.to_matrix(resolved=resolved), rules=board.rules)
     assert again == board and hash(again) == hash(board)
-    assert again.landing_table == board.landing_table
-    assert [t if v < 0 else v for t, v in enumerate(again.jump_table)] == board.landing_table
+    assert landing_table(again) == landing_table(board)
+    assert [t if v < 0 else v for t, v in enumerate(jump_table(again))] == list(
+        landing_table(board)
+    )
     assert again.jumps == board.jumps
+
+
+def test_a_board_cannot_be_changed_after_construction():
+    board = Board(4, 4, [(2, 9)])
+    with pytest.raises(AttributeError):
+        board.rows = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        board.extra = 1  # type: ignore[attr-defined]
+    assert board.rows == 4 and board.jumps == {2: 9}
+
+
+def test_a_long_chain_resolves_in_linear_time():
+    # Every square jumps to the next one: following each chain again from every square
+    # (the old jump table) is quadratic and never finished at 300 x 300.
+    side = 300
+    goal = side * side
+    board = Board(side, side, [(s, s + 1) for s in range(2, goal - 1)], rules=Rules(chain=True))
+    table = landing_table(board)
+    assert table[2] == goal - 1 and table[goal - 2] == goal - 1 and table[1] == 1
+    # 1 -> 2, chained all the way to goal - 1; then one more roll of 1.
+    assert solve(board).moves == 2
+    assert Board.from_matrix(board.to_matrix(), rules=board.rules) == board

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from snl_tui import Rules, load_board, solve
+from snl_tui.core.checks import board_warnings
 from snl_tui.core.formats import (
     FORMATS,
-    board_warnings,
     builtin_boards,
     builtin_names,
     dump_board,

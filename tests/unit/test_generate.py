@@ -16,10 +16,12 @@ import numpy as np
 import pytest
 
 from snl_tui.cli import main
-from snl_tui.core.analysis import analyze, check_findings
+from snl_tui.core.analysis import analyze
 from snl_tui.core.board import Board
+from snl_tui.core.checks import check_board
+from snl_tui.core.engine import landing_table
 from snl_tui.core.errors import BoardError
-from snl_tui.core.formats import board_warnings, load_board
+from snl_tui.core.formats import load_board
 from snl_tui.core.generate import (
     GenerateError,
     Targets,
@@ -78,8 +80,7 @@ def independent_first_seat_win(board: Board, players: int) -> float:
 
 
 def _check_board(board: Board, targets: Targets) -> None:
-    assert board_warnings(board) == []
-    assert check_findings(board)[0] == []
+    assert check_board(board).warnings == ()  # what `snl check` warns about: nothing
     assert (board.rows, board.cols, board.rules) == (targets.rows, targets.cols, targets.rules)
     if targets.expected_turns is not None:
         expected = independent_expected_turns(board)
@@ -169,7 +170,7 @@ def test_the_fast_expectation_matches_the_analysis_on_random_boards() -> None:
         except BoardError:
             continue
         moves = _Moves(rows, cols, rules)
-        landing = np.array(board.landing_table)
+        landing = np.array(landing_table(board))
         dest = np.where(moves.stays, moves.own, landing[moves.counted])
         fast = _expected_turns(dest, rules.start, rules.six_again)
         exact = analyze(board).expected_turns

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
-from snl_tui.core.engine import legal_dice, next_position
+from snl_tui.core.engine import landing_table, legal_dice, next_position
 from snl_tui.core.errors import MoveError
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import (
@@ -75,7 +75,7 @@ def test_a_jump_destination_that_starts_a_jump_is_a_resting_square():
     board = Board(4, 4, [(3, 10), (10, 2)])
     assert solve(board, 10).moves == 1  # 10 + 6 = 16
     assert solve(board).moves == 2  # 1 -> 3 (ladder 10) -> 16
-    assert Board(4, 4, [(3, 10), (10, 2)], rules=Rules(chain=True)).landing_table[3] == 2
+    assert landing_table(Board(4, 4, [(3, 10), (10, 2)], rules=Rules(chain=True)))[3] == 2
 
 
 def test_ladder_ending_on_the_goal_and_odd_rows():
