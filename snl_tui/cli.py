@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
-from . import __version__
+from . import __version__, store_cli
 from .core.board import Board
 from .core.engine import MAX_PLAYERS, Player, move, unique_names
 from .core.errors import SnlError
@@ -32,7 +32,7 @@ EXIT_OK = 0
 EXIT_WARNINGS = 1
 EXIT_USAGE = 2
 
-COMMANDS = ("play", "solve", "analyze", "check", "boards", "convert")
+COMMANDS = ("play", "solve", "analyze", "check", "boards", "convert", *store_cli.COMMANDS)
 
 
 class UsageError(SnlError):
@@ -368,6 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --to matrix: drop rules the matrix cannot hold instead of refusing",
     )
+    store_cli.register(commands)  # games, stats
     return parser
 
 
@@ -397,6 +398,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check": lambda: cmd_check(args, out),
         "boards": lambda: cmd_boards(args, out),
         "convert": lambda: cmd_convert(args, out, err),
+        **{name: lambda: store_cli.run(args, out, err) for name in store_cli.COMMANDS},
     }
     try:
         return handlers[args.command]()

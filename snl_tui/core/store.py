@@ -57,7 +57,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -503,8 +503,7 @@ class Store:
         cached = self._key_cache.get(id(board))
         if cached is not None and cached[0] is board:
             return cached[1], cached[2]
-        document = dump_board(board, "json")
-        key = hashlib.sha256(document.encode("utf-8")).hexdigest()
+        key, document = _board_document(board)
         self._key_cache[id(board)] = (board, key, document)
         return key, document
 
@@ -580,22 +579,26 @@ class Store:
             raise _BadRow(known)
         return known
 
-    def stats(self, board: str | None = None) -> Stats:
-        """History per board and player name (see ``PlayerRecord``).
+    def stats(self, boards: str | Iterable[str] | None = None) -> Stats:
+        """History per board and player name (see ``PlayerRecord``): won games only.
 
-        ``board`` keeps the boards whose name matches (without case) or whose key is
-        ``board``. Games on a board that fails validation are skipped and named once.
+        ``boards`` keeps the boards whose name matches one of them (without case) or
+        whose key is one of them. Rows that fail validation (a damaged row, a board that
+        fails validation) are skipped and named in ``skipped``.
         """
         rows = self._read(
             "SELECT board_key, board_name, players, mode, status, winner, turns, rolls, id"
             " FROM games WHERE status = 'won'"
         )
-        wanted = board.casefold() if board is not None else None
+        if isinstance(boards, str):
+            boards = [boards]
+        wanted = None if boards is None else {name.casefold() for name in boards}
         per_board: dict[str, dict[str, _Tally]] = {}
         names: dict[str, str] = {}
         skipped: list[str] = []
         for key, board_name, players, mode, _, winner, turns, rolls, game_id in rows:
-            if wanted is not None and wanted not in (str(board_name).casefold(), key):
+            names_of_row = {str(board_name).casefold(), str(key).casefold()}
+            if wanted is not None and not wanted & names_of_row:
                 continue
             try:
                 seats = _players(players)
@@ -728,6 +731,16 @@ def _time(value: object, what: str) -> datetime:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+def board_key(board: Board) -> str:
+    """The key the store files ``board`` under (its games' ``board_key``)."""
+    return _board_document(board)[0]
+
+
+def _board_document(board: Board) -> tuple[str, str]:
+    document = dump_board(board, "json")
+    return hashlib.sha256(document.encode("utf-8")).hexdigest(), document
+
+
 def _parse_stored_board(key: str, document: object) -> Board | str:
     """The board a row refers to, validated like a board file; or why it is refused."""
     if document is None:
@@ -780,6 +793,7 @@ __all__ = [
     "Stats",
     "Store",
     "StoreError",
+    "board_key",
     "default_dir",
     "migrate",
     "open_store",
