@@ -47,7 +47,7 @@ def session_dict(game: Game) -> dict[str, object]:
 
 def bench_save(directory: Path, moves: int) -> list[float]:
     board = load_board("classic")
-    players = NAMES  # four players: games of ~75 moves, saves of up to ~150
+    players = NAMES  # four players: games of ~90 moves
     game = Game(board, players, seed=1)
     timings: list[float] = []
     lengths: list[int] = []
