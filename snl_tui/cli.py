@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
-from . import __version__
+from . import __version__, store_cli
 from .core.board import Board
 from .core.engine import MAX_PLAYERS, Player, move, unique_names
 from .core.errors import SnlError
@@ -26,7 +26,16 @@ EXIT_OK = 0
 EXIT_WARNINGS = 1
 EXIT_USAGE = 2
 
-COMMANDS = ("play", "solve", "analyze", "check", "boards", "convert", "generate")
+COMMANDS = (
+    "play",
+    "solve",
+    "analyze",
+    "check",
+    "boards",
+    "convert",
+    "generate",
+    *store_cli.COMMANDS,
+)
 
 
 class UsageError(SnlError):
@@ -386,6 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .generate_cli import add_generate_parser
 
     add_generate_parser(commands, add_rule_options)
+    store_cli.register(commands)  # games, stats
     return parser
 
 
@@ -416,6 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "boards": lambda: cmd_boards(args, out),
         "convert": lambda: cmd_convert(args, out, err),
         "generate": lambda: _generate(args, out, err),
+        **{name: lambda: store_cli.run(args, out, err) for name in store_cli.COMMANDS},
     }
     try:
         return handlers[args.command]()

@@ -1,0 +1,234 @@
+"""``snl games`` and ``snl stats``: the saved-games history on the command line (SPEC 8).
+
+``cli.py`` registers these subcommands through ``register`` and runs them through ``run``.
+Neither imports Textual or rich; ``stats`` loads the exact odds (numpy) only when it has
+games to compare with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, TextIO
+
+from .core.errors import SnlError
+from .core.store import DATA_DIR_ENV, BoardRecord, Store, default_dir, open_store
+
+COMMANDS = ("games", "stats")
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+def register(commands: argparse._SubParsersAction[Any]) -> None:
+    """Add the ``games`` and ``stats`` subcommands to the ``snl`` parser."""
+    games = commands.add_parser("games", help="list saved games")
+    games.add_argument("--json", action="store_true", help="print a JSON list")
+    stats = commands.add_parser(
+        "stats", help="wins, game lengths and luck per board and player; puzzle bests"
+    )
+    stats.add_argument(
+        "board", nargs="?", metavar="BOARD", help="only this board (a name or a board file)"
+    )
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run ``snl games`` or ``snl stats``; returns the exit status."""
+    store = _open(args.command, err)
+    if store is None:
+        if args.command == "games":
+            print("[]" if args.json else "no saved games yet", file=out)
+        else:
+            print(json.dumps({"boards": []}) if args.json else "no saved games yet", file=out)
+        return EXIT_OK
+    if not store.enabled:
+        reason = store.disabled_reason or "the store cannot be opened"
+        print(f"snl {args.command}: {reason.removeprefix('not saving: ')}", file=err)
+        return EXIT_USAGE
+    with store:
+        for warning in store.warnings:
+            print(f"snl {args.command}: {warning}", file=err)
+        if args.command == "games":
+            return cmd_games(store, args, out, err)
+        return cmd_stats(store, args, out, err)
+
+
+def _open(command: str, err: TextIO) -> Store | None:
+    """The store for reading; None when nothing was ever saved in the default place."""
+    if not os.environ.get(DATA_DIR_ENV) and not default_dir().exists():
+        return None  # a fresh install: nothing played yet is not an error
+    return open_store(create=False)
+
+
+# -- snl games -----------------------------------------------------------------------------
+
+
+def cmd_games(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    listing = store.list_games()
+    for line in listing.skipped:
+        print(f"snl games: warning: {line}", file=err)
+    if args.json:
+        print(json.dumps([game.to_json() for game in listing.games], indent=2), file=out)
+        return EXIT_OK
+    if not listing.games:
+        print("no saved games yet", file=out)
+        return EXIT_OK
+    header = ("id", "board", "players", "started", "turns", "status")
+    rows = [
+        (
+            str(game.id),
+            game.board_name or "(unnamed)",
+            ", ".join(game.players),
+            _local(game.started),
+            str(game.turns),
+            game.status_text + (" (puzzle)" if game.mode == "puzzle" else ""),
+        )
+        for game in listing.games
+    ]
+    right = {0, 4}
+    _print_table(header, rows, right, out)
+    return EXIT_OK
+
+
+def _local(moment: datetime) -> str:
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _print_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int], out: TextIO
+) -> None:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        cells = [
+            cell.rjust(width) if index in right else cell.ljust(width)
+            for index, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        print("  ".join(cells).rstrip(), file=out)
+
+
+# -- snl stats -----------------------------------------------------------------------------
+
+
+def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    wanted = _board_names(args.board) if args.board else None
+    stats = store.stats(wanted)
+    for line in stats.skipped:
+        print(f"snl stats: warning: {line}", file=err)
+    boards = [_board_json(record) for record in stats.boards]
+    if args.json:
+        print(json.dumps({"boards": boards}), file=out)
+        return EXIT_OK
+    if not boards:
+        where = f" on {args.board}" if args.board else ""
+        print(f"no finished games{where} yet", file=out)
+        return EXIT_OK
+    for index, board in enumerate(boards):
+        if index:
+            print(file=out)
+        _print_board(board, out)
+    print(
+        "\navg length: turns to reach the goal in the games won; luck: the median share of "
+        "games that finish that fast (lower is luckier)",
+        file=out,
+    )
+    return EXIT_OK
+
+
+def _board_names(board: str) -> list[str]:
+    """What BOARD may be called in the store: as typed, and the name inside the board it
+    loads (``classic`` is stored as 'Chutes and Ladders'), and that board's key."""
+    from .core.formats import load_board
+    from .core.store import board_key
+
+    names = [board]
+    try:
+        loaded = load_board(board)
+    except SnlError:
+        return names  # not a board we can load: match the stored names only
+    return [*names, loaded.name, board_key(loaded)]
+
+
+def _board_json(record: BoardRecord) -> dict[str, Any]:
+    """A board's history with the exact odds beside it (JSON-able)."""
+    from .core.analysis import analyze  # numpy loads only when there is history to compare
+    from .core.solver import solve
+
+    try:
+        odds = analyze(record.board)
+        expected: float | None = odds.expected_turns
+        median: int | None = odds.median_turns
+    except SnlError:  # a board too large for the exact odds: history without them
+        odds, expected, median = None, None, None
+    if expected is not None and not math.isfinite(expected):
+        expected = None
+    optimum = solve(record.board).moves
+    players = []
+    for player in record.players:
+        luck = [odds.percentile(length) for length in player.lengths] if odds else []
+        players.append(
+            {
+                "player": player.player,
+                "games": player.games,
+                "wins": player.wins,
+                "lengths": list(player.lengths),
+                "average_length": player.average_length,
+                "luck_percentiles": luck,
+                "median_luck": _median(luck),
+                "puzzles": player.puzzles,
+                "puzzle_best": player.puzzle_best,
+            }
+        )
+    return {
+        "board": record.name,
+        "key": record.key,
+        "expected_turns": expected,
+        "median_turns": median if median is None or median >= 0 else None,
+        "optimum": optimum if optimum >= 0 else None,
+        "players": players,
+    }
+
+
+def _median(values: Sequence[float]) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[middle]
+    return (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _print_board(board: dict[str, Any], out: TextIO) -> None:
+    expected = board["expected_turns"]
+    exact = (
+        f"exact: {expected:.1f} turns expected, median {board['median_turns']}"
+        if expected is not None
+        else "exact odds not available for this board"
+    )
+    print(f"{board['board'] or '(unnamed board)'} ({exact})", file=out)
+    header = ("player", "games", "wins", "avg length", "luck", "puzzle best")
+    rows = [_player_row(player, board) for player in board["players"]]
+    _print_table(header, rows, {1, 2, 3, 4}, out)
+
+
+def _player_row(player: dict[str, Any], board: dict[str, Any]) -> tuple[str, ...]:
+    average = player["average_length"]
+    median_luck = player["median_luck"]
+    best = player["puzzle_best"]
+    puzzle = "-"
+    if best is not None:
+        optimum = board["optimum"]
+        puzzle = f"{best} (optimum {optimum})" if optimum is not None else str(best)
+    return (
+        player["player"],
+        str(player["games"]),
+        str(player["wins"]),
+        "-" if average is None else f"{average:.1f}",
+        "-" if median_luck is None else f"{median_luck:.0%}",
+        puzzle,
+    )

@@ -1,0 +1,151 @@
+"""``snl games`` and ``snl stats`` against a store in ``$SNL_DATA_DIR`` (SPEC 8)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from snl_tui.cli import main
+from snl_tui.core.analysis import analyze
+from snl_tui.core.engine import Game
+from snl_tui.core.formats import load_board
+from snl_tui.core.solver import solve
+from snl_tui.core.store import DB_NAME, open_store
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SNL_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def finished(seed: int, names: tuple[str, ...], board: str = "classic") -> Game:
+    game = Game(load_board(board), names, seed=seed)
+    while not game.over:
+        game.roll()
+    return game
+
+
+def store_finished(game: Game) -> int:
+    with open_store() as store:
+        names = [p.name for p in game.players]
+        winner = game.winner
+        assert winner is not None
+        game_id = store.save_game(
+            None, board=game.board, players=names, mode="classic", data=game.to_dict(),
+            status="won", winner=names[winner], turns=game.turns_taken[winner],
+            rolls=len(game.history),
+        )  # fmt: skip
+    assert game_id is not None
+    return game_id
+
+
+def test_games_json_lists_every_game_with_its_status(data_dir, capsys):
+    won = finished(3, ("Ann", "CPU"))
+    won_id = store_finished(won)
+    with open_store() as store:
+        playing = store.save_game(
+            None, board=load_board("leetcode-1"), players=["Bob"], mode="classic", data={},
+            turns=4,
+        )  # fmt: skip
+    assert main(["games", "--json"]) == 0
+    games = {game["id"]: game for game in json.loads(capsys.readouterr().out)}
+    assert games[playing]["status"] == "playing" and games[playing]["turns"] == 4
+    assert games[won_id]["winner"] == won.players[won.winner].name
+    assert games[won_id]["players"] == ["Ann", "CPU"]
+    assert games[won_id]["board"] == won.board.name
+
+
+def test_games_text_is_a_table_with_status_words(data_dir, capsys):
+    game = finished(8, ("Ann", "CPU"))
+    store_finished(game)
+    with open_store() as store:
+        dropped = store.save_game(None, board=game.board, players=["Zed"], mode="classic", data={})
+        store.mark_abandoned(dropped)
+    assert main(["games"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["id", "board", "players", "started", "turns", "status"]
+    assert len(lines) == 3
+    assert any(line.endswith(f"won by {game.players[game.winner].name}") for line in lines)
+    assert any(line.endswith("abandoned") for line in lines)
+    # Aligned: every status starts under the header's "status".
+    column = lines[0].index("status")
+    assert {line[column:].split()[0] for line in lines[1:]} == {"won", "abandoned"}
+
+
+def test_stats_json_compares_lengths_with_the_exact_odds(data_dir, capsys):
+    games = [finished(seed, ("Ann",)) for seed in range(5)]
+    for game in games:
+        store_finished(game)
+    assert main(["stats", "classic", "--json"]) == 0
+    (board,) = json.loads(capsys.readouterr().out)["boards"]
+    odds = analyze(load_board("classic"))
+    assert board["expected_turns"] == pytest.approx(odds.expected_turns)
+    assert board["optimum"] == solve(load_board("classic")).moves
+    (ann,) = board["players"]
+    lengths = sorted(game.turns_taken[0] for game in games)
+    assert (ann["games"], ann["wins"], sorted(ann["lengths"])) == (5, 5, lengths)
+    assert ann["average_length"] == pytest.approx(sum(lengths) / 5)
+    luck = sorted(ann["luck_percentiles"])
+    assert luck == pytest.approx(sorted(odds.percentile(n) for n in lengths))
+
+
+def test_stats_of_a_board_without_games_says_so(data_dir, capsys):
+    store_finished(finished(1, ("Ann",)))
+    assert main(["stats", "leetcode-1"]) == 0
+    assert capsys.readouterr().out.strip() == "no finished games on leetcode-1 yet"
+    assert main(["stats", "leetcode-1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"boards": []}
+
+
+def test_stats_text_shows_each_player(data_dir, capsys):
+    for seed in range(4):
+        store_finished(finished(seed, ("Ann", "CPU")))
+    assert main(["stats"]) == 0
+    out = capsys.readouterr().out
+    assert "Chutes and Ladders (exact: " in out
+    rows = [line.split() for line in out.splitlines()]
+    assert ["player", "games", "wins", "avg", "length", "luck", "puzzle", "best"] in rows
+    assert {row[0] for row in rows if row[1:2] == ["4"]} == {"Ann", "CPU"}
+
+
+def test_a_missing_data_directory_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SNL_DATA_DIR", str(tmp_path / "nowhere"))
+    for command in (["games"], ["stats", "--json"]):
+        assert main(command) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert len(captured.err.splitlines()) == 1 and "does not exist" in captured.err
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_data_directory_that_is_a_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("SNL_DATA_DIR", str(tmp_path / "file"))
+    assert main(["games", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
+
+
+def test_a_corrupt_store_warns_once_and_lists_nothing(data_dir, capsys):
+    (data_dir / DB_NAME).write_bytes(b"\x00garbage" * 500)
+    assert main(["games", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == []
+    assert len(captured.err.splitlines()) == 1 and "damaged" in captured.err
+
+
+def test_store_commands_do_not_load_textual_or_rich(data_dir):
+    store_finished(finished(2, ("Ann", "CPU")))
+    code = (
+        "import sys\nfrom snl_tui.cli import main\n"
+        "assert main(['games', '--json']) == 0\nassert main(['stats', '--json']) == 0\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
