@@ -32,8 +32,15 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], limit: int = 2
     raise AssertionError("condition never held")
 
 
+async def computed(pilot: Pilot) -> None:
+    """Wait for the screen's thread workers (solver, hint odds, game report) and for
+    what they hand back to the UI thread to show."""
+    await pilot.app.workers.wait_for_complete()
+    await settle(pilot)
+
+
 async def started(pilot: Pilot) -> GameScreen:
-    """Wait for the side panels, which mount right after the board's first frame."""
+    """Wait until the game is on screen and the solver has answered for its board."""
     screen = game_screen(pilot.app)  # type: ignore[arg-type]
     await wait_until(pilot, lambda: screen.ready)
     return screen
