@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
@@ -32,11 +33,24 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], limit: int = 2
     raise AssertionError("condition never held")
 
 
-async def computed(pilot: Pilot) -> None:
+async def computed(pilot: Pilot, rounds: int = 20) -> None:
     """Wait for the screen's thread workers (solver, hint odds, game report) and for
-    what they hand back to the UI thread to show."""
-    await pilot.app.workers.wait_for_complete()
-    await settle(pilot)
+    what they hand back to the UI thread to show; a worker cancelled by a newer one
+    (``exclusive``) is simply done. Bounded: a worker that never ends fails the test."""
+    for _ in range(rounds):
+        running = [w for w in pilot.app.workers if not w.is_finished]
+        if not running:
+            await settle(pilot)
+            if not any(not w.is_finished for w in pilot.app.workers):
+                return
+            continue
+        for worker in running:
+            try:
+                await worker.wait()
+            except (WorkerCancelled, WorkerFailed):
+                pass  # replaced by a newer worker, or failing the app (and the test)
+        await settle(pilot)
+    raise AssertionError("the workers never finished")
 
 
 async def started(pilot: Pilot) -> GameScreen:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
@@ -45,10 +46,24 @@ PAUSES = 2000
 a hang)."""
 
 
-async def computed(pilot: Pilot) -> None:
-    """Wait for the thread workers (solver, hint odds) and for their results to show."""
-    await pilot.app.workers.wait_for_complete()
-    await settle(pilot)
+async def computed(pilot: Pilot, rounds: int = 20) -> None:
+    """Wait for the screen's thread workers (solver, hint odds, game report) and for
+    what they hand back to the UI thread to show; a worker cancelled by a newer one
+    (``exclusive``) is simply done. Bounded: a worker that never ends fails the test."""
+    for _ in range(rounds):
+        running = [w for w in pilot.app.workers if not w.is_finished]
+        if not running:
+            await settle(pilot)
+            if not any(not w.is_finished for w in pilot.app.workers):
+                return
+            continue
+        for worker in running:
+            try:
+                await worker.wait()
+            except (WorkerCancelled, WorkerFailed):
+                pass  # replaced by a newer worker, or failing the app (and the test)
+        await settle(pilot)
+    raise AssertionError("the workers never finished")
 
 
 async def started(pilot: Pilot) -> None:
