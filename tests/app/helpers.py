@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from collections.abc import Callable
 
 from textual.pilot import Pilot
@@ -45,10 +47,9 @@ async def computed(pilot: Pilot, rounds: int = 20) -> None:
                 return
             continue
         for worker in running:
-            try:
+            # Replaced by a newer worker, or failing the app (and so the test).
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
                 await worker.wait()
-            except (WorkerCancelled, WorkerFailed):
-                pass  # replaced by a newer worker, or failing the app (and the test)
         await settle(pilot)
     raise AssertionError("the workers never finished")
 

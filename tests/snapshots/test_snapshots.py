@@ -6,6 +6,8 @@ and look at the SVGs in ``__snapshots__`` before committing them.
 
 from __future__ import annotations
 
+import contextlib
+
 from pathlib import Path
 
 import pytest
@@ -58,10 +60,9 @@ async def computed(pilot: Pilot, rounds: int = 20) -> None:
                 return
             continue
         for worker in running:
-            try:
+            # Replaced by a newer worker, or failing the app (and so the test).
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
                 await worker.wait()
-            except (WorkerCancelled, WorkerFailed):
-                pass  # replaced by a newer worker, or failing the app (and the test)
         await settle(pilot)
     raise AssertionError("the workers never finished")
 
