@@ -7,7 +7,6 @@ and look at the SVGs in ``__snapshots__`` before committing them.
 from __future__ import annotations
 
 import contextlib
-
 from pathlib import Path
 
 import pytest
