@@ -15,11 +15,12 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__, store_cli
 from .core.board import Board
-from .core.engine import MAX_PLAYERS, Player, move, unique_names
+from .core.engine import MAX_PLAYERS, Player, move
 from .core.errors import SnlError
 from .core.formats import FORMATS, builtin_boards, dump_board, load_board, lost_in_matrix
 from .core.report import one_line, place
 from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
+from .core.session import parse_players as session_parse_players
 from .core.solver import solve
 
 EXIT_OK = 0
@@ -118,14 +119,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def parse_players(text: str) -> list[Player]:
-    """``"Ann,cpu,cpu:Robo"`` -> players; 1 to 4 names, none empty, repeats numbered
-    (``"cpu,cpu"`` -> CPU, CPU 2: see ``unique_names``)."""
-    names = [part.strip() for part in text.split(",")]
-    if any(not name for name in names):
-        raise UsageError(f"--players: empty name in {text!r} (names are separated by commas)")
-    if not 1 <= len(names) <= MAX_PLAYERS:
-        raise UsageError(f"--players: a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
-    return unique_names([Player.parse(name) for name in names])
+    """``"Ann,cpu,cpu:Robo"`` -> players: the session's one parser (``--players: `` first)."""
+    try:
+        return session_parse_players(text)
+    except SnlError as error:
+        raise UsageError(f"--players: {error}") from None
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:

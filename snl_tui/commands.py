@@ -26,8 +26,10 @@ class GameCommand:
     title: str
     """What the command palette shows."""
     help: str
-    """One sentence for the palette and the help screen."""
+    """One sentence for the palette and the help screen; ``{action}`` names that action's
+    key (filled in by ``command_help``), so the text follows a rebinding."""
     key_display: str | None = None
+    """What the footer shows instead of the keys; ``{action}`` stands for that action's key."""
     show: bool = True
     palette: bool = True
 
@@ -41,8 +43,8 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         "d",
         "Die",
         "Choose a die value",
-        "Puzzle mode: type any die value (keys 1-9 pick directly; d asks for 10-20).",
-        key_display="1-9/d",
+        "Puzzle mode: type any die value (keys 1-9 pick directly; {choose_die} asks for 10-20).",
+        key_display="1-9/{choose_die}",
     ),
     GameCommand("undo", "u", "Undo", "Undo last move", "Puzzle mode: take back the last move."),
     GameCommand(
@@ -77,24 +79,70 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         show=False,
     ),
     GameCommand(
-        "help", "question_mark", "Help", "Help", "Rules, keys and glyphs.", key_display="?"
+        "help", "question_mark", "Help", "Help", "Rules, keys and glyphs.", key_display="{help}"
     ),
     GameCommand("quit", "q", "Quit", "Quit", "Leave snl.", palette=False),
 )
 
 DIE_KEYS = "123456789"
 
+KEY_NAMES = {"space": "Space", "question_mark": "?", "escape": "Escape", "enter": "Enter"}
+"""How a Textual key name reads in prose ('question_mark' -> '?')."""
 
-def game_bindings() -> list[Binding]:
+
+def command(action: str) -> GameCommand:
+    """The entry of ``action`` in ``GAME_COMMANDS`` (KeyError for an unknown action)."""
+    for entry in GAME_COMMANDS:
+        if entry.action == action:
+            return entry
+    raise KeyError(action)
+
+
+def key_list(keys: str) -> list[str]:
+    """'r,space' -> ['r', 'Space']: a binding's keys as a player types them."""
+    return [KEY_NAMES.get(key.strip(), key.strip()) for key in keys.split(",")]
+
+
+def keys_of(action: str) -> str:
+    """An action's keys in prose, from the table: 'roll' -> 'r or space'. Every status
+    line, button and help text names keys through this, so a rebinding cannot leave stale
+    text behind."""
+    names = key_list(command(action).keys)
+    spoken = [name.lower() if len(name) > 1 and name != "?" else name for name in names]
+    return " or ".join(spoken)
+
+
+def first_key(action: str) -> str:
+    """The action's first key ('roll' -> 'r'), e.g. for a button label."""
+    return key_list(command(action).keys)[0]
+
+
+def command_help(entry: GameCommand) -> str:
+    """An entry's help sentence, its ``{action}`` mentions filled in with their keys."""
+    return fill_keys(entry.help)
+
+
+def fill_keys(text: str) -> str:
+    """Replace each ``{action}`` in ``text`` with that action's first key."""
+    for entry in GAME_COMMANDS:
+        text = text.replace("{" + entry.action + "}", first_key(entry.action))
+    return text
+
+
+BindingList = list[Binding | tuple[str, str] | tuple[str, str, str]]
+"""The type of a screen's ``BINDINGS``."""
+
+
+def game_bindings() -> BindingList:
     """The game screen's bindings, from ``GAME_COMMANDS`` plus the die keys 1-9."""
-    bindings = [
+    bindings: BindingList = [
         Binding(
             command.keys,
             command.action,
             command.footer,
             show=command.show,
-            key_display=command.key_display,
-            tooltip=command.help,
+            key_display=fill_keys(command.key_display) if command.key_display else None,
+            tooltip=command_help(command),
         )
         for command in GAME_COMMANDS
     ]
@@ -122,7 +170,9 @@ class GameCommands(Provider):
 
     async def discover(self) -> Hits:
         for command in self.available_commands():
-            yield DiscoveryHit(command.title, partial(self._run, command.action), help=command.help)
+            yield DiscoveryHit(
+                command.title, partial(self._run, command.action), help=command_help(command)
+            )
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -133,5 +183,5 @@ class GameCommands(Provider):
                     score,
                     matcher.highlight(command.title),
                     partial(self._run, command.action),
-                    help=command.help,
+                    help=command_help(command),
                 )

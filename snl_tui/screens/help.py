@@ -17,11 +17,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-from ..commands import GAME_COMMANDS
+from .. import commands
+from ..commands import KEY_NAMES, command_help, fill_keys
 
 HELP_FILE = Path(__file__).with_name("help.md")
-
-KEY_NAMES = {"space": "Space", "question_mark": "?", "escape": "Escape", "enter": "Enter"}
 
 
 def key_cell(keys: str) -> str:
@@ -47,8 +46,11 @@ def table(rows: Iterable[tuple[str, str]]) -> str:
 def keys_table() -> str:
     """A Markdown table of the game's keys, from ``GAME_COMMANDS`` (the bindings' source)."""
     rows = [
-        (key_cell(command.key_display or command.keys), sentence(command.title, command.help))
-        for command in GAME_COMMANDS
+        (
+            key_cell(fill_keys(command.key_display or command.keys)),
+            sentence(command.title, command_help(command)),
+        )
+        for command in commands.GAME_COMMANDS
     ]
     rows.append(("`ctrl+p`", sentence("Command palette", "Every command above, and themes.")))
     return table(rows)
@@ -73,10 +75,21 @@ def game_over_keys_table() -> str:
 
 
 def help_text() -> str:
+    """``help.md`` with its key tables, and each ``{action}`` in its prose replaced by that
+    action's key from the command table (so a rebinding updates the help)."""
     text = HELP_FILE.read_text(encoding="utf-8")
-    return text.replace("{{KEYS}}", keys_table()).replace(
+    text = text.replace("{{KEYS}}", keys_table()).replace(
         "{{GAME_OVER_KEYS}}", game_over_keys_table()
     )
+    close = HelpScreen.BINDINGS[0]
+    assert isinstance(close, Binding)
+    text = text.replace(
+        "{{CLOSE_KEYS}}", " or ".join(f"`{k}`" for k in commands.key_list(close.key))
+    )
+    for command in commands.GAME_COMMANDS:
+        keys = "` or `".join(commands.key_list(command.keys))
+        text = text.replace("{" + command.action + "}", keys)
+    return text
 
 
 class HelpScreen(ModalScreen[None]):
@@ -85,12 +98,13 @@ class HelpScreen(ModalScreen[None]):
     CSS_PATH = "dialogs.tcss"
 
     BINDINGS = [
-        Binding("escape,q,question_mark", "dismiss", "Close"),
+        Binding("escape,q,question_mark", "close", "Close"),
     ]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
             yield Markdown(help_text())
 
-    async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(None)
+    def action_close(self) -> None:
+        if self.is_current:  # once: a second key before the help is gone does nothing
+            self.dismiss(None)

@@ -112,7 +112,13 @@ class LoadBoardScreen(ModalScreen[Board | None]):
         except (SnlError, OSError) as error:
             self.show_error(str(error))
             return
-        self.dismiss(board)
+        self.close(board)
+
+    def close(self, board: Board | None) -> None:
+        """Dismiss once: a second Enter or Escape before the dialog is gone does nothing
+        (dismissing twice would pop the game screen too)."""
+        if self.is_current:
+            self.dismiss(board)
 
     def show_error(self, message: str) -> None:
         error = self.query_one("#load-error", Static)
@@ -134,4 +140,4 @@ class LoadBoardScreen(ModalScreen[Board | None]):
             self.show_error("Type a board name or a file path first.")
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.close(None)

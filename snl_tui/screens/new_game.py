@@ -6,8 +6,6 @@ mode a note says who plays: a puzzle has one player (``puzzle_player``), the oth
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,33 +13,19 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ..core.engine import MAX_PLAYERS, Player, unique_names
 from ..core.errors import SnlError
 from ..core.formats import builtin_names, load_board
-from .game import MODES, GameSettings, puzzle_player
+from ..core.session import (
+    MODES,
+    GameSettings,
+    parse_players,
+    players_text,
+    who_plays_puzzle,
+)
+
+__all__ = ["NewGameScreen", "parse_players", "puzzle_note"]
 
 CURRENT = "(current board)"
-
-
-def parse_players(text: str) -> list[Player]:
-    """'You, cpu:Robo' -> players, repeated names numbered ('cpu, cpu' -> CPU, CPU 2).
-
-    Raises SnlError with a message for the dialog.
-    """
-    names = [part for part in (p.strip() for p in text.split(",")) if part]
-    if not names:
-        raise SnlError("Name at least one player, e.g. 'You, cpu'.")
-    if len(names) > MAX_PLAYERS:
-        raise SnlError(f"At most {MAX_PLAYERS} players, not {len(names)}.")
-    return unique_names([Player.parse(name) for name in names])
-
-
-def players_text(players: list[Player]) -> str:
-    return ", ".join(f"cpu:{p.name}" if p.computer else p.name for p in players)
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def puzzle_note(text: str) -> str:
@@ -51,18 +35,6 @@ def puzzle_note(text: str) -> str:
     except SnlError:
         return "A puzzle has one player: the first human one in the list."
     return who_plays_puzzle(players)
-
-
-def who_plays_puzzle(players: Sequence[Player]) -> str:
-    """'A puzzle has one player: Ann. Bob sits out.' (the choice is ``puzzle_player``'s)."""
-    chosen = puzzle_player(players)
-    out = [player.name for player in players if player is not chosen]
-    note = f"A puzzle has one player: {chosen.name}."
-    if chosen not in players:
-        note = f"A puzzle has one human player: {chosen.name}."
-    if out:
-        note += f" {_and(out)} {'sits' if len(out) == 1 else 'sit'} out."
-    return note
 
 
 class NewGameScreen(ModalScreen[GameSettings | None]):
@@ -130,7 +102,7 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
         board = (
             self.current_settings.board if board_name == CURRENT else load_board(str(board_name))
         )
-        return GameSettings(board, players, self.current_settings.seed, mode)
+        return GameSettings(board, tuple(players), self.current_settings.seed, mode)
 
     def start_game(self) -> None:
         try:
@@ -140,7 +112,13 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
             message.update(str(error))
             message.add_class("-shown")
             return
-        self.dismiss(settings)
+        self.close(settings)
+
+    def close(self, settings: GameSettings | None) -> None:
+        """Dismiss once: a second Enter or Escape before the dialog is gone does nothing
+        (dismissing twice would pop the game screen too)."""
+        if self.is_current:
+            self.dismiss(settings)
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
@@ -152,4 +130,4 @@ class NewGameScreen(ModalScreen[GameSettings | None]):
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.close(None)

@@ -35,10 +35,8 @@ def finished_faster_than(game: Game, turns: int) -> float | None:
 
     None when the analysis is unavailable (the dialog then just leaves the line out).
     """
-    try:
-        from ..core.analysis import analyze
-    except ImportError:
-        return None
+    from ..core.analysis import analyze  # numpy and the analysis: only when a game ends
+
     try:
         analysis = analyze(game.board, players=1)
     except SnlError:
@@ -83,7 +81,8 @@ class GameOverScreen(ModalScreen[str | None]):
 
     CSS_PATH = "dialogs.tcss"
 
-    AUTO_FOCUS = "#new"
+    AUTO_FOCUS = "#retry, #new"
+    """"Try again" after a puzzle (it comes first), else "New game"."""
 
     BINDINGS = [
         Binding("t", "choose('retry')", "Try again"),
@@ -95,8 +94,6 @@ class GameOverScreen(ModalScreen[str | None]):
     def __init__(self, report: GameReport) -> None:
         super().__init__()
         self.report = report
-        if report.retry:
-            self.AUTO_FOCUS = "#retry"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("retry",):
@@ -110,15 +107,27 @@ class GameOverScreen(ModalScreen[str | None]):
                 yield Static(line, classes="game-over-line", markup=False)
             with Horizontal(classes="buttons"):
                 if self.report.retry:
-                    yield Button("Try again (t)", id="retry", variant="primary")
+                    yield Button(button_label("retry"), id="retry", variant="primary")
                 yield Button(
-                    "New game (n)", id="new", variant="default" if self.report.retry else "primary"
+                    button_label("new"),
+                    id="new",
+                    variant="default" if self.report.retry else "primary",
                 )
-                yield Button("Quit (q)", id="quit", variant="error")
+                yield Button(button_label("quit"), id="quit", variant="error")
 
     def action_choose(self, choice: str | None) -> None:
-        self.dismiss(choice)
+        if self.is_current:  # once: a second key before the dialog is gone does nothing
+            self.dismiss(choice)
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id)
+        self.action_choose(event.button.id)
+
+
+def button_label(choice: str) -> str:
+    """'Try again (t)': the button's words and key, from ``GameOverScreen.BINDINGS``."""
+    action = f"choose('{choice}')"
+    for binding in GameOverScreen.BINDINGS:
+        if isinstance(binding, Binding) and binding.action == action:
+            return f"{binding.description} ({binding.key.split(',')[0]})"
+    raise KeyError(choice)

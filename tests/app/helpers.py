@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
@@ -32,8 +34,27 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], limit: int = 2
     raise AssertionError("condition never held")
 
 
+async def computed(pilot: Pilot, rounds: int = 20) -> None:
+    """Wait for the screen's thread workers (solver, hint odds, game report) and for
+    what they hand back to the UI thread to show; a worker cancelled by a newer one
+    (``exclusive``) is simply done. Bounded: a worker that never ends fails the test."""
+    for _ in range(rounds):
+        running = [w for w in pilot.app.workers if not w.is_finished]
+        if not running:
+            await settle(pilot)
+            if not any(not w.is_finished for w in pilot.app.workers):
+                return
+            continue
+        for worker in running:
+            # Replaced by a newer worker, or failing the app (and so the test).
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
+        await settle(pilot)
+    raise AssertionError("the workers never finished")
+
+
 async def started(pilot: Pilot) -> GameScreen:
-    """Wait for the side panels, which mount right after the board's first frame."""
+    """Wait until the game is on screen and the solver has answered for its board."""
     screen = game_screen(pilot.app)  # type: ignore[arg-type]
     await wait_until(pilot, lambda: screen.ready)
     return screen

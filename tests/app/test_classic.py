@@ -6,6 +6,7 @@ from textual.widgets import Static
 
 from snl_tui.core.engine import Game, Player
 from snl_tui.core.formats import load_board
+from snl_tui.core.session import game_seed
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.winner import GameOverScreen, wins
 from snl_tui.widgets.board import BoardView
@@ -87,12 +88,19 @@ async def test_a_seeded_two_player_game_is_played_to_a_winner(make_app) -> None:
         while not replay.over:
             replay.roll()
         assert replay.rolls == game.rolls
-        # "New game" from the dialog starts over (next seed) on the same board.
+        # "New game" from the dialog starts the session's next game on the same board:
+        # its own seed (derived from 11), and the human (seat 0) rolls first.
         await pilot.press("n")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
-        assert screen.game.history == [] or screen.game.history[0].player == 0
-        assert screen.settings.seed == 12
+        assert screen.session.game_index == 1
+        assert screen.game.history == []
+        await pilot.press("r")
+        await wait_until(pilot, lambda: len(screen.game.history) >= 1)
+        next_game = Game(game.board, game.players, seed=game_seed(11, 1))
+        assert screen.game.history[0].player == 0
+        assert screen.game.history[0].move.die == next_game.roll().move.die
+        assert game_seed(11, 1) != 11
 
 
 async def test_computer_players_play_a_whole_game_alone_and_quit_from_the_dialog(
@@ -136,8 +144,7 @@ async def test_animation_steps_the_token_then_jumps(make_app) -> None:
 
         view.show = spy  # type: ignore[method-assign]
         await pilot.press("r")
-        assert screen.busy
-        await wait_until(pilot, lambda: not screen.busy)
+        await wait_until(pilot, lambda: len(screen.game.history) == 1 and not screen.busy)
         turn = screen.game.history[0]
         # Every counted step was shown, in order, then the end square.
         shown = [s for s in seen if s != 0]

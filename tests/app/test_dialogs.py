@@ -149,7 +149,7 @@ async def test_question_mark_opens_help_with_every_key(make_app) -> None:
 @pytest.mark.parametrize(
     ("query", "check"),
     [
-        ("route", lambda s: s.route_on),
+        ("route", lambda s: s.session.route_on),
         ("hint", lambda s: s.hint_visible),
         ("switch mode", lambda s: s.mode == "puzzle"),
         ("animation", lambda s: not s.animation_on),

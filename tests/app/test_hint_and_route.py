@@ -13,11 +13,13 @@ from snl_tui.core.solver import optimal_dice, optimal_route
 from snl_tui.widgets.board import CELL_HEIGHT, BoardView
 from snl_tui.widgets.hint_panel import HintPanel
 
-from .helpers import SIZE, cpu, game_screen, settle, started
+from .helpers import SIZE, computed, cpu, game_screen, settle, started
 
 
-def hint_text(app) -> str:  # type: ignore[no-untyped-def]
-    panel = app.screen.query_one(HintPanel)
+async def hint_text(pilot) -> str:  # type: ignore[no-untyped-def]
+    """The hint panel's text once its workers are done."""
+    await computed(pilot)
+    panel = pilot.app.screen.query_one(HintPanel)
     return "\n".join(str(w.render()) for w in panel.query(Static))
 
 
@@ -30,7 +32,7 @@ async def test_h_toggles_the_hint_panel_with_solver_and_odds(make_app) -> None:
         assert not panel.display
         await pilot.press("h")
         assert panel.display
-        text = hint_text(app)
+        text = await hint_text(pilot)
         route = optimal_route(board, 0)
         assert "Least rolls left: 7" in text
         assert "Optimal dice: " + ", ".join(map(str, optimal_dice(board, 0))) in text
@@ -52,7 +54,7 @@ async def test_hint_follows_every_move(make_app) -> None:
         await settle(pilot, 5)
         assert len(screen.game.history) == 2  # Ann and Bot rolled
         square = screen.game.positions[0]
-        text = hint_text(app)
+        text = await hint_text(pilot)
         where = "off the board" if square == 0 else f"on {square}"
         assert f"Ann {where}" in text
         chances = analyze(
@@ -67,12 +69,12 @@ async def test_hint_says_unreachable(make_app) -> None:
     app = make_app(board=board, mode="puzzle")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
-        text = hint_text(app)
+        text = await hint_text(pilot)
         assert "Goal unreachable from here." in text
         assert "Expected turns left: never" in text
         await pilot.press("o")
         await settle(pilot)
-        assert not game_screen(app).route_on
+        assert not game_screen(app).session.route_on
 
 
 async def test_o_shows_the_route_with_step_numbers_and_follows_the_player(make_app) -> None:
@@ -88,7 +90,7 @@ async def test_o_shows_the_route_with_step_numbers_and_follows_the_player(make_a
         # Staying on the route: the overlay keeps the remaining steps, renumbered.
         await pilot.press(str(route.rolls[0]))
         await settle(pilot)
-        assert screen.route_on
+        assert screen.session.route_on
         remaining = route.squares[1:]
         assert [view.cell_states[s].route_step for s in remaining] == list(
             range(1, len(remaining) + 1)
@@ -104,14 +106,14 @@ async def test_o_shows_the_route_with_step_numbers_and_follows_the_player(make_a
         )
         await pilot.press(str(off_route))
         await settle(pilot)
-        assert not screen.route_on
+        assert not screen.session.route_on
         assert all(state.route_step is None for state in view.cell_states.values())
         # And o toggles it back on, from the new square.
         await pilot.press("o")
-        assert screen.route_on
-        assert screen.route_squares == optimal_route(board, screen.game.position).squares
+        assert screen.session.route_on
+        assert screen.session.route == optimal_route(board, screen.game.position).squares
         await pilot.press("o")
-        assert not screen.route_on
+        assert not screen.session.route_on
 
 
 async def test_board_draws_numbers_jumps_goal_tokens_and_route(make_app) -> None:

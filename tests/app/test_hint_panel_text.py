@@ -15,19 +15,21 @@ from snl_tui.core.solver import optimal_route
 from snl_tui.screens.winner import GameOverScreen
 from snl_tui.widgets.hint_panel import HintPanel, percent
 
-from .helpers import SIZE, cpu, game_screen, settle, started, wait_until
+from .helpers import SIZE, computed, cpu, game_screen, settle, started, wait_until
 
 PERCENT = re.compile(r"(\S*)%")
 
 
-def panel_text(app) -> str:  # type: ignore[no-untyped-def]
-    """What the panel shows: its visible lines, top to bottom."""
-    panel = game_screen(app).query_one(HintPanel)
+async def panel_text(pilot) -> str:  # type: ignore[no-untyped-def]
+    """What the panel shows once its workers are done: its visible lines, top to bottom."""
+    await computed(pilot)
+    panel = game_screen(pilot.app).query_one(HintPanel)
     return "\n".join(str(w.render()) for w in panel.query(Static) if w.display)
 
 
-def chart_shown(app) -> bool:  # type: ignore[no-untyped-def]
-    return game_screen(app).query_one(HintPanel).query_one(Sparkline).display
+async def chart_shown(pilot) -> bool:  # type: ignore[no-untyped-def]
+    await computed(pilot)
+    return game_screen(pilot.app).query_one(HintPanel).query_one(Sparkline).display
 
 
 async def test_at_the_goal_the_panel_says_so_without_odds_or_chart(make_app) -> None:
@@ -36,17 +38,17 @@ async def test_at_the_goal_the_panel_says_so_without_odds_or_chart(make_app) -> 
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await pilot.press("h")
-        assert chart_shown(app)
+        assert await chart_shown(pilot)
         for die in optimal_route(board, 0).rolls:
             await pilot.press(str(die))
             await settle(pilot, 2)
         await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         assert screen.game.positions == [100]
-        text = panel_text(app)
+        text = await panel_text(pilot)
         assert "At the goal." in text
         assert "Finish in" not in text and "%" not in text
         assert "Expected turns" not in text and "Finishing turn" not in text
-        assert not chart_shown(app)
+        assert not await chart_shown(pilot)
 
 
 async def test_the_winner_of_a_classic_game_is_shown_at_the_goal(make_app) -> None:
@@ -60,9 +62,9 @@ async def test_the_winner_of_a_classic_game_is_shown_at_the_goal(make_app) -> No
                 await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         winner = screen.game.players[screen.game.winner].name  # type: ignore[index]
-        text = panel_text(app)
+        text = await panel_text(pilot)
         assert f"{winner} on 100\nAt the goal." in text
-        assert "%" not in text and not chart_shown(app)
+        assert "%" not in text and not await chart_shown(pilot)
 
 
 async def test_a_board_that_never_finishes_shows_no_chart(make_app) -> None:
@@ -73,13 +75,13 @@ async def test_a_board_that_never_finishes_shows_no_chart(make_app) -> None:
         await started(pilot)
         await pilot.press("h")
         await settle(pilot)
-        text = panel_text(app)
+        text = await panel_text(pilot)
         assert "Goal unreachable from here." in text
         assert "Expected turns left: never" in text
         assert "Random play never reaches the goal." in text
         assert "Finishing turn" not in text and "1-1000" not in text
         assert "Finish in 5 / 10 turns" not in text  # 0% / 0%: the line above says it
-        assert not chart_shown(app)
+        assert not await chart_shown(pilot)
 
 
 async def test_a_board_with_a_trap_charts_the_games_that_finish(make_app) -> None:
@@ -91,10 +93,10 @@ async def test_a_board_with_a_trap_charts_the_games_that_finish(make_app) -> Non
         await started(pilot)
         await pilot.press("h")
         await settle(pilot)
-        text = panel_text(app)
+        text = await panel_text(pilot)
         assert "Expected turns left: infinite" in text
         assert "Never finishes: 25%" in text
-        assert chart_shown(app)
+        assert await chart_shown(pilot)
         label = str(game_screen(app).query_one("#hint-chart-label", Static).render())
         span = int(re.search(r"Finishing turn, 1-(\d+)", label).group(1))  # type: ignore[union-attr]
         assert span < 1000  # the finishing games end within a few turns: no flat tail
@@ -107,7 +109,7 @@ async def test_percentages_follow_one_rule(make_app) -> None:
         await started(pilot)
         await pilot.press("h")
         await settle(pilot)
-        text = panel_text(app)
+        text = await panel_text(pilot)
         # From the start of classic: 7 rolls at least, so none within 5 turns.
         assert "Finish in 5 / 10 turns: 0% / 2%" in text
         shown = PERCENT.findall(text)
@@ -121,7 +123,7 @@ async def test_percentages_follow_one_rule(make_app) -> None:
         await settle(pilot)
         assert screen.game.positions == [39]
         # 0.27% within 5 turns: not "0%", and not a lone decimal beside whole numbers.
-        assert "Finish in 5 / 10 turns: <1% / 8%" in panel_text(app)
+        assert "Finish in 5 / 10 turns: <1% / 8%" in (await panel_text(pilot))
 
 
 def test_percent_is_whole_with_small_and_near_certain_values_marked() -> None:

@@ -6,10 +6,12 @@ and look at the SVGs in ``__snapshots__`` before committing them.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
@@ -40,11 +42,50 @@ async def settle(pilot: Pilot, rounds: int = 5) -> None:
         await pilot.pause()
 
 
+PAUSES = 2000
+"""How many pauses ``started`` waits for the game before it gives up (a failed test, not
+a hang)."""
+
+
+async def computed(pilot: Pilot, rounds: int = 20) -> None:
+    """Wait for the screen's thread workers (solver, hint odds, game report) and for
+    what they hand back to the UI thread to show; a worker cancelled by a newer one
+    (``exclusive``) is simply done. Bounded: a worker that never ends fails the test."""
+    for _ in range(rounds):
+        running = [w for w in pilot.app.workers if not w.is_finished]
+        if not running:
+            await settle(pilot)
+            if not any(not w.is_finished for w in pilot.app.workers):
+                return
+            continue
+        for worker in running:
+            # Replaced by a newer worker, or failing the app (and so the test).
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
+        await settle(pilot)
+    raise AssertionError("the workers never finished")
+
+
 async def started(pilot: Pilot) -> None:
-    """Wait for the side panels, which mount right after the board's first frame."""
+    """Wait until the game is on screen and the solver has answered for its board."""
     screen = pilot.app.game_screen  # type: ignore[attr-defined]
-    while not screen.ready:
+    for _ in range(PAUSES):
+        if screen.ready:
+            await computed(pilot)
+            return
         await pilot.pause()
+    raise AssertionError("the game screen never became ready")
+
+
+def pressing(*keys: str):  # type: ignore[no-untyped-def]
+    """A ``run_before`` that starts the game, presses ``keys`` and waits for the workers."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await started(pilot)
+        await pilot.press(*keys)
+        await computed(pilot)
+
+    return run_before
 
 
 def test_classic_with_hint_and_route(snap_compare) -> None:
@@ -58,21 +99,19 @@ def test_classic_with_hint_and_route(snap_compare) -> None:
             await settle(pilot)
         screen.action_toggle_hint()
         screen.action_toggle_route()
-        await settle(pilot)
+        await computed(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 def test_puzzle_mode_after_three_moves(snap_compare) -> None:
     app = quiet_app(mode="puzzle")
-    assert snap_compare(
-        app, terminal_size=SIZE, press=["4", "2", "9", "h", "_"], run_before=started
-    )
+    assert snap_compare(app, terminal_size=SIZE, run_before=pressing("4", "2", "9", "h"))
 
 
 def test_large_board_scrolled_to_the_token(snap_compare) -> None:
     app = quiet_app(board=load_board("everest"), players=[Player("Ann")], mode="puzzle")
-    assert snap_compare(app, terminal_size=SIZE, press=["6", "6", "o", "_"], run_before=started)
+    assert snap_compare(app, terminal_size=SIZE, run_before=pressing("6", "6", "o"))
 
 
 def test_load_dialog_showing_an_error(snap_compare) -> None:

@@ -1,0 +1,453 @@
+"""A game session: the settings, the engine's ``Game`` and what the game screen shows.
+
+The screen drives a ``GameSession`` (start a game, move, undo, toggle the route) and
+renders from it; every rule of play stays in ``engine`` and every optimum in ``solver``.
+What lives here is the session's own logic: who plays a puzzle, how a puzzle move is
+judged, how the route overlay follows its owner, which actions make sense now, what the
+status line says, the seed of each game, and a complete, versioned ``to_dict`` /
+``from_dict`` for saved games. No Textual: the rules here have millisecond unit tests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .board import Board
+from .engine import MAX_PLAYERS, Game, Player, Turn, move, unique_names
+from .errors import MoveError, SnlError
+from .rules import Rules
+from .solver import least_rolls_from, optimal_dice, optimal_route
+
+MODES = ("classic", "puzzle")
+SESSION_VERSION = 1
+"""``to_dict``'s ``"version"``: bump it (and teach ``from_dict`` the old one) on a change."""
+
+KeyNames = Callable[[str], str]
+"""An action's keys in prose ('roll' -> 'r or space'), from the app's command table."""
+
+
+def parse_players(text: str) -> list[Player]:
+    """'You, cpu:Robo' -> players: 1 to ``MAX_PLAYERS`` names, none empty, repeats
+    numbered ('cpu, cpu' -> CPU, CPU 2: see ``unique_names``). The one parser for the
+    command line and the new-game dialog; raises SnlError with a message for the player."""
+    names = [part.strip() for part in text.split(",")]
+    if not any(names):
+        raise SnlError("Name at least one player, e.g. 'You, cpu'.")
+    if not all(names):
+        raise SnlError("An empty name between commas: name every player, e.g. 'Ann, Bob'.")
+    if len(names) > MAX_PLAYERS:
+        raise SnlError(f"At most {MAX_PLAYERS} players, not {len(names)}.")
+    return unique_names([Player.parse(name) for name in names])
+
+
+def players_text(players: Sequence[Player]) -> str:
+    """The text ``parse_players`` reads back as ``players``."""
+    return ", ".join(f"cpu:{p.name}" if p.computer else p.name for p in players)
+
+
+def puzzle_player(players: Sequence[Player]) -> Player:
+    """The one player of a puzzle: the first human seat, else 'You'."""
+    return next((p for p in players if not p.computer), Player("You"))
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def who_plays_puzzle(players: Sequence[Player]) -> str:
+    """'A puzzle has one player: Ann. Bob sits out.' (the choice is ``puzzle_player``'s)."""
+    chosen = puzzle_player(players)
+    out = [player.name for player in players if player is not chosen]
+    note = f"A puzzle has one player: {chosen.name}."
+    if chosen not in players:
+        note = f"A puzzle has one human player: {chosen.name}."
+    if out:
+        note += f" {_and(out)} {'sits' if len(out) == 1 else 'sit'} out."
+    return note
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` (0-based) of a session seeded with ``seed``.
+
+    Game 0 uses ``seed`` itself (``--seed 7`` replays what it always did); each later game
+    gets its own seed derived from both, so a seeded session fixes the sequence of games
+    instead of repeating the first one.
+    """
+    if index == 0:
+        return seed
+    digest = hashlib.sha256(f"snl:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Everything needed to start a game."""
+
+    board: Board
+    players: tuple[Player, ...] = (Player("You"),)
+    seed: int | None = None
+    """The session's seed (None: a random one); game k plays ``game_seed(seed, k)``."""
+    mode: str = "classic"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        if self.mode not in MODES:
+            raise SnlError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+
+    def with_changes(self, **changes: Any) -> GameSettings:
+        """A copy with some fields changed (validated like new settings)."""
+        return replace(self, **changes)
+
+    @property
+    def seated(self) -> tuple[Player, ...]:
+        """Who plays: everyone in classic mode, ``puzzle_player`` alone in a puzzle."""
+        if self.mode == "puzzle":
+            return (puzzle_player(self.players),)
+        return self.players
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """What a move did beyond the engine's ``Turn``: what the screen should say."""
+
+    turn: Turn
+    left_route: bool = False
+    """The route's owner stepped off the shown route, which is now hidden."""
+
+
+@dataclass
+class GameSession:
+    """One player's sitting: a sequence of games with the same seed, and the current one."""
+
+    settings: GameSettings
+    base_seed: int = field(default=-1)
+    """The concrete seed behind ``settings.seed`` (drawn once when that is None)."""
+    game_index: int = 0
+    game: Game = field(init=False)
+    route: list[int] = field(init=False, default_factory=list)
+    """The shown route's squares still ahead of its owner; empty when no route is shown."""
+    route_owner: int = field(init=False, default=0)
+    move_note: str | None = field(init=False, default=None)
+    """Puzzle mode: what the solver says about the last move when it was not optimal."""
+
+    def __post_init__(self) -> None:
+        if self.settings.seed is not None:
+            self.base_seed = self.settings.seed
+        elif self.base_seed < 0:
+            self.base_seed = random.SystemRandom().randrange(2**63)
+        self._start()
+
+    def _start(self) -> None:
+        settings = self.settings
+        seed = game_seed(self.base_seed, self.game_index)
+        self.game = Game(settings.board, settings.seated, seed)
+        self.route = []
+        self.route_owner = 0
+        self.move_note = None
+
+    # -- games -------------------------------------------------------------------------
+
+    def new_game(self, settings: GameSettings | None = None, *, again: bool = False) -> None:
+        """Start the next game of the session (its own seed), or with ``again`` the same
+        game once more (same seed: a puzzle retried). New settings keep the session's seed
+        unless they name another one."""
+        if settings is not None:
+            seed = settings.seed
+            reseeded = seed is not None and seed != self.settings.seed
+            self.settings = settings
+            if seed is not None and reseeded:  # a new seed starts its own sequence of games
+                self.base_seed, self.game_index = seed, -1
+                again = False
+        if not again:
+            self.game_index += 1
+        self._start()
+
+    @property
+    def mode(self) -> str:
+        return self.settings.mode
+
+    @property
+    def board(self) -> Board:
+        return self.game.board
+
+    @property
+    def puzzle(self) -> bool:
+        return self.settings.mode == "puzzle"
+
+    @property
+    def optimal_moves(self) -> int:
+        """The least rolls from the start (-1: the goal cannot be reached). The solver
+        caches it per board; on a huge board the first call takes a while (a worker)."""
+        board = self.game.board
+        return least_rolls_from(board, board.rules.start_position)
+
+    def puzzle_notice(self) -> str | None:
+        """Who plays a puzzle, when a human was asked for and sits out (computers sitting
+        a puzzle out go without saying)."""
+        if not self.puzzle:
+            return None
+        players = self.settings.players
+        chosen = self.game.players[0]
+        dropped = [p for p in players if not p.computer and p != chosen]
+        if dropped or chosen not in players:
+            return who_plays_puzzle(players)
+        return None
+
+    # -- whose move --------------------------------------------------------------------
+
+    @property
+    def computer_to_move(self) -> bool:
+        """A computer rolls next (classic mode only: a puzzle has one human player)."""
+        game = self.game
+        return not game.over and not self.puzzle and game.players[game.current].computer
+
+    @property
+    def human_to_move(self) -> bool:
+        game = self.game
+        return not game.over and not game.players[game.current].computer
+
+    @property
+    def hint_seat(self) -> int:
+        """The seat the hint is about: the player to move, or the winner at the end."""
+        game = self.game
+        return game.winner if game.winner is not None else game.current
+
+    def available(self, action: str) -> bool | None:
+        """Whether an action makes sense now: True, None (shown but not now) or False (not
+        in this mode). Deliberately coarse (mode, game over, history): the footer is built
+        from it and must not flicker on every move."""
+        game = self.game
+        if action == "roll":
+            if self.puzzle:
+                return False
+            return None if game.over else True
+        if action in ("pick", "choose_die", "undo"):
+            if not self.puzzle:
+                return False
+            if action == "undo":
+                return True if game.history else None
+            return None if game.over else True
+        return True
+
+    # -- moves -------------------------------------------------------------------------
+
+    def why_not(self, die: int) -> str | None:
+        """Puzzle mode: why ``die`` cannot be played now, or None when it can."""
+        game = self.game
+        if die in game.legal_dice():
+            return None
+        try:
+            result = move(game.board, game.position, die)
+        except MoveError as error:
+            return f"{die}: {error}."
+        if result.forfeited:
+            return f"{die} would overshoot the goal: exact finish needed."
+        return f"{die} is not allowed from here."  # legal_dice decides, move disagrees
+
+    def move(self, die: int | None = None) -> MoveOutcome:
+        """Roll (``die`` None) or play ``die`` for the player to move, in the engine."""
+        turn = self.game.roll() if die is None else self.game.play(die)
+        self.move_note = self._optimality_note(turn) if self.puzzle else None
+        return MoveOutcome(turn, left_route=self._follow_route(turn))
+
+    def undo(self) -> Turn | None:
+        """Take back the last move (puzzle); a shown route restarts from the new square."""
+        undone = self.game.undo()
+        self.move_note = None
+        if self.route:
+            self.route = []
+            self.show_route()
+        return undone
+
+    def _optimality_note(self, turn: Turn) -> str | None:
+        """Say so when a move leaves every optimal route (the solver's least rolls left
+        before and after it), naming the die values that were optimal; None for an
+        optimal move."""
+        board = self.game.board
+        before = least_rolls_from(board, turn.move.start)
+        after = least_rolls_from(board, turn.move.end)
+        if before < 0 or after == before - 1:
+            return None
+        best = " or ".join(str(die) for die in optimal_dice(board, turn.move.start))
+        if after < 0:
+            return f"Not optimal: the goal is out of reach from here ({best} was best)."
+        if before == 1:
+            return f"Not optimal: {best} would have finished; {after} rolls left now."
+        return f"Not optimal: {after} rolls left now; {best} would have left {before - 1}."
+
+    # -- the route overlay -------------------------------------------------------------
+
+    @property
+    def route_on(self) -> bool:
+        return bool(self.route)
+
+    def show_route(self) -> str | None:
+        """Anchor a route at the player to move; the reason when there is none."""
+        game = self.game
+        if game.over:
+            return "The game is over: no route to show."
+        solution = optimal_route(game.board, game.position)
+        if solution.moves <= 0:
+            return "Goal unreachable from here: no route to show."
+        self.route_owner = game.current
+        self.route = list(solution.squares)
+        return None
+
+    def hide_route(self) -> None:
+        self.route = []
+
+    def _follow_route(self, turn: Turn) -> bool:
+        """Keep the route while its owner stays on it; hide it (True) when they leave."""
+        if not self.route or turn.player != self.route_owner:
+            return False
+        square = turn.move.end
+        if square == turn.move.start:
+            return False
+        if square in self.route:
+            self.route = self.route[self.route.index(square) + 1 :]
+            return False
+        self.route = []
+        return True
+
+    # -- what the screen says ----------------------------------------------------------
+
+    def title(self) -> str:
+        """'classic 10x10 · classic mode'."""
+        board = self.game.board
+        return f"{board.name or 'board'} {board.rows}x{board.cols} · {self.mode} mode"
+
+    def status(self, keys: KeyNames) -> str:
+        """The status line: whose turn, what to press (``keys`` names an action's keys)."""
+        game = self.game
+        if game.winner is not None:
+            return f"{game.players[game.winner].name} reached the goal!"
+        player = game.players[game.current]
+        if self.puzzle:
+            faces = game.board.rules.faces
+            choose = keys("choose_die")
+            values = f"1-9, or {choose} for 10-{faces}" if faces > 9 else f"1-{faces}"
+            note = f"{self.move_note} " if self.move_note else ""
+            move_number = len(game.history) + 1
+            return (
+                f"{note}Move {move_number}: choose a die value ({values}). {keys('undo')} undoes."
+            )
+        if player.computer:
+            return f"{player.name} is rolling..."
+        if not game.history:
+            return f"{player.name}: press {keys('roll')} to roll."
+        last = game.history[-1]
+        # The die shows the last roll, which may be another player's: say whose.
+        rolled = f"{game.players[last.player].name} rolled {last.move.die}."
+        if last.again:
+            return f"{rolled} {player.name}: roll again ({keys('roll')})."
+        return f"{rolled} {player.name}: press {keys('roll')} to roll."
+
+    def left_route_message(self, turn: Turn, keys: KeyNames) -> str:
+        name = self.game.players[turn.player].name
+        again = keys("toggle_route")
+        return f"{name} left the optimal route: route hidden ({again} shows a new one)."
+
+    # -- saving ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything to rebuild this session exactly (``from_dict``): the board whole,
+        the settings, the seeds, the moves, plus positions and turn for readers."""
+        board = self.settings.board
+        return {
+            "version": SESSION_VERSION,
+            "board": board_to_dict(board),
+            "players": [{"name": p.name, "computer": p.computer} for p in self.settings.players],
+            "mode": self.settings.mode,
+            "seed": self.settings.seed,
+            "base_seed": self.base_seed,
+            "game_index": self.game_index,
+            "game": self.game.to_dict(),
+            "positions": list(self.game.positions),
+            "turn": self.game.current,
+            "route": {"owner": self.route_owner, "squares": list(self.route)},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameSession:
+        """Rebuild a saved session; a malformed or inconsistent one raises SnlError."""
+        if not isinstance(data, Mapping):
+            raise SnlError("not a saved session")
+        version = data.get("version")
+        if version != SESSION_VERSION:
+            raise SnlError(f"saved session: unknown version {version!r}")
+        try:
+            board = board_from_dict(data["board"])
+            players = tuple(
+                Player(_text(p["name"], "player name"), _flag(p.get("computer", False)))
+                for p in data["players"]
+            )
+            seed, base_seed = data["seed"], data["base_seed"]
+            index = data["game_index"]
+            for name, value in (("seed", seed), ("base_seed", base_seed), ("index", index)):
+                if value is not None and type(value) is not int:
+                    raise SnlError(f"saved session: {name} must be a whole number")
+            settings = GameSettings(board, players, seed, _text(data["mode"], "mode"))
+            session = cls(settings, base_seed=_whole(base_seed), game_index=_whole(index))
+            session.game = Game.from_dict(board, data["game"])
+            route = data.get("route") or {}
+            squares = [_whole(square) for square in route.get("squares", [])]
+            owner = _whole(route.get("owner", 0))
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise SnlError(f"not a saved session ({error})") from None
+        game = session.game
+        if game.players != settings.seated:
+            raise SnlError("saved session: the game's players do not match its settings")
+        if game.seed != game_seed(session.base_seed, session.game_index):
+            raise SnlError("saved session: the game's seed does not match the session's")
+        if data["positions"] != game.positions or data["turn"] != game.current:
+            raise SnlError("saved session: positions or turn do not match the moves")
+        session.route, session.route_owner = squares, owner
+        return session
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise SnlError(f"saved session: {what} must be text")
+    return value
+
+
+def _flag(value: object) -> bool:
+    if type(value) is not bool:
+        raise SnlError("saved session: 'computer' must be true or false")
+    return value
+
+
+def _whole(value: object) -> int:
+    if type(value) is not int:
+        raise SnlError(f"saved session: {value!r} is not a whole number")
+    return value
+
+
+def board_to_dict(board: Board) -> dict[str, Any]:
+    """The board whole (size, jumps, rules, name, description): a saved game keeps
+    playing on it even when its file changes or goes."""
+    return {
+        "rows": board.rows,
+        "cols": board.cols,
+        "jumps": [[start, end] for start, end in board.jumps.items()],
+        "rules": board.rules.to_dict(),
+        "name": board.name,
+        "description": board.description,
+    }
+
+
+def board_from_dict(data: Mapping[str, Any]) -> Board:
+    """``board_to_dict`` read back, validated like a board file (BoardError/RulesError)."""
+    jumps = [(_whole(start), _whole(end)) for start, end in data["jumps"]]
+    return Board(
+        data["rows"],
+        data["cols"],
+        jumps,
+        rules=Rules.from_mapping(data["rules"]),
+        name=_text(data.get("name", ""), "board name"),
+        description=_text(data.get("description", ""), "board description"),
+    )
