@@ -32,7 +32,7 @@ EXIT_OK = 0
 EXIT_WARNINGS = 1
 EXIT_USAGE = 2
 
-COMMANDS = ("play", "solve", "analyze", "check", "boards", "convert", "generate")
+COMMANDS = ("play", "solve", "analyze", "check", "boards", "convert", "generate", "edit")
 
 
 class UsageError(SnlError):
@@ -371,6 +371,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .generate_cli import add_generate_parser
 
     add_generate_parser(commands, add_rule_options)
+    from .edit_cli import add_edit_parser
+
+    add_edit_parser(commands)
     return parser
 
 
@@ -401,6 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "boards": lambda: cmd_boards(args, out),
         "convert": lambda: cmd_convert(args, out, err),
         "generate": lambda: _generate(args, out, err),
+        "edit": lambda: _edit(args),
     }
     try:
         return handlers[args.command]()
@@ -418,6 +422,12 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .generate_cli import cmd_generate  # numpy loads only when needed
 
     return cmd_generate(args, rule_overrides(args), out, err)
+
+
+def _edit(args: argparse.Namespace) -> int:
+    from .edit_cli import cmd_edit  # Textual loads only when needed
+
+    return cmd_edit(args)
 
 
 def _one_line(text: str) -> str:

@@ -72,9 +72,13 @@ class GameScreen(Screen[None]):
     AUTO_FOCUS = ""  # no auto focus (None would inherit "*"): the board takes it in _mount_panels
     HELP = "Roll with r (classic) or pick die values with 1-9 (puzzle). Press ? for help."
 
-    def __init__(self, settings: GameSettings, *, animate: bool = True) -> None:
+    def __init__(
+        self, settings: GameSettings, *, animate: bool = True, pushed: bool = False
+    ) -> None:
         super().__init__(classes="-loading")
         self.settings = settings
+        self.pushed = pushed
+        """Pushed over another screen (the editor's ``p``): quitting goes back to it."""
         self.animation_on = animate
         self.computer_delay = COMPUTER_DELAY
         self.game = self._new_game(settings)
@@ -361,7 +365,7 @@ class GameScreen(Screen[None]):
         elif choice == "new":
             self.restart(self.settings, next_seed=True)
         elif choice == "quit":
-            self.app.exit(return_code=0)
+            self.action_quit()
 
     def _optimality_note(self, turn: Turn) -> str | None:
         """Say so when a move leaves every optimal route (the solver's least rolls left
@@ -606,7 +610,22 @@ class GameScreen(Screen[None]):
         if not self.ready:  # quitting mid-mount trips Textual's Header: once it is done
             self.call_after_refresh(self.action_quit)
             return
+        if self.pushed:
+            self.dismiss(None)
+            return
         self.app.exit(return_code=0)
+
+    def action_edit(self) -> None:
+        """Edit this board (SPEC 7); an edited board is played when the editor closes."""
+        from .editor import EditorScreen
+
+        self.app.push_screen(EditorScreen(self.settings.board), self._edited)
+
+    def _edited(self, board: Board | None) -> None:
+        if board is not None and board != self.settings.board:
+            settings = self.settings
+            self.restart(GameSettings(board, settings.players, settings.seed, settings.mode))
+            self.notify("Playing the edited board.")
 
     # -- new games ---------------------------------------------------------------------
 
