@@ -75,7 +75,14 @@ class SnlApp(App[None]):
 
     def get_default_screen(self) -> Screen[None] | Screen[Board | None]:
         # The game is the base screen: no blank default screen is drawn first.
-        return self.editor_screen or self.game_screen
+        editor = self.editor_screen
+        if editor is None:
+            return self.game_screen
+        # Textual reads a screen's CSS_PATH when it is pushed, not for the default screen.
+        for path in editor.css_path:
+            if not self.stylesheet.has_source(str(path), ""):
+                self.stylesheet.read(path)
+        return editor
 
 
 def main() -> None:  # pragma: no cover - the CLI is the real entry point

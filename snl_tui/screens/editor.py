@@ -645,7 +645,7 @@ class EditorScreen(Screen[Board | None]):
             if choice == "s":
                 self.action_save(then=self._leave_now)
             elif choice == "d":
-                self._leave_now()
+                self._leave_now(discard=True)
 
         where = self.source.path or "a file"
         self.app.push_screen(
@@ -656,11 +656,11 @@ class EditorScreen(Screen[Board | None]):
             answered,
         )
 
-    def _leave_now(self) -> None:
+    def _leave_now(self, discard: bool = False) -> None:
         if self.exit_on_leave:
             self.app.exit(return_code=0)
-        else:
-            self.dismiss(self.board)
+        else:  # back to the game, which plays the edited board unless it was discarded
+            self.dismiss(None if discard else self.board)
 
     def action_play(self) -> None:
         from ..core.engine import Player
