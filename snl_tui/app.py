@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from textual.app import App
+from textual.screen import Screen
 
 from .commands import GameCommands
 from .core.board import Board
@@ -56,6 +57,7 @@ class SnlApp(App[None]):
         seed: int | None = None,
         mode: str = "classic",
         animate: bool = True,
+        editor: Screen[Board | None] | None = None,
     ) -> None:
         super().__init__()
         if mode not in MODES:
@@ -68,10 +70,19 @@ class SnlApp(App[None]):
         )
         self.animation_on = animate
         self.game_screen = GameScreen(self.settings, animate=animate)
+        self.editor_screen = editor
+        """``snl edit``: the board editor is the base screen instead of the game."""
 
-    def get_default_screen(self) -> GameScreen:
+    def get_default_screen(self) -> Screen[None] | Screen[Board | None]:
         # The game is the base screen: no blank default screen is drawn first.
-        return self.game_screen
+        editor = self.editor_screen
+        if editor is None:
+            return self.game_screen
+        # Textual reads a screen's CSS_PATH when it is pushed, not for the default screen.
+        for path in editor.css_path:
+            if not self.stylesheet.has_source(str(path), ""):
+                self.stylesheet.read(path)
+        return editor
 
 
 def main() -> None:  # pragma: no cover - the CLI is the real entry point

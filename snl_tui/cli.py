@@ -35,6 +35,7 @@ COMMANDS = (
     "boards",
     "convert",
     "generate",
+    "edit",
     *store_cli.COMMANDS,
 )
 
@@ -393,6 +394,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .generate_cli import add_generate_parser
 
     add_generate_parser(commands, add_rule_options)
+    from .edit_cli import add_edit_parser
+
+    add_edit_parser(commands)
     store_cli.register(commands)  # games, stats
     return parser
 
@@ -424,6 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "boards": lambda: cmd_boards(args, out),
         "convert": lambda: cmd_convert(args, out, err),
         "generate": lambda: _generate(args, out, err),
+        "edit": lambda: _edit(args),
         **{name: lambda: store_cli.run(args, out, err) for name in store_cli.COMMANDS},
     }
     try:
@@ -442,3 +447,9 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .generate_cli import cmd_generate  # numpy loads only when needed
 
     return cmd_generate(args, rule_overrides(args), out, err)
+
+
+def _edit(args: argparse.Namespace) -> int:
+    from .edit_cli import cmd_edit  # Textual loads only when needed
+
+    return cmd_edit(args)

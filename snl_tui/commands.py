@@ -71,6 +71,14 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         "Start over in the other mode (classic <-> puzzle) on this board.",
     ),
     GameCommand(
+        "edit",
+        "e",
+        "Edit",
+        "Edit this board",
+        "Open the board in the editor; back to the game after.",
+        show=False,
+    ),
+    GameCommand(
         "toggle_animation",
         "a",
         "Animate",

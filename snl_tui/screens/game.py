@@ -56,9 +56,13 @@ class GameScreen(Screen[None]):
     AUTO_FOCUS = "#board"
     HELP = "Roll with r (classic) or pick die values with 1-9 (puzzle). Press ? for help."
 
-    def __init__(self, settings: GameSettings, *, animate: bool = True) -> None:
+    def __init__(
+        self, settings: GameSettings, *, animate: bool = True, pushed: bool = False
+    ) -> None:
         super().__init__()
         self.session = GameSession(settings)
+        self.pushed = pushed
+        """Pushed over another screen (the editor's ``p``): quitting goes back to it."""
         self.animation_on = animate
         self.computer_delay = COMPUTER_DELAY
         self.busy = False
@@ -337,7 +341,7 @@ class GameScreen(Screen[None]):
         elif choice == "new":
             self.restart()
         elif choice == "quit":
-            self.app.exit(return_code=0)
+            self.action_quit()
 
     @on(GameStarted)
     def _game_started(self) -> None:
@@ -490,7 +494,22 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_quit(self) -> None:
+        if self.pushed:
+            self.dismiss(None)
+            return
         self.app.exit(return_code=0)
+
+    def action_edit(self) -> None:
+        """Edit this board (SPEC 7); an edited board is played when the editor closes."""
+        from .editor import EditorScreen
+
+        self.app.push_screen(EditorScreen(self.settings.board), self._edited)
+
+    def _edited(self, board: Board | None) -> None:
+        if board is not None and board != self.settings.board:
+            settings = self.settings
+            self.restart(settings.with_changes(board=board))
+            self.notify("Playing the edited board.")
 
     # -- new games ---------------------------------------------------------------------
 

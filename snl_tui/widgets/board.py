@@ -36,6 +36,8 @@ LEGEND_ITEMS = (
     f"{ROUTE_MARK}n route step",
 )
 LEGEND_GAP = "  "
+HEAT_SHADES = 4
+"""How many shades the editor's heat map uses (``board--heat-1`` .. ``-4``)."""
 
 Piece = tuple[str, Style]
 
@@ -97,6 +99,12 @@ class BoardView(ScrollView, can_focus=True):
         "board--token-4",
         "board--current",
         "board--legend",
+        "board--cursor",
+        "board--mark",
+        "board--heat-1",
+        "board--heat-2",
+        "board--heat-3",
+        "board--heat-4",
     }
 
     def __init__(
@@ -129,6 +137,12 @@ class BoardView(ScrollView, can_focus=True):
         """The square last followed: kept in view when the squares are resized."""
         self.lines_painted = 0
         """How many grid lines were rendered afresh (the benchmark and tests read it)."""
+        self.cursor: int | None = None
+        """The editor's cursor square (drawn reversed); None in the game."""
+        self.mark: int | None = None
+        """The editor's pending jump start (where ``enter`` began a jump)."""
+        self.heat: dict[int, int] = {}
+        """The editor's heat map: square -> shade 1..HEAT_SHADES (absent: not shaded)."""
         self._set_geometry()
 
     # -- state from the app ------------------------------------------------------------
@@ -263,6 +277,37 @@ class BoardView(ScrollView, can_focus=True):
         if self.pending_follow is not None and size.area:
             self.follow(self.pending_follow)
         return resized
+
+    # -- the editor's cursor, pending jump and heat map ----------------------------------
+
+    def show_editing(
+        self, cursor: int | None, mark: int | None = None, heat: dict[int, int] | None = None
+    ) -> None:
+        """Draw the editor's cursor, the start of a jump being made and the heat map;
+        repaints only the rows whose squares changed."""
+        heat = heat or {}
+        changed = {self.cursor, cursor, self.mark, mark}
+        changed |= {s for s in heat.keys() | self.heat.keys() if heat.get(s) != self.heat.get(s)}
+        self.cursor, self.mark, self.heat = cursor, mark, dict(heat)
+        lines: set[int] = set()
+        for square in changed:
+            if square is not None and 1 <= square <= self.board.goal:
+                row, _ = self.board.position_of(square)
+                lines.update(range(row * CELL_HEIGHT, (row + 1) * CELL_HEIGHT))
+        for line in lines:
+            self.line_cache.pop(line, None)
+        self._refresh_virtual_lines(sorted(lines))
+
+    def square_at_offset(self, x: int, y: int) -> int | None:
+        """The square under content offset (x, y) (as ``get_content_offset`` gives it),
+        with the scroll position and the centring taken into account; None off the grid."""
+        pad_x, pad_y = self._offsets()
+        scroll_x, scroll_y = self.scroll_offset
+        line = y + round(scroll_y) - pad_y
+        column = x + (0 if pad_x else round(scroll_x)) - pad_x
+        if not (0 <= line < self.grid_lines and 0 <= column < self.cell_width * self.board.cols):
+            return None
+        return self.board.square_at(line // CELL_HEIGHT, column // self.cell_width)
 
     # -- painting ----------------------------------------------------------------------
 
@@ -424,6 +469,13 @@ class BoardView(ScrollView, can_focus=True):
             base = self.component_style("board--goal")
         else:
             base = self.component_style("board--light" if (row + col) % 2 == 0 else "board--dark")
+        shade = self.heat.get(square)
+        if shade is not None:
+            base = base + self.component_style(f"board--heat-{shade}", partial=True)
+        if square == self.mark:
+            base = base + self.component_style("board--mark", partial=True)
+        if square == self.cursor:
+            base = base + self.component_style("board--cursor", partial=True)
         width = self.cell_width
         pieces: list[Piece] = []
         number = f" {square}"

@@ -1,0 +1,68 @@
+"""``snl edit [BOARD] [--size N | --rows R --cols C]``: open the board editor.
+
+Kept apart from ``cli.py`` (which only registers it): the size options, opening the
+board (``board_files.open_for_editing``) and starting the app on the editor screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .core.errors import SnlError
+
+
+class EditUsageError(SnlError):
+    """A bad combination of ``snl edit`` options."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
+
+
+def add_edit_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register ``snl edit`` on the CLI's subparsers."""
+    edit = commands.add_parser(
+        "edit",
+        help="design a board with the numbers in view (a new one if BOARD does not exist)",
+    )
+    edit.add_argument(
+        "board",
+        nargs="?",
+        metavar="BOARD",
+        help="a board file, a built-in board (read-only), or a new .toml/.json/.txt path",
+    )
+    size = edit.add_argument_group("size of a new board (default 10x10)")
+    size.add_argument("--size", type=_positive_int, metavar="N", help="an N x N board")
+    size.add_argument("--rows", type=_positive_int, metavar="R")
+    size.add_argument("--cols", type=_positive_int, metavar="C")
+
+
+def edit_size(args: argparse.Namespace) -> tuple[int | None, int | None]:
+    """(rows, cols) asked for on the command line; (None, None) when not given."""
+    if args.size is not None:
+        if args.rows is not None or args.cols is not None:
+            raise EditUsageError("give --size or --rows and --cols, not both")
+        return args.size, args.size
+    if (args.rows is None) != (args.cols is None):
+        raise EditUsageError("--rows and --cols go together (or use --size)")
+    return args.rows, args.cols
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    """Open the board (errors are one line, exit 2, before any screen) and edit it."""
+    from .board_files import open_for_editing
+
+    rows, cols = edit_size(args)
+    board, source, note = open_for_editing(args.board, rows, cols)
+    from .app import SnlApp
+    from .screens.editor import EditorScreen
+
+    editor = EditorScreen(board, source, exit_on_leave=True, note=note)
+    SnlApp(board=board, editor=editor).run()
+    return 0

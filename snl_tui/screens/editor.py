@@ -1,0 +1,695 @@
+"""The board editor (``snl edit``, or ``e`` in the game): SPEC 7's board studio screen.
+
+The screen shows the game's board drawing with a cursor, a side form for the name,
+description, size and rules, the board's warnings and the live-numbers panel. Every
+change is an edit from ``core.edit`` applied through one ``History`` (a list of boards),
+so undo and redo cover everything and a refused edit carries the core's own words. The
+screen holds no rule: the core decides what a valid board is, the panel computes the
+figures in its worker, and ``board_files`` reads and writes files.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Label, Select, Static, Switch
+
+from ..board_files import BoardSource, changed_on_disk, format_for, save_board
+from ..commands import GAME_COMMANDS, GameCommand, GameCommands
+from ..core.board import Board
+from ..core.edit import (
+    AddJump,
+    Edit,
+    History,
+    MoveJump,
+    RemoveJump,
+    Resize,
+    SetDescription,
+    SetName,
+    SetRules,
+)
+from ..core.errors import BoardError
+from ..core.formats import board_warnings
+from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
+from ..widgets.board import HEAT_SHADES, BoardView
+from ..widgets.studio_panel import NumbersPanel
+from .help import key_cell, sentence, table
+from .studio_dialogs import ChoiceScreen, EditorHelpScreen, SaveAsScreen
+
+EDITOR_COMMANDS: tuple[GameCommand, ...] = (
+    GameCommand("save", "ctrl+s", "Save", "Save the board", "Save to its file, in its format."),
+    GameCommand(
+        "save_as",
+        "f2",
+        "Save as",
+        "Save the board as...",
+        "Save to a new path: .toml, .json or .txt picks the format.",
+    ),
+    GameCommand("undo_edit", "ctrl+z", "Undo", "Undo the last edit", "Jumps, size, rules, name."),
+    GameCommand("redo_edit", "ctrl+y", "Redo", "Redo the edit undone", "Step forward again."),
+    GameCommand("play", "p", "Play", "Play this board", "Play it as it is now, then come back."),
+    GameCommand(
+        "generate",
+        "g",
+        "Generate",
+        "Generate a board",
+        "Let the generator find a board that meets targets (undo brings this one back).",
+    ),
+    GameCommand(
+        "toggle_heat",
+        "v",
+        "Heat map",
+        "Toggle the heat map",
+        "Shade every square by its expected visits.",
+    ),
+    GameCommand(
+        "editor_help", "question_mark", "Help", "Editor help", "The editor's keys.", key_display="?"
+    ),
+    GameCommand(
+        "leave", "q", "Quit", "Leave the editor", "Asks first about unsaved changes.", palette=False
+    ),
+)
+BOARD_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("arrows", "Move the cursor", "Up is the row above; a mouse click moves it too."),
+    (
+        "enter",
+        "Start, end or pick up a jump",
+        "On a square without a jump: start one; move and press enter again to end it (up: a "
+        "ladder, down: a snake). On a jump's start: pick it up to move its end.",
+    ),
+    (
+        "x,delete",
+        "Remove a jump",
+        "The jump starting under the cursor; on a jump's end, the one jump ending there.",
+    ),
+    ("escape", "Cancel", "Drop the jump being made, or go back from the form to the board."),
+    ("tab", "Form", "Move between the board and the side form (enter applies a field)."),
+)
+EDITOR_ACTIONS = {command.action for command in EDITOR_COMMANDS}
+GAME_ONLY_ACTIONS = {command.action for command in GAME_COMMANDS} - EDITOR_ACTIONS
+START_CHOICES = [("on square 1", 1), ("off the board", 0)]
+OVERSHOOT_LABELS = {"stay": "stay (exact finish)", "bounce": "bounce back", "finish": "finish"}
+
+
+def editor_help_text() -> str:
+    """The help dialog's Markdown: the board keys and every command, from their tables."""
+    rows = [(key_cell(keys), sentence(title, text)) for keys, title, text in BOARD_KEYS]
+    rows += [
+        (key_cell(command.key_display or command.keys), sentence(command.title, command.help))
+        for command in EDITOR_COMMANDS
+    ]
+    rows.append(("`ctrl+p`", sentence("Command palette", "Save, save as, generate, play...")))
+    return (
+        "# Board editor\n\n"
+        + table(rows)
+        + (
+            "\n\nAn edit that would make an invalid board is refused, with the reason on the "
+            "status line. Warnings (legal but probably unintended) show beside the board."
+        )
+    )
+
+
+def heat_shades(visits: list[float], goal: int) -> dict[int, int]:
+    """Square -> shade 1..HEAT_SHADES by expected visits relative to the most visited."""
+    values = visits[1 : goal + 1]
+    top = max(values, default=0.0)
+    if not top > 0 or not math.isfinite(top):
+        return {}
+    return {
+        square: max(1, math.ceil(HEAT_SHADES * value / top))
+        for square, value in enumerate(values, start=1)
+        if value > top / 100
+    }
+
+
+def content(board: Board) -> tuple[object, ...]:
+    """What saving writes (``Board ==`` leaves out the name and the description)."""
+    return (board, board.name, board.description)
+
+
+@dataclass(frozen=True)
+class UseBoard:
+    """Replace the whole board (a generated one): one edit, so undo brings the old back."""
+
+    board: Board
+
+    def apply(self, board: Board) -> Board:
+        return self.board
+
+    def describe(self) -> str:
+        return f"generated {self.board.name or 'a board'}"
+
+
+class EditorCommands(GameCommands):
+    """Command palette entries for the editor (the same actions as its keys)."""
+
+    def available_commands(self) -> list[GameCommand]:
+        return [command for command in EDITOR_COMMANDS if command.palette]
+
+
+class EditBoard(BoardView):
+    """The board with the editor's keys: the cursor, jumps, and a click to move."""
+
+    BINDINGS = [
+        Binding("up", "cursor(0, -1)", "Up", show=False),
+        Binding("down", "cursor(0, 1)", "Down", show=False),
+        Binding("left", "cursor(-1, 0)", "Left", show=False),
+        Binding("right", "cursor(1, 0)", "Right", show=False),
+        Binding("enter", "jump", "Jump"),
+        Binding("x,delete", "remove", "Remove"),
+    ]
+
+    @property
+    def editor(self) -> EditorScreen:
+        screen = self.screen
+        assert isinstance(screen, EditorScreen)
+        return screen
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        self.editor.move_cursor(dx, dy)
+
+    def action_jump(self) -> None:
+        self.editor.jump_key()
+
+    def action_remove(self) -> None:
+        self.editor.remove_key()
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        square = self.square_at_offset(offset.x, offset.y)
+        if square is not None:
+            self.editor.set_cursor(square)
+
+
+class EditorScreen(Screen[Board | None]):
+    """Edit a board; dismisses with the board as it is when left (None: not pushed)."""
+
+    CSS_PATH = "editor.tcss"
+    AUTO_FOCUS = "#board"
+    COMMANDS = {EditorCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(
+            Binding(
+                command.keys,
+                command.action,
+                command.footer,
+                show=command.show,
+                key_display=command.key_display,
+                tooltip=command.help,
+            )
+            for command in EDITOR_COMMANDS
+        ),
+        Binding("escape", "escape", "Cancel", show=False),
+    ]
+
+    def __init__(
+        self,
+        board: Board,
+        source: BoardSource | None = None,
+        *,
+        exit_on_leave: bool = False,
+        note: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.history = History(board)
+        self.source = source or BoardSource()
+        self.saved = content(board)
+        self.exit_on_leave = exit_on_leave
+        """The editor is the app's base screen (``snl edit``): leaving quits."""
+        self.note = note
+        self.cursor = 1
+        self.pending: tuple[str, int] | None = None
+        """("new", start) while a jump is being made; ("move", start) while one is moved."""
+        self.heat_on = False
+        self.visits: list[float] | None = None
+        """Expected visits per square of the current board (from the numbers panel)."""
+
+    @property
+    def board(self) -> Board:
+        return self.history.current
+
+    @property
+    def dirty(self) -> bool:
+        return content(self.board) != self.saved
+
+    # -- layout ------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="editor-main"):
+            yield EditBoard(self.board, letters=(), id="board")
+            with Vertical(id="editor-side"):
+                with VerticalScroll(id="editor-form"):
+                    yield from self._form()
+                yield Static("", id="editor-warnings", markup=False)
+                numbers = NumbersPanel(id="numbers")
+                numbers.border_title = "Numbers"
+                yield numbers
+        yield Static("", id="editor-cursor", markup=False)
+        yield Static("", id="editor-status", markup=False)
+        yield Footer()
+
+    def _form(self) -> ComposeResult:
+        board, rules = self.board, self.board.rules
+
+        def field(label: str, widget: Input | Select[object] | Switch) -> Horizontal:
+            return Horizontal(Label(label, classes="field-label"), widget, classes="field")
+
+        yield field("Name", Input(board.name, id="f-name", compact=True))
+        yield field("Description", Input(board.description, id="f-description", compact=True))
+        yield field("Rows", Input(str(board.rows), id="f-rows", type="integer", compact=True))
+        yield field("Columns", Input(str(board.cols), id="f-cols", type="integer", compact=True))
+        yield field(
+            "Start",
+            Select(START_CHOICES, value=rules.start, allow_blank=False, id="f-start", compact=True),
+        )
+        yield field(
+            "Overshoot",
+            Select(
+                [(OVERSHOOT_LABELS[v], v) for v in OVERSHOOT_VALUES],
+                value=rules.overshoot,
+                allow_blank=False,
+                id="f-overshoot",
+                compact=True,
+            ),
+        )
+        yield field(
+            "Die faces",
+            Select(
+                [(str(n), n) for n in range(MIN_FACES, MAX_FACES + 1)],
+                value=rules.faces,
+                allow_blank=False,
+                id="f-faces",
+                compact=True,
+            ),
+        )
+        yield field("Chain jumps", Switch(rules.chain, id="f-chain"))
+        yield field("Top face again", Switch(rules.six_again, id="f-six_again"))
+
+    def on_mount(self) -> None:
+        self.query_one("#editor-form").border_title = "Board"
+        self._show_board()
+        view = self.query_one(EditBoard)
+        view.follow(self.cursor)
+        self._status(self.note or self._welcome())
+
+    def _welcome(self) -> str:
+        return (
+            "Arrows move the cursor; enter starts a jump, enter again ends it "
+            "(up: ladder, down: snake). ? lists every key."
+        )
+
+    # -- showing -----------------------------------------------------------------------
+
+    def _show_board(self) -> None:
+        """Everything that depends on the board: drawing, form, warnings, numbers, titles."""
+        board = self.board
+        view = self.query_one(EditBoard)
+        if view.board is not board:
+            scroll = view.scroll_offset
+            view.set_board(board, ())
+            view.scroll_to(scroll.x, scroll.y, animate=False, immediate=True)
+        self.cursor = min(self.cursor, board.goal)
+        self.visits = None
+        self._show_marks()
+        self._sync_form()
+        warnings = board_warnings(board)
+        self.query_one("#editor-warnings", Static).update(
+            "\n".join(f"warning: {w}" for w in warnings) if warnings else "No warnings."
+        )
+        self.query_one("#editor-warnings").set_class(bool(warnings), "-warn")
+        self.query_one(NumbersPanel).show_board(board, self.cursor)
+        self._show_titles()
+        self._show_cursor_line()
+
+    def _show_titles(self) -> None:
+        board = self.board
+        view = self.query_one(EditBoard)
+        modified = " · modified" if self.dirty else ""
+        view.border_title = f"{board.name or 'untitled'} {board.rows}x{board.cols}{modified}"
+        view.border_subtitle = board.rules.describe()
+        self.title = "snl edit"
+        self.sub_title = self.source.label
+
+    def _show_marks(self) -> None:
+        heat = heat_shades(self.visits, self.board.goal) if self.heat_on and self.visits else {}
+        mark = self.pending[1] if self.pending else None
+        self.query_one(EditBoard).show_editing(self.cursor, mark, heat)
+
+    def _show_cursor_line(self) -> None:
+        board, square = self.board, self.cursor
+        parts = [f"Square {square}"]
+        jump = board.jump_at(square)
+        if jump is not None:
+            parts.append(f"start of the {jump.kind} {jump.start} -> {jump.end}")
+        ends = [j for j in (*board.ladders, *board.snakes) if j.end == square]
+        parts += [f"end of the {j.kind} {j.start} -> {j.end}" for j in ends]
+        if square == board.goal:
+            parts.append("the goal")
+        if self.heat_on:
+            if self.visits is None:
+                parts.append("expected visits: computing...")
+            else:
+                parts.append(f"{self.visits[square]:.2f} expected visits")
+        self.query_one("#editor-cursor", Static).update(" · ".join(parts))
+
+    def _status(self, message: str, *, error: bool = False) -> None:
+        status = self.query_one("#editor-status", Static)
+        status.set_class(error, "-error")
+        status.update(message)
+
+    def _sync_form(self) -> None:
+        """Put the current board's values in the form (after an undo or a refusal)."""
+        board, rules = self.board, self.board.rules
+        values: dict[str, object] = {
+            "f-name": board.name,
+            "f-description": board.description,
+            "f-rows": str(board.rows),
+            "f-cols": str(board.cols),
+        }
+        for widget_id, value in values.items():
+            field = self.query_one(f"#{widget_id}", Input)
+            if field.value != value:
+                field.value = str(value)
+        selects: dict[str, object] = {
+            "f-start": rules.start,
+            "f-overshoot": rules.overshoot,
+            "f-faces": rules.faces,
+        }
+        for widget_id, value in selects.items():
+            select = self.query_one(f"#{widget_id}", Select)
+            if select.value != value:
+                select.value = value
+        for name in ("chain", "six_again"):
+            switch = self.query_one(f"#f-{name}", Switch)
+            if switch.value != getattr(rules, name):
+                switch.value = getattr(rules, name)
+
+    # -- edits ---------------------------------------------------------------------------
+
+    def apply_edit(self, edit: Edit, refused_hint: str = "") -> bool:
+        """Apply one edit through the history; a refusal shows the core's reason."""
+        try:
+            self.history.apply(edit)
+        except BoardError as error:
+            self._status(f"Refused: {error}.{refused_hint}", error=True)
+            self._sync_form()
+            return False
+        self._show_board()
+        self._status(edit.describe().capitalize() + ".")
+        return True
+
+    def action_undo_edit(self) -> None:
+        edit = self.history.undo()
+        if edit is None:
+            self._status("Nothing to undo.")
+            return
+        self.pending = None
+        self._show_board()
+        self._status(f"Undid: {edit.describe()}.")
+
+    def action_redo_edit(self) -> None:
+        edit = self.history.redo()
+        if edit is None:
+            self._status("Nothing to redo.")
+            return
+        self.pending = None
+        self._show_board()
+        self._status(f"Redid: {edit.describe()}.")
+
+    # -- the cursor and jumps -------------------------------------------------------------
+
+    def set_cursor(self, square: int) -> None:
+        self.cursor = max(1, min(square, self.board.goal))
+        self._show_marks()
+        view = self.query_one(EditBoard)
+        view.follow(self.cursor)
+        self.query_one(NumbersPanel).show_cursor(self.cursor)
+        self._show_cursor_line()
+
+    def move_cursor(self, dx: int, dy: int) -> None:
+        """Move on screen: up is the row above, whatever way the squares run."""
+        board = self.board
+        row, col = board.position_of(self.cursor)
+        row = max(0, min(board.rows - 1, row + dy))
+        col = max(0, min(board.cols - 1, col + dx))
+        self.set_cursor(board.square_at(row, col))
+
+    def jump_key(self) -> None:
+        """``enter``: start a jump, end it, or pick one up to move its end."""
+        board, square = self.board, self.cursor
+        if self.pending is None:
+            jump = board.jump_at(square)
+            if jump is not None:
+                self.pending = ("move", square)
+                self._status(
+                    f"Moving the end of the {jump.kind} {jump.start} -> {jump.end}: put the "
+                    "cursor on its new end and press enter (escape cancels)."
+                )
+            elif square == board.goal:
+                self._status(
+                    f"Refused: a jump cannot start on the goal (square {square})", error=True
+                )
+                return
+            else:
+                self.pending = ("new", square)
+                self._status(
+                    f"New jump from square {square}: put the cursor on its end and press "
+                    "enter (up: a ladder, down: a snake; escape cancels)."
+                )
+            self._show_marks()
+            return
+        kind, start = self.pending
+        if kind == "move" and square == start:
+            self.pending = None
+            self._show_marks()
+            self._status("The jump stays as it was.")
+            return
+        edit: Edit = AddJump(start, square) if kind == "new" else MoveJump(start, square)
+        if self.apply_edit(edit, " Choose another end, or escape."):
+            self.pending = None
+            self._show_marks()
+
+    def remove_key(self) -> None:
+        """``x``: remove the jump starting here; on a jump's end, the one jump ending here."""
+        board, square = self.board, self.cursor
+        if board.jump_at(square) is not None:
+            self.apply_edit(RemoveJump(square))
+            return
+        ends = [j for j in (*board.ladders, *board.snakes) if j.end == square]
+        if len(ends) == 1:
+            self.apply_edit(RemoveJump(ends[0].start))
+        elif ends:
+            names = ", ".join(f"the {j.kind} {j.start} -> {j.end}" for j in ends)
+            self._status(
+                f"{len(ends)} jumps end here ({names}): put the cursor on the start "
+                "of the one to remove.",
+                error=True,
+            )
+        else:
+            self._status(f"No jump starts or ends on square {square}.")
+
+    def action_escape(self) -> None:
+        if self.pending is not None:
+            self.pending = None
+            self._show_marks()
+            self._status("Cancelled.")
+        elif not isinstance(self.focused, EditBoard):
+            self.query_one(EditBoard).focus()
+        else:
+            self.action_leave()
+
+    # -- the form ------------------------------------------------------------------------
+
+    @on(Input.Submitted, ".field Input")
+    def _input_submitted(self, event: Input.Submitted) -> None:
+        self._apply_input(event.input)
+
+    @on(Input.Blurred, ".field Input")
+    def _input_blurred(self, event: Input.Blurred) -> None:
+        self._apply_input(event.input)
+
+    def _apply_input(self, field: Input) -> None:
+        board, value = self.board, field.value
+        if field.id == "f-name" and value != board.name:
+            self.apply_edit(SetName(value))
+        elif field.id == "f-description" and value != board.description:
+            self.apply_edit(SetDescription(value))
+        elif field.id in ("f-rows", "f-cols"):
+            rows_text = self.query_one("#f-rows", Input).value.strip()
+            cols_text = self.query_one("#f-cols", Input).value.strip()
+            try:
+                rows, cols = int(rows_text), int(cols_text)
+            except ValueError:
+                self._status("Refused: rows and columns must be whole numbers", error=True)
+                self._sync_form()
+                return
+            if (rows, cols) != (board.rows, board.cols):
+                self.apply_edit(Resize(rows, cols))
+
+    @on(Select.Changed, ".field Select")
+    def _select_changed(self, event: Select.Changed) -> None:
+        name = (event.select.id or "").removeprefix("f-")
+        if event.value is Select.NULL or getattr(self.board.rules, name) == event.value:
+            return  # the form showing the board (undo, refusal), not a change
+        self.apply_edit(SetRules({name: event.value}))
+
+    @on(Switch.Changed, ".field Switch")
+    def _switch_changed(self, event: Switch.Changed) -> None:
+        name = (event.switch.id or "").removeprefix("f-")
+        if getattr(self.board.rules, name) == event.value:
+            return
+        self.apply_edit(SetRules({name: event.value}))
+
+    # -- numbers and the heat map --------------------------------------------------------
+
+    @on(NumbersPanel.Computed)
+    def _numbers_computed(self, event: NumbersPanel.Computed) -> None:
+        if event.board is not self.board:
+            return  # figures of a board edited away meanwhile
+        self.visits = list(event.figures.visits)
+        if self.heat_on:
+            self._show_marks()
+        self._show_cursor_line()
+
+    def action_toggle_heat(self) -> None:
+        self.heat_on = not self.heat_on
+        self._show_marks()
+        self._show_cursor_line()
+        self._status(
+            "Heat map on: darker squares are visited more." if self.heat_on else "Heat map off."
+        )
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def action_save(self, then: Callable[[], None] | None = None) -> None:
+        source = self.source
+        if source.path is None or source.fmt is None:
+            self.action_save_as(then)
+            return
+        path, fmt = source.path, source.fmt
+        if changed_on_disk(source):
+            self._ask_overwrite(f"{path} changed on disk since it was opened.", path, fmt, then)
+            return
+        self._write(path, fmt, then)
+
+    def action_save_as(self, then: Callable[[], None] | None = None) -> None:
+        source = self.source
+        suggestion = str(source.path) if source.path else f"{self.board.name or 'board'}.toml"
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                self._status("Not saved.")
+                return
+            same = source.path is not None and path.resolve() == source.path.resolve()
+            fmt = source.fmt if same and source.fmt else format_for(path)
+            if same and changed_on_disk(source):
+                self._ask_overwrite(f"{path} changed on disk since it was opened.", path, fmt, then)
+            elif not same and path.exists():
+                self._ask_overwrite(f"{path} already exists.", path, fmt, then)
+            else:
+                self._write(path, fmt, then)
+
+        self.app.push_screen(SaveAsScreen(suggestion), chosen)
+
+    def _ask_overwrite(
+        self, reason: str, path: Path, fmt: str, then: Callable[[], None] | None
+    ) -> None:
+        def answered(choice: str | None) -> None:
+            if choice == "o":
+                self._write(path, fmt, then)
+            else:
+                self._status("Not saved.")
+
+        question = f"{reason} Overwrite it?"
+        self.app.push_screen(
+            ChoiceScreen(question, [("o", "Overwrite"), ("c", "Cancel")]), answered
+        )
+
+    def _write(self, path: Path, fmt: str, then: Callable[[], None] | None) -> None:
+        board = self.board
+        try:
+            stamp = save_board(board, path, fmt)
+        except BoardError as error:
+            self._status(f"Not saved: {error}", error=True)
+            return
+        except OSError as error:
+            self._status(f"Not saved: {path}: {error.strerror or error}", error=True)
+            return
+        self.source = BoardSource(path, fmt, stamp=stamp)
+        self.saved = content(board)
+        self._show_titles()
+        self._status(f"Saved {path} ({fmt}).")
+        if then is not None:
+            then()
+
+    # -- leaving, playing, generating, help --------------------------------------------------
+
+    def action_leave(self) -> None:
+        if not self.dirty:
+            self._leave_now()
+            return
+
+        def answered(choice: str | None) -> None:
+            if choice == "s":
+                self.action_save(then=self._leave_now)
+            elif choice == "d":
+                self._leave_now(discard=True)
+
+        where = self.source.path or "a file"
+        self.app.push_screen(
+            ChoiceScreen(
+                f"Save your changes to {where} before leaving?",
+                [("s", "Save"), ("d", "Discard"), ("c", "Cancel")],
+            ),
+            answered,
+        )
+
+    def _leave_now(self, discard: bool = False) -> None:
+        if self.exit_on_leave:
+            self.app.exit(return_code=0)
+        else:  # back to the game, which plays the edited board unless it was discarded
+            self.dismiss(None if discard else self.board)
+
+    def action_play(self) -> None:
+        from ..core.engine import Player
+        from .game import GameScreen, GameSettings
+
+        settings = getattr(self.app, "settings", None)
+        players = list(settings.players) if settings is not None else [Player("You")]
+        seed = settings.seed if settings is not None else None
+        animate = bool(getattr(self.app, "animation_on", True))
+        game = GameScreen(GameSettings(self.board, players, seed), animate=animate, pushed=True)
+        self.app.push_screen(game, lambda _: self._status("Back from the game."))
+
+    def action_generate(self) -> None:
+        try:
+            from .generate_dialog import GenerateScreen  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:  # the dialog comes with the studio panel (another branch)
+            self._status("The generator dialog is not in this build yet.", error=True)
+            return
+        board = self.board
+        dialog = GenerateScreen(rows=board.rows, cols=board.cols, rules=board.rules)
+        self.app.push_screen(dialog, self._generated)
+
+    def _generated(self, board: Board | None) -> None:
+        if board is not None:
+            self.apply_edit(UseBoard(board))
+
+    def action_editor_help(self) -> None:
+        self.app.push_screen(EditorHelpScreen(editor_help_text()))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The game's palette provider asks every screen: none of its commands are here.
+        return action not in GAME_ONLY_ACTIONS
