@@ -239,9 +239,7 @@ def figure_values(figures: StudioFigures) -> list[tuple[str, str]]:
     ]
     rows += [(f"within {k}", percent(figures.within.get(k, math.nan))) for k in WITHIN_TURNS]
     rows.append((f"over {LONG_GAME}", percent(figures.longer_than)))
-    rows += [
-        (f"edge {p}p", edge_text(figures.edges.get(p, math.nan))) for p in EDGE_PLAYERS
-    ]
+    rows += [(f"edge {p}p", edge_text(figures.edges.get(p, math.nan))) for p in EDGE_PLAYERS]
     return rows
 
 
@@ -253,9 +251,7 @@ def figure_lines(figures: StudioFigures, previous: StudioFigures | None = None) 
     'expected     39.2 -> 35.1'. A board with a problem gets its one line."""
     if figures.problem is not None:
         return [figures.problem]
-    before = (
-        dict(figure_values(previous)) if previous is not None and previous.ok else {}
-    )
+    before = dict(figure_values(previous)) if previous is not None and previous.ok else {}
     lines = []
     for label, value in figure_values(figures):
         old = before.get(label)
@@ -269,7 +265,9 @@ def figure_lines(figures: StudioFigures, previous: StudioFigures | None = None) 
     return lines
 
 
-def effect_line(board: Board, square: int, effects: dict[int, float] | None, expected: float) -> str:
+def effect_line(
+    board: Board, square: int, effects: dict[int, float] | None, expected: float
+) -> str:
     """The cursor line: what removing the jump on ``square`` does to the expected turns.
 
     ``effects`` is ``jump_effects(board)`` (None while it is being computed).

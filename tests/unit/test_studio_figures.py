@@ -24,7 +24,6 @@ from snl_tui.core.rules import Rules
 from snl_tui.core.studio import (
     compute_figures,
     effect_line,
-    expected_visits,
     figure_lines,
     figure_values,
     jump_effects,
@@ -39,7 +38,7 @@ from .strategies import boards
 def _solve(matrix: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction]:
     """Gauss-Jordan elimination with exact rationals (partial pivoting on non-zero)."""
     n = len(rhs)
-    a = [row[:] + [value] for row, value in zip(matrix, rhs, strict=True)]
+    a = [[*row, value] for row, value in zip(matrix, rhs, strict=True)]
     for col in range(n):
         pivot = next(r for r in range(col, n) if a[r][col] != 0)
         a[col], a[pivot] = a[pivot], a[col]
@@ -200,7 +199,7 @@ def test_changed_figures_read_old_arrow_new() -> None:
     )
     before, after = compute_figures(classic), compute_figures(fewer)
     lines = figure_lines(after, before)
-    old_values, new_values = dict(figure_values(before)), dict(figure_values(after))
+    old_values = dict(figure_values(before))
     for (label, value), line in zip(figure_values(after), lines, strict=False):
         assert line.startswith(label)
         if old_values[label] == value:

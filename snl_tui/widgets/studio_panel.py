@@ -1,0 +1,173 @@
+"""The board studio's live numbers panel (SPEC 7): the exact figures beside the editor.
+
+``show_board(board, cursor)`` is called after every edit: the figures are computed in a
+thread worker (``core.studio``), the panel says "computing…" meanwhile and never blocks a
+key, and every figure shows its change since the previous board ("expected 39.2 ->
+35.1"). The jump effects (expected turns without each jump) follow in the same worker,
+so ``show_cursor(square)`` is a lookup: it rewrites the cursor lines (the jump's effect
+and the square's expected visits, the heat map's figure) and recomputes nothing.
+
+After the figures arrive the panel posts ``NumbersPanel.Computed(board, figures)``;
+``figures.visits`` gives the heat map's values (index 0 = off the board).
+"""
+
+from __future__ import annotations
+
+import math
+
+from textual import work
+from textual.app import ComposeResult
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from ..core.board import Board
+from ..core.studio import (
+    StudioFigures,
+    compute_figures,
+    effect_line,
+    figure_lines,
+    jump_effects,
+    visits_line,
+)
+
+COMPUTING = "computing…"
+
+
+class NumbersPanel(Widget):
+    """The live numbers of the board being edited."""
+
+    DEFAULT_CSS = """
+    NumbersPanel {
+        width: 40;
+        height: auto;
+        border: round $primary;
+        border-title-color: $text-primary;
+        padding: 0 1;
+    }
+    NumbersPanel > #numbers-status {
+        color: $text-muted;
+    }
+    NumbersPanel > #numbers-cursor {
+        margin-top: 1;
+    }
+    NumbersPanel > #numbers-histogram {
+        margin-top: 1;
+    }
+    """
+
+    class Computed(Message):
+        """The figures of ``board`` are on screen (``figures.visits``: the heat map)."""
+
+        def __init__(self, board: Board, figures: StudioFigures) -> None:
+            super().__init__()
+            self.board = board
+            self.figures = figures
+
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.board: Board | None = None
+        """The board the panel was last asked about (its figures may still be coming)."""
+        self.shown_board: Board | None = None
+        """The board whose figures are on screen."""
+        self.figures: StudioFigures | None = None
+        self.previous: StudioFigures | None = None
+        self.effects: dict[int, float] | None = None
+        """Jump start -> expected turns without it, for ``shown_board`` (None: coming)."""
+        self.cursor = 1
+
+    def compose(self) -> ComposeResult:
+        yield Static(COMPUTING, id="numbers-status", markup=False)
+        yield Static("", id="numbers-figures", markup=False)
+        yield Static("", id="numbers-cursor", markup=False)
+        yield Static("", id="numbers-histogram", markup=False)
+
+    def on_mount(self) -> None:
+        self.border_title = "Live numbers"
+
+    # -- the editor's interface -----------------------------------------------------------
+
+    @property
+    def computing(self) -> bool:
+        """True while the figures of the latest board are not on screen yet."""
+        return self.board is not None and self.shown_board is not self.board
+
+    def show_board(self, board: Board, cursor: int) -> None:
+        """Recompute every figure for ``board`` in a worker (the screen keeps going)."""
+        self.board = board
+        self.cursor = cursor
+        self.query_one("#numbers-status", Static).update(COMPUTING)
+        self._compute(board)
+
+    def show_cursor(self, square: int) -> None:
+        """The cursor moved: rewrite its lines from what is already computed."""
+        self.cursor = square
+        self._update_cursor()
+
+    # -- the worker -----------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="numbers", exit_on_error=False)
+    def _compute(self, board: Board) -> None:
+        worker = get_current_worker()
+        figures = compute_figures(board)
+        if worker.is_cancelled:
+            return
+        self.app.call_from_thread(self._show_figures, board, figures)
+        # The jump effects come second: the figures are on screen meanwhile.
+        effects = jump_effects(board) if figures.ok and board.jumps else {}
+        if worker.is_cancelled:
+            return
+        self.app.call_from_thread(self._show_effects, board, effects)
+
+    def _show_figures(self, board: Board, figures: StudioFigures) -> None:
+        if board is not self.board:  # an older edit's figures: a newer one is coming
+            return
+        if self.figures is not None and self.figures.ok:
+            self.previous = self.figures
+        self.figures = figures
+        self.effects = None
+        self.shown_board = board
+        self.query_one("#numbers-status", Static).update(self._status())
+        lines = figure_lines(figures, self.previous)
+        self.query_one("#numbers-figures", Static).update("\n".join(lines))
+        chart = ["game lengths (turns)", *figures.histogram] if figures.histogram else []
+        self.query_one("#numbers-histogram", Static).update("\n".join(chart))
+        self._update_cursor()
+        self.post_message(self.Computed(board, figures))
+
+    def _show_effects(self, board: Board, effects: dict[int, float]) -> None:
+        if board is not self.shown_board or board is not self.board:
+            return
+        self.effects = effects
+        self._update_cursor()
+
+    # -- text -----------------------------------------------------------------------------
+
+    def _status(self) -> str:
+        board = self.shown_board
+        if board is None:
+            return COMPUTING
+        jumps = board.jumps.values()
+        ladders = sum(1 for a, b in board.jumps.items() if b > a)
+        return f"{board.rows}x{board.cols}, {ladders} ladders, {len(jumps) - ladders} snakes"
+
+    def _update_cursor(self) -> None:
+        board, figures = self.shown_board, self.figures
+        if board is None or figures is None or not figures.ok:
+            text = ""
+        else:
+            expected = figures.expected_turns
+            lines = [
+                effect_line(board, self.cursor, self.effects, expected),
+                visits_line(figures, self.cursor),
+            ]
+            text = "\n".join(lines)
+        self.query_one("#numbers-cursor", Static).update(text)
+
+    @property
+    def expected_turns(self) -> float:
+        """The expected turns on screen (nan before the first figures)."""
+        return self.figures.expected_turns if self.figures is not None else math.nan
