@@ -1,16 +1,26 @@
-"""Board studio benchmarks (issue 11 item 6): the generator's part.
+"""Board studio benchmarks (issue 11 item 6): the generator's part and the editor's part.
+
+Editor: edit -> numbers on screen at most 50 ms on a 10x10 board and 250 ms on 20x20,
+with the screen still answering keys meanwhile. Measured in a headless ``App.run_test``
+with the ``NumbersPanel`` mounted: the time from ``show_board`` (after an edit: a ladder
+added, then removed again, alternately) until the panel shows that board's figures, and
+separately until the jump effects (the cursor line) are there; median over N edits, each
+on a board never analysed before. A key press sent while a computation runs must be
+handled before the computation ends would have to allow (it is timed too).
 
 ``snl generate --size 10 --expected-turns T`` for T in 15, 25, 40, 60 must take at most
 2 s each (median over 5 seeds), and at most 10 s on a 20x20 board. Each run is the real
 command in a fresh process (start-up and numpy's import included); the generator's own
 search time (as it reports it) is shown beside it.
 
-Run:  python benchmarks/studio.py [--seeds 5] [--quick]
+Run:  python benchmarks/studio.py [--seeds 5] [--quick] [--editor-only | --generator-only]
+      [--edits 21]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 import statistics
 import subprocess
@@ -48,12 +58,144 @@ def run_generate(size: int, turns: float, seed: int) -> tuple[float, float, int,
     return wall, search, done.returncode, line
 
 
+EDITOR_CASES: list[tuple[str, float]] = [
+    # (board, limit in milliseconds for the median edit -> numbers on screen)
+    ("classic", 50.0),
+    ("everest", 250.0),
+]
+
+
+def _edits(board: object, count: int) -> list[object]:
+    """``count`` boards, each one edit from the one before: a ladder added on a free
+    square pair, then removed again, with a different pair each time (so each board is
+    new to the analysis cache)."""
+    from snl_tui.core.board import Board
+    from snl_tui.core.edit import AddJump, RemoveJump
+    from snl_tui.core.errors import SnlError
+
+    assert isinstance(board, Board)
+    used = set(board.jumps) | set(board.jumps.values()) | {1, board.goal}
+    free = [s for s in range(2, board.goal) if s not in used]
+    boards: list[Board] = []
+    current = board
+    pairs = [(a, b) for a, b in zip(free, free[len(free) // 2 :], strict=False) if b > a]
+    for i in range(count):
+        start, end = pairs[(i // 2) % len(pairs)]
+        try:
+            edit = AddJump(start, end) if i % 2 == 0 else RemoveJump(start)
+            current = edit.apply(current)  # type: ignore[attr-defined]
+        except SnlError:  # an edit the core refuses: try the next pair
+            continue
+        boards.append(current)
+    return boards
+
+
+async def _editor_case(name: str, edits: int) -> dict[str, float]:
+    from textual.app import App, ComposeResult
+    from textual.widgets import Input
+
+    from snl_tui.core.analysis import clear_cache
+    from snl_tui.core.formats import load_board
+    from snl_tui.widgets.studio_panel import NumbersPanel
+
+    class Bench(App[None]):
+        """The panel and an input; records when each board's figures are shown."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.shown_at: dict[int, float] = {}
+            self.shown = asyncio.Event()
+            self.typed_at = 0.0
+
+        def compose(self) -> ComposeResult:
+            yield NumbersPanel()
+            yield Input(id="typing")
+
+        def on_numbers_panel_computed(self, message: NumbersPanel.Computed) -> None:
+            self.shown_at[id(message.board)] = time.perf_counter()
+            self.shown.set()
+
+        def on_input_changed(self) -> None:
+            self.typed_at = time.perf_counter()
+
+    board = load_board(name)
+    boards = _edits(board, edits)
+    app = Bench()
+    figures_ms: list[float] = []
+    effects_ms: list[float] = []
+    key_ms: list[float] = []
+    keys_during = 0
+    async with app.run_test(size=(100, 50)) as pilot:
+        panel = app.query_one(NumbersPanel)
+        typing = app.query_one("#typing", Input)
+        typing.focus()
+        panel.show_board(board, 1)
+        while panel.computing or panel.effects is None:
+            await pilot.pause()
+        clear_cache()
+        for index, edited in enumerate(boards):
+            app.shown.clear()
+            began = time.perf_counter()
+            panel.show_board(edited, 1)
+            if index % 2 == 1:
+                # A key while the computation runs: it must be handled at once.
+                await pilot.press("x")
+                key_ms.append((app.typed_at - began) * 1000)
+            while id(edited) not in app.shown_at:  # wait on the condition, not the clock
+                await app.shown.wait()
+                app.shown.clear()
+            figures_ms.append((app.shown_at[id(edited)] - began) * 1000)
+            if index % 2 == 1:  # was the key handled before this board's figures came?
+                keys_during += app.typed_at < app.shown_at[id(edited)]
+            while panel.effects is None:
+                await pilot.pause()
+            effects_ms.append((time.perf_counter() - began) * 1000)
+            await pilot.pause()
+    return {
+        "squares": board.goal,
+        "figures": statistics.median(figures_ms),
+        "figures_max": max(figures_ms),
+        "effects": statistics.median(effects_ms),
+        "key": statistics.median(key_ms) if key_ms else float("nan"),
+        "keys_during": keys_during,
+        "keys": len(key_ms),
+    }
+
+
+def editor_benchmark(edits: int) -> bool:
+    """Print the editor's figures; True when every median is within its limit."""
+    ok_all = True
+    print(
+        f"{'board':>8} {'squares':>7} {'numbers (median)':>17} {'max':>8} "
+        f"{'+ jump effects':>15} {'key':>8}  keys before figures  ok"
+    )
+    for name, limit in EDITOR_CASES:
+        figures = asyncio.run(_editor_case(name, edits))
+        ok = figures["figures"] <= limit
+        ok_all &= ok
+        print(
+            f"{name:>8} {figures['squares']:>7.0f} {figures['figures']:>14.1f} ms "
+            f"{figures['figures_max']:>5.0f} ms {figures['effects']:>12.1f} ms "
+            f"{figures['key']:>5.0f} ms  {figures['keys_during']:.0f} of {figures['keys']:.0f}"
+            f"{'':>5}{'yes' if ok else 'NO'} (limit {limit:g} ms)"
+        )
+    return ok_all
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="10x10 cases only")
+    parser.add_argument("--edits", type=int, default=21, help="edits per editor case")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--editor-only", action="store_true")
+    only.add_argument("--generator-only", action="store_true")
     args = parser.parse_args()
     failed = False
+    if not args.generator_only:
+        failed |= not editor_benchmark(args.edits)
+    if args.editor_only:
+        return 1 if failed else 0
     print(f"{'board':>6} {'T':>5} {'median wall':>12} {'max wall':>9} {'median search':>14}  ok")
     for size, turns, limit in CASES:
         if args.quick and size != 10:

@@ -119,15 +119,23 @@ def editor_help_text() -> str:
 
 
 def heat_shades(visits: list[float], goal: int) -> dict[int, int]:
-    """Square -> shade 1..HEAT_SHADES by expected visits relative to the most visited."""
+    """Square -> shade 1..HEAT_SHADES by the rank of its expected visits among the
+    squares a turn can begin on (quarters, when there are four shades).
+
+    By rank, not by the share of the most visited square: one square before an exact
+    finish is often visited far more than any other, and would leave every other square
+    in the palest shade. Squares no turn begins on (jump starts, unreachable ones) stay
+    unshaded; equal figures get equal shades.
+    """
     values = visits[1 : goal + 1]
-    top = max(values, default=0.0)
-    if not top > 0 or not math.isfinite(top):
+    visited = sorted({v for v in values if v > 0 and math.isfinite(v)})
+    if not visited:
         return {}
+    rank = {value: index for index, value in enumerate(visited)}
     return {
-        square: max(1, math.ceil(HEAT_SHADES * value / top))
+        square: 1 + HEAT_SHADES * rank[value] // len(visited)
         for square, value in enumerate(values, start=1)
-        if value > top / 100
+        if value in rank
     }
 
 
@@ -568,7 +576,7 @@ class EditorScreen(Screen[Board | None]):
         self._show_marks()
         self._show_cursor_line()
         self._status(
-            "Heat map on: darker squares are visited more." if self.heat_on else "Heat map off."
+            "Heat map on: the stronger the shade, the more turns begin on the square." if self.heat_on else "Heat map off."
         )
 
     # -- saving ----------------------------------------------------------------------------

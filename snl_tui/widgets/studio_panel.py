@@ -1,97 +1,173 @@
-"""PLACEHOLDER for the board studio's live-numbers panel (editor branch only).
+"""The board studio's live numbers panel (SPEC 7): the exact figures beside the editor.
 
-The studio-panel branch owns this module: its ``NumbersPanel`` (every figure of SPEC 7,
-the change since the last edit, the histogram) replaces this file whole at merge time.
-This stand-in has the same interface, so the editor is written against it:
+``show_board(board, cursor)`` is called after every edit: the figures are computed in a
+thread worker (``core.studio``), the panel says "computing…" meanwhile and never blocks a
+key, and every figure shows its change since the previous board ("expected 39.2 ->
+35.1"). The jump effects (expected turns without each jump) follow in the same worker,
+so ``show_cursor(square)`` is a lookup: it rewrites the cursor lines (the jump's effect
+and the square's expected visits, the heat map's figure) and recomputes nothing.
 
-- ``panel.show_board(board, cursor)`` after every edit (computed in a worker);
-- ``panel.show_cursor(square)`` when the cursor moves;
-- it posts ``NumbersPanel.Computed(board, figures)``, ``figures.visits[s]`` being the
-  expected visits of square ``s`` (index 0: off the board) for the heat map.
-
-Its only figures are the expected visits and expected rolls, from the engine's own
-``move`` (no rule is re-implemented) and one linear solve.
+After the figures arrive the panel posts ``NumbersPanel.Computed(board, figures)``;
+``figures.visits`` gives the heat map's values (index 0 = off the board).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
 
-import numpy as np
 from textual import work
+from textual.app import ComposeResult
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..core.board import Board
-from ..core.engine import move
+from ..core.studio import (
+    StudioFigures,
+    compute_figures,
+    effect_line,
+    figure_lines,
+    jump_effects,
+    visits_line,
+)
+
+COMPUTING = "computing…"
 
 
-@dataclass(frozen=True)
-class Figures:
-    """What the placeholder computes: expected visits per square and rolls to finish."""
+class NumbersPanel(Widget):
+    """The live numbers of the board being edited."""
 
-    visits: list[float]
-    expected_rolls: float | None
+    DEFAULT_CSS = """
+    NumbersPanel {
+        width: 40;
+        height: auto;
+        border: round $primary;
+        border-title-color: $text-primary;
+        padding: 0 1;
+    }
+    NumbersPanel > #numbers-status {
+        color: $text-muted;
+    }
+    NumbersPanel > #numbers-cursor {
+        margin-top: 1;
+    }
+    NumbersPanel > #numbers-histogram {
+        margin-top: 1;
+    }
+    """
 
-
-def expected_visits(board: Board) -> Figures:
-    """Expected landings per square before the goal (index 0: off the board)."""
-    goal, faces = board.goal, board.rules.faces
-    start = board.rules.start
-    step = np.zeros((goal, goal))  # transient squares 0..goal-1; the goal absorbs
-    for square in range(goal):
-        for die in range(1, faces + 1):
-            end = move(board, square, die).end
-            if end != goal:
-                step[square, end] += 1.0 / faces
-    try:
-        visits = np.linalg.solve(np.eye(goal) - step.T, np.eye(goal)[start])
-    except np.linalg.LinAlgError:  # the goal cannot be reached: no finite figures
-        return Figures([0.0] * (goal + 1), None)
-    values = [max(0.0, float(v)) for v in visits] + [1.0]
-    return Figures(values, float(sum(values[:-1])))
-
-
-class NumbersPanel(Static):
-    """Stand-in for the live-numbers panel (see the module's docstring)."""
-
-    @dataclass
     class Computed(Message):
-        """The figures of ``board`` are ready."""
+        """The figures of ``board`` are on screen (``figures.visits``: the heat map)."""
 
-        board: Board
-        figures: Figures
+        def __init__(self, board: Board, figures: StudioFigures) -> None:
+            super().__init__()
+            self.board = board
+            self.figures = figures
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__("", id=id, classes=classes, markup=False)
-        self.figures: Figures | None = None
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.board: Board | None = None
+        """The board the panel was last asked about (its figures may still be coming)."""
+        self.shown_board: Board | None = None
+        """The board whose figures are on screen."""
+        self.figures: StudioFigures | None = None
+        self.previous: StudioFigures | None = None
+        self.effects: dict[int, float] | None = None
+        """Jump start -> expected turns without it, for ``shown_board`` (None: coming)."""
         self.cursor = 1
 
+    def compose(self) -> ComposeResult:
+        yield Static(COMPUTING, id="numbers-status", markup=False)
+        yield Static("", id="numbers-figures", markup=False)
+        yield Static("", id="numbers-cursor", markup=False)
+        yield Static("", id="numbers-histogram", markup=False)
+
+    def on_mount(self) -> None:
+        self.border_title = "Live numbers"
+
+    # -- the editor's interface -----------------------------------------------------------
+
+    @property
+    def computing(self) -> bool:
+        """True while the figures of the latest board are not on screen yet."""
+        return self.board is not None and self.shown_board is not self.board
+
     def show_board(self, board: Board, cursor: int) -> None:
+        """Recompute every figure for ``board`` in a worker (the screen keeps going)."""
+        self.board = board
         self.cursor = cursor
+        self.query_one("#numbers-status", Static).update(COMPUTING)
         self._compute(board)
 
     def show_cursor(self, square: int) -> None:
+        """The cursor moved: rewrite its lines from what is already computed."""
         self.cursor = square
-        self._show()
+        self._update_cursor()
 
-    @work(thread=True, exclusive=True, group="numbers")
+    # -- the worker -----------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="numbers", exit_on_error=False)
     def _compute(self, board: Board) -> None:
-        figures = expected_visits(board)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._computed, board, figures)
+        worker = get_current_worker()
+        figures = compute_figures(board)
+        if worker.is_cancelled:
+            return
+        self.app.call_from_thread(self._show_figures, board, figures)
+        # The jump effects come second: the figures are on screen meanwhile.
+        effects = jump_effects(board) if figures.ok and board.jumps else {}
+        if worker.is_cancelled:
+            return
+        self.app.call_from_thread(self._show_effects, board, effects)
 
-    def _computed(self, board: Board, figures: Figures) -> None:
+    def _show_figures(self, board: Board, figures: StudioFigures) -> None:
+        if board is not self.board:  # an older edit's figures: a newer one is coming
+            return
+        if self.figures is not None and self.figures.ok:
+            self.previous = self.figures
         self.figures = figures
-        self._show()
+        self.effects = None
+        self.shown_board = board
+        self.query_one("#numbers-status", Static).update(self._status())
+        lines = figure_lines(figures, self.previous)
+        self.query_one("#numbers-figures", Static).update("\n".join(lines))
+        chart = ["game lengths (turns)", *figures.histogram] if figures.histogram else []
+        self.query_one("#numbers-histogram", Static).update("\n".join(chart))
+        self._update_cursor()
         self.post_message(self.Computed(board, figures))
 
-    def _show(self) -> None:
-        figures = self.figures
-        if figures is None:
-            self.update("computing...")
-        elif figures.expected_rolls is None:
-            self.update("The goal cannot be reached.")
+    def _show_effects(self, board: Board, effects: dict[int, float]) -> None:
+        if board is not self.shown_board or board is not self.board:
+            return
+        self.effects = effects
+        self._update_cursor()
+
+    # -- text -----------------------------------------------------------------------------
+
+    def _status(self) -> str:
+        board = self.shown_board
+        if board is None:
+            return COMPUTING
+        jumps = board.jumps.values()
+        ladders = sum(1 for a, b in board.jumps.items() if b > a)
+        return f"{board.rows}x{board.cols}, {ladders} ladders, {len(jumps) - ladders} snakes"
+
+    def _update_cursor(self) -> None:
+        board, figures = self.shown_board, self.figures
+        if board is None or figures is None or not figures.ok:
+            text = ""
         else:
-            self.update(f"Expected rolls to finish: {figures.expected_rolls:.1f}")
+            expected = figures.expected_turns
+            lines = [
+                effect_line(board, self.cursor, self.effects, expected),
+                visits_line(figures, self.cursor),
+            ]
+            text = "\n".join(lines)
+        self.query_one("#numbers-cursor", Static).update(text)
+
+    @property
+    def expected_turns(self) -> float:
+        """The expected turns on screen (nan before the first figures)."""
+        return self.figures.expected_turns if self.figures is not None else math.nan

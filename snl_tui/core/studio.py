@@ -1,0 +1,202 @@
+"""The board studio's live numbers (SPEC 7): every figure the editor's side panel shows.
+
+``compute_figures(board)`` gathers, from the exact analysis, what the numbers panel shows
+after each edit: least rolls, expected turns, median, standard deviation, most likely
+length, 90th percentile, P(finished within 10 / 20 / 50 turns), P(longer than 100
+turns), the first seat's edge in 2- and 4-player games, a histogram of game lengths and
+the expected visits of every square (the heat map). ``jump_effects(board)`` gives, for
+every jump at once, the expected turns without it, so the panel's cursor line is a
+lookup. ``figure_lines`` turns two sets of figures into the panel's text, each figure
+with its change since the previous edit ("expected 39.2 -> 35.1").
+
+A board that cannot be analysed (too large) or whose games may never end gets figures
+that say why in one line (``problem`` / ``never_finishes``), never an exception.
+
+No Textual here: the panel only runs these functions in a worker and shows the text.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from . import report
+from .analysis import AnalysisError, analyze
+from .board import Board
+from .errors import SnlError
+from .impacts import jump_impacts
+
+WITHIN_TURNS = (10, 20, 50)
+LONG_GAME = 100
+EDGE_PLAYERS = (2, 4)
+HISTOGRAM_ROWS, HISTOGRAM_WIDTH = 10, 16
+NEVER_SHARE = 1e-12
+"""A never-finishing share below this is the analysis's own tail tolerance, not a trap."""
+
+
+@dataclass(frozen=True)
+class StudioFigures:
+    """What the numbers panel shows for one board.
+
+    ``problem`` is set (and every other figure left empty) when the board cannot be
+    analysed. Turn counts that are never reached are ``math.inf``.
+    """
+
+    problem: str | None = None
+    expected_turns: float = math.nan
+    least_rolls: int = -1
+    median_turns: float = math.nan
+    std_turns: float = math.nan
+    mode_turns: int = -1
+    p90_turns: float = math.nan
+    within: dict[int, float] = field(default_factory=dict)
+    longer_than: float = math.nan
+    """P(not finished within ``LONG_GAME`` turns), never-ending games included."""
+    edges: dict[int, float] = field(default_factory=dict)
+    """Players -> first seat's win chance minus 1 / players."""
+    never_finishes: float = 0.0
+    histogram: tuple[str, ...] = ()
+    visits: list[float] = field(default_factory=list)
+    """Expected turns beginning on each square in a one-player game (index 0 = off the
+    board); empty when they are not finite (a game may never end) or not computed."""
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+def compute_figures(board: Board) -> StudioFigures:
+    """All the panel's figures for ``board`` (one analysis, cached per board)."""
+    try:
+        one = analyze(board, players=1)
+        edges = {
+            players: analyze(board, players=players).win_chances[0] - 1.0 / players
+            for players in EDGE_PLAYERS
+        }
+    except AnalysisError as error:
+        return StudioFigures(problem=f"no figures: {error}")
+    except SnlError as error:  # any other refusal of the analysis: one line, no traceback
+        return StudioFigures(problem=f"no figures: {error}")
+    expected = one.expected_turns
+    never = one.never_finishes
+    finite = math.isfinite(expected)
+    return StudioFigures(
+        expected_turns=expected,
+        least_rolls=one.least_rolls,
+        median_turns=one.percentile_turns(0.5),
+        std_turns=one.std_turns,
+        mode_turns=one.mode_turns,
+        p90_turns=one.percentile_turns(0.9),
+        within={turns: one.finish_within(turns) for turns in WITHIN_TURNS},
+        longer_than=1.0 - one.finish_within(LONG_GAME),
+        edges=edges,
+        never_finishes=never if never > NEVER_SHARE else 0.0,
+        histogram=tuple(report.histogram(one, rows=HISTOGRAM_ROWS, width=HISTOGRAM_WIDTH)),
+        visits=(one.visits() or []) if finite else [],
+    )
+
+
+def jump_effects(board: Board) -> dict[int, float]:
+    """Jump start -> expected turns without that jump (``inf`` when games may then never
+    end). One call covers every jump (``jump_impacts``: low-rank updates of one system),
+    so the cursor line is a lookup."""
+    try:
+        return {impact.start: impact.expected_turns_without for impact in jump_impacts(board)}
+    except SnlError:
+        return {}
+
+
+# -- text ------------------------------------------------------------------------------
+
+
+def _turns(value: float, digits: int = 1) -> str:
+    if math.isnan(value):
+        return "n/a"
+    if math.isinf(value):
+        return "infinite"
+    return f"{value:.{digits}f}"
+
+
+def _whole_turns(value: float) -> str:
+    if math.isnan(value):
+        return "n/a"
+    if math.isinf(value) or value < 0:
+        return "never"
+    return str(int(value))
+
+
+def percent(value: float) -> str:
+    """A share in percent with one decimal (``report.percent``); 'n/a' for ``nan``."""
+    return "n/a" if math.isnan(value) else report.percent(value)
+
+
+def edge_text(value: float) -> str:
+    """The first seat's edge in percentage points: '+1.23 pts'."""
+    if math.isnan(value):
+        return "n/a"
+    return f"{value * 100:+.2f} pts"
+
+
+def figure_values(figures: StudioFigures) -> list[tuple[str, str]]:
+    """(label, value) of every figure, in the panel's order."""
+    least = figures.least_rolls
+    expected = _turns(figures.expected_turns)
+    rows = [
+        ("least rolls", str(least) if least >= 0 else "unreachable"),
+        ("expected", expected),
+        ("median", _whole_turns(figures.median_turns)),
+        ("std dev", _turns(figures.std_turns)),
+        ("most likely", _whole_turns(figures.mode_turns)),
+        ("90th pct", _whole_turns(figures.p90_turns)),
+    ]
+    rows += [(f"within {k}", percent(figures.within.get(k, math.nan))) for k in WITHIN_TURNS]
+    rows.append((f"over {LONG_GAME}", percent(figures.longer_than)))
+    rows += [(f"edge {p}p", edge_text(figures.edges.get(p, math.nan))) for p in EDGE_PLAYERS]
+    return rows
+
+
+LABEL_WIDTH = 13
+
+
+def figure_lines(figures: StudioFigures, previous: StudioFigures | None = None) -> list[str]:
+    """The panel's figure lines; a figure that changed since ``previous`` reads
+    'expected     39.2 -> 35.1'. A board with a problem gets its one line."""
+    if figures.problem is not None:
+        return [figures.problem]
+    before = dict(figure_values(previous)) if previous is not None and previous.ok else {}
+    lines = []
+    for label, value in figure_values(figures):
+        old = before.get(label)
+        shown = f"{old} -> {value}" if old is not None and old != value else value
+        lines.append(f"{label:<{LABEL_WIDTH}}{shown}")
+    if math.isinf(figures.expected_turns):
+        lines.append(
+            f"games may never end: {percent(figures.never_finishes)} never finish, "
+            "so the expected length is infinite"
+        )
+    return lines
+
+
+def effect_line(
+    board: Board, square: int, effects: dict[int, float] | None, expected: float
+) -> str:
+    """The cursor line: what removing the jump on ``square`` does to the expected turns.
+
+    ``effects`` is ``jump_effects(board)`` (None while it is being computed).
+    """
+    jump = board.jump_at(square) if 1 <= square <= board.goal else None
+    if jump is None:
+        return f"square {square}: no jump starts here"
+    if effects is None:
+        return f"removing this {jump.kind}: computing…"
+    without = effects.get(jump.start)
+    if without is None:
+        return f"removing this {jump.kind}: not computed"
+    return f"removing this {jump.kind}: {_turns(expected)} -> {_turns(without)}"
+
+
+def visits_line(figures: StudioFigures, square: int) -> str:
+    """The heat map's figure for the cursor square, written out."""
+    if not figures.visits or not 0 <= square < len(figures.visits):
+        return f"square {square}: visits n/a"
+    return f"square {square}: {figures.visits[square]:.2f} expected visits"

@@ -1,0 +1,272 @@
+"""The editor's "Generate" dialog (SPEC 7): the generator's options in a form.
+
+The search (``core.generate``) runs in a thread worker: the dialog shows "searching…"
+and still answers keys. A board that meets every target is returned with ``dismiss``; when
+none is found the dialog stays open with the generator's one line (the closest figures
+reached). Escape closes the dialog at any time and stops a running search (through the
+generator's ``clock``, which it reads to know when to give up). Returns ``Board | None``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from ..core.board import Board
+from ..core.errors import SnlError
+from ..core.generate import (
+    DEFAULT_TIME_LIMIT,
+    DEFAULT_TOLERANCE,
+    GenerateResult,
+    Targets,
+    generate,
+)
+from ..core.rules import Rules
+
+SEARCHING = "searching… (escape stops and closes)"
+
+# (input id, label, input type, default text, placeholder)
+FIELDS: tuple[tuple[str, str, str, str, str], ...] = (
+    ("rows", "Rows", "integer", "", ""),
+    ("cols", "Columns", "integer", "", ""),
+    ("ladders", "Ladders", "integer", "", "any"),
+    ("snakes", "Snakes", "integer", "", "any"),
+    ("expected", "Expected turns", "number", "", "any"),
+    ("tolerance", "± tolerance", "number", f"{DEFAULT_TOLERANCE:g}", ""),
+    ("least", "Least rolls", "integer", "", "any"),
+    ("players", "Players", "integer", "2", ""),
+    ("edge", "Max seat-1 edge", "number", "", "any, e.g. 0.02"),
+    ("seed", "Seed", "integer", "0", ""),
+    ("time", "Time limit (s)", "number", f"{DEFAULT_TIME_LIMIT:g}", ""),
+)
+
+
+class GenerateScreen(ModalScreen[Board | None]):
+    """Enter generates; escape cancels (and stops a search)."""
+
+    DEFAULT_CSS = """
+    GenerateScreen {
+        align: center middle;
+    }
+    GenerateScreen > #generate {
+        width: 80;
+        max-width: 95%;
+        height: auto;
+        max-height: 95%;
+        border: thick $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    GenerateScreen .dialog-title {
+        text-style: bold;
+        color: $text-primary;
+    }
+    GenerateScreen #generate-form {
+        grid-size: 4;
+        grid-columns: 16 1fr 16 1fr;
+        grid-rows: 1;
+        grid-gutter: 1 1;
+        height: auto;
+        margin: 1 0;
+    }
+    GenerateScreen #generate-status {
+        color: $text-muted;
+    }
+    GenerateScreen #generate-status.-failed {
+        color: $text-error;
+        text-style: bold;
+    }
+    GenerateScreen .buttons {
+        height: auto;
+        margin-top: 1;
+        align-horizontal: center;
+    }
+    GenerateScreen .buttons Button {
+        margin: 0 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self,
+        rows: int = 10,
+        cols: int = 10,
+        rules: Rules | None = None,
+        *,
+        max_steps: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``max_steps`` bounds the search by work instead of time (tests)."""
+        super().__init__()
+        self.rows, self.cols = rows, cols
+        self.rules = rules if rules is not None else Rules()
+        self.max_steps = max_steps
+        self.clock = clock
+        self.searching = False
+        self.stopped = False
+        """Set by escape: the running search's clock then reads infinity and it gives up."""
+        self.closed = False
+        self.result: GenerateResult | None = None
+
+    def compose(self) -> ComposeResult:
+        defaults = {"rows": str(self.rows), "cols": str(self.cols)}
+        with Vertical(id="generate"):
+            yield Label("Generate a board", classes="dialog-title")
+            with Grid(id="generate-form"):
+                for key, label, kind, default, placeholder in FIELDS:
+                    yield Label(label)
+                    yield Input(
+                        defaults.get(key, default),
+                        placeholder=placeholder,
+                        type=kind,  # type: ignore[arg-type]
+                        compact=True,
+                        id=f"gen-{key}",
+                    )
+            yield Static(
+                "Targets left empty are free. Rules: " + self.rules.describe(),
+                id="generate-status",
+                markup=False,
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Generate", id="generate-go", variant="primary")
+                yield Button("Cancel", id="generate-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#gen-expected", Input).focus()
+
+    # -- the form ---------------------------------------------------------------------
+
+    def _value(self, key: str, kind: type[int] | type[float]) -> int | float | None:
+        text = self.query_one(f"#gen-{key}", Input).value.strip()
+        if not text:
+            return None
+        try:
+            return kind(text)
+        except ValueError:
+            label = next(label for k, label, *_ in FIELDS if k == key)
+            raise SnlError(f"{label}: {text!r} is not a number") from None
+
+    def targets(self) -> Targets:
+        """The form's targets; raises SnlError (shown in the dialog) when invalid."""
+
+        def whole(key: str, default: int | None = None) -> int | None:
+            value = self._value(key, int)
+            return default if value is None else int(value)
+
+        def real(key: str, default: float | None = None) -> float | None:
+            value = self._value(key, float)
+            return default if value is None else float(value)
+
+        rows = whole("rows", self.rows)
+        cols = whole("cols", self.cols)
+        assert rows is not None and cols is not None
+        players = whole("players", 2)
+        assert players is not None
+        tolerance = real("tolerance", DEFAULT_TOLERANCE)
+        assert tolerance is not None
+        return Targets(
+            rows=rows,
+            cols=cols,
+            ladders=whole("ladders"),
+            snakes=whole("snakes"),
+            expected_turns=real("expected"),
+            tolerance=tolerance,
+            least_rolls=whole("least"),
+            players=players,
+            max_first_seat_edge=real("edge"),
+            rules=self.rules,
+        )
+
+    def _status(self, text: str, failed: bool = False) -> None:
+        status = self.query_one("#generate-status", Static)
+        status.update(text)
+        status.set_class(failed, "-failed")
+
+    # -- actions ----------------------------------------------------------------------
+
+    def start_search(self) -> None:
+        if self.searching or self.closed:
+            return
+        try:
+            targets = self.targets()
+            seed = self._value("seed", int)
+            time_limit = self._value("time", float)
+            if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+                raise SnlError("Time limit: give a number of seconds above 0")
+        except SnlError as error:
+            self._status(str(error), failed=True)
+            return
+        self.searching = True
+        self.stopped = False
+        self.query_one("#generate-go", Button).disabled = True
+        self._status(SEARCHING)
+        self._search(
+            targets,
+            None if seed is None else int(seed),
+            DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit),
+        )
+
+    @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
+    def _search(self, targets: Targets, seed: int | None, time_limit: float) -> None:
+        def clock() -> float:
+            # Escape makes the search's clock run out: it stops at its next look.
+            return math.inf if self.stopped else self.clock()
+
+        try:
+            result = generate(
+                targets, seed=seed, time_limit=time_limit, max_steps=self.max_steps, clock=clock
+            )
+        except SnlError as error:
+            self.app.call_from_thread(self._failed, str(error))
+            return
+        self.app.call_from_thread(self._finished, result)
+
+    def _failed(self, message: str) -> None:
+        self.searching = False
+        if self.closed:
+            return
+        self.query_one("#generate-go", Button).disabled = False
+        self._status(message, failed=True)
+
+    def _finished(self, result: GenerateResult) -> None:
+        self.searching = False
+        self.result = result
+        if self.closed:
+            return
+        if result.board is not None:
+            self._close(result.board)
+            return
+        self.query_one("#generate-go", Button).disabled = False
+        self._status(result.describe(), failed=True)
+
+    def _close(self, board: Board | None) -> None:
+        """Dismiss once: a second Enter or a late result must not dismiss again."""
+        if self.closed:
+            return
+        self.closed = True
+        self.stopped = True
+        self.dismiss(board)
+
+    def action_cancel(self) -> None:
+        self._close(None)
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.start_search()
+
+    @on(Button.Pressed, "#generate-go")
+    def _go(self) -> None:
+        self.start_search()
+
+    @on(Button.Pressed, "#generate-cancel")
+    def _cancel(self) -> None:
+        self._close(None)
