@@ -576,7 +576,9 @@ class EditorScreen(Screen[Board | None]):
         self._show_marks()
         self._show_cursor_line()
         self._status(
-            "Heat map on: the stronger the shade, the more turns begin on the square." if self.heat_on else "Heat map off."
+            "Heat map on: the stronger the shade, the more turns begin on the square."
+            if self.heat_on
+            else "Heat map off."
         )
 
     # -- saving ----------------------------------------------------------------------------
