@@ -29,7 +29,7 @@ from ..core.store import Store, StoreError, board_key
 if TYPE_CHECKING:
     from ..core.analysis import Analysis
 
-EXACT, YOURS = "░", "█"
+EXACT, YOURS, EXACT_END = "░", "█", "┃"
 HISTOGRAM_ROWS, HISTOGRAM_WIDTH = 12, 36
 
 
@@ -45,7 +45,8 @@ def length_histogram(
     longest game, if later), at most ``rows`` of them. Each row: the range, a bar of
     ``width`` cells where ``░`` is the exact share of games ending in that range and ``█``
     (drawn over it) your share, then both figures. Both bars use one scale, so a ``█``
-    longer than its ``░`` means you finished in that range more often than chance says.
+    longer than its ``░`` means you finished in that range more often than chance says
+    (``┃`` marks where the exact bar ends under yours).
     """
     dist = analysis.distribution
     first = next((t for t, p in enumerate(dist) if p > 0), None)
@@ -84,9 +85,11 @@ def _cells(share: float, full: float, width: int) -> int:
 
 
 def _overlay(exact: int, yours: int, width: int) -> str:
-    return "".join(
-        YOURS if cell < yours else EXACT if cell < exact else " " for cell in range(width)
-    )
+    """Your bar over the exact one; where yours covers the exact bar's end, ``┃`` marks it."""
+    cells = [YOURS if cell < yours else EXACT if cell < exact else " " for cell in range(width)]
+    if 0 < exact < yours:
+        cells[exact - 1] = EXACT_END
+    return "".join(cells)
 
 
 def statistics_text(store: Store | None, board: Board, you: str) -> str:
@@ -122,13 +125,18 @@ def statistics_text(store: Store | None, board: Board, you: str) -> str:
         )
     name = board.name or "this board"
     mine = next((p.lengths for p in (current.players if current else ()) if p.player == you), ())
-    print(f"\n{you}'s game lengths on {name} over the exact distribution", file=out)
+    whose = "Your" if you.casefold() == "you" else f"{you}'s"
+    print(f"\n{whose} game lengths on {name} over the exact distribution", file=out)
     if odds is None:
         print("  (the exact odds are not available for this board)", file=out)
     elif not mine:
         print(f"  (no classic game won by {you} on {name} yet)", file=out)
     else:
-        print(f"  {EXACT} exact share of games   {YOURS} your {len(mine)} won games", file=out)
+        print(
+            f"  {EXACT} exact share of games   {YOURS} your {len(mine)} won games   "
+            f"{EXACT_END} where the exact bar ends under yours",
+            file=out,
+        )
         for line in length_histogram(odds, mine):
             print(line, file=out)
     return out.getvalue().rstrip("\n")
