@@ -92,15 +92,15 @@ class SnlApp(App[None]):
             session=session,
             game_id=game_id,
         )
-        self.replay = replay
+        self.replay_screen: Screen[None] | None = None
+        if replay is not None:
+            from .screens.replay import ReplayScreen
+
+            self.replay_screen = ReplayScreen(replay, animate=animate)
 
     def get_default_screen(self) -> Screen[None]:
         # The game is the base screen: no blank default screen is drawn first.
-        if self.replay is not None:
-            from .screens.replay import ReplayScreen
-
-            return ReplayScreen(self.replay, animate=self.animation_on)
-        return self.game_screen
+        return self.replay_screen or self.game_screen
 
     def on_mount(self) -> None:
         if self.offer is not None:

@@ -115,9 +115,9 @@ class ReplayScreen(Screen[None]):
         log = self.query_one(MoveLog)
         for die in self.rolls:
             await self.running.wait()
-            if self.move_delay:
-                await asyncio.sleep(self.move_delay)
-                await self.running.wait()  # a pause pressed during the wait holds here
+            # Always a real wait (sleep(0) too): each move lets keys and repaints in.
+            await asyncio.sleep(self.move_delay)
+            await self.running.wait()  # a pause pressed during the wait holds here
             shown = list(self.game.positions)
             turn = self.game.play(die)
             result = turn.move
