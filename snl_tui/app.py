@@ -3,6 +3,11 @@
 The app holds the settings and pushes the game screen; the game itself lives in
 ``screens/game.py`` and every rule in ``core``. ``snl`` / ``snl play`` (``cli.py``) create
 it; ``q`` quits with exit code 0.
+
+Saved games (SPEC 8): ``store`` saves after every move (None, the default, saves
+nothing: tests and ``--no-save``); ``offer`` asks first whether to resume that saved
+game; ``resume`` (a saved session and its id) continues one; ``replay`` shows a saved
+session's moves again instead of playing.
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ from textual.screen import Screen
 from .commands import GameCommands
 from .core.board import Board
 from .core.engine import Player
+from .core.errors import SnlError
 from .core.rules import Rules
+from .core.saving import GameSaver
+from .core.session import GameSession
+from .core.store import SavedGame, Store
 from .screens.game import MODES, GameScreen, GameSettings
 
 DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
@@ -58,6 +67,11 @@ class SnlApp(App[None]):
         mode: str = "classic",
         animate: bool = True,
         editor: Screen[Board | None] | None = None,
+        *,
+        store: Store | None = None,
+        offer: SavedGame | None = None,
+        resume: tuple[GameSession, int] | None = None,
+        replay: GameSession | None = None,
     ) -> None:
         super().__init__()
         if mode not in MODES:
@@ -69,20 +83,57 @@ class SnlApp(App[None]):
             mode,
         )
         self.animation_on = animate
-        self.game_screen = GameScreen(self.settings, animate=animate)
+        self.store = store
+        self.offer = offer
+        session, game_id = resume if resume is not None else (None, None)
+        self.game_screen = GameScreen(
+            self.settings,
+            animate=animate,
+            saver=GameSaver(store),
+            session=session,
+            game_id=game_id,
+        )
         self.editor_screen = editor
         """``snl edit``: the board editor is the base screen instead of the game."""
+        self.replay_screen: Screen[None] | None = None
+        if replay is not None:
+            from .screens.replay import ReplayScreen
+
+            self.replay_screen = ReplayScreen(replay, animate=animate)
 
     def get_default_screen(self) -> Screen[None] | Screen[Board | None]:
         # The game is the base screen: no blank default screen is drawn first.
         editor = self.editor_screen
         if editor is None:
-            return self.game_screen
+            return self.replay_screen or self.game_screen
         # Textual reads a screen's CSS_PATH when it is pushed, not for the default screen.
         for path in editor.css_path:
             if not self.stylesheet.has_source(str(path), ""):
                 self.stylesheet.read(path)
         return editor
+
+    def on_mount(self) -> None:
+        if self.offer is not None:
+            from .screens.resume import ResumeScreen
+
+            self.push_screen(ResumeScreen(self.offer), self._resume_chosen)
+
+    def _resume_chosen(self, resume: bool | None) -> None:
+        """Resume the offered game, or mark it abandoned for a new one (else it would
+        be offered again every time)."""
+        offered, self.offer = self.offer, None
+        if offered is None:
+            return
+        if not resume:
+            if self.store is not None:
+                self.store.mark_abandoned(offered.id)
+            return
+        try:
+            session = GameSession.from_dict(offered.data)
+        except SnlError as error:
+            self.notify(f"Cannot resume game {offered.id}: {error}", severity="error")
+            return
+        self.game_screen.resume(session, offered.id)
 
 
 def main() -> None:  # pragma: no cover - the CLI is the real entry point

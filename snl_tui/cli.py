@@ -2,6 +2,10 @@
 
 Every user mistake (a bad argument, a bad board file, a bad rule value) ends with one
 line on stderr and exit status 2, never a traceback. ``snl`` alone plays ``classic``.
+
+Playing saves after every move in the saved-games store (SPEC 8; ``--no-save`` never
+touches it) and first offers to resume the last unfinished game; ``snl resume [ID]``
+continues one and ``snl replay ID`` shows one again.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ from .core.errors import SnlError
 from .core.formats import FORMATS, builtin_boards, dump_board, load_board, lost_in_matrix
 from .core.report import one_line, place
 from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
+from .core.session import GameSession
 from .core.session import parse_players as session_parse_players
 from .core.solver import solve
+from .core.store import SavedGame, Store, open_store
 
 EXIT_OK = 0
 EXIT_WARNINGS = 1
@@ -29,6 +35,8 @@ EXIT_USAGE = 2
 
 COMMANDS = (
     "play",
+    "resume",
+    "replay",
     "solve",
     "analyze",
     "check",
@@ -107,6 +115,8 @@ def _board(args: argparse.Namespace) -> Board:
 def cmd_play(args: argparse.Namespace) -> int:
     board = _board(args)
     players = parse_players(args.players)
+    store = None if args.no_save else _game_store()
+    offer = _resumable(store) if store is not None else None
     from .app import SnlApp  # Textual loads only to play
 
     SnlApp(
@@ -115,6 +125,96 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed=args.seed,
         mode=args.mode,
         animate=not args.no_animation,
+        store=store,
+        offer=offer,
+    ).run()
+    return EXIT_OK
+
+
+def _game_store() -> Store:
+    """The store a game saves to: a short busy timeout, so a locked store costs one
+    short wait, after which the game goes on without saving (and says so once)."""
+    from .core.saving import GAME_TIMEOUT
+
+    return open_store(timeout=GAME_TIMEOUT)
+
+
+def _resumable(store: Store) -> SavedGame | None:
+    """The last unfinished game, when there is one that can be rebuilt, to offer it."""
+    if not store.enabled:
+        return None
+    try:
+        saved = store.last_unfinished()
+        if saved is not None:
+            GameSession.from_dict(saved.data)  # a game that cannot be rebuilt is not offered
+    except SnlError:
+        return None
+    return saved
+
+
+def _saved_game(store: Store, text: str | None) -> SavedGame:
+    """Saved game ``text`` (an id), or the last unfinished one when None."""
+    if not store.enabled:
+        raise UsageError(
+            (store.disabled_reason or "the store cannot be opened").removeprefix("not saving: ")
+        )
+    if text is None:
+        saved = store.last_unfinished()
+        if saved is None:
+            raise UsageError("no unfinished game to resume ('snl games' lists saved games)")
+        return saved
+    try:
+        game_id = int(text)
+    except ValueError:
+        raise UsageError(f"not a saved game's number: {text!r} (see 'snl games')") from None
+    return store.load_game(game_id)
+
+
+def _session(saved: SavedGame) -> GameSession:
+    try:
+        return GameSession.from_dict(saved.data)
+    except SnlError as error:
+        raise UsageError(f"saved game {saved.id} cannot be read back: {error}") from None
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """``snl resume [ID]``: continue a saved game (``--no-save``: without saving)."""
+    store = _game_store() if not args.no_save else open_store(create=False)
+    with store:
+        saved = _saved_game(store, args.game)
+        if saved.status == "won":
+            raise UsageError(
+                f"game {saved.id} is over ({saved.status_text}): 'snl replay {saved.id}' shows it"
+            )
+        session = _session(saved)
+        if args.no_save:
+            store.close()  # read, never written
+        from .app import SnlApp  # Textual loads only to play
+
+        SnlApp(
+            board=session.settings.board,
+            players=session.settings.players,
+            mode=session.mode,
+            animate=not args.no_animation,
+            store=None if args.no_save else store,
+            resume=(session, saved.id),
+        ).run()
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``snl replay ID``: show a saved game again, move by move (nothing is written)."""
+    with open_store(create=False) as store:
+        saved = _saved_game(store, args.game)
+    session = _session(saved)
+    from .app import SnlApp
+
+    SnlApp(
+        board=session.settings.board,
+        players=session.settings.players,
+        mode=session.mode,
+        animate=not args.no_animation,
+        replay=session,
     ).run()
     return EXIT_OK
 
@@ -318,6 +418,14 @@ def _player_count(text: str) -> int:
     return value
 
 
+def _add_no_save(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-save",
+        action="store_true",
+        help="play without reading or writing saved games",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="snl",
@@ -344,7 +452,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="classic: random dice; puzzle: you choose each die value",
     )
     play.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    _add_no_save(play)
     add_rule_options(play)
+
+    resume = commands.add_parser("resume", help="continue a saved game (default: the last)")
+    resume.add_argument(
+        "game", nargs="?", metavar="ID", help="the game's id in 'snl games' (default: the last)"
+    )
+    resume.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    _add_no_save(resume)
+
+    replay = commands.add_parser("replay", help="show a saved game again, move by move")
+    replay.add_argument("game", metavar="ID", help="the game's id in 'snl games'")
+    replay.add_argument("--no-animation", action="store_true", help="move tokens instantly")
 
     solve_cmd = commands.add_parser("solve", help="least rolls and one optimal route")
     solve_cmd.add_argument("board", metavar="BOARD")
@@ -422,6 +542,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
     handlers: dict[str, Callable[[], int]] = {
         "play": lambda: cmd_play(args),
+        "resume": lambda: cmd_resume(args),
+        "replay": lambda: cmd_replay(args),
         "solve": lambda: cmd_solve(args, out),
         "analyze": lambda: cmd_analyze(args, out),
         "check": lambda: cmd_check(args, out, err),

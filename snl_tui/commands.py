@@ -87,6 +87,14 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         show=False,
     ),
     GameCommand(
+        "stats",
+        "s",
+        "Stats",
+        "Statistics",
+        "Your saved history: wins, game lengths and luck against the exact odds.",
+        show=False,
+    ),
+    GameCommand(
         "help", "question_mark", "Help", "Help", "Rules, keys and glyphs.", key_display="{help}"
     ),
     GameCommand("quit", "q", "Quit", "Quit", "Leave snl.", palette=False),

@@ -13,10 +13,14 @@ import math
 import os
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .core.errors import SnlError
 from .core.store import DATA_DIR_ENV, BoardRecord, Store, default_dir, open_store
+
+if TYPE_CHECKING:
+    from .core.analysis import Analysis
+    from .core.board import Board
 
 COMMANDS = ("games", "stats")
 
@@ -119,7 +123,7 @@ def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
     stats = store.stats(wanted)
     for line in stats.skipped:
         print(f"snl stats: warning: {line}", file=err)
-    boards = [_board_json(record) for record in stats.boards]
+    boards = [board_summary(record) for record in stats.boards]
     if args.json:
         print(json.dumps({"boards": boards}), file=out)
         return EXIT_OK
@@ -130,7 +134,7 @@ def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
     for index, board in enumerate(boards):
         if index:
             print(file=out)
-        _print_board(board, out)
+        print_board(board, out)
     print(
         "\navg length: turns to reach the goal in the games won; luck: the median share of "
         "games that finish that fast (lower is luckier)",
@@ -153,17 +157,29 @@ def _board_names(board: str) -> list[str]:
     return [*names, loaded.name, board_key(loaded)]
 
 
-def _board_json(record: BoardRecord) -> dict[str, Any]:
-    """A board's history with the exact odds beside it (JSON-able)."""
+def exact_odds(board: Board) -> Analysis | None:
+    """The exact one-player odds of ``board``, or None for a board too large for them."""
     from .core.analysis import analyze  # numpy loads only when there is history to compare
-    from .core.solver import solve
 
     try:
-        odds = analyze(record.board)
+        return analyze(board)
+    except SnlError:
+        return None
+
+
+def board_summary(record: BoardRecord, odds: Analysis | None = None) -> dict[str, Any]:
+    """A board's history with the exact odds beside it (JSON-able); ``odds`` when the
+    caller has them already (``exact_odds(record.board)``). Used by ``snl stats`` and the
+    game's statistics screen, so both show the same figures."""
+    from .core.solver import solve
+
+    if odds is None:
+        odds = exact_odds(record.board)
+    if odds is not None:
         expected: float | None = odds.expected_turns
         median: int | None = odds.median_turns
-    except SnlError:  # a board too large for the exact odds: history without them
-        odds, expected, median = None, None, None
+    else:  # a board too large for the exact odds: history without them
+        expected, median = None, None
     if expected is not None and not math.isfinite(expected):
         expected = None
     optimum = solve(record.board).moves
@@ -203,7 +219,7 @@ def _median(values: Sequence[float]) -> float | None:
     return (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def _print_board(board: dict[str, Any], out: TextIO) -> None:
+def print_board(board: dict[str, Any], out: TextIO) -> None:
     expected = board["expected_turns"]
     exact = (
         f"exact: {expected:.1f} turns expected, median {board['median_turns']}"

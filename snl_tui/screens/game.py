@@ -26,6 +26,7 @@ from textual.widgets import Footer, Header, Input, Static
 from ..commands import game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
+from ..core.saving import GameSaver
 from ..core.session import MODES, GameSession, GameSettings, puzzle_player
 from ..messages import GameEnded, GameStarted, TurnPlayed
 from ..widgets.board import BoardView
@@ -57,12 +58,24 @@ class GameScreen(Screen[None]):
     HELP = "Roll with r (classic) or pick die values with 1-9 (puzzle). Press ? for help."
 
     def __init__(
-        self, settings: GameSettings, *, animate: bool = True, pushed: bool = False
+        self,
+        settings: GameSettings,
+        *,
+        animate: bool = True,
+        pushed: bool = False,
+        saver: GameSaver | None = None,
+        session: GameSession | None = None,
+        game_id: int | None = None,
     ) -> None:
+        """``pushed``: over another screen (the editor's ``p``), so quitting goes back to
+        it. ``saver`` saves after every move (None: nothing is saved); ``session`` with
+        ``game_id`` continues a saved game instead of starting one from ``settings``."""
         super().__init__()
-        self.session = GameSession(settings)
+        self.session = session if session is not None else GameSession(settings)
         self.pushed = pushed
-        """Pushed over another screen (the editor's ``p``): quitting goes back to it."""
+        self.saver = saver if saver is not None else GameSaver(None)
+        if session is not None and game_id is not None:
+            self.saver.resumed(session, game_id)
         self.animation_on = animate
         self.computer_delay = COMPUTER_DELAY
         self.busy = False
@@ -124,6 +137,7 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._game_begins()
+        self._say_save_notice()
 
     def _game_begins(self) -> None:
         """Show a new game, ask the solver about its board, let a computer start."""
@@ -258,6 +272,7 @@ class GameScreen(Screen[None]):
         """Apply one move in the session (the engine's), then show it."""
         name = self.session.game.players[self.session.game.current].name
         outcome = self.session.move(die)
+        self._save()
         if outcome.left_route:
             self.notify(self.session.left_route_message(outcome.turn, keys_of), markup=False)
         self.busy = True
@@ -301,6 +316,7 @@ class GameScreen(Screen[None]):
         self.query_one(MoveLog).catch_up(game.history, game.players)
         self._show_die(turn.move.die)
         self._show_state()
+        self._say_save_notice()
         if game.winner is not None:
             self.post_message(GameEnded(game.winner, len(game.history)))
         else:
@@ -440,7 +456,9 @@ class GameScreen(Screen[None]):
         if self.check_action("undo", ()) is not True or self.busy:
             return
         self.session.undo()
+        self._save()
         self._show_everything()
+        self._say_save_notice()
 
     def action_toggle_hint(self) -> None:
         self.hint_visible = not self.hint_visible
@@ -488,6 +506,12 @@ class GameScreen(Screen[None]):
         self.restart(self.settings.with_changes(board=board))
         self.notify(f"Loaded {board.name or 'board'} ({board.rows}x{board.cols}).", markup=False)
 
+    def action_stats(self) -> None:
+        from .stats import StatsScreen
+
+        you = puzzle_player(self.settings.players).name  # the first human seat
+        self.app.push_screen(StatsScreen(self.saver.store, self.session.board, you))
+
     def action_help(self) -> None:
         from .help import HelpScreen
 
@@ -520,10 +544,41 @@ class GameScreen(Screen[None]):
         if self.computer_timer is not None:
             self.computer_timer.stop()
             self.computer_timer = None
+        self.saver.leaving(self.session)  # n, m, another board: the old game is abandoned
         self.session.new_game(settings, again=again)
+        self._show_new_session()
+
+    def resume(self, session: GameSession, game_id: int) -> None:
+        """Continue saved game ``game_id`` (rebuilt as ``session``) on this screen; the
+        game that was on screen had no moves (it was just started), so it is dropped."""
+        self.workers.cancel_group(self, "animation")
+        if self.computer_timer is not None:
+            self.computer_timer.stop()
+            self.computer_timer = None
+        self.session = session
+        self.saver.resumed(session, game_id)
+        self._show_new_session()
+
+    def _show_new_session(self) -> None:
         self.busy = False
         game = self.session.game
         self.query_one(BoardView).set_board(game.board, token_letters(game.players))
         for die_input in self.query("#die-input"):
             die_input.display = False
         self._game_begins()
+
+    # -- saving --------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        """One transaction after each move (about a millisecond; a locked store waits
+        at most ``GAME_TIMEOUT`` once, then saving stops for the session)."""
+        self.saver.moved(self.session)
+
+    def _say_save_notice(self) -> None:
+        """Say once, in the status line and a toast, that the game is not being saved
+        (or that a damaged store was moved aside)."""
+        notice = self.saver.notice()
+        if notice is None:
+            return
+        self._show_status(notice)
+        self.notify(notice, severity="warning", timeout=10, markup=False)

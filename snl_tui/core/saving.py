@@ -1,0 +1,104 @@
+"""Autosave: what the game writes to the saved-games store, and when (SPEC 8).
+
+The game screen owns one ``GameSaver`` and tells it what happened: a move was made
+(``moved``: one save, one transaction; a won game is finished with its winner, turns and
+rolls), the player left the game for another (``leaving``: ``n``, ``m``, another board,
+retry), or a saved game was resumed (``resumed``). Quitting tells it nothing: the game
+stays "playing" in the store, so ``snl`` offers it back next time.
+
+Decisions:
+
+- A game is first written after its first move: a game with no moves is not worth
+  keeping (nothing to resume, nothing to count), so it never reaches the store.
+- A won game is written once more as won and then left alone: an undo after the end
+  (puzzle mode) does not turn a result back into a game in progress.
+- ``turns`` is the winner's turns (the game's length, the unit of the exact
+  distribution), or the most turns any seat has taken while playing; ``rolls`` counts
+  every die roll (a puzzle's score, against the solver's optimum).
+
+No Textual here: the saver is unit-tested against a real store in a temporary folder.
+A disabled store (locked, read-only, damaged beyond repair) makes every call a no-op;
+``notice()`` returns its one-line reason once so the screen can say it once.
+"""
+
+from __future__ import annotations
+
+from .engine import Game
+from .session import GameSession
+from .store import Store
+
+GAME_TIMEOUT = 0.2
+"""Seconds a save in the game waits for another program's write lock: a key must not
+wait noticeably, and after the first failure the store is disabled and never waits again."""
+
+
+class GameSaver:
+    """Saves one session's games to ``store`` (None: ``--no-save``, nothing is touched)."""
+
+    def __init__(self, store: Store | None) -> None:
+        self.store = store
+        self.game_id: int | None = None
+        """The store's id of the game being played (None until its first save)."""
+        self._game: Game | None = None
+        """The game ``game_id`` belongs to: a different game object is a new game."""
+        self._finished = False
+        self._warnings = list(store.warnings) if store is not None else []
+
+    @property
+    def saving(self) -> bool:
+        return self.store is not None and self.store.enabled
+
+    def resumed(self, session: GameSession, game_id: int) -> None:
+        """The session was rebuilt from saved game ``game_id``: later moves update it."""
+        self.game_id, self._game, self._finished = game_id, session.game, False
+
+    def moved(self, session: GameSession) -> int | None:
+        """Save the session after a move (or an undo); returns the game's id, None when
+        not saving. A won game is recorded as finished."""
+        store, game = self.store, session.game
+        if store is None:
+            return None
+        if game is not self._game:  # a new game of the session: a new row
+            self.game_id, self._game, self._finished = None, game, False
+        if self._finished:
+            return self.game_id
+        if not game.history and self.game_id is None:
+            return None  # undone back to nothing before the first save: nothing to keep
+        winner = game.winner
+        turns = game.turns_taken[winner] if winner is not None else max(game.turns_taken)
+        saved = store.save_game(
+            self.game_id,
+            board=session.settings.board,
+            players=[player.name for player in game.players],
+            mode=session.mode,
+            status="won" if winner is not None else "playing",
+            winner=game.players[winner].name if winner is not None else None,
+            turns=turns,
+            rolls=len(game.history),
+            data=session.to_dict(),
+        )
+        if saved is not None:
+            self.game_id = saved
+            self._finished = winner is not None
+        return saved
+
+    def leaving(self, session: GameSession) -> None:
+        """The player starts another game: the current one, when saved and unfinished,
+        is marked abandoned (it is no longer offered for resume)."""
+        if self.store is None or session.game is not self._game or self._finished:
+            return
+        if self.game_id is not None:
+            self.store.mark_abandoned(self.game_id)
+        self.game_id, self._game = None, None
+
+    def notice(self) -> str | None:
+        """A one-line message for the player, once each: a damaged store moved aside,
+        then "not saving: ..." when the store is (or became) disabled."""
+        if self._warnings:
+            return self._warnings.pop(0)
+        if self.store is None:
+            return None
+        return self.store.take_notice()
+
+
+__all__ = ["GAME_TIMEOUT", "GameSaver"]

@@ -1,0 +1,147 @@
+"""``snl replay ID``: a saved game again, move by move, read-only.
+
+The screen rebuilds the game from the start in the engine (``Game`` with the saved
+board, players and seed) and plays the saved die values one at a time, showing each with
+the game's widgets (board, players, die, move log) and the game's animation. ``space``
+pauses and resumes, ``q`` leaves. Nothing is rolled and nothing is saved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from ..core.engine import Game
+from ..core.session import GameSession
+from ..widgets.board import BoardView
+from ..widgets.dice import DiceFace
+from ..widgets.move_log import MoveLog
+from ..widgets.players import PlayersPanel, token_letters
+from .game import JUMP_DELAY, STEP_DELAY
+
+MOVE_DELAY = 0.5
+"""Seconds between two moves of a replay (with animation on)."""
+
+
+class ReplayScreen(Screen[None]):
+    """Shows a saved session's moves one by one."""
+
+    AUTO_FOCUS = "#board"
+    CSS_PATH = "saves.tcss"
+    BINDINGS = [
+        Binding("space", "toggle_pause", "Pause/resume"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, saved: GameSession, *, animate: bool = True) -> None:
+        super().__init__()
+        played = saved.game
+        self.rolls = list(played.rolls)
+        """The die values to show, in order (the saved game's whole history)."""
+        self.game = Game(played.board, played.players, played.seed)
+        """The replay's own game, from the start: the engine applies each saved die."""
+        self.title_text = f"Replay · {saved.title()}"
+        self.animation_on = animate
+        self.move_delay = MOVE_DELAY if animate else 0.0
+        self.running = asyncio.Event()
+        self.running.set()
+        self.finished = False
+
+    @property
+    def paused(self) -> bool:
+        return not self.running.is_set()
+
+    @property
+    def shown(self) -> int:
+        """How many saved moves have been shown so far."""
+        return len(self.game.history)
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        yield Header()
+        yield BoardView(game.board, letters=token_letters(game.players), id="board")
+        with Vertical(id="side"):
+            players = PlayersPanel(id="players")
+            players.border_title = "Players"
+            yield players
+            with Horizontal(id="dice-row"):
+                yield DiceFace(id="dice")
+                yield Static(id="status", markup=False)
+            log = MoveLog(id="log", highlight=False)
+            log.border_title = "Moves"
+            yield log
+        yield Footer()
+
+    def on_mount(self) -> None:
+        game = self.game
+        self.sub_title = self.title_text
+        board_view = self.query_one(BoardView)
+        board_view.border_title = Content(self.title_text)
+        board_view.border_subtitle = Content(game.board.rules.describe())
+        self.query_one(DiceFace).faces = game.board.rules.faces
+        self._show_state()
+        self.run_worker(self._play(), group="replay", exclusive=True)
+
+    def _show_state(self) -> None:
+        game = self.game
+        current = None if game.over else game.current
+        self.query_one(PlayersPanel).show(game.players, game.positions, current, game.winner)
+        self.query_one(BoardView).show(game.positions, (), current)
+        self._show_status()
+
+    def _show_status(self) -> None:
+        total = len(self.rolls)
+        if self.finished:
+            end = (
+                f"{self.game.players[self.game.winner].name} won. "
+                if self.game.winner is not None
+                else "The game was left here. "
+            )
+            text = f"Replay over: {end}q leaves."
+        elif self.paused:
+            text = f"Paused at move {self.shown} of {total}: space goes on, q leaves."
+        else:
+            text = f"Move {self.shown} of {total}: space pauses, q leaves."
+        self.query_one("#status", Static).update(text)
+
+    async def _play(self) -> None:
+        board_view = self.query_one(BoardView)
+        log = self.query_one(MoveLog)
+        for die in self.rolls:
+            await self.running.wait()
+            # Always a real wait (sleep(0) too): each move lets keys and repaints in.
+            await asyncio.sleep(self.move_delay)
+            await self.running.wait()  # a pause pressed during the wait holds here
+            shown = list(self.game.positions)
+            turn = self.game.play(die)
+            result = turn.move
+            self.query_one(DiceFace).value = result.die
+            if self.animation_on:
+                for square in result.steps:
+                    await asyncio.sleep(STEP_DELAY)
+                    shown[turn.player] = square
+                    board_view.show(shown, (), turn.player)
+                    board_view.follow(square)
+                if result.jumps:
+                    await asyncio.sleep(JUMP_DELAY)
+            board_view.follow(result.end)
+            log.catch_up(self.game.history, self.game.players)
+            self._show_state()
+        self.finished = True
+        self._show_status()
+
+    def action_toggle_pause(self) -> None:
+        if self.running.is_set():
+            self.running.clear()
+        else:
+            self.running.set()
+        self._show_status()
+
+    def action_quit(self) -> None:
+        self.app.exit(return_code=0)

@@ -1,0 +1,64 @@
+"""The resume dialog: ``snl`` found a game in progress; continue it, or start a new one.
+
+Shown only when the store holds an unfinished game (``SnlApp(offer=...)``, from the
+CLI's default path). It dismisses with True (resume) or False (new game: the app marks
+the old game abandoned, so it is not offered again). Escape means a new game too.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+from ..core.report import place
+from ..core.store import SavedGame
+
+
+def describe(saved: SavedGame) -> list[str]:
+    """What the dialog says about a saved game: board, mode, players and squares."""
+    data = saved.data
+    positions = data.get("positions")
+    lines = [f"{saved.board_name or 'board'} · {saved.mode} mode · {saved.turns} turns played"]
+    if isinstance(positions, list) and len(positions) == len(saved.players):
+        pairs = zip(saved.players, positions, strict=True)
+        lines += [f"{name}: {place(square)}" for name, square in pairs]
+    started = saved.started.astimezone().strftime("%Y-%m-%d %H:%M")
+    lines.append(f"Started {started}; saved game {saved.id}.")
+    return lines
+
+
+class ResumeScreen(ModalScreen[bool]):
+    """Resume the saved game (r, Enter) or start a new one (n, Escape)."""
+
+    CSS_PATH = ["dialogs.tcss", "saves.tcss"]
+    AUTO_FOCUS = "#resume"
+
+    BINDINGS = [
+        Binding("r", "choose(True)", "Resume"),
+        Binding("n,escape", "choose(False)", "New game"),
+    ]
+
+    def __init__(self, saved: SavedGame) -> None:
+        super().__init__()
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="resume-dialog", classes="dialog"):
+            yield Label("Resume your game?", classes="dialog-title")
+            for line in describe(self.saved):
+                yield Static(line, classes="resume-line", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button("Resume (r)", id="resume", variant="primary")
+                yield Button("New game (n)", id="new")
+
+    def action_choose(self, resume: bool) -> None:
+        if self.is_current:  # once: a second key before the dialog is gone does nothing
+            self.dismiss(resume)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.action_choose(event.button.id == "resume")

@@ -1,0 +1,19 @@
+"""Fixtures for every test: nothing ever reads or writes the real user's saved games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from snl_tui.core.store import DATA_DIR_ENV
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """``SNL_DATA_DIR`` points to a fresh folder for each test (the store lives there)."""
+    folder = tmp_path_factory.mktemp("snl-data")
+    monkeypatch.setenv(DATA_DIR_ENV, str(folder))
+    return folder
