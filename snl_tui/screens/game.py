@@ -122,7 +122,7 @@ class GameScreen(Screen[None]):
         hint = HintPanel(id="hint")
         hint.border_title = "Hint"
         hint.display = self.hint_visible
-        log = MoveLog(id="log", highlight=False)
+        log = MoveLog(id="log")
         log.border_title = "Moves"
         return Vertical(
             players,
