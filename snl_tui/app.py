@@ -8,43 +8,26 @@ it; ``q`` quits with exit code 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from textual.app import App
 
 from .commands import GameCommands
 from .core.board import Board
 from .core.engine import Player
-from .core.rules import Rules
+from .core.formats import load_board
 from .screens.game import MODES, GameScreen, GameSettings
 
 DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
-CLASSIC_LADDERS = ((1, 38), (4, 14), (9, 31), (21, 42), (28, 84), (36, 44), (51, 67), (71, 91))
-CLASSIC_LADDERS += ((80, 100),)
-CLASSIC_SNAKES = ((16, 6), (47, 26), (49, 11), (56, 53), (62, 19), (64, 60), (87, 24), (93, 73))
-CLASSIC_SNAKES += ((95, 75), (98, 78))
-
-
-def classic_board() -> Board:
-    """The built-in classic board (the literal jumps only if the board files are missing)."""
-    try:
-        from .core.formats import load_board
-
-        return load_board("classic")
-    except Exception:  # pragma: no cover - a broken install still gets a game
-        return Board.from_jumps(
-            10,
-            10,
-            ladders=CLASSIC_LADDERS,
-            snakes=CLASSIC_SNAKES,
-            rules=Rules(start=0),
-            name="classic",
-        )
+DEFAULT_BOARD = "classic"
+"""The built-in board a game starts on when none is given."""
 
 
 class SnlApp(App[None]):
     """Snakes & Ladders in the terminal."""
 
-    CSS_PATH = "snl.tcss"
+    CSS_PATH = Path(__file__).with_name("snl.tcss")
+    """Absolute, so that a subclass defined elsewhere (tests, benchmarks) keeps it."""
     TITLE = "snl"
     SUB_TITLE = "Snakes & Ladders"
     COMMANDS = App.COMMANDS | {GameCommands}
@@ -61,7 +44,7 @@ class SnlApp(App[None]):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.settings = GameSettings(
-            board if board is not None else classic_board(),
+            board if board is not None else load_board(DEFAULT_BOARD),
             list(players) if players else list(DEFAULT_PLAYERS),
             seed,
             mode,
@@ -72,11 +55,3 @@ class SnlApp(App[None]):
     def get_default_screen(self) -> GameScreen:
         # The game is the base screen: no blank default screen is drawn first.
         return self.game_screen
-
-
-def main() -> None:  # pragma: no cover - the CLI is the real entry point
-    SnlApp().run()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
