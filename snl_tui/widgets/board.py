@@ -324,7 +324,7 @@ class BoardView(ScrollView, can_focus=True):
             self.cache_geometry = geometry
         strip = self.line_cache.get(line)
         if strip is None:
-            strip = self.line_cache[line] = self._paint_line(line, *geometry)
+            strip = self.line_cache[line] = self.paint_line(line, *geometry)
         if pad_x or (scroll_x == 0 and strip.cell_length == width):
             return strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)
@@ -355,7 +355,7 @@ class BoardView(ScrollView, can_focus=True):
             overlay += Style(bgcolor=full.bgcolor)
         return overlay
 
-    def _paint_line(self, line: int, left: int = 0, width: int | None = None) -> Strip:
+    def paint_line(self, line: int, left: int = 0, width: int | None = None) -> Strip:
         """Virtual line ``line`` as one Strip: ``left`` blank columns, then the board's
         line, then blanks up to ``width`` (default: the board's own width)."""
         self.lines_painted += 1
