@@ -4,18 +4,18 @@ Run: ``python benchmarks/tui.py [--repeat N]``. Headless, 120x40, animation off.
 
 * **launch -> first frame** (what a player waits for): from starting a new Python process
   to its first frame with the board drawn. The game side runs the real command line,
-  ``snl play classic --no-animation`` (``snl_tui.cli.main``), with ``SnlApp.run`` made
-  headless; the baseline is the minimal app (one ``Static`` and a ``Footer``) in its own
-  process. Both start from compiled bytecode, as an installed package does (a warm-up
-  launch writes it to a temporary cache), and their runs alternate so that machine noise
-  hits both alike.
+  ``snl play classic --no-animation`` (``snl_tui.cli.main``), its app made headless; the
+  baseline is the minimal app (one ``Static`` and a ``Footer``) in its own process. Both
+  start from compiled bytecode, as an installed package does (a warm-up launch writes it
+  to a temporary cache), and their runs alternate so that machine noise hits both alike.
 * **first frame (in process)**: from creating the app object to the same frame, with
-  every import already done: only Textual's and the game's work for that frame. The
+  every import already done: only Textual's and the game's work for that frame (for
+  the game: its last board line drawn before ``Ready``, see ``TimedSnlApp``). The
   game draws the board first; the header, footer and side panels mount right after.
-* **full screen**: from creating the app to the first frame with every panel mounted and
-  showing the game (``GameScreen.ready``).
-* **move -> frame**: from a roll (``GameScreen.action_roll``) to the next frame, with the
-  hint panel on (solver + analysis after every move) and off.
+* **full screen**: from creating the app to the first refresh with every panel mounted
+  and showing the game (``GameScreen.ready``).
+* **move -> frame**: from a roll (``GameScreen.action_roll``) until the screen has been
+  refreshed, with the hint panel on (solver + analysis after every move) and off.
 * **board repaint**: the board widget alone: ``BoardView.show`` for the new positions plus
   rendering the lines it invalidated (what a move costs the Line-API widget).
 
@@ -24,6 +24,11 @@ The launch figure is the one a player feels; the in-process one isolates the per
 work (Textual's style and layout passes dominate it: see the issue notes).
 Each first-frame run starts after a ``gc.collect()``: otherwise the garbage of the runs
 before lands a full collection in some runs and not others (a 100+ ms spread).
+
+Only public Textual API: the first frame is Textual's ``Ready`` event ("the DOM is ready
+and the first frame has been displayed", handled by ``on_ready`` in a subclass of each
+app), and "refreshed" is ``call_after_refresh`` (its callback runs once the screen has
+been repainted and nothing is left to paint).
 """
 
 from __future__ import annotations
@@ -40,10 +45,12 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from textual.app import App, ComposeResult
+from textual.strip import Strip
 from textual.widgets import Footer, Static
 
 from snl_tui.app import SnlApp
@@ -64,63 +71,95 @@ class MinimalApp(App[None]):
         yield Footer()
 
 
-def watch_frames(app: App[object], ready: Callable[[], bool]) -> list[float]:
-    """Record the time of every frame sent out once ``ready()`` holds."""
-    frames: list[float] = []
-    display = app._display
+class TimedMinimalApp(MinimalApp):
+    """The minimal app, noting when its first frame is out."""
 
-    def timed_display(screen, renderable):  # type: ignore[no-untyped-def]
-        display(screen, renderable)
-        if renderable is not None and ready():
-            frames.append(time.perf_counter())
+    first_frame: float | None = None
 
-    app._display = timed_display  # type: ignore[method-assign]
-    return frames
+    def on_ready(self) -> None:
+        self.first_frame = time.perf_counter()
+
+
+class TimedSnlApp(SnlApp):
+    """The game, noting when its first frame is out and when the full screen is.
+
+    ``Ready`` reaches the app only after the game screen has started mounting the side
+    panels (work queued for right after the first frame), so the frame is timed by the
+    board instead: the last line it drew in the first frame (``timed_board_lines``).
+    """
+
+    first_frame: float | None = None
+    """When ``Ready`` was handled."""
+    board_drawn: float | None = None
+    """When the last board line of the first frame was drawn."""
+    first_frame_drawn = False
+    """The event loop has turned since the first board line: that frame is complete."""
+    full_screen: float | None = None
+
+    def on_ready(self) -> None:
+        self.first_frame = time.perf_counter()
+        if self.board_drawn is None:
+            raise RuntimeError("the first frame did not show the board")
+        self.call_after_refresh(self.note_full_screen)
+
+    def note_full_screen(self) -> None:
+        if self.game_screen.ready:  # the panels are mounted and this refresh shows them
+            self.full_screen = time.perf_counter()
+        else:
+            self.call_after_refresh(self.note_full_screen)
+
+
+def timed_board_lines() -> None:
+    """Make ``BoardView.render_line`` note, in a ``TimedSnlApp``, when it drew the last
+    line of the first frame. A frame is drawn in one go, without the event loop turning:
+    the first line schedules a callback that closes the count when the loop next turns."""
+    render_line = BoardView.render_line
+
+    def timed(view: BoardView, y: int) -> Strip:
+        strip = render_line(view, y)
+        app = view.app
+        if isinstance(app, TimedSnlApp) and not app.first_frame_drawn:
+            if app.board_drawn is None:
+                asyncio.get_running_loop().call_soon(setattr, app, "first_frame_drawn", True)
+            app.board_drawn = time.perf_counter()
+        return strip
+
+    setattr(BoardView, "render_line", timed)  # noqa: B010 - mypy: a method is replaced
+
+
+async def refreshed(app: App[Any]) -> float:
+    """The time at which the screen has been repainted with everything asked so far."""
+    done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+
+    def note() -> None:
+        if not done.done():
+            done.set_result(time.perf_counter())
+
+    app.call_after_refresh(note)
+    return await done
 
 
 async def first_frame_minimal() -> float:
     start = time.perf_counter()
-    app = MinimalApp()
-    frames = watch_frames(app, lambda: True)
+    app = TimedMinimalApp()
     async with app.run_test(size=SIZE) as pilot:
-        while not frames:
+        while app.first_frame is None:
             await pilot.pause()
-    return frames[0] - start
-
-
-def board_painted(app: SnlApp) -> Callable[[], bool]:
-    def ready() -> bool:
-        screen = app.game_screen
-        return screen.is_mounted and screen.query_one(BoardView).lines_painted > 0
-
-    return ready
-
-
-def panels_shown(app: SnlApp) -> Callable[[], bool]:
-    painted = board_painted(app)
-
-    def ready() -> bool:
-        return app.game_screen.ready and painted()
-
-    return ready
+    return app.first_frame - start
 
 
 async def first_frame_snl(board_name: str, *, full: bool = False) -> float:
     start = time.perf_counter()
-    app = SnlApp(board=load_board(board_name), seed=1, animate=False)
-    frames = watch_frames(app, (panels_shown if full else board_painted)(app))
+    app = TimedSnlApp(board=load_board(board_name), seed=1, animate=False)
     async with app.run_test(size=SIZE) as pilot:
-        while not frames:
-            await pilot.pause()
-        while not app.game_screen.ready:  # close the app as a player would: not mid-mount
-            await pilot.pause()
-    return frames[0] - start
+        while app.board_drawn is None or app.full_screen is None:
+            await pilot.pause()  # close the app as a player would: not mid-mount
+    return (app.full_screen if full else app.board_drawn) - start
 
 
 async def move_to_frame(board_name: str, hint: bool) -> list[float]:
-    """Seconds from each roll to the next frame (one human player, so no waiting)."""
+    """Seconds from each roll to the refreshed screen (one human player: no waiting)."""
     app = SnlApp(board=load_board(board_name), players=[Player("Ann")], seed=1, animate=False)
-    frames = watch_frames(app, board_painted(app))
     times: list[float] = []
     async with app.run_test(size=SIZE) as pilot:
         screen = app.game_screen
@@ -132,14 +171,14 @@ async def move_to_frame(board_name: str, hint: bool) -> list[float]:
         for _ in range(MOVES):
             if screen.game.over:
                 break
-            seen = len(frames)
             start = time.perf_counter()
             screen.action_roll()
             if screen.game.over:
                 break  # the winner dialog covers the board: not a board repaint
-            while len(frames) == seen or screen.busy:
-                await pilot.pause(0)
-            times.append(frames[-1] - start)
+            end = await refreshed(app)
+            while screen.busy:  # the move is still being shown
+                end = await refreshed(app)
+            times.append(end - start)
     return times
 
 
@@ -169,7 +208,6 @@ async def board_repaint(board_name: str) -> list[float]:
 
 
 LAUNCH_MINIMAL = """
-import sys
 from textual.app import App
 from textual.widgets import Footer, Static
 
@@ -178,41 +216,35 @@ class MinimalApp(App):
         yield Static("Hello, board")
         yield Footer()
 
-app = MinimalApp()
-display = app._display
-
-def first_frame(screen, renderable):
-    display(screen, renderable)
-    if renderable is not None:
+    def on_ready(self):  # Textual: the first frame has been displayed
         print("FRAME", flush=True)
-        app.exit()
+        self.exit()
 
-app._display = first_frame
-app.run(headless=True, size=SIZE)
+MinimalApp().run(headless=True, size=SIZE)
 """
 
 LAUNCH_SNL = """
 import sys
-from snl_tui.app import SnlApp
+import snl_tui.app
 from snl_tui.cli import main
 from snl_tui.widgets.board import BoardView
 
-run = SnlApp.run
+class FirstFrame(snl_tui.app.SnlApp):
+    def on_ready(self):  # Textual: the first frame has been displayed
+        painted = self.screen.query_one(BoardView).lines_painted
+        print("FRAME" if painted else "NO BOARD", flush=True)
+        self.call_after_refresh(self.quit_when_up)
 
-def headless_run(app, *args, **kwargs):
-    display = app._display
+    def quit_when_up(self):  # as a player would: not while the panels are mounting
+        if self.game_screen.ready:
+            self.exit()
+        else:
+            self.call_after_refresh(self.quit_when_up)
 
-    def first_frame(screen, renderable):
-        display(screen, renderable)
-        boards = screen.query(BoardView)
-        if renderable is not None and boards and boards.first().lines_painted:
-            print("FRAME", flush=True)
-            app.exit()
+    def run(self, *args, **kwargs):
+        return super().run(headless=True, size=SIZE)
 
-    app._display = first_frame
-    return run(app, headless=True, size=SIZE)
-
-SnlApp.run = headless_run
+snl_tui.app.SnlApp = FirstFrame  # the command line creates this one
 sys.exit(main(["play", BOARD, "--no-animation"]))
 """
 
@@ -265,6 +297,7 @@ async def median_of(repeat: int, run: Callable[[], Awaitable[float]]) -> float:
 
 
 async def main(repeat: int) -> None:
+    timed_board_lines()
     rows: list[tuple[str, float, float | None]] = []
     launched = launch_figures(repeat, ("classic", "everest"))
     rows.append(("launch -> first frame: minimal app", launched["minimal"], None))
@@ -289,8 +322,8 @@ async def main(repeat: int) -> None:
         rows.append((f"board repaint: {name} (worst)", max(repaint), None))
     width = max(len(label) for label, *_ in rows)
     print(f"{'measure':<{width}}  {'time':>11}  {'vs minimal':>10}")
-    for label, seconds, ratio in rows:
-        shown = f"{ratio:9.2f}x" if ratio is not None else ""
+    for label, seconds, times_minimal in rows:
+        shown = f"{times_minimal:9.2f}x" if times_minimal is not None else ""
         print(f"{label:<{width}}  {ms(seconds)}  {shown:>10}")
 
 

@@ -13,6 +13,7 @@ session's moves again instead of playing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from textual.app import App
 from textual.screen import Screen
@@ -21,40 +22,24 @@ from .commands import GameCommands
 from .core.board import Board
 from .core.engine import Player
 from .core.errors import SnlError
-from .core.rules import Rules
+from .core.formats import load_board
 from .core.saving import GameSaver
 from .core.session import GameSession
 from .core.store import SavedGame, Store
+from .messages import EditRequested
 from .screens.game import MODES, GameScreen, GameSettings
 
 DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
-CLASSIC_LADDERS = ((1, 38), (4, 14), (9, 31), (21, 42), (28, 84), (36, 44), (51, 67), (71, 91))
-CLASSIC_LADDERS += ((80, 100),)
-CLASSIC_SNAKES = ((16, 6), (47, 26), (49, 11), (56, 53), (62, 19), (64, 60), (87, 24), (93, 73))
-CLASSIC_SNAKES += ((95, 75), (98, 78))
-
-
-def classic_board() -> Board:
-    """The built-in classic board (the literal jumps only if the board files are missing)."""
-    try:
-        from .core.formats import load_board
-
-        return load_board("classic")
-    except Exception:  # pragma: no cover - a broken install still gets a game
-        return Board.from_jumps(
-            10,
-            10,
-            ladders=CLASSIC_LADDERS,
-            snakes=CLASSIC_SNAKES,
-            rules=Rules(start=0),
-            name="classic",
-        )
+DEFAULT_BOARD = "classic"
+"""The built-in board a game starts on when none is given."""
+EDITOR_CSS = Path(__file__).parent / "screens" / "editor.tcss"
 
 
 class SnlApp(App[None]):
     """Snakes & Ladders in the terminal."""
 
-    CSS_PATH = "snl.tcss"
+    CSS_PATH = Path(__file__).with_name("snl.tcss")
+    """Absolute, so that a subclass defined elsewhere (tests, benchmarks) keeps it."""
     TITLE = "snl"
     SUB_TITLE = "Snakes & Ladders"
     COMMANDS = App.COMMANDS | {GameCommands}
@@ -73,12 +58,14 @@ class SnlApp(App[None]):
         resume: tuple[GameSession, int] | None = None,
         replay: GameSession | None = None,
     ) -> None:
-        super().__init__()
+        # Textual loads a screen's own CSS_PATH when the screen is pushed, never for the
+        # default screen: as the base screen, the editor's styles come with the app's.
+        super().__init__(css_path=None if editor is None else [self.CSS_PATH, EDITOR_CSS])
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.settings = GameSettings(
-            board if board is not None else classic_board(),
-            list(players) if players else list(DEFAULT_PLAYERS),
+            board if board is not None else load_board(DEFAULT_BOARD),
+            tuple(players) if players else DEFAULT_PLAYERS,
             seed,
             mode,
         )
@@ -106,11 +93,12 @@ class SnlApp(App[None]):
         editor = self.editor_screen
         if editor is None:
             return self.replay_screen or self.game_screen
-        # Textual reads a screen's CSS_PATH when it is pushed, not for the default screen.
-        for path in editor.css_path:
-            if not self.stylesheet.has_source(str(path), ""):
-                self.stylesheet.read(path)
         return editor
+
+    def on_edit_requested(self, event: EditRequested) -> None:
+        from .screens.editor import EditorScreen  # the editor loads only when used
+
+        self.push_screen(EditorScreen(event.board), event.done)
 
     def on_mount(self) -> None:
         if self.offer is not None:

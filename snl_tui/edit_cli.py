@@ -25,7 +25,7 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def add_edit_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_edit_parser(commands: argparse._SubParsersAction) -> None:
     """Register ``snl edit`` on the CLI's subparsers."""
     edit = commands.add_parser(
         "edit",

@@ -49,7 +49,7 @@ def _number(text: str) -> float:
 
 
 def add_generate_parser(
-    commands: argparse._SubParsersAction,  # type: ignore[type-arg]
+    commands: argparse._SubParsersAction,
     add_rule_options: Callable[[argparse.ArgumentParser], None],
 ) -> None:
     """Register ``snl generate`` with its options on the CLI's subparsers."""

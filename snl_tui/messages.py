@@ -3,10 +3,12 @@ to anything that wants to follow the game, such as tests and the benchmark)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual.message import Message
 
+from .core.board import Board
 from .core.engine import Turn
 
 
@@ -31,3 +33,14 @@ class GameEnded(Message):
 
     winner: int
     rolls: int
+
+
+@dataclass
+class EditRequested(Message):
+    """Open the board editor on ``board`` (the game's ``e``); ``done`` receives what the
+    editor returns: the board to play, or None when nothing changed. The app opens the
+    editor, so the game screen and the editor (which plays boards) need not import each
+    other."""
+
+    board: Board
+    done: Callable[[Board | None], None]

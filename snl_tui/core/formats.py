@@ -557,7 +557,7 @@ def _dump_txt(board: Board) -> str:
 # -- built-in boards ---------------------------------------------------------------------------
 
 # The boards every install ships, in the order `snl boards` lists them; any other file in
-# snl_tui/boards/ follows alphabetically.
+# boards/ follows alphabetically.
 _BUILTIN_ORDER = ("classic", "leetcode-1", "leetcode-2", "throws-30", "lld-6x6")
 
 # A LeetCode matrix has no room for a description: these fill the gap.
@@ -591,9 +591,16 @@ class BuiltinBoard:
         return load_board(self.name, rules)
 
 
+def _builtin_folder() -> Traversable:
+    # Installed, the top-level boards/ folder ships inside the package (pyproject maps it
+    # to snl_tui/boards); run from a source tree (editable install, tests), it is beside it.
+    shipped = resources.files("snl_tui") / "boards"
+    return shipped if shipped.is_dir() else Path(__file__).resolve().parents[2] / "boards"
+
+
 @cache
 def _builtin_files() -> dict[str, Traversable]:
-    folder = resources.files("snl_tui") / "boards"
+    folder = _builtin_folder()
     found = {
         Path(entry.name).stem: entry
         for entry in folder.iterdir()

@@ -677,7 +677,7 @@ class EditorScreen(Screen[Board | None]):
         from .game import GameScreen, GameSettings
 
         settings = getattr(self.app, "settings", None)
-        players = list(settings.players) if settings is not None else [Player("You")]
+        players = tuple(settings.players) if settings is not None else (Player("You"),)
         seed = settings.seed if settings is not None else None
         animate = bool(getattr(self.app, "animation_on", True))
         game = GameScreen(GameSettings(self.board, players, seed), animate=animate, pushed=True)

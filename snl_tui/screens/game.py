@@ -28,7 +28,7 @@ from ..core.board import Board
 from ..core.engine import Game, Turn
 from ..core.saving import GameSaver
 from ..core.session import MODES, GameSession, GameSettings, puzzle_player
-from ..messages import GameEnded, GameStarted, TurnPlayed
+from ..messages import EditRequested, GameEnded, GameStarted, TurnPlayed
 from ..widgets.board import BoardView
 from ..widgets.dice import DiceFace
 from ..widgets.hint_panel import HintPanel, Odds, compute_odds
@@ -130,7 +130,7 @@ class GameScreen(Screen[None]):
             hint.border_title = "Hint"
             hint.display = False
             yield hint
-            log = MoveLog(id="log", highlight=False)
+            log = MoveLog(id="log")
             log.border_title = "Moves"
             yield log
         yield Footer()
@@ -525,9 +525,7 @@ class GameScreen(Screen[None]):
 
     def action_edit(self) -> None:
         """Edit this board (SPEC 7); an edited board is played when the editor closes."""
-        from .editor import EditorScreen
-
-        self.app.push_screen(EditorScreen(self.settings.board), self._edited)
+        self.post_message(EditRequested(self.settings.board, self._edited))
 
     def _edited(self, board: Board | None) -> None:
         if board is not None and board != self.settings.board:

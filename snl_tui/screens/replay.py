@@ -73,7 +73,7 @@ class ReplayScreen(Screen[None]):
             with Horizontal(id="dice-row"):
                 yield DiceFace(id="dice")
                 yield Static(id="status", markup=False)
-            log = MoveLog(id="log", highlight=False)
+            log = MoveLog(id="log")
             log.border_title = "Moves"
             yield log
         yield Footer()

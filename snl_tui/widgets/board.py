@@ -135,6 +135,8 @@ class BoardView(ScrollView, can_focus=True):
         """A square to scroll to once the widget has a size (``follow`` before layout)."""
         self.followed: int | None = None
         """The square last followed: kept in view when the squares are resized."""
+        self.fitted_size: Size | None = None
+        """The view size the squares were last fitted to (``fit_to_size``)."""
         self.lines_painted = 0
         """How many grid lines were rendered afresh (the benchmark and tests read it)."""
         self.cursor: int | None = None
@@ -248,7 +250,7 @@ class BoardView(ScrollView, can_focus=True):
     def follow(self, square: int) -> None:
         """Scroll so that ``square`` is in view (large boards)."""
         self.followed = square
-        if not self.size.area:  # not laid out yet: as soon as it is (``_size_updated``)
+        if not self.size.area:  # not laid out yet: as soon as it is (``fit_to_size``)
             self.pending_follow = square
             return
         self.pending_follow = None
@@ -259,24 +261,20 @@ class BoardView(ScrollView, can_focus=True):
             region = Region(col * self.cell_width, row * CELL_HEIGHT, self.cell_width, CELL_HEIGHT)
         self.scroll_to_region(region, animate=False, immediate=True, spacing=None)
 
-    def _size_updated(
-        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
-    ) -> bool:
-        # Textual calls this when a layout gives the widget its size, before that frame is
-        # painted: the squares are sized to fit the width here, and a follow() made
-        # before the first layout scrolls here, so the first frame of a large board
-        # already shows the token, not the top rows.
+    def fit_to_size(self) -> None:
+        """Size the squares to fit the view's width, and make a ``follow`` asked for before
+        the view had a size. ``render_line`` calls this at the first paint after a size
+        change, so that frame already shows the fitted squares and, on a large board, the
+        token rather than the top rows."""
+        size = self.size
+        self.fitted_size = size
         fitted = self._fitted_cell_width(size)
-        refit = fitted is not None and fitted != self.cell_width
-        if refit:
-            assert fitted is not None
+        if fitted is not None and fitted != self.cell_width:
             self._set_cell_width(fitted)
-        resized = super()._size_updated(size, self.virtual_size, container_size, layout)
-        if refit and self.pending_follow is None and self.followed is not None:
-            self.pending_follow = self.followed
+            if self.pending_follow is None and self.followed is not None:
+                self.pending_follow = self.followed  # keep the followed square in view
         if self.pending_follow is not None and size.area:
             self.follow(self.pending_follow)
-        return resized
 
     # -- the editor's cursor, pending jump and heat map ----------------------------------
 
@@ -317,6 +315,7 @@ class BoardView(ScrollView, can_focus=True):
         # really changed (``_check_styles``), not on every restyle.
         super().notify_style_update()
         self.restyled = True
+        self.fitted_size = None  # a new border or scrollbar size changes the room
 
     def _check_styles(self) -> None:
         self.restyled = False
@@ -350,6 +349,8 @@ class BoardView(ScrollView, can_focus=True):
                 start = previous = line
 
     def render_line(self, y: int) -> Strip:
+        if self.size != self.fitted_size:
+            self.fit_to_size()
         scroll_x, scroll_y = self.scroll_offset
         pad_x, pad_y = self._offsets()
         width = self.size.width
@@ -368,7 +369,7 @@ class BoardView(ScrollView, can_focus=True):
             self.cache_geometry = geometry
         strip = self.line_cache.get(line)
         if strip is None:
-            strip = self.line_cache[line] = self._paint_line(line, *geometry)
+            strip = self.line_cache[line] = self.paint_line(line, *geometry)
         if pad_x or (scroll_x == 0 and strip.cell_length == width):
             return strip
         return strip.crop_extend(scroll_x, scroll_x + width, base)
@@ -399,7 +400,7 @@ class BoardView(ScrollView, can_focus=True):
             overlay += Style(bgcolor=full.bgcolor)
         return overlay
 
-    def _paint_line(self, line: int, left: int = 0, width: int | None = None) -> Strip:
+    def paint_line(self, line: int, left: int = 0, width: int | None = None) -> Strip:
         """Virtual line ``line`` as one Strip: ``left`` blank columns, then the board's
         line, then blanks up to ``width`` (default: the board's own width)."""
         self.lines_painted += 1

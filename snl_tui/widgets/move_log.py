@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterable, Sequence
 
 from rich.cells import cell_len, chop_cells
-from rich.highlighter import ReprHighlighter
 from rich.style import Style
 from rich.text import Text
 from textual.cache import LRUCache
@@ -26,7 +25,8 @@ from textual.strip import Strip
 
 from ..core.engine import Player, Turn
 
-_sub_escape = re.compile("[\u0000-\u0014]").sub
+CONTROL_CHARACTERS = re.compile("[\u0000-\u001f\u007f]")
+"""What a terminal would act on instead of showing (newlines, escapes): never written."""
 
 NUMBER_PREFIX = re.compile(r"^\s*\d+\. ")
 """The move number ('  3. ') a continuation row is indented past."""
@@ -42,7 +42,7 @@ def describe_turn(turn: Turn, players: tuple[Player, ...]) -> str:
 
 def clean_line(text: str) -> str:
     """One printable line: tabs expanded, control characters (newlines too) replaced."""
-    return _sub_escape("\N{REPLACEMENT CHARACTER}", text.expandtabs())
+    return CONTROL_CHARACTERS.sub("\N{REPLACEMENT CHARACTER}", text.expandtabs())
 
 
 def wrap_move(text: str, width: int) -> list[str]:
@@ -98,9 +98,9 @@ def wrap_move(text: str, width: int) -> list[str]:
 class MoveLog(ScrollView, can_focus=True):
     """Every move of the game, newest at the bottom, long lines wrapped to the width.
 
-    ``lines`` holds one text per move and ``moves_shown`` (also ``line_count``, kept for
-    the callers of the former ``Log``) counts the moves; ``rows`` are the wrapped rows
-    on screen.
+    ``lines`` holds one text per move and ``line_count`` counts the moves; ``rows`` are
+    the wrapped rows on screen. The attributes are public names of its own: Textual's
+    widgets use many ``_`` names, and a private one here could silently shadow theirs.
     """
 
     ALLOW_SELECT = True
@@ -121,42 +121,36 @@ class MoveLog(ScrollView, can_focus=True):
     def __init__(
         self,
         *,
-        highlight: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self.highlight = highlight
-        """Colour numbers and the like (Rich's ``ReprHighlighter``)."""
-        self.highlighter = ReprHighlighter()
-        self._moves: list[str] = []
-        self._rows: list[str] = []
-        self._wrap_width = 0
-        self._strips: LRUCache[int, Strip] = LRUCache(1024)
+        self.move_texts: list[str] = []
+        """One text per move, unwrapped."""
+        self.wrapped_rows: list[str] = []
+        """The rows on screen: every move wrapped to ``wrap_width``."""
+        self.wrap_width = 0
+        self.strip_cache: LRUCache[int, Strip] = LRUCache(1024)
+        """Rendered rows by row number (none while text is selected)."""
 
     # -- what is shown -----------------------------------------------------------------
 
     @property
     def lines(self) -> Sequence[str]:
         """One text per move, unwrapped (read only)."""
-        return tuple(self._moves)
-
-    @property
-    def moves_shown(self) -> int:
-        """How many moves the log shows."""
-        return len(self._moves)
+        return tuple(self.move_texts)
 
     @property
     def line_count(self) -> int:
         """The number of moves shown (one logical line each), not of wrapped rows."""
-        return len(self._moves)
+        return len(self.move_texts)
 
     @property
     def rows(self) -> Sequence[str]:
         """The rows as wrapped to the current width (read only)."""
-        return tuple(self._rows)
+        return tuple(self.wrapped_rows)
 
     @property
     def allow_select(self) -> bool:
@@ -166,77 +160,72 @@ class MoveLog(ScrollView, can_focus=True):
 
     def show_history(self, history: list[Turn], players: tuple[Player, ...]) -> None:
         """Replace the log with a whole history (new game, undo)."""
-        self._moves = [describe_turn(turn, players) for turn in history]
-        self._rewrap(self._content_width())
+        self.move_texts = [describe_turn(turn, players) for turn in history]
+        self.rewrap(self.content_width())
 
     def catch_up(self, history: list[Turn], players: tuple[Player, ...]) -> None:
         """Add the moves of ``history`` the log does not show yet (a history shorter
         than the log, after an undo, is shown afresh)."""
-        if len(history) < len(self._moves):
+        if len(history) < len(self.move_texts):
             self.show_history(history, players)
             return
-        self.write_moves(describe_turn(turn, players) for turn in history[len(self._moves) :])
+        self.write_moves(describe_turn(turn, players) for turn in history[len(self.move_texts) :])
 
     def write_moves(self, texts: Iterable[str]) -> None:
         """Append moves (one text each) and bring the newest into view."""
         new = list(texts)
         if not new:
             return
-        width = self._content_width()
-        if width != self._wrap_width:
-            self._moves.extend(new)
-            self._rewrap(width)
+        width = self.content_width()
+        if width != self.wrap_width:
+            self.move_texts.extend(new)
+            self.rewrap(width)
             return
-        first_row = len(self._rows)
-        self._moves.extend(new)
+        first_row = len(self.wrapped_rows)
+        self.move_texts.extend(new)
         for text in new:
-            self._rows.extend(wrap_move(text, width))
-        self.virtual_size = Size(width, len(self._rows))
-        self.refresh_lines(first_row, len(self._rows) - first_row)
-        self._follow()
-
-    def clear(self) -> None:
-        """Show no moves."""
-        self._moves.clear()
-        self._rewrap(self._content_width())
+            self.wrapped_rows.extend(wrap_move(text, width))
+        self.virtual_size = Size(width, len(self.wrapped_rows))
+        self.refresh_lines(first_row, len(self.wrapped_rows) - first_row)
+        self.follow_newest()
 
     # -- wrapping and following --------------------------------------------------------
 
-    def _content_width(self) -> int:
+    def content_width(self) -> int:
         """The cells a row may use: the content width less the vertical scrollbar."""
         return max(self.scrollable_content_region.width, 0)
 
-    def _rewrap(self, width: int) -> None:
+    def rewrap(self, width: int) -> None:
         """Wrap every move to ``width`` and show the newest."""
-        self._wrap_width = width
-        self._rows = [row for text in self._moves for row in wrap_move(text, width)]
-        self._strips.clear()
-        self.virtual_size = Size(width, len(self._rows))
+        self.wrap_width = width
+        self.wrapped_rows = [row for text in self.move_texts for row in wrap_move(text, width)]
+        self.strip_cache.clear()
+        self.virtual_size = Size(width, len(self.wrapped_rows))
         self.refresh()
-        self._follow()
+        self.follow_newest()
 
-    def _follow(self) -> None:
+    def follow_newest(self) -> None:
         """Scroll to the newest row (not while the user drags the scrollbar)."""
         if not self.is_vertical_scrollbar_grabbed:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def on_resize(self, event: Resize) -> None:
-        width = self._content_width()
-        if width != self._wrap_width:
-            self._rewrap(width)
+        width = self.content_width()
+        if width != self.wrap_width:
+            self.rewrap(width)
         else:
             # Same width, new height (e.g. the hint panel came or went): the rows stay,
             # the view moves so the newest is still at the bottom.
-            self._follow()
+            self.follow_newest()
 
     def notify_style_update(self) -> None:
         """Styles changed (theme, CSS): repaint, and re-wrap if the room changed (a new
         scrollbar size or padding changes it without a resize)."""
         super().notify_style_update()
-        self._strips.clear()
-        width = self._content_width()
-        if width and width != self._wrap_width:
-            self._rewrap(width)
+        self.strip_cache.clear()
+        width = self.content_width()
+        if width and width != self.wrap_width:
+            self.rewrap(width)
 
     # -- drawing -----------------------------------------------------------------------
 
@@ -244,20 +233,18 @@ class MoveLog(ScrollView, can_focus=True):
         row = self.scroll_offset.y + y
         width = self.size.width
         rich_style = self.rich_style
-        if row >= len(self._rows):
+        if row >= len(self.wrapped_rows):
             return Strip.blank(width, rich_style)
-        strip = self._row_strip(row, rich_style)
+        strip = self.row_strip(row, rich_style)
         return strip.crop_extend(0, width, rich_style).apply_offsets(0, row)
 
-    def _row_strip(self, row: int, rich_style: Style) -> Strip:
+    def row_strip(self, row: int, rich_style: Style) -> Strip:
         selection = self.text_selection
-        if selection is None and row in self._strips:
-            return self._strips[row]
-        text = self._rows[row]
+        if selection is None and row in self.strip_cache:
+            return self.strip_cache[row]
+        text = self.wrapped_rows[row]
         line = Text(text, no_wrap=True)
         line.stylize(rich_style)
-        if self.highlight:
-            line = self.highlighter(line)
         if selection is not None and (span := selection.get_span(row)) is not None:
             start, end = span
             if end == -1:
@@ -265,20 +252,20 @@ class MoveLog(ScrollView, can_focus=True):
             line.stylize(self.screen.get_component_rich_style("screen--selection"), start, end)
         strip = Strip(line.render(self.app.console), cell_len(text))
         if selection is None:
-            self._strips[row] = strip
+            self.strip_cache[row] = strip
         return strip
 
     def refresh_lines(self, y_start: int, line_count: int = 1) -> None:
         for row in range(y_start, y_start + line_count):
-            self._strips.discard(row)
+            self.strip_cache.discard(row)
         super().refresh_lines(y_start, line_count=line_count)
 
     # -- text selection ----------------------------------------------------------------
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
         """The selected text, as the rows show it."""
-        return selection.extract("\n".join(self._rows)), "\n"
+        return selection.extract("\n".join(self.wrapped_rows)), "\n"
 
     def selection_updated(self, selection: Selection | None) -> None:
-        self._strips.clear()
+        self.strip_cache.clear()
         self.refresh()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from ..core.engine import Player
@@ -60,7 +61,7 @@ class PlayersPanel(Widget):
         self.winner = winner
         self.refresh(layout=resized)  # a new layout only when the number of seats changes
 
-    def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(1, len(self.players))
 
     def render(self) -> Text:

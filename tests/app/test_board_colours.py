@@ -39,7 +39,7 @@ async def test_numbers_and_labels_contrast_with_their_squares_in_every_theme(mak
             view.render_line(0)  # picks up the new palette
             numbers, labels = [], []
             for line in range(CELL_HEIGHT * view.board.rows):
-                for segment in view._paint_line(line):
+                for segment in view.paint_line(line):
                     style = segment.style
                     if not segment.text.strip() or style is None:
                         continue

@@ -66,7 +66,7 @@ async def test_compact_squares_keep_numbers_labels_and_route_steps(make_app) -> 
 
         def cell(square: int, part: int) -> str:
             row, col = board.position_of(square)
-            line = view._paint_line(row * CELL_HEIGHT + part).text
+            line = view.paint_line(row * CELL_HEIGHT + part).text
             return line[col * width : (col + 1) * width]
 
         assert cell(28, 1).strip() == "▲84" and cell(28, 2).strip() == "A"

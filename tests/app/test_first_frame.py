@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pytest
 from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import Footer, Header
 
+from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
 from snl_tui.widgets.board import BoardView
@@ -14,53 +19,82 @@ from snl_tui.widgets.players import PlayersPanel
 from .helpers import SIZE, cpu, settle, started
 
 
-def watch_first_board_frame(app) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    """Record what the screen holds when the first frame with the board goes out."""
-    seen: dict[str, object] = {}
-    display = app._display
+class FirstFrameApp(SnlApp):
+    """Keeps the board lines drawn for the first frame, and the board's state then.
 
-    def recording(screen, renderable):  # type: ignore[no-untyped-def]
-        display(screen, renderable)
-        if seen or renderable is None or not app.game_screen.is_mounted:
-            return
-        board = app.game_screen.query_one(BoardView)
-        if board.lines_painted:
-            seen["ready"] = app.game_screen.ready
-            seen["panels"] = len(app.game_screen.query(PlayersPanel))
-            seen["region"] = board.region
-            seen["scroll_y"] = board.scroll_offset.y
-            seen["max_scroll_y"] = board.max_scroll_y
-            seen["text"] = "\n".join(board.render_line(y).text for y in range(board.size.height))
+    Textual's ``Ready`` event is its public signal that "the DOM is ready and the first
+    frame has been displayed": every line the board rendered before it went into that
+    frame (the last rendering of each row wins).
+    """
 
-    app._display = recording
-    return seen
+    def __init__(self, **options: object) -> None:
+        options.setdefault("seed", 7)
+        options.setdefault("animate", False)
+        super().__init__(**options)  # type: ignore[arg-type]
+        self.game_screen.computer_delay = 0
+        self.frame_lines: dict[int, str] = {}
+        self.first: dict[str, object] = {}
+
+    def on_ready(self) -> None:
+        board = self.game_screen.query_one(BoardView)
+        self.first.update(
+            text="\n".join(self.frame_lines[y] for y in sorted(self.frame_lines)),
+            region=board.region,
+            cell_width=board.cell_width,
+            scroll_y=board.scroll_offset.y,
+            max_scroll_y=board.max_scroll_y,
+        )
 
 
-async def test_the_board_is_drawn_before_the_panels_and_does_not_move(make_app) -> None:
-    app = make_app()
-    first = watch_first_board_frame(app)
+@pytest.fixture
+def first_frame_app(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FirstFrameApp]:
+    """``first_frame_app(**options)``: an app whose first frame's board lines are kept."""
+    apps: list[FirstFrameApp] = []
+    render_line = BoardView.render_line
+
+    def recording(view: BoardView, y: int) -> Strip:
+        strip = render_line(view, y)
+        app = view.app
+        if isinstance(app, FirstFrameApp) and not app.first:
+            app.frame_lines[y] = strip.text
+        return strip
+
+    monkeypatch.setattr(BoardView, "render_line", recording)
+
+    def factory(**options: object) -> FirstFrameApp:
+        apps.append(FirstFrameApp(**options))
+        return apps[-1]
+
+    return factory
+
+
+async def test_the_first_frame_shows_the_board_where_it_stays(first_frame_app) -> None:
+    app = first_frame_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await settle(pilot)
-        assert first["ready"] is False and first["panels"] == 0
+        first = app.first
         text = str(first["text"])
         assert "100" in text and "GOAL" in text and "▲38" in text and "▼6" in text
         board = screen.query_one(BoardView)
         assert board.region == first["region"]  # the panels arrive around it
+        assert board.cell_width == first["cell_width"]  # squares fitted from frame one
         assert board.region == Region(0, 1, 74, 38)
         assert screen.query(Header) and screen.query(Footer) and screen.query(PlayersPanel)
         assert not screen.has_class("-loading")
         assert board.has_focus
 
 
-async def test_a_large_board_opens_at_the_tokens(make_app) -> None:
-    app = make_app(board=load_board("everest"), players=[Player("Ann")])
-    first = watch_first_board_frame(app)
+async def test_a_large_board_opens_at_the_tokens(first_frame_app) -> None:
+    app = first_frame_app(board=load_board("everest"), players=[Player("Ann")])
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
+        first = app.first
         # Off the board: the bottom rows (square 1 and the off-board line) from frame one.
         assert first["scroll_y"] == first["max_scroll_y"] > 0
-        assert "off the board: A" in str(first["text"])
+        text = str(first["text"])
+        assert "off the board: A" in text
+        assert " 1 " in text and " 400" not in text
 
 
 async def test_a_move_made_before_the_panels_arrive_is_shown_once(make_app) -> None:

@@ -127,7 +127,7 @@ async def test_board_draws_numbers_jumps_goal_tokens_and_route(make_app) -> None
 
         def cell(square: int, part: int) -> str:
             row, col = board.position_of(square)
-            line = view._paint_line(row * CELL_HEIGHT + part).text
+            line = view.paint_line(row * CELL_HEIGHT + part).text
             return line[col * view.cell_width : (col + 1) * view.cell_width]
 
         assert cell(28, 0).strip() == "28"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-import tomllib
+import shutil
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -107,10 +110,38 @@ def test_builtins_load_by_name_from_any_directory(
     assert load_board("everest").goal == 400
 
 
-def test_board_files_are_package_data() -> None:
-    # A non-editable install ships exactly what pyproject's package-data names.
-    root = Path(__file__).resolve().parents[2]
-    config = tomllib.loads((root / "pyproject.toml").read_text())
-    assert "boards/*" in config["tool"]["setuptools"]["package-data"]["snl_tui"]
-    shipped = {p.stem for p in (root / "snl_tui" / "boards").iterdir() if p.is_file()}
-    assert shipped == set(builtin_names())
+BOARDS = Path(__file__).resolve().parents[2] / "boards"
+
+
+def test_the_boards_folder_is_the_one_source() -> None:
+    # Every board file in the top-level boards/ folder is a built-in, and nothing else is.
+    assert {p.stem for p in BOARDS.iterdir() if p.is_file()} == set(builtin_names())
+
+
+@pytest.mark.wheel
+def test_the_wheel_ships_every_board_and_module(tmp_path: Path) -> None:
+    """A non-editable install gets exactly what the wheel holds: build one and look."""
+    root = BOARDS.parent
+    source = tmp_path / "source"  # built from a copy: no build/ or egg-info in the tree
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for folder in ("snl_tui", "boards"):
+        shutil.copytree(root / folder, source / folder, ignore=ignore)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(root / name, source / name)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), "."],
+        cwd=source,
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {f"snl_tui/boards/{p.name}" for p in BOARDS.iterdir()} <= names
+    package = {
+        path.relative_to(root).as_posix()
+        for pattern in ("*.py", "*.tcss", "*.md")
+        for path in (root / "snl_tui").rglob(pattern)
+    }
+    assert package <= names  # every subpackage and its styles are listed in pyproject
+    assert "snl_tui/snl.tcss" in names and "snl_tui/screens/help.md" in names
