@@ -22,7 +22,7 @@ from .core.board import Board
 from .core.engine import MAX_PLAYERS, Player, move, unique_names
 from .core.errors import SnlError
 from .core.formats import FORMATS, builtin_boards, dump_board, load_board, lost_in_matrix
-from .core.report import LINE_LIMIT, place, quote, safe_line
+from .core.report import LINE_LIMIT, is_unsafe_char, place, quote, safe_line
 from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
 from .core.solver import solve
 
@@ -120,6 +120,11 @@ def parse_players(text: str) -> list[Player]:
     names = [part.strip() for part in text.split(",")]
     if any(not name for name in names):
         raise UsageError(f"--players: empty name in {quote(text)} (names are separated by commas)")
+    for name in names:
+        # A name is drawn by the TUI: an ESC in it could drive the terminal.
+        bad = next((char for char in name if is_unsafe_char(char)), None)
+        if bad is not None:
+            raise UsageError(f"--players: a name contains a control character ({quote(bad)})")
     if not 1 <= len(names) <= MAX_PLAYERS:
         raise UsageError(f"--players: a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
     return unique_names([Player.parse(name) for name in names])

@@ -50,7 +50,7 @@ from typing import Any, Literal
 from .board import Board, JumpSpec, check_dimensions
 from .checks import board_warnings as board_warnings  # its old home: re-exported
 from .errors import BoardError, RulesError
-from .report import one_line, quote
+from .report import quote
 from .rules import Rules
 
 Format = Literal["matrix", "toml", "txt", "json"]
@@ -469,6 +469,10 @@ def _parse_txt(text: str) -> _Parsed:
         directive = _DIRECTIVE.match(stripped) if size is None else None
         if directive:
             key, value = directive.group(1).lower(), directive.group(2).strip()
+            if key == "description":
+                # Kept as written after 'description: ' (indents and tabs survive).
+                raw = _DIRECTIVE.match(line.lstrip())
+                value = raw.group(2).removeprefix(" ") if raw else value
             if key == "name":
                 name = value
             elif key == "description":
@@ -659,8 +663,9 @@ def _rules_text(rules: Rules) -> str:
 def _dump_txt(board: Board) -> str:
     lines = []
     if board.name:
-        lines.append(f"# name: {one_line(board.name)}")
-    lines.extend(f"# description: {line}" for line in board.description.splitlines())
+        lines.append(f"# name: {board.name}")  # one line, no edge spaces: Board checks
+    if board.description:
+        lines.extend(f"# description: {line}" for line in board.description.split("\n"))
     if board.rules.non_default():
         lines.append(f"# rules: {_rules_text(board.rules)}")
     lines.append(f"{board.rows} {board.cols}")
