@@ -54,11 +54,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return build_corpus(tmp_path_factory.mktemp("hostile"))
 
 
-def assert_one_clean_line(stderr: str, command: str) -> str:
-    """stderr is exactly one line, short, starting 'snl COMMAND: ', nothing unsafe."""
+def assert_one_clean_line(stderr: str, command: str | None) -> str:
+    """stderr is exactly one line, short, starting 'snl COMMAND: ' (or just 'snl' for
+    the top-level parser's errors), with no control character."""
     assert stderr.endswith("\n") and stderr.count("\n") == 1, repr(stderr[:500])
     line = stderr[:-1]
-    assert line.startswith(f"snl {command}: "), line
+    assert line.startswith(f"snl {command}: " if command else "snl"), line
     assert len(line) <= LINE_LIMIT, len(line)
     assert "Traceback" not in line
     assert not [char for char in line if is_unsafe_char(char)], line
