@@ -1,7 +1,9 @@
 """The ``snl`` command: play, solve, analyze, check, convert and list boards (SPEC 4).
 
 Every user mistake (a bad argument, a bad board file, a bad rule value) ends with one
-line on stderr and exit status 2, never a traceback. ``snl`` alone plays ``classic``.
+line on stderr and exit status 2, never a traceback; so does output that cannot be
+written (``> /dev/full``). Error lines are at most ``LINE_LIMIT`` characters with control
+characters escaped. ``snl`` alone plays ``classic``.
 
 Playing saves after every move in the saved-games store (SPEC 8; ``--no-save`` never
 touches it) and first offers to resume the last unfinished game; ``snl resume [ID]``
@@ -11,7 +13,9 @@ continues one and ``snl replay ID`` shows one again.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -22,7 +26,7 @@ from .core.board import Board
 from .core.engine import MAX_PLAYERS, Player, move
 from .core.errors import SnlError
 from .core.formats import FORMATS, builtin_boards, dump_board, load_board, lost_in_matrix
-from .core.report import one_line, place
+from .core.report import LINE_LIMIT, place, safe_line
 from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
 from .core.session import GameSession
 from .core.session import parse_players as session_parse_players
@@ -56,7 +60,9 @@ class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (no usage block) and exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        # argparse quotes the bad argument: it may hold control characters or be huge.
+        line = safe_line(f"{self.prog}: {message}", LINE_LIMIT - 30)
+        self.exit(EXIT_USAGE, f"{line} (see {self.prog} --help)\n")
 
 
 # -- rule options, shared by play, solve and analyze ------------------------------------------
@@ -554,15 +560,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         **{name: lambda: store_cli.run(args, out, err) for name in store_cli.COMMANDS},
     }
     try:
-        return handlers[args.command]()
+        status = handlers[args.command]()
+        out.flush()  # a full disk shows here, while it can still be reported
+        return status
     except SnlError as error:
-        print(f"snl {args.command}: {one_line(str(error))}", file=err)
+        _report(err, f"snl {args.command}: {error}")
         return EXIT_USAGE
-    except BrokenPipeError:  # `snl convert ... | head`: the reader left; not an error
-        sys.stderr.close()
-        return EXIT_OK
+    except BrokenPipeError:
+        # `snl convert ... | head`: the reader left. The Python docs' recipe: point
+        # stdout at devnull so the interpreter's last flush does not fail again.
+        _drop_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as error:  # `> /dev/full`: no space left, an I/O error
+        _drop_stdout()
+        _report(err, f"snl {args.command}: cannot write the output: {error.strerror or error}")
+        return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+EXIT_BROKEN_PIPE = 1
+"""What Python itself exits with on EPIPE (the docs' recipe)."""
+
+
+def _report(err: TextIO, text: str) -> None:
+    """One safe line on stderr; if even stderr is gone there is no one left to tell."""
+    with contextlib.suppress(OSError, ValueError):
+        print(safe_line(text), file=err, flush=True)
+
+
+def _drop_stdout() -> None:
+    """Send what is still buffered for stdout to devnull (it cannot be written)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is not a real file (a test's capture): nothing to flush later
 
 
 def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

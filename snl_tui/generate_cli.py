@@ -165,7 +165,10 @@ def _output(path: str | None) -> tuple[str, Path | None]:
 def _write_atomically(target: Path, text: str) -> None:
     """A temporary file in the same folder, then a rename: never a half-written board."""
     folder = target.parent if str(target.parent) else Path(".")
-    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as error:  # a read-only or full folder: nothing was written
+        raise GenerateUsageError(f"cannot write {target}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)

@@ -18,6 +18,7 @@ from operator import is_not
 from typing import Literal, TypeVar
 
 from .errors import BoardError
+from .report import is_unsafe_char, quote
 from .rules import Rules
 
 MAX_SIDE = 1000
@@ -56,16 +57,37 @@ class JumpSpec:
     where: str | None = None
 
 
+def check_text(text: object, what: str, *, multiline: bool = False) -> str:
+    """``text`` if it is a string fit for a name (or, ``multiline``, a description).
+
+    A name or description is printed by the CLI and drawn by the TUI: an ESC or BEL in it
+    could retitle the window or clear the screen, so control characters (C0, DEL, C1),
+    line separators and bidirectional overrides are refused. Descriptions may hold line
+    breaks and tabs (a long description in a TOML file). A name is one line without
+    spaces at either end: the text format's ``# name:`` line could not carry more, and
+    every format must give the same board back.
+    """
+    if not isinstance(text, str):
+        raise BoardError(f"{what} must be text, not {quote(text)}")
+    allowed = "\n\t" if multiline else ""
+    for char in text:
+        if is_unsafe_char(char, allowed):
+            raise BoardError(f"{what} contains a control character ({quote(char)})")
+    if not multiline and text != text.strip():
+        raise BoardError(f"{what} starts or ends with a space: {quote(text)}")
+    return text
+
+
 def check_dimensions(rows: object, cols: object, where: str | None = None) -> tuple[int, int]:
     """Validate a board's size; returns it as ints or raises BoardError."""
     for label, value in (("rows", rows), ("cols", cols)):
         if type(value) is not int:
-            raise BoardError(f"{label} must be a whole number, not {value!r}", where=where)
+            raise BoardError(f"{label} must be a whole number, not {quote(value)}", where=where)
         if value < 1:
-            raise BoardError(f"{label} must be at least 1, not {value}", where=where)
+            raise BoardError(f"{label} must be at least 1, not {quote(value)}", where=where)
         if value > MAX_SIDE:
             raise BoardError(
-                f"board is too large: {label} = {value} (at most {MAX_SIDE} x {MAX_SIDE})",
+                f"board is too large: {label} = {quote(value)} (at most {MAX_SIDE} x {MAX_SIDE})",
                 where=where,
             )
     if rows * cols < 2:  # type: ignore[operator]
@@ -131,6 +153,8 @@ class Board:
         rules = rules if rules is not None else Rules()
         if not isinstance(rules, Rules):
             raise TypeError("rules must be a Rules value")
+        check_text(name, "the name")
+        check_text(description, "the description", multiline=True)
         for attribute, value in (
             ("rows", rows),
             ("cols", cols),
@@ -356,7 +380,7 @@ class Board:
         )
 
     def __repr__(self) -> str:
-        label = f" {self.name!r}" if self.name else ""
+        label = f" {quote(self.name)}" if self.name else ""
         return (
             f"<Board{label} {self.rows}x{self.cols} ladders={len(self.ladders)} "
             f"snakes={len(self.snakes)} {self.rules}>"
@@ -398,9 +422,11 @@ def _raise_first_bad_cell(flat: list[object], rows: int, cols: int) -> None:
         value = flat[s]
         where = _cell_where(rows, cols, s)
         if type(value) is not int:
-            raise BoardError(f"cell is not a whole number: {value!r}", where=where)
+            raise BoardError(f"cell is not a whole number: {quote(value)}", where=where)
         if value != -1 and not 1 <= value <= goal:
-            raise BoardError(f"destination {value} is outside the board (1..{goal})", where=where)
+            raise BoardError(
+                f"destination {quote(value)} is outside the board (1..{goal})", where=where
+            )
     raise AssertionError("no bad cell found")  # pragma: no cover - callers checked first
 
 
@@ -408,7 +434,7 @@ def _check_jump(spec: JumpSpec, goal: int, seen: dict[int, int]) -> None:
     start, end, where = spec.start, spec.end, spec.where
     for value in (start, end):
         if type(value) is not int:
-            raise BoardError(f"jump squares must be whole numbers, not {value!r}", where=where)
+            raise BoardError(f"jump squares must be whole numbers, not {quote(value)}", where=where)
     if not 1 <= start <= goal:
         raise BoardError(f"jump start {start} is outside the board (1..{goal})", where=where)
     if not 1 <= end <= goal:

@@ -8,11 +8,10 @@ undo ``History`` is simply a list of boards and an index into it.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .board import Board, JumpSpec, check_dimensions
+from .board import Board, JumpSpec, check_dimensions, check_text
 from .errors import BoardError
 from .rules import Rules
 
@@ -38,22 +37,6 @@ class Edit(Protocol):
     def apply(self, board: Board) -> Board: ...
 
     def describe(self) -> str: ...
-
-
-def check_text(text: object, what: str, *, multiline: bool = False) -> str:
-    """``text`` if it is a string without control characters, else a BoardError.
-
-    A name or description is printed by the CLI and drawn by the TUI: an ESC or BEL in it
-    could retitle the window or clear the screen. Descriptions may hold line breaks and
-    tabs (a long description in a TOML file); names may not.
-    """
-    if not isinstance(text, str):
-        raise BoardError(f"{what} must be text, not {text!r}")
-    allowed = "\n\t" if multiline else ""
-    for char in text:
-        if unicodedata.category(char) == "Cc" and char not in allowed:
-            raise BoardError(f"{what} contains a control character ({char!r})")
-    return text
 
 
 def empty_board(

@@ -6,6 +6,11 @@ these; the CLI and the app show ``str(error)`` and never a traceback.
 
 from __future__ import annotations
 
+from .report import clip, escape_controls
+
+SOURCE_LIMIT = 80
+"""How much of a file name an error message shows (a path can be any length)."""
+
 
 class SnlError(Exception):
     """Base class of every error snl reports to a person."""
@@ -15,7 +20,8 @@ class BoardError(SnlError, ValueError):
     """A board (or board file) is malformed or breaks a rule of SPEC 2.
 
     ``source`` names the file (or built-in board) when known; ``where`` the line, row,
-    column or entry inside it. ``str()`` gives the whole one-line message.
+    column or entry inside it. ``str()`` gives the whole one-line message, with any
+    control character (from a file name or a quoted value) escaped.
     """
 
     def __init__(self, message: str, *, source: str | None = None, where: str | None = None):
@@ -27,10 +33,10 @@ class BoardError(SnlError, ValueError):
     def _render(self) -> str:
         prefix = ""
         if self.source:
-            prefix = f"{self.source}: "
+            prefix = f"{clip(escape_controls(self.source), SOURCE_LIMIT)}: "
         if self.where:
             prefix += f"{self.where}: "
-        return prefix + self.message
+        return escape_controls(prefix + self.message)
 
     def with_source(self, source: str) -> BoardError:
         """The same error, naming the file it came from (keeps the subclass)."""

@@ -22,12 +22,21 @@ which parse error to report):
 
 Every error is a ``BoardError`` naming the file and, where it applies, the line, entry,
 row/column and square. What is legal but probably unintended is ``checks``' business.
+
+A board file is whatever a user points at, so reading is defensive: only a regular file
+is read (a FIFO, ``/dev/zero`` or a directory is refused without blocking), at most
+``MAX_FILE_BYTES``; numbers are at most ``MAX_DIGITS`` digits; and any failure of a
+parser on hostile text (nesting that hits the recursion limit, a value of the wrong
+type deep in a structure) ends as one ``BoardError``, never another exception.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import stat
 import textwrap
 import tomllib
 from collections.abc import Callable, Mapping
@@ -41,7 +50,7 @@ from typing import Any, Literal
 from .board import Board, JumpSpec, check_dimensions
 from .checks import board_warnings as board_warnings  # its old home: re-exported
 from .errors import BoardError, RulesError
-from .report import one_line
+from .report import quote
 from .rules import Rules
 
 Format = Literal["matrix", "toml", "txt", "json"]
@@ -53,6 +62,12 @@ RULE_ORDER = ("start", "overshoot", "chain", "faces", "six_again")
 BOARD_SUFFIXES = (".toml", ".json", ".txt")
 
 RulesOverride = Rules | Mapping[str, Any] | None
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest board file read: a 1000x1000 matrix (the largest board) is about 5 MB."""
+MAX_DIGITS = 20
+"""The longest number read from a file: every square number fits in 7 digits, and
+Python refuses to convert integers of over 4,300 digits anyway."""
 
 
 @dataclass(frozen=True)
@@ -90,10 +105,10 @@ def load_board(name_or_path: str | Path, rules: RulesOverride = None) -> Board:
             description=_MATRIX_DESCRIPTIONS.get(text, ""),
         )
     path = Path(name_or_path)
-    if not path.exists() and "/" not in text and "\\" not in text and not path.suffix:
+    if not os.path.lexists(path) and "/" not in text and "\\" not in text and not path.suffix:
         known = ", ".join(_builtin_files())
         raise BoardError(f"no such file or built-in board (built-in boards: {known})", source=text)
-    return _load_text(_read(path, text), source=text, stem=path.stem, rules=rules)
+    return _load_text(_read_file(path, text), source=text, stem=path.stem, rules=rules)
 
 
 def parse_board(
@@ -108,15 +123,80 @@ def parse_board(
     return _load_text(text, source=source, stem=name, rules=rules, suffix=suffix)
 
 
-def _read(location: Path | Traversable, label: str) -> str:
+def _read(location: Traversable, label: str) -> str:
+    """A built-in board's text (a file inside the package: trusted)."""
+    return _decode(location.read_bytes(), label)
+
+
+def _read_file(path: Path, label: str) -> str:
+    """The text of a user's board file: a regular file of at most ``MAX_FILE_BYTES``.
+
+    Opened without blocking (a FIFO with no writer would wait forever) and checked with
+    ``fstat`` on the open file (no race between the check and the read); ``/dev/zero``,
+    a FIFO, a socket or a directory is refused before a byte is read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        data = location.read_bytes()
-    except FileNotFoundError:
-        raise BoardError("no such file", source=label) from None
-    except IsADirectoryError:
-        raise BoardError("is a directory, not a board file", source=label) from None
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise BoardError(_open_failure(path, error), source=label) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise BoardError("is a directory, not a board file", source=label)
+        if not stat.S_ISREG(info.st_mode):
+            raise BoardError(
+                "not a regular file (a device, FIFO or socket is never read as a board)",
+                source=label,
+            )
+        if info.st_size > MAX_FILE_BYTES:
+            raise BoardError(_too_large(info.st_size), source=label)
+        chunks: list[bytes] = []
+        size = 0
+        # Read to the end but never past the cap, even if the file grows meanwhile.
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_FILE_BYTES:
+            raise BoardError(_too_large(size), source=label)
     except OSError as error:
         raise BoardError(f"cannot read the file: {error.strerror or error}", source=label) from None
+    finally:
+        os.close(fd)
+    return _decode(b"".join(chunks), label)
+
+
+def _open_failure(path: Path, error: OSError) -> str:
+    if error.errno == errno.ENOENT:
+        return (
+            "broken symbolic link (its target does not exist)"
+            if path.is_symlink()
+            else ("no such file")
+        )
+    if error.errno == errno.ELOOP:
+        return "too many levels of symbolic links (a symlink loop)"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if error.errno == errno.EISDIR:
+        return "is a directory, not a board file"
+    if error.errno == errno.ENOTDIR:
+        return "no such file (a part of the path is not a directory)"
+    return f"cannot open the file: {error.strerror or error}"
+
+
+def _too_large(size: int) -> str:
+    return (
+        f"the file is too large for a board ({size / 1e6:.1f} MB; "
+        f"at most {MAX_FILE_BYTES // (1024 * 1024)} MiB)"
+    )
+
+
+def _decode(data: bytes, label: str) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) and len(data) % 2 == 0:
+        raise BoardError("the file is UTF-16 text: save it as UTF-8", source=label)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -153,6 +233,12 @@ def _load_text(
         )
     except BoardError as error:
         raise error.with_source(source) from None
+    except RecursionError:
+        raise BoardError("the file is nested too deeply", source=source) from None
+    except Exception as error:
+        # A parser or check meeting hostile text in a way not foreseen above still ends
+        # as one line naming the file: the CLI exits 2 and the load dialog shows it.
+        raise BoardError(f"cannot read the board ({type(error).__name__})", source=source) from None
 
 
 def _settle_rules(from_file: Rules, override: RulesOverride) -> Rules:
@@ -174,6 +260,10 @@ class _NotThisFormat(Exception):
 def _parse(text: str, suffix: str) -> _Parsed:
     if not text.strip():
         raise BoardError("the file is empty")
+    # A file saved on Windows: TOML keeps CRLF inside a multi-line string, and a CR in a
+    # description would be refused as a control character. No format allows a raw CR
+    # anywhere else, so this changes no value.
+    text = text.replace("\r\n", "\n")
     parsers: dict[str, Callable[[str], _Parsed]] = {
         "json": _parse_json,
         "toml": _parse_toml,
@@ -224,14 +314,27 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise BoardError(f"duplicate key {key!r}")
+            raise BoardError(f"duplicate key {quote(key)}")
         result[key] = value
     return result
 
 
+def _json_int(token: str) -> int:
+    # Called by the JSON parser for every integer: a huge one is refused before int()
+    # (which raises past 4,300 digits, and is slow well before that).
+    return _checked_int(token, None, "a number")
+
+
+def _checked_int(token: str, where: str | None, what: str) -> int:
+    digits = len(token.lstrip("+-"))
+    if digits > MAX_DIGITS:
+        raise BoardError(f"{what} is far too large ({digits} digits)", where=where)
+    return int(token)
+
+
 def _parse_json(text: str) -> _Parsed:
     try:
-        data = json.loads(text, object_pairs_hook=_reject_duplicates)
+        data = json.loads(text, object_pairs_hook=_reject_duplicates, parse_int=_json_int)
     except json.JSONDecodeError as error:
         raise _NotThisFormat(
             BoardError(
@@ -273,6 +376,11 @@ def _parse_toml(text: str) -> _Parsed:
         if message.endswith(" (at end of document)"):
             message, where = message.removesuffix(" (at end of document)"), "end of file"
         raise _NotThisFormat(BoardError(f"malformed TOML: {message}", where=where)) from None
+    except RecursionError:
+        raise _NotThisFormat(BoardError("malformed TOML: nested too deeply")) from None
+    except ValueError:
+        # tomllib converts integers itself: one of over 4,300 digits raises ValueError.
+        raise BoardError("a number in the file is far too large") from None
     return _parse_document(data)
 
 
@@ -281,7 +389,7 @@ def _parse_document(data: Mapping[str, Any]) -> _Parsed:
     for key in data:
         if key not in DOCUMENT_KEYS:
             raise BoardError(
-                f"unknown key {key!r}; a board document has {', '.join(DOCUMENT_KEYS)}"
+                f"unknown key {quote(key)}; a board document has {', '.join(DOCUMENT_KEYS)}"
             )
     name = data.get("name")
     if name is not None and not isinstance(name, str):
@@ -303,11 +411,11 @@ def _parse_document(data: Mapping[str, Any]) -> _Parsed:
         for index, entry in enumerate(entries, start=1):
             where = f"{key} entry {index}"
             if not isinstance(entry, list) or len(entry) != 2:
-                raise BoardError(f"expected a [from, to] pair, not {entry!r}", where=where)
+                raise BoardError(f"expected a [from, to] pair, not {quote(entry)}", where=where)
             for value in entry:
                 if type(value) is not int:
                     raise BoardError(
-                        f"squares must be whole numbers, not {_json_type(value)} {value!r}",
+                        f"squares must be whole numbers, not {_json_type(value)} {quote(value)}",
                         where=where,
                     )
             jumps.append(JumpSpec(entry[0], entry[1], kind, where))  # type: ignore[arg-type]
@@ -327,7 +435,7 @@ def _document_size(data: Mapping[str, Any]) -> tuple[int, int]:
     if has_size:
         size = data["size"]
         if type(size) is not int:
-            raise BoardError(f"'size' must be a whole number, not {size!r}", where="size")
+            raise BoardError(f"'size' must be a whole number, not {quote(size)}", where="size")
         return check_dimensions(size, size, where="size")
     if not has_sides:
         raise BoardError("missing the board size: give 'rows' and 'cols', or 'size'")
@@ -339,14 +447,14 @@ def _document_size(data: Mapping[str, Any]) -> tuple[int, int]:
 
 # -- jump lists ------------------------------------------------------------------------------
 
-_INT = re.compile(r"[+-]?\d+")
+_INT = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: str.isdigit() takes '٣' too
 _DIRECTIVE = re.compile(r"#\s*(name|description|rules)\s*:(.*)$", re.IGNORECASE)
 
 
 def _whole(token: str, where: str, what: str) -> int:
     if not _INT.fullmatch(token):
-        raise BoardError(f"{what} must be a whole number, not {token!r}", where=where)
-    return int(token)
+        raise BoardError(f"{what} must be a whole number, not {quote(token)}", where=where)
+    return _checked_int(token, where, what)
 
 
 def _parse_txt(text: str) -> _Parsed:
@@ -361,6 +469,10 @@ def _parse_txt(text: str) -> _Parsed:
         directive = _DIRECTIVE.match(stripped) if size is None else None
         if directive:
             key, value = directive.group(1).lower(), directive.group(2).strip()
+            if key == "description":
+                # Kept as written after 'description: ' (indents and tabs survive).
+                raw = _DIRECTIVE.match(line.lstrip())
+                value = raw.group(2).removeprefix(" ") if raw else value
             if key == "name":
                 name = value
             elif key == "description":
@@ -376,7 +488,7 @@ def _parse_txt(text: str) -> _Parsed:
                 # A broken first line may mean the file is not a jump list at all.
                 raise _NotThisFormat(
                     BoardError(
-                        f"the first line must be 'rows cols', not {' '.join(content)!r}",
+                        f"the first line must be 'rows cols', not {quote(' '.join(content))}",
                         where=where,
                     )
                 )
@@ -387,7 +499,7 @@ def _parse_txt(text: str) -> _Parsed:
             size = check_dimensions(sides[0], sides[-1], where=where)
             continue
         if len(content) != 2:
-            raise BoardError(f"expected 'from to', not {' '.join(content)!r}", where=where)
+            raise BoardError(f"expected 'from to', not {quote(' '.join(content))}", where=where)
         start = _whole(content[0], where, "a jump's start")
         end = _whole(content[1], where, "a jump's destination")
         jumps.append(JumpSpec(start, end, None, where))
@@ -398,18 +510,29 @@ def _parse_txt(text: str) -> _Parsed:
 
 def _rules_line(text: str, where: str) -> Rules:
     """``start=0 overshoot=bounce chain=true`` (commas between options are fine too)."""
-    options: dict[str, str] = {}
+    options: dict[str, Any] = {}
     for item in text.replace(",", " ").split():
         option, sep, value = item.partition("=")
         if not sep or not option or not value:
-            raise RulesError(f"rules: expected name=value, not {item!r}", where=where)
+            raise RulesError(f"rules: expected name=value, not {quote(item)}", where=where)
         if option in options:
-            raise RulesError(f"rules: {option!r} is given twice", where=where)
-        options[option] = value
+            raise RulesError(f"rules: {quote(option)} is given twice", where=where)
+        options[option] = _rule_value(value, where)
     try:
         return Rules.from_mapping(options)
     except RulesError as error:
         raise RulesError(error.message, where=where) from None
+
+
+def _rule_value(text: str, where: str) -> int | bool | str:
+    """A ``# rules:`` value as the type a TOML file would give it: 8 is a number, true
+    a boolean, anything else a word (the rules then check each option's type)."""
+    if _INT.fullmatch(text):
+        return _checked_int(text, where, "a rule value")
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    return text
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -540,8 +663,9 @@ def _rules_text(rules: Rules) -> str:
 def _dump_txt(board: Board) -> str:
     lines = []
     if board.name:
-        lines.append(f"# name: {one_line(board.name)}")
-    lines.extend(f"# description: {line}" for line in board.description.splitlines())
+        lines.append(f"# name: {board.name}")  # one line, no edge spaces: Board checks
+    if board.description:
+        lines.extend(f"# description: {line}" for line in board.description.split("\n"))
     if board.rules.non_default():
         lines.append(f"# rules: {_rules_text(board.rules)}")
     lines.append(f"{board.rows} {board.cols}")
@@ -630,17 +754,22 @@ def builtin_names() -> list[str]:
 
 
 def is_board_file(path: Path) -> bool:
-    """Whether a path looks like a board file (for listing a folder's boards)."""
-    return path.is_file() and path.suffix.lower() in BOARD_SUFFIXES
+    """Whether a path looks like a board file (for listing a folder's boards): a regular
+    file with a board extension. Never raises (a symlink loop or an unreadable folder
+    is simply not a board file)."""
+    try:
+        return path.suffix.lower() in BOARD_SUFFIXES and stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 SNIFF_BYTES = 64 * 1024
 """How much of a file ``looks_like_board`` reads: a whole board file, but a small one."""
 
-_MATRIX_START = re.compile(r"\[\s*\[\s*[-+]?\d")
+_MATRIX_START = re.compile(r"\[\s*\[\s*[-+]?[0-9]")
 _JSON_SIZE_KEY = re.compile(r'"(size|rows)"\s*:')
 _TOML_SIZE_KEY = re.compile(r"""(size|rows|"size"|"rows"|'size'|'rows')\s*=""")
-_TXT_SIZE_LINE = re.compile(r"[-+]?\d+(\s+[-+]?\d+)?")
+_TXT_SIZE_LINE = re.compile(r"[-+]?[0-9]+(\s+[-+]?[0-9]+)?")
 
 
 def looks_like_board(path: Path) -> bool:
@@ -650,12 +779,28 @@ def looks_like_board(path: Path) -> bool:
     top-level ``size`` or ``rows``) and a jump list (the first line that is not a comment
     is ``rows cols``); no for other JSON and TOML such as ``pyproject.toml``. A file that
     looks like a board but is broken still counts, so the dialog can show its error.
+    Never raises and never blocks, whatever the file holds: it lists a folder's files.
     """
     try:
-        with path.open("rb") as file:
-            head = file.read(SNIFF_BYTES)
+        return _looks_like_board(path)
+    except Exception:  # hostile content (deep nesting, huge numbers) is not a board
+        return False
+
+
+def _looks_like_board(path: Path) -> bool:
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False  # a FIFO or device: reading it could block or never end
+        head = os.read(fd, SNIFF_BYTES)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     whole = len(head) < SNIFF_BYTES
     if text.startswith("{"):

@@ -8,6 +8,8 @@ text: no numpy, no Textual (the analysis is only a type here).
 from __future__ import annotations
 
 import math
+import reprlib
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -30,6 +32,81 @@ def place(position: int) -> str:
 def one_line(text: str) -> str:
     """``text`` with every run of whitespace (newlines included) as one space."""
     return " ".join(text.split())
+
+
+QUOTE_LIMIT = 60
+"""How much of a value from a file an error message quotes."""
+LINE_LIMIT = 200
+"""The longest error line the CLI prints."""
+ELLIPSIS = "..."
+
+# Bidirectional overrides and isolates can make a terminal show text in another order
+# than it is stored ("Trojan Source"): escaped like the control characters.
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def is_unsafe_char(char: str, allowed: str = "") -> bool:
+    """Whether ``char`` must never reach a terminal raw: a control character (C0, DEL,
+    C1), a line or paragraph separator, or a bidirectional override."""
+    if char in allowed:
+        return False
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI
+
+
+def escape_controls(text: str, allowed: str = "") -> str:
+    """``text`` with every unsafe character (``is_unsafe_char``) written as an escape:
+    ESC shows as ``\\x1b``, so an echoed file name cannot drive the terminal."""
+    if not any(is_unsafe_char(char, allowed) for char in text):
+        return text
+    return "".join((_escape(char) if is_unsafe_char(char, allowed) else char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to at most ``limit`` characters, ending in '...' when cut."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - len(ELLIPSIS), 1)] + ELLIPSIS
+
+
+class _ShortRepr(reprlib.Repr):
+    """``repr`` bounded in depth, length and digits; never raises on a deep or huge value
+    (``repr`` itself hits the recursion limit, or int's 4,300-digit limit)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = 6
+        self.maxstring = QUOTE_LIMIT
+        self.maxother = QUOTE_LIMIT
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:
+            return f"<a number of about {int(x.bit_length() * 0.30103) + 1} digits>"
+        return repr(x)
+
+
+_SHORT_REPR = _ShortRepr()
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A value from a file, quoted for an error message: ``repr``-like, at most ``limit``
+    characters, control characters escaped, whatever the value (deep, huge or odd)."""
+    try:
+        text = _SHORT_REPR.repr(value)
+    except Exception:  # a value whose repr fails is still named, not crashed on
+        text = f"<{type(value).__name__}>"
+    return clip(escape_controls(text), limit)
+
+
+def safe_line(text: str, limit: int = LINE_LIMIT) -> str:
+    """``text`` made fit for one line on a terminal: whitespace runs as one space,
+    control characters escaped, at most ``limit`` characters."""
+    return clip(escape_controls(one_line(text)), limit)
 
 
 def percent(p: float | None, digits: int = 1, certain: float = 0.0) -> str:

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from .errors import RulesError
+from .report import quote
 
 Overshoot = Literal["stay", "bounce", "finish"]
 OVERSHOOT_VALUES: tuple[str, ...] = ("stay", "bounce", "finish")
@@ -33,22 +34,29 @@ class Rules:
     six_again: bool = False
 
     def __post_init__(self) -> None:
+        for option in ("start", "faces", "chain", "six_again"):
+            value = getattr(self, option)
+            if isinstance(value, str):  # "0" or "true" from a file: say why it is refused
+                kind = "true or false" if option in ("chain", "six_again") else "a number"
+                raise RulesError(
+                    f"rule {option!r} must be {kind} without quotes, not the text {quote(value)}"
+                )
         if type(self.start) is not int or self.start not in (0, 1):
-            raise RulesError(f"rule 'start' must be 0 or 1, not {self.start!r}")
+            raise RulesError(f"rule 'start' must be 0 or 1, not {quote(self.start)}")
         if self.overshoot not in OVERSHOOT_VALUES:
             raise RulesError(
                 f"rule 'overshoot' must be one of {', '.join(OVERSHOOT_VALUES)}, "
-                f"not {self.overshoot!r}"
+                f"not {quote(self.overshoot)}"
             )
         if type(self.chain) is not bool:
-            raise RulesError(f"rule 'chain' must be true or false, not {self.chain!r}")
+            raise RulesError(f"rule 'chain' must be true or false, not {quote(self.chain)}")
         if type(self.faces) is not int or not MIN_FACES <= self.faces <= MAX_FACES:
             raise RulesError(
                 f"rule 'faces' must be a whole number from {MIN_FACES} to {MAX_FACES}, "
-                f"not {self.faces!r}"
+                f"not {quote(self.faces)}"
             )
         if type(self.six_again) is not bool:
-            raise RulesError(f"rule 'six_again' must be true or false, not {self.six_again!r}")
+            raise RulesError(f"rule 'six_again' must be true or false, not {quote(self.six_again)}")
 
     @property
     def start_position(self) -> int:
@@ -77,7 +85,7 @@ class Rules:
         """A copy with some options changed (validated like a new value)."""
         unknown = set(changes) - {f.name for f in fields(self)}
         if unknown:
-            raise RulesError(f"unknown rule {sorted(unknown)[0]!r}; known rules: {_known()}")
+            raise RulesError(f"unknown rule {quote(sorted(unknown)[0])}; known rules: {_known()}")
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,8 +100,11 @@ class Rules:
     def from_mapping(cls, mapping: Mapping[str, Any], base: Rules | None = None) -> Rules:
         """Rules from a ``[rules]`` table: unknown names and bad values raise RulesError.
 
-        Accepts ``six-again`` as a spelling of ``six_again``; booleans may be given as
-        true/false or the strings "true"/"false".
+        Accepts ``six-again`` as a spelling of ``six_again`` and any case of the
+        ``overshoot`` words. Every value has its own type, as a TOML or JSON file writes
+        it: a number for ``start``/``faces`` (not ``"0"``, not ``3.0``), true/false for
+        ``chain``/``six_again`` (not ``"true"``). The text format's ``# rules:`` line is
+        read into those types before it gets here.
         """
         if not isinstance(mapping, Mapping):
             raise RulesError("'rules' must be a table of rule options")
@@ -102,7 +113,7 @@ class Rules:
         for raw_name, raw_value in mapping.items():
             name = str(raw_name).replace("-", "_")
             if name not in known:
-                raise RulesError(f"unknown rule {raw_name!r}; known rules: {_known()}")
+                raise RulesError(f"unknown rule {quote(raw_name)}; known rules: {_known()}")
             values[name] = _coerce(name, raw_value)
         return replace(base or cls(), **values)
 
@@ -112,15 +123,9 @@ def _known() -> str:
 
 
 def _coerce(name: str, value: Any) -> Any:
-    """Lenient spellings people write in files and on the command line."""
-    if name in ("chain", "six_again") and isinstance(value, str):
-        lowered = value.strip().lower()
-        if lowered in ("true", "yes", "on", "1"):
-            return True
-        if lowered in ("false", "no", "off", "0"):
-            return False
-    if name in ("start", "faces") and isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
+    """The one lenient spelling: the overshoot word in any case. Other values go to the
+    constructor as they are, which refuses a string where a number or true/false is
+    due (``start = "0"`` is refused like ``faces = 6.0``)."""
     if name == "overshoot" and isinstance(value, str):
         return value.strip().lower()
     return value

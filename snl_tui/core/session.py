@@ -19,6 +19,7 @@ from typing import Any
 from .board import Board
 from .engine import MAX_PLAYERS, Game, Player, Turn, move, unique_names
 from .errors import MoveError, SnlError
+from .report import is_unsafe_char, quote
 from .rules import Rules
 from .solver import least_rolls_from, optimal_dice, optimal_route
 
@@ -41,6 +42,11 @@ def parse_players(text: str) -> list[Player]:
         raise SnlError("An empty name between commas: name every player, e.g. 'Ann, Bob'.")
     if len(names) > MAX_PLAYERS:
         raise SnlError(f"At most {MAX_PLAYERS} players, not {len(names)}.")
+    for name in names:
+        # A name is drawn on the terminal: an ESC in it could drive the terminal.
+        bad = next((char for char in name if is_unsafe_char(char)), None)
+        if bad is not None:
+            raise SnlError(f"A name contains a control character ({quote(bad)}).")
     return unique_names([Player.parse(name) for name in names])
 
 

@@ -150,7 +150,7 @@ def test_rules_value_replaces_the_files_rules() -> None:
 
 
 def test_rules_mapping_changes_only_those_options() -> None:
-    board = load_board("classic", {"faces": 8, "six-again": "true"})
+    board = load_board("classic", {"faces": 8, "six-again": True})
     assert board.rules == Rules(start=0, faces=8, six_again=True)
 
 
@@ -345,8 +345,10 @@ def test_lost_in_matrix() -> None:
 
 @pytest.mark.parametrize("fmt", ["toml", "json"])
 def test_awkward_text_survives_documents(fmt: str) -> None:
-    name = 'quote " back\\slash tab\t del\x7f é 🐍 [x] #hash'
-    description = "line one\n  indented line\r\nend  " + "long words " * 20
+    # No control characters: a name or description holding one is refused at load
+    # (issue 10 item 8, tests/unit/test_hostile_inputs.py); tabs only in descriptions.
+    name = 'quote " back\\slash é 🐍 [x] #hash'
+    description = "line one\n  indented\tline\nend  " + "long words " * 20
     board = Board(2, 3, [(2, 5)], name=name, description=description)
     back = parse_board(dump_board(board, fmt), suffix=SUFFIX[fmt])
     assert (back.name, back.description) == (name, description)

@@ -39,7 +39,7 @@ def test_bad_values_are_refused_with_the_option_named(changes, fragment):
 
 def test_from_mapping_accepts_file_and_flag_spellings():
     rules = Rules.from_mapping(
-        {"start": "0", "overshoot": "Bounce", "chain": "true", "faces": 8, "six-again": "yes"}
+        {"start": 0, "overshoot": "Bounce", "chain": True, "faces": 8, "six-again": True}
     )
     assert rules == Rules(start=0, overshoot="bounce", chain=True, faces=8, six_again=True)
     assert rules.non_default() == {
@@ -86,3 +86,21 @@ def test_describe_names_every_option_that_changes_play():
     )
     assert Rules(six_again=True).describe().endswith("· a 6 rolls again")
     assert "any roll past the goal wins" in Rules(overshoot="finish").describe()
+
+
+@pytest.mark.parametrize(
+    ("changes", "fragment"),
+    [
+        ({"start": "0"}, "'start' must be a number without quotes, not the text '0'"),
+        ({"faces": "8"}, "'faces' must be a number without quotes"),
+        ({"faces": 6.0}, "'faces' must be a whole number"),
+        ({"chain": "true"}, "'chain' must be true or false without quotes"),
+        ({"six-again": "yes"}, "'six_again' must be true or false without quotes"),
+        ({"start": True}, "'start' must be 0 or 1"),
+    ],
+)
+def test_from_mapping_wants_each_value_in_its_own_type(changes, fragment):
+    # Issue 10 item 12: start = "0" was accepted while size = 3.0 was refused.
+    with pytest.raises(RulesError) as caught:
+        Rules.from_mapping(changes)
+    assert fragment in str(caught.value)
