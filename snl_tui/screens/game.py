@@ -12,24 +12,27 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import ActiveBinding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Static
 
-from ..commands import game_bindings, keys_of
+from ..commands import command, game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
 from ..core.session import MODES, GameSession, GameSettings, puzzle_player
 from ..messages import GameEnded, GameStarted, TurnPlayed
 from ..widgets.board import BoardView
-from ..widgets.dice import DiceFace
+from ..widgets.dice import DiceFace, DieInput
 from ..widgets.hint_panel import HintPanel, Odds, compute_odds
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
@@ -336,10 +339,8 @@ class GameScreen(Screen[None]):
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "retry":
             self.restart(again=True)
-        elif choice == "new" and self.session.puzzle:
-            self.action_new_game()  # the same puzzle again is "retry": let them pick
         elif choice == "new":
-            self.restart()
+            self.action_new_game()  # the same dialog as n: players, mode and board
         elif choice == "quit":
             self.action_quit()
 
@@ -381,6 +382,29 @@ class GameScreen(Screen[None]):
             return False  # nothing happens on a board the player cannot see
         return self.session.available(action)
 
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The footer's keys, with the die choice as this board's die has it: '1-6' on a
+        die of up to 9 faces (each value has its key), '1-9/d' on a bigger one."""
+        bindings = super().active_bindings
+        faces = self.session.board.rules.faces
+        for key, active in bindings.items():
+            if active.binding.action == "choose_die" and faces <= 9:
+                binding = replace(active.binding, key_display=f"1-{faces}")
+                bindings[key] = active._replace(binding=binding)
+        return bindings
+
+    def on_key(self, event: Key) -> None:
+        """A key whose action is hidden now (``r`` after the game, ``u`` in classic mode)
+        says why in the status line instead of doing nothing."""
+        if self.has_class("too-small"):
+            return
+        for action in ("roll", "undo"):
+            if event.key in command(action).keys.split(","):
+                reason = self.session.why_unavailable(action, keys_of)
+                if reason is not None:
+                    self._show_status(reason)
+
     def can_move(self) -> bool:
         """A human may move now: no move is being shown and it is a human's turn (and a
         puzzle's optimum is known, to judge the move)."""
@@ -413,9 +437,13 @@ class GameScreen(Screen[None]):
         """Ask for any die value in a box (faces above 9 have no key of their own)."""
         if self.check_action("choose_die", ()) is not True or not self.can_move():
             return
+        faces = self.session.board.rules.faces
+        if faces <= 9:  # every value has its key: no box for values the die cannot roll
+            self._show_status(f"A {faces}-sided die: press 1-{faces} to play a value.")
+            return
         die_input = next(self.query("#die-input").results(Input), None)
         if die_input is None:  # made on first use: only dice with over 9 faces need it
-            die_input = Input(id="die-input", placeholder="die value, Enter", type="integer")
+            die_input = DieInput(id="die-input", placeholder="die value, Enter", type="integer")
             await self.query_one("#side").mount(die_input, after="#dice-row")
         die_input.display = True
         die_input.value = ""
@@ -463,10 +491,32 @@ class GameScreen(Screen[None]):
         self.animation_on = not self.animation_on
         self.notify(f"Animation {'on' if self.animation_on else 'off'}.")
 
+    def in_progress(self) -> bool:
+        """A game with moves and no winner yet: replacing it asks first."""
+        game = self.session.game
+        return bool(game.history) and not game.over
+
+    def confirm_then(self, question: str, proceed: Callable[[], None]) -> None:
+        """Run ``proceed`` now, or after a yes when it would replace a game in progress."""
+        if not self.in_progress():
+            proceed()
+            return
+        from .confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                proceed()
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
     def action_switch_mode(self) -> None:
         mode = "puzzle" if self.mode == "classic" else "classic"
-        self.restart(self.settings.with_changes(mode=mode))
-        self.notify(f"{mode.capitalize()} mode.")
+
+        def switch() -> None:
+            self.restart(self.settings.with_changes(mode=mode))
+            self.notify(f"{mode.capitalize()} mode.")
+
+        self.confirm_then(f"Switch to {mode} mode? The game in progress ends.", switch)
 
     def action_new_game(self) -> None:
         from .new_game import NewGameScreen
@@ -485,8 +535,15 @@ class GameScreen(Screen[None]):
     def _board_chosen(self, board: Board | None) -> None:
         if board is None:
             return
-        self.restart(self.settings.with_changes(board=board))
-        self.notify(f"Loaded {board.name or 'board'} ({board.rows}x{board.cols}).", markup=False)
+
+        def play() -> None:
+            self.restart(self.settings.with_changes(board=board))
+            name = f"{board.name or 'board'} ({board.rows}x{board.cols})"
+            self.notify(f"Loaded {name}.", markup=False)
+
+        self.confirm_then(
+            f"Play {board.name or 'the loaded board'}? The game in progress ends.", play
+        )
 
     def action_help(self) -> None:
         from .help import HelpScreen

@@ -1,0 +1,154 @@
+"""Pilot tests for the rough edges a new player met (issue 13): asking before a game in
+progress is replaced, the winner dialog's new game, the die keys in the footer, keys that
+explain themselves, and why the odds are unavailable."""
+
+from __future__ import annotations
+
+from textual.widgets import Footer, Input, Static
+from textual.widgets._footer import FooterKey
+
+from snl_tui.core.board import Board
+from snl_tui.core.formats import load_board
+from snl_tui.core.rules import Rules
+from snl_tui.screens.confirm import ConfirmScreen
+from snl_tui.screens.game import GameScreen
+from snl_tui.screens.new_game import NewGameScreen
+from snl_tui.screens.winner import GameOverScreen
+
+from .helpers import SIZE, computed, cpu, game_screen, settle, started, wait_until
+
+
+def status_text(screen: GameScreen) -> str:
+    return str(screen.query_one("#status", Static).render())
+
+
+def footer_keys(screen: GameScreen) -> dict[str, str]:
+    """What the footer shows: key display -> label, for the enabled keys."""
+    footer = screen.query_one(Footer)
+    return {key.key_display: key.description for key in footer.query(FooterKey)}
+
+
+async def test_switching_mode_asks_first_when_the_game_has_moves(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await pilot.press("m")  # no move yet: switches at once
+        await settle(pilot)
+        assert screen.mode == "puzzle" and app.screen is screen
+        screen.action_pick(3)
+        await settle(pilot)
+        assert len(screen.game.history) == 1
+        await pilot.press("m")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # no: the game goes on
+        await settle(pilot)
+        assert app.screen is screen and screen.mode == "puzzle"
+        assert len(screen.game.history) == 1
+        await pilot.press("m")
+        await settle(pilot)
+        await pilot.press("enter", "enter")  # yes, twice: one switch and no crash
+        await settle(pilot)
+        assert app.screen is screen and screen.mode == "classic"
+        assert screen.game.history == []
+
+
+async def test_loading_a_board_asks_first_when_the_game_has_moves(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        screen.action_roll()
+        await settle(pilot)
+        before = screen.game
+        screen._board_chosen(load_board("river"))
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.game is before
+        screen._board_chosen(load_board("river"))
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert screen.game.board.name == "River" and screen.game.history == []
+
+
+async def test_the_winner_dialogs_new_game_opens_the_new_game_dialog(make_app) -> None:
+    app = make_app(players=[cpu("Ada"), cpu("Bob")], seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        text = "\n".join(str(w.render()) for w in app.screen.query(Static))
+        assert "A 2-player game this short happens in" in text
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, NewGameScreen)
+
+
+async def test_the_footer_offers_the_die_keys_a_six_sided_die_has(make_app) -> None:
+    app = make_app(mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        keys = footer_keys(screen)
+        assert "1-6" in keys and "1-9/d" not in keys
+        await pilot.press("d")  # no box for values a 6-sided die cannot roll
+        await settle(pilot)
+        assert not any(box.display for box in screen.query("#die-input"))
+        assert "press 1-6" in status_text(screen)
+
+
+async def test_the_footer_stays_while_the_die_box_is_open(make_app) -> None:
+    board = Board.from_jumps(10, 10, rules=Rules(faces=12))
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        assert "1-9/d" in footer_keys(screen)
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.query_one("#die-input", Input).has_focus
+        keys = footer_keys(screen)
+        assert "?" in keys and len(keys) >= 3
+        await pilot.press("h")  # the game's keys still work while the box is open
+        await settle(pilot)
+        assert screen.hint_visible
+        await pilot.press("1", "2", "enter")  # and digits go into the box
+        await wait_until(pilot, lambda: len(screen.game.history) == 1)
+        assert screen.game.history[0].move.die == 12
+
+
+async def test_r_after_the_winner_dialog_explains_instead_of_nothing(make_app) -> None:
+    app = make_app(players=[cpu("Ada")], seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.press("escape")
+        await settle(pilot)
+        screen = game_screen(app)
+        assert "r" not in footer_keys(screen)
+        await pilot.press("r")
+        await settle(pilot)
+        assert "The game is over: n starts a new one." in status_text(screen)
+
+
+async def test_u_in_classic_mode_explains_instead_of_nothing(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        screen.action_roll()
+        await wait_until(pilot, lambda: screen.can_move())
+        moves = len(screen.game.history)
+        await pilot.press("u")
+        await settle(pilot)
+        assert "Undo is for puzzle mode" in status_text(screen)
+        assert len(screen.game.history) == moves
+
+
+async def test_the_hint_says_why_the_odds_are_unavailable(make_app) -> None:
+    board = Board.from_jumps(51, 50)
+    app = make_app(board=board)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await pilot.press("h")
+        await computed(pilot)
+        odds = str(screen.query_one("#hint-odds", Static).render())
+        assert "Odds: unavailable (too many squares for exact odds: 2,550 > 2,500)" in odds
