@@ -207,8 +207,9 @@ class GameScreen(Screen[None]):
         self.query_one(PlayersPanel).show(game.players, game.positions, current, game.winner)
         board_view = self.query_one(BoardView)
         board_view.show(game.positions, self.session.route, current)
-        if current is not None:
-            board_view.follow(game.positions[current])
+        followed = current if current is not None else game.winner  # the winner to the goal
+        if followed is not None:
+            board_view.follow(game.positions[followed])
         self._show_hint()
         self._show_status()
         self._refresh_footer()

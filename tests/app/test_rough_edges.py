@@ -8,12 +8,14 @@ from textual.widgets import Footer, Input, Static
 from textual.widgets._footer import FooterKey
 
 from snl_tui.core.board import Board
+from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
 from snl_tui.core.rules import Rules
 from snl_tui.screens.confirm import ConfirmScreen
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.new_game import NewGameScreen
 from snl_tui.screens.winner import GameOverScreen
+from snl_tui.widgets.board import BoardView
 
 from .helpers import SIZE, computed, cpu, game_screen, settle, started, wait_until
 
@@ -152,3 +154,51 @@ async def test_the_hint_says_why_the_odds_are_unavailable(make_app) -> None:
         await computed(pilot)
         odds = str(screen.query_one("#hint-odds", Static).render())
         assert "Odds: unavailable (too many squares for exact odds: 2,550 > 2,500)" in odds
+
+
+def view_text(view: BoardView) -> list[str]:
+    return [view.render_line(y).text for y in range(view.size.height)]
+
+
+async def test_a_board_scrolled_sideways_shows_whole_squares_and_a_fixed_legend(
+    make_app,
+) -> None:
+    board = Board.from_jumps(20, 40)  # 800 squares: wider than the view, and taller
+    app = make_app(board=board, players=[Player("Ann")])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        assert view.max_scroll_x > 0 and view.max_scroll_y > 0
+        width = view.cell_width
+        view.scroll_to(width + 2, 0, animate=False)  # mid-square
+        await settle(pilot)
+        first_col = 2  # rounded up to the next whole square
+        pad_y = view._offsets()[1]
+        shown = view.render_line(pad_y).text
+        painted = view._paint_line(0).text
+        assert shown[:width] == painted[first_col * width : (first_col + 1) * width]
+        assert (
+            shown.rstrip()
+            == painted[first_col * width :][: len(shown)].rstrip()[: len(shown.rstrip())]
+        )
+        assert len(shown.rstrip()) <= view.size.width // width * width
+        # The legend is in view though the board is scrolled to its top, uncut.
+        text = view_text(view)
+        assert text[-1].startswith("▲ ladder")
+        # A click maps to the square drawn under it.
+        row_square = board.square_at(0, first_col)
+        assert view.square_at_offset(1, pad_y) == row_square
+
+
+async def test_the_view_follows_the_winner_to_the_goal(make_app) -> None:
+    board = Board.from_jumps(30, 30, ladders=[(2, 900)])
+    app = make_app(board=board, mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        await settle(pilot)
+        assert view.scroll_offset.y > 0  # the start, at the bottom, is in view
+        screen.action_pick(1)  # up the ladder to the goal, on the top row
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await settle(pilot)
+        assert view.scroll_offset.y == 0
