@@ -19,7 +19,7 @@ from typing import Any
 from .board import Board
 from .engine import MAX_PLAYERS, Game, Player, Turn, move, unique_names
 from .errors import MoveError, SnlError
-from .report import plural
+from .report import plural, turns_text
 from .rules import Rules
 from .solver import least_rolls_from, optimal_dice, optimal_route
 
@@ -368,6 +368,30 @@ class GameSession:
         if last.again:
             return f"{rolled} {player.name}: roll again ({keys('roll')})."
         return f"{rolled} {player.name}: press {keys('roll')} to roll."
+
+    def square_text(self, square: int, expected: float | None = None) -> str:
+        """What a clicked square holds: its jump, the expected turns left from it
+        (``expected``: the analysis', None when unknown) and who stands there."""
+        board, game = self.game.board, self.game
+        parts = [f"Square {square}"]
+        jump = board.jump_at(square)
+        if square == board.goal:
+            parts.append("the goal")
+        elif jump is not None:
+            parts.append(f"{jump.kind} to {jump.end}")
+        ends = [
+            f"{kind} from {start}"
+            for start, end in board.jumps.items()
+            if end == square
+            for kind in ("ladder" if end > start else "snake",)
+        ]
+        parts += ends
+        if expected is not None and square != board.goal:
+            parts.append(f"{turns_text(expected, 1)} left on average")
+        here = [p.name for seat, p in enumerate(game.players) if game.positions[seat] == square]
+        if here:
+            parts.append(f"{_and(here)} {'stands' if len(here) == 1 else 'stand'} here")
+        return ": ".join(parts[:2]) + "".join(f"; {part}" for part in parts[2:]) + "."
 
     def left_route_message(self, turn: Turn, keys: KeyNames) -> str:
         name = self.game.players[turn.player].name

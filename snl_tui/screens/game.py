@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import ActiveBinding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.events import Key, Resize
+from textual.events import Click, Key, Resize
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Static
@@ -405,6 +405,34 @@ class GameScreen(Screen[None]):
                 reason = self.session.why_unavailable(action, keys_of)
                 if reason is not None:
                     self._show_status(reason)
+
+    @on(Click, "#board")
+    def _board_clicked(self, event: Click) -> None:
+        """A click on a square says what it holds in the status line."""
+        view = self.query_one(BoardView)
+        offset = event.get_content_offset(view)
+        square = None if offset is None else view.square_at_offset(offset.x, offset.y)
+        if square is not None:
+            self._show_status(self.session.square_text(square))
+            self._square_odds(self.session.board, square)
+
+    @work(thread=True, exclusive=True, group="square")
+    def _square_odds(self, board: Board, square: int) -> None:
+        """The expected turns left from a clicked square (the analysis: a worker)."""
+        from ..core.chain import expected_turns
+        from ..core.errors import SnlError
+
+        jump = board.jump_at(square)
+        try:  # a token never rests on a jump's start: it goes on from the jump's end
+            expected = expected_turns(board, jump.end if jump is not None else square)
+        except SnlError:
+            return
+        text = self.session.square_text(square, expected)
+        self.app.call_from_thread(self._square_shown, board, square, text)
+
+    def _square_shown(self, board: Board, square: int, text: str) -> None:
+        if board is self.session.board:
+            self._show_status(text)
 
     def can_move(self) -> bool:
         """A human may move now: no move is being shown and it is a human's turn (and a

@@ -202,3 +202,19 @@ async def test_the_view_follows_the_winner_to_the_goal(make_app) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await settle(pilot)
         assert view.scroll_offset.y == 0
+
+
+async def test_clicking_a_square_says_what_it_holds(make_app) -> None:
+    app = make_app(players=[Player("Ann")])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        row, col = view.board.position_of(28)  # classic: a ladder to 84
+        pad_x, pad_y = view._offsets()
+        inset = view.content_region.offset - view.region.offset
+        x = inset.x + pad_x + col * view.cell_width + 1
+        y = inset.y + pad_y + row * view.cell_height + 1
+        assert await pilot.click(BoardView, offset=(x, y))
+        await computed(pilot)
+        text = status_text(screen)
+        assert text.startswith("Square 28: ladder to 84;") and "left on average" in text
