@@ -116,6 +116,7 @@ class GameScreen(Screen[None]):
             with Horizontal(id="dice-row"):
                 yield DiceFace(id="dice")
                 yield Static(id="status", markup=False)
+            yield Static(id="die-values")  # puzzle mode: the legal values, to click
             hint = HintPanel(id="hint")
             hint.border_title = "Hint"
             hint.display = False
@@ -212,7 +213,16 @@ class GameScreen(Screen[None]):
             board_view.follow(game.positions[followed])
         self._show_hint()
         self._show_status()
+        self._show_die_values()
         self._refresh_footer()
+
+    def _show_die_values(self) -> None:
+        """Puzzle mode: the legal die values as links that play them when clicked."""
+        values = self.query_one("#die-values", Static)
+        legal = self.session.game.legal_dice() if self.session.puzzle else ()
+        values.display = bool(legal)
+        links = " ".join(f"[@click=screen.pick({die})]{die}[/]" for die in legal)
+        values.update(f"Play: {links}" if legal else "")
 
     def _show_hint(self) -> None:
         panel = self.query_one(HintPanel)

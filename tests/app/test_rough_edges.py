@@ -218,3 +218,16 @@ async def test_clicking_a_square_says_what_it_holds(make_app) -> None:
         await computed(pilot)
         text = status_text(screen)
         assert text.startswith("Square 28: ladder to 84;") and "left on average" in text
+
+
+async def test_clicking_a_die_value_plays_it_in_a_puzzle(make_app) -> None:
+    app = make_app(mode="puzzle")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        values = screen.query_one("#die-values", Static)
+        assert values.display and str(values.render()).startswith("Play: 1 2 3 4 5 6")
+        # "Play: " is 6 columns, then "1 2 3 ...": value 4 is at column 6 + 2 * 3.
+        assert await pilot.click("#die-values", offset=(1 + 6 + 2 * 3, 0))
+        await wait_until(pilot, lambda: len(screen.game.history) == 1)
+        assert screen.game.history[0].move.die == 4
