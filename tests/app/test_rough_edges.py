@@ -231,3 +231,23 @@ async def test_clicking_a_die_value_plays_it_in_a_puzzle(make_app) -> None:
         assert await pilot.click("#die-values", offset=(1 + 6 + 2 * 3, 0))
         await wait_until(pilot, lambda: len(screen.game.history) == 1)
         assert screen.game.history[0].move.die == 4
+
+
+async def test_the_load_dialog_checks_each_board_file(make_app, tmp_path) -> None:
+    from snl_tui.screens.load_board import LoadBoardScreen
+
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    (boards / "good.json").write_text("[[-1, -1], [-1, -1]]")
+    (boards / "broken.toml").write_text("rows = 'many'\n")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        app.push_screen(LoadBoardScreen(folder=tmp_path))
+        await computed(pilot)
+        options = app.screen.query_one("#board-list")
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        good = next(p for p in prompts if "good.json" in p)
+        broken = next(p for p in prompts if "broken.toml" in p)
+        assert "2x2" in good and "least rolls 1" in good
+        assert "broken:" in broken and "checking" not in broken
