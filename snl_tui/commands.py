@@ -43,7 +43,7 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         "d",
         "Die",
         "Choose a die value",
-        "Puzzle mode: type any die value (keys 1-9 pick directly; {choose_die} asks for 10-20).",
+        "Puzzle mode: keys 1-9 play a value up to the die's faces; {choose_die} asks for 10-20.",
         key_display="1-9/{choose_die}",
     ),
     GameCommand("undo", "u", "Undo", "Undo last move", "Puzzle mode: take back the last move."),

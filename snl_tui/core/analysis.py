@@ -27,7 +27,14 @@ from .engine import MAX_PLAYERS
 from .errors import MoveError, SnlError
 from .solver import distances_to_goal
 
-__all__ = ["MAX_ANALYSIS_SQUARES", "Analysis", "AnalysisError", "analyze", "clear_cache"]
+__all__ = [
+    "MAX_ANALYSIS_SQUARES",
+    "Analysis",
+    "AnalysisError",
+    "analyze",
+    "clear_cache",
+    "winner_finished_within",
+]
 
 # When a percentile lands exactly on a table value (0.5 after one turn on a coin-flip
 # board), rounding must not push it one turn later.
@@ -255,6 +262,20 @@ def analyze(
         if total > 0:
             wins = tuple(w * someone / total for w in wins)
     return Analysis(board, players, squares, to_move, chain, wins)
+
+
+def winner_finished_within(board: Board, players: int, turns: int) -> float:
+    """P(the winner of a ``players``-seat game from the start needed at most ``turns``
+    turns): how common a game this short is, among games with that many players.
+
+    The seats are independent copies of the one-player chain, and the game ends in the
+    round the first seat finishes, so the winner's turn count is the least of the seats'
+    (seat order only decides who wins a tied round, not after how many turns):
+    P(min > t) = P(one seat > t) ** players. Raises like ``analyze``.
+    """
+    one = analyze(board, players=1)
+    longer = 1.0 - one.finish_within(turns)
+    return 1.0 - longer**players
 
 
 def _geometric_tail(survival: np.ndarray) -> float:

@@ -9,13 +9,12 @@ fire, traps) and ``check_board`` returns both plus the notes on what each jump d
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from .board import Board, Jump
-from .engine import move, next_position
+from .engine import idle_jumps, reachable_positions
 from .report import percent, place, runs, square_ranges, turns_text
 from .solver import solve
 
@@ -117,35 +116,6 @@ def board_warnings(board: Board) -> list[str]:
 
 
 # -- with the odds of random play -------------------------------------------------------
-
-
-def reachable_positions(board: Board) -> set[int]:
-    """Every position a token can rest on during a game from the rules' start."""
-    start = board.rules.start_position
-    seen = {start}
-    queue = deque([start])
-    faces = board.rules.faces
-    while queue:
-        here = queue.popleft()
-        if here == board.goal:
-            continue
-        for die in range(1, faces + 1):
-            there = next_position(board, here, die)
-            if there not in seen:
-                seen.add(there)
-                queue.append(there)
-    return seen
-
-
-def idle_jumps(board: Board) -> list[Jump]:
-    """Jumps that can never fire in a game from the start (the engine says which fire)."""
-    fired: set[int] = set()
-    for here in reachable_positions(board):
-        if here == board.goal:
-            continue
-        for die in range(1, board.rules.faces + 1):
-            fired.update(jump.start for jump in move(board, here, die).jumps)
-    return [Jump(a, b) for a, b in board.jumps.items() if a not in fired]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import numpy as np
 
 from .board import Board, JumpKind
 from .chain import _Chain, chain_of, expected_from_rows
-from .engine import count_to, resolve_landing
+from .engine import count_to, idle_jumps, resolve_landing
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called as the jumps are worked through."""
@@ -37,6 +37,8 @@ class JumpImpact:
     kind: JumpKind
     expected_turns_without: float
     delta: float
+    fires: bool = True
+    """False when no game from the start ever lands on the jump's start."""
 
     @property
     def lengthens(self) -> bool:
@@ -46,6 +48,8 @@ class JumpImpact:
         """'ladder 80->100 shortens the game by 3.21 turns' and the like."""
         name = f"{self.kind} {self.start}->{self.end}"
         delta = self.delta
+        if not self.fires:
+            return f"{name} never fires in a game: removing it changes nothing"
         if math.isnan(delta):
             return f"{name}: the game may never end, with or without it"
         if delta == math.inf:
@@ -80,6 +84,7 @@ def jump_impacts(board: Board, progress: Progress | None = None) -> list[JumpImp
     base = _WoodburyBase(chain, start) if math.isfinite(with_all) else None
     counted, forfeit = _counted(board)
     jumps = board.jumps
+    idle = {jump.start for jump in idle_jumps(board)}
     impacts = []
     for number, (origin, end) in enumerate(jumps.items()):
         cells = list(board.cells)
@@ -92,7 +97,7 @@ def jump_impacts(board: Board, progress: Progress | None = None) -> list[JumpImp
             without = expected_from_rows(rows, board.goal, rules.faces, rules.six_again, start)
         delta = math.nan if math.isinf(with_all) and math.isinf(without) else with_all - without
         kind: JumpKind = "ladder" if end > origin else "snake"
-        impacts.append(JumpImpact(origin, end, kind, without, delta))
+        impacts.append(JumpImpact(origin, end, kind, without, delta, origin not in idle))
         if progress is not None:
             progress(number + 1, len(jumps))
     return impacts

@@ -29,6 +29,12 @@ def place(position: int) -> str:
     return "off the board" if position <= 0 else f"square {position}"
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 turn', '2 turns', '0 snakes': ``count`` and ``word``, plural unless it is 1
+    (``many`` for an irregular plural)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
 def one_line(text: str) -> str:
     """``text`` with every run of whitespace (newlines included) as one space."""
     return " ".join(text.split())

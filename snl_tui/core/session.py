@@ -19,7 +19,7 @@ from typing import Any
 from .board import Board
 from .engine import MAX_PLAYERS, Game, Player, Turn, move, unique_names
 from .errors import MoveError, SnlError
-from .report import is_unsafe_char, quote
+from .report import is_unsafe_char, plural, quote, turns_text
 from .rules import Rules
 from .solver import least_rolls_from, optimal_dice, optimal_route
 
@@ -74,6 +74,13 @@ def who_plays_puzzle(players: Sequence[Player]) -> str:
     if out:
         note += f" {_and(out)} {'sits' if len(out) == 1 else 'sit'} out."
     return note
+
+
+def dice_keys(faces: int, keys: KeyNames) -> str:
+    """How to choose a die value: '1-6', or '1-9, or d for 10-12' on a bigger die."""
+    if faces > 9:
+        return f"1-9, or {keys('choose_die')} for 10-{faces}"
+    return f"1-{faces}"
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -228,9 +235,8 @@ class GameSession:
         from it and must not flicker on every move."""
         game = self.game
         if action == "roll":
-            if self.puzzle:
-                return False
-            return None if game.over else True
+            # Hidden once the game is over: the status line says what to press instead.
+            return not (self.puzzle or game.over)
         if action in ("pick", "choose_die", "undo"):
             if not self.puzzle:
                 return False
@@ -238,6 +244,22 @@ class GameSession:
                 return True if game.history else None
             return None if game.over else True
         return True
+
+    def why_unavailable(self, action: str, keys: KeyNames) -> str | None:
+        """What to say when the player presses the key of an action that ``available``
+        hides now (rather than nothing happening); None when it is not hidden."""
+        if self.available(action) is not False:
+            return None
+        if action == "roll":
+            if self.puzzle:
+                faces = self.game.board.rules.faces
+                return f"Puzzle mode: choose a die value ({dice_keys(faces, keys)})."
+            return f"The game is over: {keys('new_game')} starts a new one."
+        if action == "undo":
+            return (
+                f"Undo is for puzzle mode ({keys('switch_mode')} switches): dice are random here."
+            )
+        return None
 
     # -- moves -------------------------------------------------------------------------
 
@@ -278,12 +300,13 @@ class GameSession:
         after = least_rolls_from(board, turn.move.end)
         if before < 0 or after == before - 1:
             return None
-        best = " or ".join(str(die) for die in optimal_dice(board, turn.move.start))
+        best = "rolling a " + " or ".join(str(die) for die in optimal_dice(board, turn.move.start))
         if after < 0:
             return f"Not optimal: the goal is out of reach from here ({best} was best)."
+        left = plural(after, "roll")
         if before == 1:
-            return f"Not optimal: {best} would have finished; {after} rolls left now."
-        return f"Not optimal: {after} rolls left now; {best} would have left {before - 1}."
+            return f"Not optimal: {best} would have finished; {left} left now."
+        return f"Not optimal: {left} left now; {best} would have left {plural(before - 1, 'roll')}."
 
     # -- the route overlay -------------------------------------------------------------
 
@@ -330,12 +353,11 @@ class GameSession:
         """The status line: whose turn, what to press (``keys`` names an action's keys)."""
         game = self.game
         if game.winner is not None:
-            return f"{game.players[game.winner].name} reached the goal!"
+            winner = game.players[game.winner].name
+            return f"{winner} reached the goal! {keys('new_game')} starts a new game."
         player = game.players[game.current]
         if self.puzzle:
-            faces = game.board.rules.faces
-            choose = keys("choose_die")
-            values = f"1-9, or {choose} for 10-{faces}" if faces > 9 else f"1-{faces}"
+            values = dice_keys(game.board.rules.faces, keys)
             note = f"{self.move_note} " if self.move_note else ""
             move_number = len(game.history) + 1
             return (
@@ -351,6 +373,30 @@ class GameSession:
         if last.again:
             return f"{rolled} {player.name}: roll again ({keys('roll')})."
         return f"{rolled} {player.name}: press {keys('roll')} to roll."
+
+    def square_text(self, square: int, expected: float | None = None) -> str:
+        """What a clicked square holds: its jump, the expected turns left from it
+        (``expected``: the analysis', None when unknown) and who stands there."""
+        board, game = self.game.board, self.game
+        parts = [f"Square {square}"]
+        jump = board.jump_at(square)
+        if square == board.goal:
+            parts.append("the goal")
+        elif jump is not None:
+            parts.append(f"{jump.kind} to {jump.end}")
+        ends = [
+            f"{kind} from {start}"
+            for start, end in board.jumps.items()
+            if end == square
+            for kind in ("ladder" if end > start else "snake",)
+        ]
+        parts += ends
+        if expected is not None and square != board.goal:
+            parts.append(f"{turns_text(expected, 1)} left on average")
+        here = [p.name for seat, p in enumerate(game.players) if game.positions[seat] == square]
+        if here:
+            parts.append(f"{_and(here)} {'stands' if len(here) == 1 else 'stand'} here")
+        return ": ".join(parts[:2]) + "".join(f"; {part}" for part in parts[2:]) + "."
 
     def left_route_message(self, turn: Turn, keys: KeyNames) -> str:
         name = self.game.players[turn.player].name

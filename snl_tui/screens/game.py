@@ -12,25 +12,28 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import ActiveBinding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.events import Resize
+from textual.events import Click, Key, Resize
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Static
 
-from ..commands import game_bindings, keys_of
+from ..commands import command, game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
 from ..core.saving import GameSaver
 from ..core.session import MODES, GameSession, GameSettings, puzzle_player
 from ..messages import EditRequested, GameEnded, GameStarted, TurnPlayed
 from ..widgets.board import BoardView
-from ..widgets.dice import DiceFace
+from ..widgets.dice import DiceFace, DieInput
 from ..widgets.hint_panel import HintPanel, Odds, compute_odds
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
@@ -126,6 +129,7 @@ class GameScreen(Screen[None]):
             with Horizontal(id="dice-row"):
                 yield DiceFace(id="dice")
                 yield Static(id="status", markup=False)
+            yield Static(id="die-values")  # puzzle mode: the legal values, to click
             hint = HintPanel(id="hint")
             hint.border_title = "Hint"
             hint.display = False
@@ -218,11 +222,21 @@ class GameScreen(Screen[None]):
         self.query_one(PlayersPanel).show(game.players, game.positions, current, game.winner)
         board_view = self.query_one(BoardView)
         board_view.show(game.positions, self.session.route, current)
-        if current is not None:
-            board_view.follow(game.positions[current])
+        followed = current if current is not None else game.winner  # the winner to the goal
+        if followed is not None:
+            board_view.follow(game.positions[followed])
         self._show_hint()
         self._show_status()
+        self._show_die_values()
         self._refresh_footer()
+
+    def _show_die_values(self) -> None:
+        """Puzzle mode: the legal die values as links that play them when clicked."""
+        values = self.query_one("#die-values", Static)
+        legal = self.session.game.legal_dice() if self.session.puzzle else ()
+        values.display = bool(legal)
+        links = " ".join(f"[@click=screen.pick({die})]{die}[/]" for die in legal)
+        values.update(f"Play: {links}" if legal else "")
 
     def _show_hint(self) -> None:
         panel = self.query_one(HintPanel)
@@ -352,10 +366,8 @@ class GameScreen(Screen[None]):
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "retry":
             self.restart(again=True)
-        elif choice == "new" and self.session.puzzle:
-            self.action_new_game()  # the same puzzle again is "retry": let them pick
         elif choice == "new":
-            self.restart()
+            self.action_new_game()  # the same dialog as n: players, mode and board
         elif choice == "quit":
             self.action_quit()
 
@@ -397,6 +409,57 @@ class GameScreen(Screen[None]):
             return False  # nothing happens on a board the player cannot see
         return self.session.available(action)
 
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The footer's keys, with the die choice as this board's die has it: '1-6' on a
+        die of up to 9 faces (each value has its key), '1-9/d' on a bigger one."""
+        bindings = super().active_bindings
+        faces = self.session.board.rules.faces
+        for key, active in bindings.items():
+            if active.binding.action == "choose_die" and faces <= 9:
+                binding = replace(active.binding, key_display=f"1-{faces}")
+                bindings[key] = active._replace(binding=binding)
+        return bindings
+
+    def on_key(self, event: Key) -> None:
+        """A key whose action is hidden now (``r`` after the game, ``u`` in classic mode)
+        says why in the status line instead of doing nothing."""
+        if self.has_class("too-small"):
+            return
+        for action in ("roll", "undo"):
+            if event.key in command(action).keys.split(","):
+                reason = self.session.why_unavailable(action, keys_of)
+                if reason is not None:
+                    self._show_status(reason)
+
+    @on(Click, "#board")
+    def _board_clicked(self, event: Click) -> None:
+        """A click on a square says what it holds in the status line."""
+        view = self.query_one(BoardView)
+        offset = event.get_content_offset(view)
+        square = None if offset is None else view.square_at_offset(offset.x, offset.y)
+        if square is not None:
+            self._show_status(self.session.square_text(square))
+            self._square_odds(self.session.board, square)
+
+    @work(thread=True, exclusive=True, group="square")
+    def _square_odds(self, board: Board, square: int) -> None:
+        """The expected turns left from a clicked square (the analysis: a worker)."""
+        from ..core.chain import expected_turns
+        from ..core.errors import SnlError
+
+        jump = board.jump_at(square)
+        try:  # a token never rests on a jump's start: it goes on from the jump's end
+            expected = expected_turns(board, jump.end if jump is not None else square)
+        except SnlError:
+            return
+        text = self.session.square_text(square, expected)
+        self.app.call_from_thread(self._square_shown, board, square, text)
+
+    def _square_shown(self, board: Board, square: int, text: str) -> None:
+        if board is self.session.board:
+            self._show_status(text)
+
     def can_move(self) -> bool:
         """A human may move now: no move is being shown and it is a human's turn (and a
         puzzle's optimum is known, to judge the move)."""
@@ -429,9 +492,13 @@ class GameScreen(Screen[None]):
         """Ask for any die value in a box (faces above 9 have no key of their own)."""
         if self.check_action("choose_die", ()) is not True or not self.can_move():
             return
+        faces = self.session.board.rules.faces
+        if faces <= 9:  # every value has its key: no box for values the die cannot roll
+            self._show_status(f"A {faces}-sided die: press 1-{faces} to play a value.")
+            return
         die_input = next(self.query("#die-input").results(Input), None)
         if die_input is None:  # made on first use: only dice with over 9 faces need it
-            die_input = Input(id="die-input", placeholder="die value, Enter", type="integer")
+            die_input = DieInput(id="die-input", placeholder="die value, Enter", type="integer")
             await self.query_one("#side").mount(die_input, after="#dice-row")
         die_input.display = True
         die_input.value = ""
@@ -481,10 +548,32 @@ class GameScreen(Screen[None]):
         self.animation_on = not self.animation_on
         self.notify(f"Animation {'on' if self.animation_on else 'off'}.")
 
+    def in_progress(self) -> bool:
+        """A game with moves and no winner yet: replacing it asks first."""
+        game = self.session.game
+        return bool(game.history) and not game.over
+
+    def confirm_then(self, question: str, proceed: Callable[[], None]) -> None:
+        """Run ``proceed`` now, or after a yes when it would replace a game in progress."""
+        if not self.in_progress():
+            proceed()
+            return
+        from .confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                proceed()
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
     def action_switch_mode(self) -> None:
         mode = "puzzle" if self.mode == "classic" else "classic"
-        self.restart(self.settings.with_changes(mode=mode))
-        self.notify(f"{mode.capitalize()} mode.")
+
+        def switch() -> None:
+            self.restart(self.settings.with_changes(mode=mode))
+            self.notify(f"{mode.capitalize()} mode.")
+
+        self.confirm_then(f"Switch to {mode} mode? The game in progress ends.", switch)
 
     def action_new_game(self) -> None:
         from .new_game import NewGameScreen
@@ -503,8 +592,15 @@ class GameScreen(Screen[None]):
     def _board_chosen(self, board: Board | None) -> None:
         if board is None:
             return
-        self.restart(self.settings.with_changes(board=board))
-        self.notify(f"Loaded {board.name or 'board'} ({board.rows}x{board.cols}).", markup=False)
+
+        def play() -> None:
+            self.restart(self.settings.with_changes(board=board))
+            name = f"{board.name or 'board'} ({board.rows}x{board.cols})"
+            self.notify(f"Loaded {name}.", markup=False)
+
+        self.confirm_then(
+            f"Play {board.name or 'the loaded board'}? The game in progress ends.", play
+        )
 
     def action_stats(self) -> None:
         from .stats import StatsScreen

@@ -1,6 +1,8 @@
 """The load-board dialog: built-in boards, board files nearby, or any path.
 
-Returns the loaded ``Board`` via ``dismiss``. A bad file shows the core's one-line
+Returns the loaded ``Board`` via ``dismiss``. Board files are listed at once and checked
+in a thread worker (loading and solving many files takes a while): each line gains its
+size and least rolls, or its error, as its result arrives. A bad file shows the core's one-line
 ``BoardError`` message inside the dialog and nothing else changes: the current game goes
 on untouched until a board actually loads.
 """
@@ -10,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from ..core.board import Board
 from ..core.errors import SnlError
@@ -35,6 +38,21 @@ class BoardChoice:
 def least_rolls_label(board: Board) -> str:
     least = least_rolls_from(board, board.rules.start_position)
     return "unreachable" if least < 0 else f"least rolls {least}"
+
+
+def choice_label(name: str, board: Board) -> str:
+    """'classic             10x10  least rolls 7': one line of the list."""
+    size = f"{board.rows}x{board.cols}"
+    return f"{name:<16} {size:>7}  {least_rolls_label(board)}"
+
+
+def file_label(choice: BoardChoice) -> str:
+    """A board file's line once checked: its size and least rolls, or its error."""
+    try:
+        board = load_board(choice.source)
+    except (SnlError, OSError) as error:
+        return f"{choice.label:<16} broken: {error}"
+    return choice_label(choice.label, board)
 
 
 def builtin_choices() -> list[BoardChoice]:
@@ -91,7 +109,7 @@ class LoadBoardScreen(ModalScreen[Board | None]):
             for index, choice in enumerate(files):
                 key = f"file-{index}"
                 self.choices[key] = choice
-                options.append(Option(choice.label, id=key))
+                options.append(Option(f"{choice.label:<16} checking…", id=key))
         with Vertical(id="load-board", classes="dialog"):
             yield Label("Load a board", classes="dialog-title")
             yield OptionList(*options, id="board-list", markup=False)
@@ -104,6 +122,23 @@ class LoadBoardScreen(ModalScreen[Board | None]):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+        self._check_files()
+
+    @work(thread=True, exclusive=True, group="check-files")
+    def _check_files(self) -> None:
+        """Load and solve each listed file off the UI thread, showing each result."""
+        worker = get_current_worker()
+        for key, choice in list(self.choices.items()):
+            if not key.startswith("file-"):
+                continue
+            label = file_label(choice)
+            if worker.is_cancelled:
+                return
+            self.app.call_from_thread(self._file_checked, key, label)
+
+    def _file_checked(self, key: str, label: str) -> None:
+        if self.is_attached:
+            self.query_one(OptionList).replace_option_prompt(key, label)
 
     def try_load(self, source: str) -> None:
         """Load ``source``; on an error say it here and keep the dialog (and game) as is."""

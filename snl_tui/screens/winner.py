@@ -18,6 +18,7 @@ from textual.widgets import Button, Label, Static
 
 from ..core.engine import Game
 from ..core.errors import SnlError
+from ..core.report import percent, plural
 
 
 @dataclass(frozen=True)
@@ -30,18 +31,18 @@ class GameReport:
     """Offer "Try again" (the same puzzle on the same board)."""
 
 
-def finished_faster_than(game: Game, turns: int) -> float | None:
-    """The share of one-player games from the start that take longer than ``turns``.
+def winner_share(game: Game, turns: int) -> float | None:
+    """The share of games with this many players whose winner needed at most ``turns``
+    turns (``core.analysis.winner_finished_within``).
 
     None when the analysis is unavailable (the dialog then just leaves the line out).
     """
-    from ..core.analysis import analyze  # numpy and the analysis: only when a game ends
+    from ..core.analysis import winner_finished_within  # numpy: only when a game ends
 
     try:
-        analysis = analyze(game.board, players=1)
+        return winner_finished_within(game.board, len(game.players), turns)
     except SnlError:
         return None
-    return 1.0 - analysis.percentile(turns)
 
 
 def winner_report(game: Game) -> GameReport:
@@ -50,10 +51,12 @@ def winner_report(game: Game) -> GameReport:
     winner = game.players[game.winner]
     turns = game.turns_taken[game.winner]
     rolls = len(game.history)
-    lines = [f"{winner.name} won in {turns} turns ({rolls} rolls in all)."]
-    faster = finished_faster_than(game, turns)
-    if faster is not None:
-        lines.append(f"Finished faster than {faster:.0%} of games on this board.")
+    lines = [f"{winner.name} won in {plural(turns, 'turn')} ({plural(rolls, 'roll')} in all)."]
+    share = winner_share(game, turns)
+    if share is not None:
+        players = len(game.players)
+        kind = "A one-player game" if players == 1 else f"A {players}-player game"
+        lines.append(f"{kind} this short happens in {percent(share, 0)} of games.")
     return GameReport(wins(winner.name), tuple(lines))
 
 
@@ -71,7 +74,9 @@ def puzzle_solved(game: Game, optimal: int) -> GameReport:
         else (f"{moves - optimal} more than the optimum: try again?")
     )
     return GameReport(
-        "Puzzle solved", (f"Solved in {moves} moves (optimal: {optimal}).", verdict), retry=True
+        "Puzzle solved",
+        (f"Solved in {plural(moves, 'move')} (optimal: {optimal}).", verdict),
+        retry=True,
     )
 
 

@@ -1,10 +1,12 @@
 """The board: one Line-API widget drawing every square through ``render_line``.
 
-A board of any size is one ``ScrollView``: each square is a block of ``CELL_HEIGHT`` lines
-by ``cell_width`` columns, drawn from the immutable ``Board`` plus a small per-square
-state (tokens, route step). Lines are cached; after a move only the lines of squares
-whose state changed are invalidated and repainted, so a 20x20 board repaints a few lines,
-not the whole grid. The widget holds no rules: it only draws what the app tells it.
+A board of any size is one ``ScrollView``: each square is a block of ``cell_height`` lines
+by ``cell_width`` columns (sized to the room: they grow on a big terminal and shrink to two
+lines on a short one, so a 10x10 board fits 80x24 whole), drawn from the immutable
+``Board`` plus a small per-square state (tokens, route step). Lines are cached; after a
+move only the lines of squares whose state changed are invalidated and repainted, so a
+20x20 board repaints a few lines, not the whole grid. The widget holds no rules: it only
+draws what the app tells it.
 
 Every cell reads without colour: ``▲38`` starts a ladder to 38, ``▼6`` a snake to 6,
 ``△``/``▽`` mark where a ladder/snake ends, ``»3`` is step 3 of the shown route, and
@@ -26,6 +28,10 @@ from textual.strip import Strip
 from ..core.board import Board
 
 CELL_HEIGHT = 3
+"""Lines per square when the board scrolls anyway (the number, the jump, the tokens)."""
+MIN_CELL_HEIGHT, MAX_CELL_HEIGHT = 2, 6
+"""Two lines still read (the tokens share the jump's line); taller squares only on big
+terminals."""
 LADDER, SNAKE = "▲", "▼"
 LADDER_END, SNAKE_END = "△", "▽"
 ROUTE_MARK = "»"
@@ -79,6 +85,10 @@ def legend_lines(width: int) -> list[str]:
         else:
             lines.append(item)
     return lines
+
+
+def _length(pieces: Sequence[Piece]) -> int:
+    return sum(len(text) for text, _ in pieces)
 
 
 class BoardView(ScrollView, can_focus=True):
@@ -156,39 +166,58 @@ class BoardView(ScrollView, can_focus=True):
         for jump in self.board.snakes:
             ends.setdefault(jump.end, SNAKE_END)
         self.jump_ends = ends
-        self._set_cell_width(self._fitted_cell_width(self.size) or cell_width_for(self.board))
+        fitted = self._fitted_cell(self.outer_size)
+        self._set_cell(*(fitted or (cell_width_for(self.board), CELL_HEIGHT, True)))
 
-    def _set_cell_width(self, width: int) -> None:
-        """Lay the grid out with squares ``width`` columns wide (all lines repainted)."""
-        self.cell_width = width
+    def _set_cell(self, width: int, height: int = CELL_HEIGHT, extras: bool = True) -> None:
+        """Lay the grid out with squares ``width`` columns by ``height`` lines, with or
+        without the off-board line and the legend below (all lines repainted)."""
+        self.cell_width, self.cell_height, self.extras = width, height, extras
         board_width = width * self.board.cols
-        self.legend = legend_lines(board_width)
+        self.legend = legend_lines(board_width) if extras else []
         self.line_cache.clear()
         # The grid, the off-board line (tokens not yet on square 1), then the legend.
-        self.virtual_size = Size(board_width, self.grid_lines + 1 + len(self.legend))
+        self.virtual_size = Size(board_width, self.grid_lines + self.extra_lines)
+
+    @property
+    def cell(self) -> tuple[int, int, bool]:
+        """(width, height, extras): the layout ``_fitted_cell`` compares with."""
+        return self.cell_width, self.cell_height, self.extras
+
+    @property
+    def extra_lines(self) -> int:
+        return 1 + len(self.legend) if self.extras else 0
 
     @property
     def grid_lines(self) -> int:
-        return CELL_HEIGHT * self.board.rows
+        return self.cell_height * self.board.rows
 
-    def _fitted_cell_width(self, size: Size) -> int | None:
-        """The widest square (up to the comfortable width) that fits the whole row of
-        squares in ``size``, or None before the widget has a size."""
+    def _fitted_cell(self, size: Size) -> tuple[int, int, bool] | None:
+        """The squares' (width, height, extras) for the widget's outer ``size`` (border
+        and scrollbars included), or None before the widget
+        has a size. The tallest squares (2 to ``MAX_CELL_HEIGHT`` lines) that fit the
+        whole grid with the off-board line and legend below, else without them, else a
+        scrolling board of ``CELL_HEIGHT``-line squares; then the widest that fit the
+        row (from the narrowest that reads to about square on screen)."""
         if not size.area:
             return None
         board, styles = self.board, self.styles
-        cols = board.cols
+        cols, rows = board.cols, board.rows
+        room_x = size.width - styles.gutter.width
+        room_y = size.height - styles.gutter.height
 
-        def fit(room: int) -> int:
-            return max(min_cell_width(board), min(cell_width_for(board), room // cols))
+        def fit(room: int, height: int) -> int:
+            widest = max(cell_width_for(board), 3 * height)  # terminal cells are tall
+            return max(min_cell_width(board), min(widest, room // cols))
 
-        room = size.width - styles.gutter.width
-        width = fit(room)
-        # The legend is packed to the grid's width, so count its lines at that width.
-        height = self.grid_lines + 1 + len(legend_lines(width * cols))
-        if height > size.height - styles.gutter.height:
-            width = fit(room - styles.scrollbar_size_vertical)  # it will scroll up and down
-        return width
+        for extras in (True, False):
+            width = fit(room_x, MIN_CELL_HEIGHT)
+            extra = 1 + len(legend_lines(width * cols)) if extras else 0
+            height = min(MAX_CELL_HEIGHT, (room_y - extra) // rows)
+            if height >= MIN_CELL_HEIGHT:
+                return fit(room_x, height), height, extras
+        # Too tall for the view: it will scroll up and down.
+        return fit(room_x - styles.scrollbar_size_vertical, CELL_HEIGHT), CELL_HEIGHT, True
 
     def set_board(self, board: Board, letters: Sequence[str]) -> None:
         """Show another board (a new game): everything is redrawn."""
@@ -237,9 +266,9 @@ class BoardView(ScrollView, can_focus=True):
         lines: set[int] = set()
         for square in changed:
             row, _ = self.board.position_of(square)
-            lines.update(range(row * CELL_HEIGHT, (row + 1) * CELL_HEIGHT))
+            lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
         if tuple(off) != self.off_board or current != self.current_seat:
-            lines.add(CELL_HEIGHT * self.board.rows)
+            lines.add(self.grid_lines)
         self.cell_states = states
         self.off_board = tuple(off)
         self.current_seat = current
@@ -254,23 +283,24 @@ class BoardView(ScrollView, can_focus=True):
             self.pending_follow = square
             return
         self.pending_follow = None
+        height = self.cell_height
         if square <= 0:
-            region = Region(0, self.grid_lines, self.cell_width, 1 + len(self.legend))
+            region = Region(0, self.grid_lines, self.cell_width, max(1, self.extra_lines))
         else:
             row, col = self.board.position_of(square)
-            region = Region(col * self.cell_width, row * CELL_HEIGHT, self.cell_width, CELL_HEIGHT)
+            region = Region(col * self.cell_width, row * height, self.cell_width, height)
         self.scroll_to_region(region, animate=False, immediate=True, spacing=None)
 
     def fit_to_size(self) -> None:
-        """Size the squares to fit the view's width, and make a ``follow`` asked for before
-        the view had a size. ``render_line`` calls this at the first paint after a size
-        change, so that frame already shows the fitted squares and, on a large board, the
-        token rather than the top rows."""
-        size = self.size
+        """Size the squares to the view, and make a ``follow`` asked for before the view
+        had a size. ``render_line`` calls this at the first paint after a size change, so
+        that frame already shows the fitted squares and, on a large board, the token
+        rather than the top rows."""
+        size = self.outer_size  # border and scrollbars included: they are fitted in
         self.fitted_size = size
-        fitted = self._fitted_cell_width(size)
-        if fitted is not None and fitted != self.cell_width:
-            self._set_cell_width(fitted)
+        fitted = self._fitted_cell(size)
+        if fitted is not None and fitted != self.cell:
+            self._set_cell(*fitted)
             if self.pending_follow is None and self.followed is not None:
                 self.pending_follow = self.followed  # keep the followed square in view
         if self.pending_follow is not None and size.area:
@@ -291,7 +321,7 @@ class BoardView(ScrollView, can_focus=True):
         for square in changed:
             if square is not None and 1 <= square <= self.board.goal:
                 row, _ = self.board.position_of(square)
-                lines.update(range(row * CELL_HEIGHT, (row + 1) * CELL_HEIGHT))
+                lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
         for line in lines:
             self.line_cache.pop(line, None)
         self._refresh_virtual_lines(sorted(lines))
@@ -300,12 +330,23 @@ class BoardView(ScrollView, can_focus=True):
         """The square under content offset (x, y) (as ``get_content_offset`` gives it),
         with the scroll position and the centring taken into account; None off the grid."""
         pad_x, pad_y = self._offsets()
-        scroll_x, scroll_y = self.scroll_offset
-        line = y + round(scroll_y) - pad_y
-        column = x + (0 if pad_x else round(scroll_x)) - pad_x
+        line = y + round(self.scroll_offset.y) - pad_y
+        column = x + (0 if pad_x else self._view_x()) - pad_x
         if not (0 <= line < self.grid_lines and 0 <= column < self.cell_width * self.board.cols):
             return None
-        return self.board.square_at(line // CELL_HEIGHT, column // self.cell_width)
+        if not pad_x and x >= self._whole_width():
+            return None  # the blank past the last whole square
+        return self.board.square_at(line // self.cell_height, column // self.cell_width)
+
+    def _view_x(self) -> int:
+        """The first column shown: the scroll position rounded up to a whole square, so
+        a board scrolled sideways never shows a cut-off fragment of a square."""
+        width = self.cell_width
+        return -(-round(self.scroll_offset.x) // width) * width
+
+    def _whole_width(self) -> int:
+        """The columns of the whole squares that fit the view (the rest stays blank)."""
+        return max(self.cell_width, self.size.width // self.cell_width * self.cell_width)
 
     # -- painting ----------------------------------------------------------------------
 
@@ -349,7 +390,7 @@ class BoardView(ScrollView, can_focus=True):
                 start = previous = line
 
     def render_line(self, y: int) -> Strip:
-        if self.size != self.fitted_size:
+        if self.outer_size != self.fitted_size:
             self.fit_to_size()
         scroll_x, scroll_y = self.scroll_offset
         pad_x, pad_y = self._offsets()
@@ -359,7 +400,16 @@ class BoardView(ScrollView, can_focus=True):
         base = self.base_style
         assert base is not None
         line = y + scroll_y - pad_y
-        if not 0 <= line < self.virtual_size.height:
+        legend_top = min(
+            self.grid_lines + 1 - scroll_y + pad_y, self.size.height - len(self.legend)
+        )
+        if self.legend and legend_top <= y < legend_top + len(self.legend):
+            # The legend stays in view (below the grid, or at the bottom while the board
+            # scrolls) and does not scroll sideways.
+            text = self.legend[y - legend_top]
+            style = self.component_style("board--legend")
+            return self._join([(" " * pad_x, base), (text, style)], base, width)
+        if not 0 <= line < self.virtual_size.height or line > self.grid_lines:
             return Strip.blank(width, base)
         # A board narrower than the view is cached centred and view-wide, so a line is
         # one Strip (each Strip carries several caches: making them is not free).
@@ -372,7 +422,8 @@ class BoardView(ScrollView, can_focus=True):
             strip = self.line_cache[line] = self.paint_line(line, *geometry)
         if pad_x or (scroll_x == 0 and strip.cell_length == width):
             return strip
-        return strip.crop_extend(scroll_x, scroll_x + width, base)
+        left = self._view_x()
+        return strip.crop(left, left + self._whole_width()).extend_cell_length(width, base)
 
     def component_style(self, name: str, partial: bool = False) -> Style:
         """The Rich style of component class ``name``; ``partial`` gives only what its
@@ -411,16 +462,13 @@ class BoardView(ScrollView, can_focus=True):
         pieces: list[Piece] = [(" " * left, fill)] if left else []
         if line >= grid_lines:
             legend = self.component_style("board--legend")
-            if line > grid_lines:
-                text = self.legend[line - grid_lines - 1][:board_width]
-                pieces.append((text.ljust(board_width), legend))
-            elif self.off_board:
+            if self.off_board:
                 pieces.append((" off the board: ", legend))
                 for seat in self.off_board:
                     pieces.append((self._letter(seat), self._token_style(seat, legend)))
                     pieces.append((" ", legend))
         else:
-            row, part = divmod(line, CELL_HEIGHT)
+            row, part = divmod(line, self.cell_height)
             for col in range(board.cols):
                 pieces += self._cell_line(board.square_at(row, col), row, col, part)
         return self._join(pieces, fill, left + board_width if width is None else width)
@@ -478,35 +526,44 @@ class BoardView(ScrollView, can_focus=True):
         if square == self.cursor:
             base = base + self.component_style("board--cursor", partial=True)
         width = self.cell_width
-        pieces: list[Piece] = []
         number = f" {square}"
         step = None if state.route_step is None else f"{ROUTE_MARK}{state.route_step}"
         # The route step sits beside the number, or on the token line when that is
         # too narrow (compact squares).
         step_on_top = step is not None and len(number) + len(step) <= width
-        if part == 0:
-            pieces.append((number, base + self.component_style("board--number", partial=True)))
-        elif part == 1:
-            pieces.append((" ", base))
-            if square == board.goal:
-                pieces.append(("GOAL", base + self.component_style("board--number", partial=True)))
-            jump = board.jump_at(square)
-            if jump is not None:
-                kind = "board--ladder" if jump.kind == "ladder" else "board--snake"
-                glyph = LADDER if jump.kind == "ladder" else SNAKE
-                pieces.append(
-                    (f"{glyph}{jump.end}", base + self.component_style(kind, partial=True))
-                )
-            end_mark = self.jump_ends.get(square)
-            if end_mark is not None:
-                kind = "board--ladder" if end_mark == LADDER_END else "board--snake"
-                pieces.append((end_mark, base + self.component_style(kind, partial=True)))
-        elif state.tokens:
-            pieces.append((" ", base))
-            for seat in state.tokens:
-                pieces.append((self._letter(seat), self._token_style(seat, base)))
-        if step is not None and (part == 0) == step_on_top and part != 1:
-            gap = width - sum(len(text) for text, _ in pieces) - len(step)
+        top: list[Piece] = [(number, base + self.component_style("board--number", partial=True))]
+        label: list[Piece] = []
+        if square == board.goal:
+            label.append(("GOAL", base + self.component_style("board--number", partial=True)))
+        jump = board.jump_at(square)
+        if jump is not None:
+            kind = "board--ladder" if jump.kind == "ladder" else "board--snake"
+            glyph = LADDER if jump.kind == "ladder" else SNAKE
+            label.append((f"{glyph}{jump.end}", base + self.component_style(kind, partial=True)))
+        end_mark = self.jump_ends.get(square)
+        if end_mark is not None:
+            kind = "board--ladder" if end_mark == LADDER_END else "board--snake"
+            label.append((end_mark, base + self.component_style(kind, partial=True)))
+        if label:
+            label.insert(0, (" ", base))
+        tokens: list[Piece] = [(self._letter(s), self._token_style(s, base)) for s in state.tokens]
+        bottom: list[Piece] = [(" ", base), *tokens] if tokens else []
+        if self.cell_height < CELL_HEIGHT and tokens:
+            # Two lines: the tokens join the jump's line, else the number's, else they
+            # take the jump's line (where everyone stands matters most in a game).
+            if _length(label) + len(tokens) + 1 <= width:
+                label, bottom = label + bottom, []
+            elif label and _length(label) + len(tokens) <= width:
+                label, bottom = label + tokens, []
+            elif _length(top) + len(tokens) + 1 <= width and not step_on_top:
+                top, bottom = top + bottom, []
+            else:
+                label, bottom = bottom, []
+        parts = [top, label, bottom] if self.cell_height >= CELL_HEIGHT else [top, label]
+        step_part = 0 if step_on_top else len(parts) - 1
+        pieces = list(parts[part]) if part < len(parts) else []
+        if step is not None and part == step_part:
+            gap = width - _length(pieces) - len(step)
             if gap >= 0:
                 pieces.append((" " * gap, base))
                 step_style = base + self.component_style("board--route-step", partial=True)

@@ -49,6 +49,8 @@ class Odds:
     """P(random play from the square never reaches the goal)."""
     finished: bool = False
     """The player is on the goal already: there are no odds to show."""
+    why_unavailable: str | None = None
+    """Why there are no odds (e.g. too many squares for the exact analysis)."""
 
     @property
     def never(self) -> bool:
@@ -63,7 +65,7 @@ def compute_odds(
     board: Board, positions: Sequence[int], to_move: int, *, players: int | None = None
 ) -> Odds:
     """Ask ``core.analysis`` for the odds from the current position (cached per board)."""
-    from ..core.analysis import analyze
+    from ..core.analysis import MAX_ANALYSIS_SQUARES, analyze
 
     square = positions[to_move]
     if square >= board.goal:  # nothing left to estimate (and no flat chart to draw)
@@ -71,8 +73,11 @@ def compute_odds(
     seats = players if players is not None else len(positions)
     try:
         analysis = analyze(board, players=seats, positions=list(positions), to_move=to_move)
-    except SnlError:  # e.g. a board too large for the exact analysis
-        return Odds()
+    except SnlError as error:
+        if board.goal > MAX_ANALYSIS_SQUARES:
+            why = f"too many squares for exact odds: {board.goal:,} > {MAX_ANALYSIS_SQUARES:,}"
+            return Odds(why_unavailable=why)
+        return Odds(why_unavailable=str(error))
     never = analysis.never_finishes  # from ``square``, the seat to move's square
     finishing = 1.0 - never
     distribution: list[float] = []
@@ -116,7 +121,8 @@ ROUTE_SHOWN = 12
 
 
 def route_text(board: Board, square: int) -> str:
-    """'4 → 14, 6 → 20, ...' for one optimal route from ``square``."""
+    """'4→14, 6→20, ...' (roll 4, end on 14; the panel's label says so) for one optimal
+    route from ``square``."""
     solution = optimal_route(board, square, limit=ROUTE_SHOWN)
     text = ", ".join(
         f"{die}→{end}" for die, end in zip(solution.rolls, solution.squares, strict=True)
@@ -143,7 +149,7 @@ def hint_lines(board: Board, player: Player, square: int) -> Text:
     text.append(str(least), style="bold")
     text.append("\nOptimal dice: ")
     text.append(", ".join(map(str, optimal_dice(board, square))), style="bold")
-    text.append("\nRoute: ")
+    text.append("\nRoute (roll→square): ")
     text.append(route_text(board, square))
     return text
 
@@ -181,6 +187,8 @@ class HintPanel(Vertical):
             pass  # "At the goal." (the solver part) says it all
         elif odds is None or odds.expected_turns is None:
             odds_text.append("Odds: unavailable")
+            if odds is not None and odds.why_unavailable:
+                odds_text.append(f" ({odds.why_unavailable})")
         else:
             self._odds_lines(odds_text, odds, players)
             distribution = odds.distribution

@@ -23,6 +23,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..core.board import Board
+from ..core.report import plural
 from ..core.studio import (
     StudioFigures,
     compute_figures,
@@ -152,7 +153,8 @@ class NumbersPanel(Widget):
             return COMPUTING
         jumps = board.jumps.values()
         ladders = sum(1 for a, b in board.jumps.items() if b > a)
-        return f"{board.rows}x{board.cols}, {ladders} ladders, {len(jumps) - ladders} snakes"
+        snakes = len(jumps) - ladders
+        return f"{board.rows}x{board.cols}, {plural(ladders, 'ladder')}, {plural(snakes, 'snake')}"
 
     def _update_cursor(self) -> None:
         board, figures = self.shown_board, self.figures

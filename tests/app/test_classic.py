@@ -8,6 +8,7 @@ from snl_tui.core.engine import Game, Player
 from snl_tui.core.formats import load_board
 from snl_tui.core.session import game_seed
 from snl_tui.screens.game import GameScreen
+from snl_tui.screens.new_game import NewGameScreen
 from snl_tui.screens.winner import GameOverScreen, wins
 from snl_tui.widgets.board import BoardView
 from snl_tui.widgets.move_log import MoveLog
@@ -81,16 +82,20 @@ async def test_a_seeded_two_player_game_is_played_to_a_winner(make_app) -> None:
         text = "\n".join(lines)
         assert wins(winner) in text
         assert f"won in {game.turns_taken[game.winner]} turns" in text
-        assert "Finished faster than" in text and "% of games" in text
+        assert "A 2-player game this short happens in" in text and "% of games" in text
         # The log has every move; the same seed replays the same game in the core.
         assert app.game_screen.query_one(MoveLog).line_count == len(game.history)
         replay = Game(game.board, game.players, seed=11)
         while not replay.over:
             replay.roll()
         assert replay.rolls == game.rolls
-        # "New game" from the dialog starts the session's next game on the same board:
-        # its own seed (derived from 11), and the human (seat 0) rolls first.
+        # "New game" from the dialog opens the new-game dialog (as n does); starting
+        # there begins the session's next game on the same board: its own seed (derived
+        # from 11), and the human (seat 0) rolls first.
         await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
         assert screen.session.game_index == 1
@@ -124,7 +129,7 @@ async def test_winner_dialog_escape_closes_it_and_shows_the_final_board(make_app
         screen = game_screen(app)
         assert app.screen is screen
         assert screen.game.over
-        assert screen.check_action("roll", ()) is None  # greyed out in the footer
+        assert screen.check_action("roll", ()) is False  # gone from the footer
         board = screen.query_one(BoardView)
         assert board.cell_states[100].tokens == (0,)
 

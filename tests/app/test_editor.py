@@ -18,7 +18,6 @@ from snl_tui.core.formats import dump_board, load_board
 from snl_tui.screens.editor import EditBoard, EditorScreen
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.studio_dialogs import ChoiceScreen, SaveAsScreen
-from snl_tui.widgets.board import CELL_HEIGHT
 
 from .helpers import SIZE, settle, wait_until
 
@@ -92,7 +91,7 @@ def click_offset(view: EditBoard, square: int) -> tuple[int, int]:
     pad_x, pad_y = view._offsets()
     inset = view.content_region.offset - view.region.offset
     x = inset.x + pad_x + col * view.cell_width + 2 - round(view.scroll_offset.x)
-    y = inset.y + pad_y + row * CELL_HEIGHT + 1 - round(view.scroll_offset.y)
+    y = inset.y + pad_y + row * view.cell_height + 1 - round(view.scroll_offset.y)
     return x, y
 
 

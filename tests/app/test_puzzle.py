@@ -6,6 +6,7 @@ from textual.widgets import Button, Input, Static
 
 from snl_tui.core.engine import Player, move
 from snl_tui.core.formats import load_board
+from snl_tui.core.report import plural
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import least_rolls_from, optimal_dice, optimal_route
 from snl_tui.screens.game import GameScreen
@@ -155,7 +156,8 @@ async def test_a_move_off_the_optimal_route_says_so(make_app) -> None:
         now = least_rolls_from(board, screen.game.position)
         best = " or ".join(str(d) for d in optimal_dice(board, square))
         assert status_text(screen).startswith(
-            f"Not optimal: {now} rolls left now; {best} would have left {least - 1}. Move 3:"
+            f"Not optimal: {plural(now, 'roll')} left now; rolling a {best} would have left "
+            f"{plural(least - 1, 'roll')}. Move 3:"
         )
         await pilot.press("u")  # taking the move back takes the note away
         await settle(pilot)
@@ -244,7 +246,7 @@ async def test_a_finishing_die_missed_is_named(make_app) -> None:
         screen.action_pick(detour)
         await settle(pilot)
         best = " or ".join(str(d) for d in optimal_dice(board, 1))
-        assert status_text(screen).startswith(f"Not optimal: {best} would have finished;")
+        assert status_text(screen).startswith(f"Not optimal: rolling a {best} would have finished;")
 
 
 async def test_a_puzzle_names_its_player_only_when_a_human_sits_out(make_app) -> None:

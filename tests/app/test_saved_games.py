@@ -15,6 +15,7 @@ from snl_tui.core.formats import load_board
 from snl_tui.core.saving import GameSaver
 from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.store import Store, open_store
+from snl_tui.screens.confirm import ConfirmScreen
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.replay import ReplayScreen
 from snl_tui.screens.resume import ResumeScreen
@@ -72,7 +73,9 @@ async def test_switching_mode_or_a_new_game_marks_the_game_abandoned():
         await pilot.press("r")
         await wait_until(pilot, lambda: human_can_roll(screen))
         first = screen.saver.game_id
-        await pilot.press("m")  # puzzle mode: the classic game is left
+        await pilot.press("m")  # puzzle mode: the classic game is left, once confirmed
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await started(pilot)
         assert store.load_game(first).status == "abandoned"
         assert store.last_unfinished() is None  # the new game has no moves: not stored
