@@ -138,7 +138,7 @@ def _server_class() -> type[Any]:
     from aiohttp import web
     from textual_serve.server import Server
 
-    class SnlServer(Server):  # type: ignore[misc]  # textual-serve has no type information
+    class SnlServer(Server):
         """textual-serve's server with our page and a cap on concurrent games."""
 
         def __init__(self, command: str, *, host: str, port: int, max_sessions: int) -> None:
@@ -158,7 +158,7 @@ def _server_class() -> type[Any]:
             response: web.StreamResponse = await super().handle_index(request)
             return response
 
-        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             if self.full():
                 # A page loaded before the others took the last seats: refuse with "try
                 # again later"; the page shows that the server is full.
@@ -168,8 +168,7 @@ def _server_class() -> type[Any]:
                 return websocket
             self.sessions += 1  # no await since the check: no other session in between
             try:
-                response: web.StreamResponse = await super().handle_websocket(request)
-                return response
+                return await super().handle_websocket(request)
             finally:
                 self.sessions -= 1
 
