@@ -48,6 +48,7 @@ COMMANDS = (
     "convert",
     "generate",
     "edit",
+    "serve",
     *store_cli.COMMANDS,
 )
 
@@ -122,7 +123,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     board = _board(args)
     players = parse_players(args.players)
     store = None if args.no_save else _game_store()
-    offer = _resumable(store) if store is not None else None
+    offer = _resumable(store) if store is not None and not args.no_resume_offer else None
     from .app import SnlApp  # Textual loads only to play
 
     SnlApp(
@@ -459,6 +460,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--no-animation", action="store_true", help="move tokens instantly")
     _add_no_save(play)
+    play.add_argument(
+        "--no-resume-offer",
+        action="store_true",
+        help="start a new game without offering the last unfinished one (snl serve's tabs)",
+    )
     add_rule_options(play)
 
     resume = commands.add_parser("resume", help="continue a saved game (default: the last)")
@@ -524,6 +530,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_edit_parser(commands)
     store_cli.register(commands)  # games, stats
+    from .serve import add_serve_parser
+
+    add_serve_parser(commands, add_rule_options)
     return parser
 
 
@@ -557,6 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "convert": lambda: cmd_convert(args, out, err),
         "generate": lambda: _generate(args, out, err),
         "edit": lambda: _edit(args),
+        "serve": lambda: _serve(args, err),
         **{name: lambda: store_cli.run(args, out, err) for name in store_cli.COMMANDS},
     }
     try:
@@ -609,3 +619,11 @@ def _edit(args: argparse.Namespace) -> int:
     from .edit_cli import cmd_edit  # Textual loads only when needed
 
     return cmd_edit(args)
+
+
+def _serve(args: argparse.Namespace, err: TextIO) -> int:
+    from .serve import cmd_serve
+
+    _board(args)  # a bad board or rule is one line now, not in every browser tab
+    parse_players(args.players)
+    return cmd_serve(args, rule_overrides(args), err)

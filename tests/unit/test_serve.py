@@ -1,0 +1,60 @@
+"""``snl serve`` without a browser: the command each tab runs, the missing extra, the host
+warning (tests/e2e/test_browser.py plays in Chromium)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import pytest
+
+from snl_tui import serve
+from snl_tui.cli import build_parser, main, rule_overrides
+
+
+def command_for(*argv: str) -> list[str]:
+    args = build_parser().parse_args(["serve", *argv])
+    return shlex.split(serve.play_command(args, rule_overrides(args)))
+
+
+def test_each_tab_runs_this_interpreter_with_the_options(tmp_path, monkeypatch) -> None:
+    board = tmp_path / "my board.toml"
+    board.write_text("")
+    monkeypatch.chdir(tmp_path)
+    words = command_for("my board.toml", "--players", "Ann,cpu", "--faces", "8", "--no-chain")
+    assert words[:4] == [sys.executable, "-m", "snl_tui", "play"]
+    assert words[4] == str(board.resolve())  # absolute: the game finds it from anywhere
+    assert "--no-resume-offer" in words and "--no-save" not in words
+    assert words[words.index("--players") + 1] == "Ann,cpu"
+    assert words[words.index("--faces") + 1] == "8"
+    assert "--no-chain" in words
+    assert "--no-save" in command_for("--no-save")
+
+
+def test_without_textual_serve_one_line_says_how_to_install(monkeypatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "textual_serve", None)
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install" in err and "[web]" in err
+
+
+@pytest.mark.parametrize(("host", "warned"), [("127.0.0.1", False), ("0.0.0.0", True)])
+def test_only_another_host_warns(monkeypatch, capsys, host, warned) -> None:
+    served: list[str] = []
+
+    class FakeServer:
+        def __init__(self, command: str, **options: object) -> None:
+            served.append(command)
+
+        def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr(serve, "_server_class", lambda: FakeServer)
+    assert main(["serve", "--host", host]) == 0
+    assert served and ("anyone who can reach" in capsys.readouterr().err) == warned
+
+
+def test_a_bad_board_is_one_line_before_serving(capsys) -> None:
+    assert main(["serve", "no-such-board"]) == 2
+    assert "no-such-board" in capsys.readouterr().err
