@@ -119,7 +119,7 @@ class SnlApp(App[None]):
         try:
             session = GameSession.from_dict(offered.data)
         except SnlError as error:
-            self.notify(f"Cannot resume game {offered.id}: {error}", severity="error")
+            self.notify(f"Cannot resume game {offered.id}: {error}", severity="error", markup=False)
             return
         self.game_screen.resume(session, offered.id)
 

@@ -20,6 +20,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, Select, Static, Switch
 
@@ -345,8 +346,11 @@ class EditorScreen(Screen[Board | None]):
         board = self.board
         view = self.query_one(EditBoard)
         modified = " · modified" if self.dirty else ""
-        view.border_title = f"{board.name or 'untitled'} {board.rows}x{board.cols}{modified}"
-        view.border_subtitle = board.rules.describe()
+        # The name comes from a file: a title like "[/]" is text, not markup.
+        view.border_title = Content(
+            f"{board.name or 'untitled'} {board.rows}x{board.cols}{modified}"
+        )
+        view.border_subtitle = Content(board.rules.describe())
         self.title = "snl edit"
         self.sub_title = self.source.label
 
