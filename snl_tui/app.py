@@ -17,6 +17,7 @@ from pathlib import Path
 
 from textual.app import App
 from textual.screen import Screen
+from textual.theme import ThemeProvider
 
 from .commands import GameCommands
 from .core.board import Board
@@ -27,6 +28,7 @@ from .core.saving import GameSaver
 from .core.session import GameSession
 from .core.store import SavedGame, Store
 from .messages import EditRequested
+from .palette import SnlCommandPalette
 from .screens.game import MODES, GameScreen, GameSettings
 
 DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
@@ -94,6 +96,18 @@ class SnlApp(App[None]):
         if editor is None:
             return self.replay_screen or self.game_screen
         return editor
+
+    # -- the command palette: Textual's, with its page keys guarded (palette.py) ------------
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not SnlCommandPalette.is_open(self):
+            self.push_screen(SnlCommandPalette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        """The palette's "Theme" command: the theme list, in the guarded palette."""
+        self.push_screen(
+            SnlCommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
+        )
 
     def on_edit_requested(self, event: EditRequested) -> None:
         from .screens.editor import EditorScreen  # the editor loads only when used

@@ -1,0 +1,35 @@
+"""The command palette, guarded against Textual 8.2.8's PageDown/PageUp crash.
+
+When PageDown or PageUp reaches Textual's palette before its list of commands has been
+laid out (``ctrl+p`` and PageDown in one burst: a fast typist, a paste), the option
+list's page move looks up a line that does not exist yet and raises ``KeyError: 0``,
+killing the app. The same happens in a minimal Textual app, so it is Textual's bug; snl
+routes the two keys through ``action_page``, which moves a page only once the list has a
+height (before that there is no page to move by, and the key is simply dropped).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.command import CommandList, CommandPalette
+
+
+class SnlCommandPalette(CommandPalette):
+    """Textual's command palette whose page keys wait for the list to be laid out."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pagedown", "page(1)", "Next page", show=False),
+        Binding("pageup", "page(-1)", "Previous page", show=False),
+    ]
+
+    def action_page(self, direction: int) -> None:
+        """Move the highlight a page down (1) or up (-1) in the list of commands."""
+        commands = self.query_one(CommandList)
+        if not commands.option_count or commands.scrollable_content_region.height <= 0:
+            return  # not laid out yet: Textual's page move would raise KeyError
+        if direction > 0:
+            commands.action_page_down()
+        else:
+            commands.action_page_up()
