@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from textual.app import App
+from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 
@@ -100,7 +101,7 @@ class SnlApp(App[None]):
     # -- the command palette: Textual's, with its page keys guarded (palette.py) ------------
 
     def action_command_palette(self) -> None:
-        if self.use_command_palette and not SnlCommandPalette.is_open(self):
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
             self.push_screen(SnlCommandPalette(id="--command-palette"))
 
     def search_themes(self) -> None:

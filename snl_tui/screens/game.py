@@ -472,8 +472,8 @@ class GameScreen(Screen[None]):
             self.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
             return
         elif (problem := session.show_route()) is not None:
-            severity = "information" if session.game.over else "warning"
-            self.notify(problem, severity=severity, markup=False)
+            over = session.game.over
+            self.notify(problem, severity="information" if over else "warning", markup=False)
         game = session.game
         current = None if game.over else game.current
         self.query_one(BoardView).show(game.positions, session.route, current)
