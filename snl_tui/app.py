@@ -12,9 +12,17 @@ session's moves again instead of playing.
 
 from __future__ import annotations
 
+import io
+import os
+import sys
+import tempfile
+import time
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from rich.console import Console
 from textual.app import App
 from textual.command import CommandPalette
 from textual.screen import Screen
@@ -27,7 +35,7 @@ from .core.errors import SnlError
 from .core.formats import load_board
 from .core.saving import GameSaver
 from .core.session import GameSession
-from .core.store import SavedGame, Store
+from .core.store import SavedGame, Store, default_dir
 from .messages import EditRequested
 from .palette import SnlCommandPalette
 from .screens.game import MODES, GameScreen, GameSettings
@@ -139,8 +147,61 @@ class SnlApp(App[None]):
         self.game_screen.resume(session, offered.id)
 
 
+# -- running the app, and what a crash leaves behind ------------------------------------
+
+EXIT_CRASH = 1
+"""The exit status after an unhandled exception in the app (Textual's own return code)."""
+
+
+def run_app(app: SnlApp, **run_options: Any) -> int:
+    """Run ``app`` (``run_options`` go to ``App.run``) and return the exit status.
+
+    Textual catches an unhandled exception, exits with return code 1 and prints the
+    traceback (a screenful, with locals) on its ``error_console`` after leaving the
+    screen. snl gives that console a buffer instead, writes the traceback to a crash
+    file, and prints two short lines: where the file is, and that the game was saved
+    (every move is; nothing marks it abandoned, so ``snl`` offers to resume it).
+    """
+    captured = io.StringIO()
+    app.error_console = Console(
+        file=captured, width=120, markup=False, highlight=False, no_color=True
+    )
+    try:
+        app.run(**run_options)
+    except Exception:  # an error outside the app's message loop (the driver, startup)
+        captured.write(traceback.format_exc())
+        code = EXIT_CRASH
+    else:
+        code = app.return_code or 0
+    details = captured.getvalue()
+    if code == 0 and not details:
+        return 0
+    where = write_crash_report(details or f"snl exited with status {code}\n")
+    print(f"snl: crashed (an internal error); the details are in {where}", file=sys.stderr)
+    if app.game_screen.saver.game_id is not None and not app.game_screen.game.over:
+        print("snl: your game was saved after its last move: run snl to resume it", file=sys.stderr)
+    return code or EXIT_CRASH
+
+
+def write_crash_report(text: str) -> Path:
+    """Write ``text`` to ``crash-<time>.txt`` in the data folder (else the temporary
+    folder), atomically; returns its path."""
+    name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    for folder in (default_dir(), Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / name
+            partial = path.with_suffix(".part")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(path)
+            return path
+        except OSError:
+            continue
+    return Path(name)  # nowhere writable: the name still says what happened
+
+
 def main() -> None:  # pragma: no cover - the CLI is the real entry point
-    SnlApp().run()
+    sys.exit(run_app(SnlApp()))
 
 
 if __name__ == "__main__":  # pragma: no cover
