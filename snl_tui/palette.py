@@ -6,14 +6,21 @@ list's page move looks up a line that does not exist yet and raises ``KeyError: 
 killing the app. The same happens in a minimal Textual app, so it is Textual's bug; snl
 routes the two keys through ``action_page``, which moves a page only once the list has a
 height (before that there is no page to move by, and the key is simply dropped).
+
+Enter twice in one burst chose a command twice, and the palette dismissed itself twice:
+the second pop found no screen to pop (``ScreenStackError``), and the command ran
+twice. Here the palette is dismissed once, and a submit after that is ignored.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import on
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import CommandList, CommandPalette
+from textual.widgets import Input, OptionList
 
 
 class SnlCommandPalette(CommandPalette):
@@ -23,6 +30,34 @@ class SnlCommandPalette(CommandPalette):
         Binding("pagedown", "page(1)", "Next page", show=False),
         Binding("pageup", "page(-1)", "Previous page", show=False),
     ]
+
+    dismissed = False
+    """Set by the first dismiss: later ones (a second Enter in the same burst) do nothing."""
+
+    def dismiss(self, result: None = None) -> AwaitComplete:
+        if self.dismissed:
+            return AwaitComplete.nothing()
+        self.dismissed = True
+        return super().dismiss(result)
+
+    chosen = False
+    """Set when a command is picked from the list: a second pick is ignored."""
+
+    @on(OptionList.OptionSelected)
+    def _choose_once(self, event: OptionList.OptionSelected) -> None:
+        """Two Enters before the first is handled select the command twice, and would run
+        it twice: Textual's handler (the base class's) sees only the first."""
+        if self.chosen or self.dismissed:
+            event.stop()
+            event.prevent_default()
+        self.chosen = True
+
+    @on(Input.Submitted)
+    def _after_dismiss(self, event: Input.Submitted) -> None:
+        """A submit once the command was chosen would run it again."""
+        if self.dismissed:
+            event.stop()
+            event.prevent_default()
 
     def action_page(self, direction: int) -> None:
         """Move the highlight a page down (1) or up (-1) in the list of commands."""

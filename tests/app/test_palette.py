@@ -59,3 +59,19 @@ async def test_the_theme_list_guards_its_page_keys_too(make_app) -> None:
         await settle(pilot)
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is game)
+
+
+async def test_enter_twice_in_one_burst_runs_one_command_and_keeps_the_game(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: CommandPalette.is_open(app))
+        palette = app.screen
+        palette.query_one(Input).value = "toggle hint"
+        await wait_until(pilot, lambda: palette.query_one(CommandList).option_count > 0)
+        await pilot.press("down")
+        burst(app, "enter", "enter")
+        await wait_until(pilot, lambda: app.screen is game)
+        await settle(pilot)
+        assert app.screen is game and game.hint_visible
