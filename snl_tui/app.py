@@ -91,6 +91,8 @@ class SnlApp(App[None]):
             session=session,
             game_id=game_id,
         )
+        self.open_palette: SnlCommandPalette | None = None
+        """The palette ctrl+p opened last (none open twice at once)."""
         self.editor_screen = editor
         """``snl edit``: the board editor is the base screen instead of the game."""
         self.replay_screen: Screen[None] | None = None
@@ -109,8 +111,15 @@ class SnlApp(App[None]):
     # -- the command palette: Textual's, with its page keys guarded (palette.py) ------------
 
     def action_command_palette(self) -> None:
-        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
-            self.push_screen(SnlCommandPalette(id="--command-palette"))
+        """ctrl+p: the guarded palette, once. Checking the current screen is not enough:
+        a second ctrl+p in the same burst arrives before the first palette is current."""
+        palette = self.open_palette
+        if not self.use_command_palette or isinstance(self.screen, CommandPalette):
+            return
+        if palette is not None and palette.is_attached and not palette.dismissed:
+            return
+        self.open_palette = SnlCommandPalette()
+        self.push_screen(self.open_palette)
 
     def search_themes(self) -> None:
         """The palette's "Theme" command: the theme list, in the guarded palette."""

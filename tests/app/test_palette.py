@@ -30,6 +30,7 @@ def burst(app, *keys: str) -> None:  # type: ignore[no-untyped-def]
         ("ctrl+p", "pagedown", "pageup", "pagedown"),
         ("ctrl+p", "down", "pagedown"),
         ("ctrl+p", "t", "pagedown", "pageup"),
+        ("ctrl+p", "ctrl+p", "ctrl+p", "pagedown"),
     ],
 )
 async def test_page_keys_in_the_same_burst_as_ctrl_p_do_not_crash(make_app, keys) -> None:
