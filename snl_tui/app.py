@@ -12,11 +12,21 @@ session's moves again instead of playing.
 
 from __future__ import annotations
 
+import io
+import os
+import sys
+import tempfile
+import time
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from rich.console import Console
 from textual.app import App
+from textual.command import CommandPalette
 from textual.screen import Screen
+from textual.theme import ThemeProvider
 
 from .commands import GameCommands
 from .core.board import Board
@@ -25,8 +35,9 @@ from .core.errors import SnlError
 from .core.formats import load_board
 from .core.saving import GameSaver
 from .core.session import GameSession
-from .core.store import SavedGame, Store
+from .core.store import SavedGame, Store, default_dir
 from .messages import EditRequested
+from .palette import SnlCommandPalette
 from .screens.game import MODES, GameScreen, GameSettings
 
 DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
@@ -80,6 +91,8 @@ class SnlApp(App[None]):
             session=session,
             game_id=game_id,
         )
+        self.open_palette: SnlCommandPalette | None = None
+        """The palette ctrl+p opened last (none open twice at once)."""
         self.editor_screen = editor
         """``snl edit``: the board editor is the base screen instead of the game."""
         self.replay_screen: Screen[None] | None = None
@@ -94,6 +107,25 @@ class SnlApp(App[None]):
         if editor is None:
             return self.replay_screen or self.game_screen
         return editor
+
+    # -- the command palette: Textual's, with its page keys guarded (palette.py) ------------
+
+    def action_command_palette(self) -> None:
+        """ctrl+p: the guarded palette, once. Checking the current screen is not enough:
+        a second ctrl+p in the same burst arrives before the first palette is current."""
+        palette = self.open_palette
+        if not self.use_command_palette or isinstance(self.screen, CommandPalette):
+            return
+        if palette is not None and palette.is_attached and not palette.dismissed:
+            return
+        self.open_palette = SnlCommandPalette()
+        self.push_screen(self.open_palette)
+
+    def search_themes(self) -> None:
+        """The palette's "Theme" command: the theme list, in the guarded palette."""
+        self.push_screen(
+            SnlCommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
+        )
 
     def on_edit_requested(self, event: EditRequested) -> None:
         from .screens.editor import EditorScreen  # the editor loads only when used
@@ -119,13 +151,75 @@ class SnlApp(App[None]):
         try:
             session = GameSession.from_dict(offered.data)
         except SnlError as error:
-            self.notify(f"Cannot resume game {offered.id}: {error}", severity="error")
+            self.notify(f"Cannot resume game {offered.id}: {error}", severity="error", markup=False)
             return
         self.game_screen.resume(session, offered.id)
 
 
+# -- running the app, and what a crash leaves behind ------------------------------------
+
+EXIT_CRASH = 1
+"""The exit status after an unhandled exception in the app (Textual's own return code)."""
+
+
+def run_app(app: SnlApp, **run_options: Any) -> int:
+    """Run ``app`` (``run_options`` go to ``App.run``) and return the exit status.
+
+    Textual catches an unhandled exception, exits with return code 1 and prints the
+    traceback (a screenful, with locals) on its ``error_console`` after leaving the
+    screen. snl gives that console a buffer instead, writes the traceback to a crash
+    file, and prints two short lines: where the file is, and that the game was saved
+    (every move is; nothing marks it abandoned, so ``snl`` offers to resume it).
+    """
+    captured = io.StringIO()
+    app.error_console = Console(
+        file=captured, width=120, markup=False, highlight=False, no_color=True
+    )
+    try:
+        app.run(**run_options)
+    except Exception:  # an error outside the app's message loop (the driver, startup)
+        captured.write(traceback.format_exc())
+        code = EXIT_CRASH
+    else:
+        code = app.return_code or 0
+    details = captured.getvalue()
+    if code == 0 and not details:
+        return 0
+    # The one seam on Textual's internals: the exception it caught. Its own report is
+    # drawn at the terminal's width at the moment of the crash (unreadable from a narrow
+    # terminal), so the crash file leads with a plain traceback when there is one. If a
+    # Textual upgrade renames the attribute, the file still holds Textual's report
+    # (tests/unit/test_crash.py checks that the plain traceback is there).
+    error = getattr(app, "_exception", None)
+    if isinstance(error, BaseException):
+        plain = "".join(traceback.format_exception(error))
+        details = f"{plain}\n--- as Textual reported it ---\n{details}"
+    where = write_crash_report(details or f"snl exited with status {code}\n")
+    print(f"snl: crashed (an internal error); the details are in {where}", file=sys.stderr)
+    if app.game_screen.saver.game_id is not None and not app.game_screen.game.over:
+        print("snl: your game was saved after its last move: run snl to resume it", file=sys.stderr)
+    return code or EXIT_CRASH
+
+
+def write_crash_report(text: str) -> Path:
+    """Write ``text`` to ``crash-<time>.txt`` in the data folder (else the temporary
+    folder), atomically; returns its path."""
+    name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+    for folder in (default_dir(), Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / name
+            partial = path.with_suffix(".part")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(path)
+            return path
+        except OSError:
+            continue
+    return Path(name)  # nowhere writable: the name still says what happened
+
+
 def main() -> None:  # pragma: no cover - the CLI is the real entry point
-    SnlApp().run()
+    sys.exit(run_app(SnlApp()))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -124,9 +124,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = parse_players(args.players)
     store = None if args.no_save else _game_store()
     offer = _resumable(store) if store is not None and not args.no_resume_offer else None
-    from .app import SnlApp  # Textual loads only to play
+    from .app import SnlApp, run_app  # Textual loads only to play
 
-    SnlApp(
+    app = SnlApp(
         board=board,
         players=players,
         seed=args.seed,
@@ -134,8 +134,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         animate=not args.no_animation,
         store=store,
         offer=offer,
-    ).run()
-    return EXIT_OK
+    )
+    return run_app(app)  # non-zero after a crash, which leaves a short note on stderr
 
 
 def _game_store() -> Store:
@@ -196,17 +196,17 @@ def cmd_resume(args: argparse.Namespace) -> int:
         session = _session(saved)
         if args.no_save:
             store.close()  # read, never written
-        from .app import SnlApp  # Textual loads only to play
+        from .app import SnlApp, run_app  # Textual loads only to play
 
-        SnlApp(
+        app = SnlApp(
             board=session.settings.board,
             players=session.settings.players,
             mode=session.mode,
             animate=not args.no_animation,
             store=None if args.no_save else store,
             resume=(session, saved.id),
-        ).run()
-    return EXIT_OK
+        )
+        return run_app(app)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -214,16 +214,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     with open_store(create=False) as store:
         saved = _saved_game(store, args.game)
     session = _session(saved)
-    from .app import SnlApp
+    from .app import SnlApp, run_app
 
-    SnlApp(
+    app = SnlApp(
         board=session.settings.board,
         players=session.settings.players,
         mode=session.mode,
         animate=not args.no_animation,
         replay=session,
-    ).run()
-    return EXIT_OK
+    )
+    return run_app(app)
 
 
 def parse_players(text: str) -> list[Player]:

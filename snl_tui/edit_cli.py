@@ -60,9 +60,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
     rows, cols = edit_size(args)
     board, source, note = open_for_editing(args.board, rows, cols)
-    from .app import SnlApp
+    from .app import SnlApp, run_app
     from .screens.editor import EditorScreen
 
     editor = EditorScreen(board, source, exit_on_leave=True, note=note)
-    SnlApp(board=board, editor=editor).run()
-    return 0
+    return run_app(SnlApp(board=board, editor=editor))

@@ -20,8 +20,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Select, Static, Switch
+from textual.widgets import Footer, Input, Label, Select, Static, Switch
 
 from ..board_files import BoardSource, changed_on_disk, format_for, save_board
 from ..commands import GAME_COMMANDS, GameCommand, GameCommands
@@ -42,6 +43,7 @@ from ..core.formats import board_warnings
 from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
 from ..widgets.board import HEAT_SHADES, BoardView
 from ..widgets.studio_panel import NumbersPanel
+from ..widgets.title_bar import TitleBar
 from .help import key_cell, sentence, table
 from .studio_dialogs import ChoiceScreen, EditorHelpScreen, SaveAsScreen
 
@@ -254,7 +256,7 @@ class EditorScreen(Screen[Board | None]):
     # -- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="editor-main"):
             yield EditBoard(self.board, letters=(), id="board")
             with Vertical(id="editor-side"):
@@ -345,8 +347,11 @@ class EditorScreen(Screen[Board | None]):
         board = self.board
         view = self.query_one(EditBoard)
         modified = " · modified" if self.dirty else ""
-        view.border_title = f"{board.name or 'untitled'} {board.rows}x{board.cols}{modified}"
-        view.border_subtitle = board.rules.describe()
+        # The name comes from a file: a title like "[/]" is text, not markup.
+        view.border_title = Content(
+            f"{board.name or 'untitled'} {board.rows}x{board.cols}{modified}"
+        )
+        view.border_subtitle = Content(board.rules.describe())
         self.title = "snl edit"
         self.sub_title = self.source.label
 

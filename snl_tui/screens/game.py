@@ -24,7 +24,7 @@ from textual.content import Content
 from textual.events import Click, Key, Resize
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Footer, Input, Static
 
 from ..commands import command, game_bindings, keys_of
 from ..core.board import Board
@@ -37,6 +37,7 @@ from ..widgets.dice import DiceFace, DieInput
 from ..widgets.hint_panel import HintPanel, Odds, compute_odds
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
+from ..widgets.title_bar import TitleBar
 
 __all__ = ["MODES", "GameScreen", "GameSettings", "puzzle_player"]
 
@@ -120,7 +121,7 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         game = self.session.game
-        yield Header()
+        yield TitleBar()
         yield BoardView(game.board, letters=token_letters(game.players), id="board")
         with Vertical(id="side"):
             players = PlayersPanel(id="players")
@@ -539,7 +540,8 @@ class GameScreen(Screen[None]):
             self.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
             return
         elif (problem := session.show_route()) is not None:
-            self.notify(problem, severity="information" if session.game.over else "warning")
+            over = session.game.over
+            self.notify(problem, severity="information" if over else "warning", markup=False)
         game = session.game
         current = None if game.over else game.current
         self.query_one(BoardView).show(game.positions, session.route, current)

@@ -17,7 +17,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from ..core.board import Board
@@ -30,6 +29,7 @@ from ..core.generate import (
     generate,
 )
 from ..core.rules import Rules
+from .dialog import Dialog
 
 SEARCHING = "searching… (escape stops and closes)"
 
@@ -49,7 +49,7 @@ FIELDS: tuple[tuple[str, str, str, str, str], ...] = (
 )
 
 
-class GenerateScreen(ModalScreen[Board | None]):
+class GenerateScreen(Dialog[Board | None]):
     """Enter generates; escape cancels (and stops a search)."""
 
     DEFAULT_CSS = """

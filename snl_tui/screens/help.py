@@ -14,11 +14,11 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from .. import commands
 from ..commands import KEY_NAMES, command_help, fill_keys
+from .dialog import Dialog
 
 HELP_FILE = Path(__file__).with_name("help.md")
 
@@ -92,7 +92,7 @@ def help_text() -> str:
     return text
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Rules, keys and the meaning of the board's glyphs."""
 
     CSS_PATH = "dialogs.tcss"

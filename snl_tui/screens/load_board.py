@@ -16,7 +16,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
@@ -25,6 +24,7 @@ from ..core.board import Board
 from ..core.errors import SnlError
 from ..core.formats import builtin_boards, is_board_file, load_board, looks_like_board
 from ..core.solver import least_rolls_from
+from .dialog import Dialog
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def file_choices(folder: Path | None = None) -> list[BoardChoice]:
     return choices
 
 
-class LoadBoardScreen(ModalScreen[Board | None]):
+class LoadBoardScreen(Dialog[Board | None]):
     """Pick a board; Escape cancels."""
 
     CSS_PATH = "dialogs.tcss"

@@ -10,7 +10,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ..core.errors import SnlError
@@ -22,6 +21,7 @@ from ..core.session import (
     players_text,
     who_plays_puzzle,
 )
+from .dialog import Dialog
 
 __all__ = ["NewGameScreen", "parse_players", "puzzle_note"]
 
@@ -37,7 +37,7 @@ def puzzle_note(text: str) -> str:
     return who_plays_puzzle(players)
 
 
-class NewGameScreen(ModalScreen[GameSettings | None]):
+class NewGameScreen(Dialog[GameSettings | None]):
     """Enter starts the game, Escape cancels."""
 
     CSS_PATH = "dialogs.tcss"

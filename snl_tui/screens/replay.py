@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Static
 
 from ..core.engine import Game
 from ..core.session import GameSession
@@ -23,6 +23,7 @@ from ..widgets.board import BoardView
 from ..widgets.dice import DiceFace
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
+from ..widgets.title_bar import TitleBar
 from .game import JUMP_DELAY, STEP_DELAY
 
 MOVE_DELAY = 0.5
@@ -64,7 +65,7 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        yield Header()
+        yield TitleBar()
         yield BoardView(game.board, letters=token_letters(game.players), id="board")
         with Vertical(id="side"):
             players = PlayersPanel(id="players")

@@ -11,11 +11,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from ..core.report import place
 from ..core.store import SavedGame
+from .dialog import Dialog
 
 
 def describe(saved: SavedGame) -> list[str]:
@@ -31,7 +31,7 @@ def describe(saved: SavedGame) -> list[str]:
     return lines
 
 
-class ResumeScreen(ModalScreen[bool]):
+class ResumeScreen(Dialog[bool]):
     """Resume the saved game (r, Enter) or start a new one (n, Escape)."""
 
     CSS_PATH = ["dialogs.tcss", "saves.tcss"]

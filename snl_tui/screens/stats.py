@@ -19,12 +19,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ..core.board import Board
 from ..core.report import percent
 from ..core.store import Store, StoreError, board_key
+from .dialog import Dialog
 
 if TYPE_CHECKING:
     from ..core.analysis import Analysis
@@ -142,7 +142,7 @@ def statistics_text(store: Store | None, board: Board, you: str) -> str:
     return out.getvalue().rstrip("\n")
 
 
-class StatsScreen(ModalScreen[None]):
+class StatsScreen(Dialog[None]):
     """Statistics for every board played, the current one first; Escape or s closes."""
 
     CSS_PATH = ["dialogs.tcss", "saves.tcss"]

@@ -15,8 +15,9 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Markdown, Static
+
+from .dialog import Dialog
 
 SAVE_SUFFIXES = (".toml", ".json", ".txt")
 DIALOG_CSS: list[str | PurePath] = ["dialogs.tcss", "editor.tcss"]
@@ -36,7 +37,7 @@ def save_path_error(text: str) -> str | None:
     return None
 
 
-class ChoiceScreen(ModalScreen[str | None]):
+class ChoiceScreen(Dialog[str | None]):
     """A question and a row of buttons; returns the chosen answer's key (None: escape).
 
     ``choices`` are (key, label) pairs: each answer's key is also its keyboard key.
@@ -71,7 +72,7 @@ class ChoiceScreen(ModalScreen[str | None]):
         self.dismiss(key)
 
 
-class SaveAsScreen(ModalScreen[Path | None]):
+class SaveAsScreen(Dialog[Path | None]):
     """Ask for the path to save to; the extension (.toml, .json, .txt) picks the format."""
 
     CSS_PATH = DIALOG_CSS
@@ -106,7 +107,7 @@ class SaveAsScreen(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
-class EditorHelpScreen(ModalScreen[None]):
+class EditorHelpScreen(Dialog[None]):
     """The editor's keys (a Markdown text made from its command table)."""
 
     CSS_PATH = DIALOG_CSS

@@ -13,12 +13,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from ..core.engine import Game
 from ..core.errors import SnlError
 from ..core.report import percent, plural
+from .dialog import Dialog
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def puzzle_solved(game: Game, optimal: int) -> GameReport:
     )
 
 
-class GameOverScreen(ModalScreen[str | None]):
+class GameOverScreen(Dialog[str | None]):
     """Offers a new game (or the same puzzle again) or quitting; Escape closes it to look
     at the board."""
 

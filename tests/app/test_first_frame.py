@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widgets import Footer, Header
+from textual.widgets import Footer
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
@@ -15,6 +15,7 @@ from snl_tui.core.formats import load_board
 from snl_tui.widgets.board import BoardView
 from snl_tui.widgets.move_log import MoveLog
 from snl_tui.widgets.players import PlayersPanel
+from snl_tui.widgets.title_bar import TitleBar
 
 from .helpers import SIZE, cpu, settle, started
 
@@ -80,7 +81,7 @@ async def test_the_first_frame_shows_the_board_where_it_stays(first_frame_app) -
         assert board.region == first["region"]  # the panels arrive around it
         assert board.cell_width == first["cell_width"]  # squares fitted from frame one
         assert board.region == Region(0, 1, 74, 38)
-        assert screen.query(Header) and screen.query(Footer) and screen.query(PlayersPanel)
+        assert screen.query(TitleBar) and screen.query(Footer) and screen.query(PlayersPanel)
         assert not screen.has_class("-loading")
         assert board.has_focus
 

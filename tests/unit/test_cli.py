@@ -213,6 +213,12 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
     module = types.ModuleType("snl_tui.app")
     module.SnlApp = SnlApp  # type: ignore[attr-defined]
+
+    def run_app(app: SnlApp) -> int:  # the real one adds crash handling around run()
+        app.run()
+        return 0
+
+    module.run_app = run_app  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "snl_tui.app", module)
     return calls
 

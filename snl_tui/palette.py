@@ -1,0 +1,70 @@
+"""The command palette, guarded against Textual 8.2.8's PageDown/PageUp crash.
+
+When PageDown or PageUp reaches Textual's palette before its list of commands has been
+laid out (``ctrl+p`` and PageDown in one burst: a fast typist, a paste), the option
+list's page move looks up a line that does not exist yet and raises ``KeyError: 0``,
+killing the app. The same happens in a minimal Textual app, so it is Textual's bug; snl
+routes the two keys through ``action_page``, which moves a page only once the list has a
+height (before that there is no page to move by, and the key is simply dropped).
+
+Enter twice in one burst chose a command twice, and the palette dismissed itself twice:
+the second pop found no screen to pop (``ScreenStackError``), and the command ran
+twice. Here the palette is dismissed once, and a submit after that is ignored.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.await_complete import AwaitComplete
+from textual.binding import Binding, BindingType
+from textual.command import CommandList, CommandPalette
+from textual.widgets import Input, OptionList
+
+
+class SnlCommandPalette(CommandPalette):
+    """Textual's command palette whose page keys wait for the list to be laid out."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pagedown", "page(1)", "Next page", show=False),
+        Binding("pageup", "page(-1)", "Previous page", show=False),
+    ]
+
+    dismissed = False
+    """Set by the first dismiss: later ones (a second Enter in the same burst) do nothing."""
+
+    def dismiss(self, result: None = None) -> AwaitComplete:
+        if self.dismissed:
+            return AwaitComplete.nothing()
+        self.dismissed = True
+        return super().dismiss(result)
+
+    chosen = False
+    """Set when a command is picked from the list: a second pick is ignored."""
+
+    @on(OptionList.OptionSelected)
+    def _choose_once(self, event: OptionList.OptionSelected) -> None:
+        """Two Enters before the first is handled select the command twice, and would run
+        it twice: Textual's handler (the base class's) sees only the first."""
+        if self.chosen or self.dismissed:
+            event.stop()
+            event.prevent_default()
+        self.chosen = True
+
+    @on(Input.Submitted)
+    def _after_dismiss(self, event: Input.Submitted) -> None:
+        """A submit once the command was chosen would run it again."""
+        if self.dismissed:
+            event.stop()
+            event.prevent_default()
+
+    def action_page(self, direction: int) -> None:
+        """Move the highlight a page down (1) or up (-1) in the list of commands."""
+        commands = self.query_one(CommandList)
+        if not commands.option_count or commands.scrollable_content_region.height <= 0:
+            return  # not laid out yet: Textual's page move would raise KeyError
+        if direction > 0:
+            commands.action_page_down()
+        else:
+            commands.action_page_up()

@@ -1,0 +1,78 @@
+"""The command palette survives PageDown/PageUp arriving in the same burst as ctrl+p
+(issue 10, item 3): Textual 8.2.8's option list raised ``KeyError: 0`` when a page key
+reached the palette before its list was laid out.
+
+The keys are posted back to back, as a terminal delivers a paste or a fast typist's
+keys; ``pilot.press`` would wait for each key to be handled and never hit the bug.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual import events
+from textual.command import CommandList, CommandPalette
+from textual.widgets import Input
+
+from .helpers import SIZE, settle, started, wait_until
+
+
+def burst(app, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Queue every key at once, before the app has handled the first."""
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ("ctrl+p", "pagedown"),
+        ("ctrl+p", "pageup"),
+        ("ctrl+p", "pagedown", "pageup", "pagedown"),
+        ("ctrl+p", "down", "pagedown"),
+        ("ctrl+p", "t", "pagedown", "pageup"),
+        ("ctrl+p", "ctrl+p", "ctrl+p", "pagedown"),
+    ],
+)
+async def test_page_keys_in_the_same_burst_as_ctrl_p_do_not_crash(make_app, keys) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        burst(app, *keys)
+        await wait_until(pilot, lambda: CommandPalette.is_open(app))
+        await settle(pilot)
+        palette = app.screen
+        # The palette still works: its list pages, and a command runs.
+        palette.query_one(Input).value = "toggle hint"
+        await wait_until(pilot, lambda: palette.query_one(CommandList).option_count > 0)
+        await pilot.press("pagedown", "pageup", "enter")
+        await wait_until(pilot, lambda: app.screen is game)
+        assert game.hint_visible
+    assert app.return_code in (None, 0)
+
+
+async def test_the_theme_list_guards_its_page_keys_too(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        app.search_themes()  # the palette's "Theme" command
+        burst(app, "pagedown", "pageup")
+        await wait_until(pilot, lambda: CommandPalette.is_open(app))
+        await settle(pilot)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is game)
+
+
+async def test_enter_twice_in_one_burst_runs_one_command_and_keeps_the_game(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: CommandPalette.is_open(app))
+        palette = app.screen
+        palette.query_one(Input).value = "toggle hint"
+        await wait_until(pilot, lambda: palette.query_one(CommandList).option_count > 0)
+        await pilot.press("down")
+        burst(app, "enter", "enter")
+        await wait_until(pilot, lambda: app.screen is game)
+        await settle(pilot)
+        assert app.screen is game and game.hint_visible

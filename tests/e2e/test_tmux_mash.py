@@ -1,0 +1,147 @@
+"""Key mashing in a real terminal (issue 10): a few hundred seeded random keys and
+resizes, then the app must still run and answer ``?``.
+
+``snl play`` runs in a detached tmux session of a random size, with its own data folder.
+Keys go in small chunks (letters, digits, Enter bursts, Escape, Tab, PageUp/PageDown,
+ctrl+p, arrows, ``?``, ``l``, ``n``, ``e``...) with window resizes between them; ``q``
+and ctrl+c are left out, since they end the game on purpose. After every chunk the test
+checks that snl has not exited. The seed is printed, so a failure replays with
+``SNL_MASH_SEED=<seed>``. Only the session this test started is killed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+TMUX = shutil.which("tmux")
+SNL = Path(sys.executable).with_name("snl")
+KEYS = [
+    *"abcdefghijklmnoprstuvwxyz0123456789?lnerhom",
+    *("Enter", "Escape", "Tab", "BTab", "PPage", "NPage", "C-p", "Space", "BSpace"),
+    *("Up", "Down", "Left", "Right", "Home", "End", "C-y", "C-s", "Delete"),
+]
+"""tmux key names; not ``q`` (quits the game), ``C-c``, nor ``C-z`` (Textual suspends
+the process on the game screen, as a terminal program should; under ``sh -c`` in tmux
+nothing resumes it)."""
+BURSTS = (["Enter"] * 3, ["C-p", "NPage"], ["C-p", "PPage", "NPage"], ["l", "Enter", "Enter"])
+"""Sequences that once crashed snl when they arrived together."""
+CHUNKS = 45
+HELP_TEXTS = ("snl: Snakes & Ladders", "Board editor")
+"""The game's help and the editor's help."""
+
+
+def tmux(*args: str) -> str:
+    assert TMUX is not None
+    done = subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
+    if done.returncode != 0:
+        raise RuntimeError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def seed() -> int:
+    value = int(os.environ.get("SNL_MASH_SEED") or random.SystemRandom().randrange(10**6))
+    print(f"key-mashing seed: {value} (replay with SNL_MASH_SEED={value})")
+    return value
+
+
+@pytest.fixture
+def session(tmp_path: Path, seed: int) -> Iterator[tuple[str, Path, Path]]:
+    """The tmux session's name, the file snl's exit status goes to, the data folder
+    (a crash leaves its traceback there; Textual draws on stderr, so it stays on tmux)."""
+    if TMUX is None:
+        pytest.skip("tmux is not installed")
+    if not SNL.exists():
+        pytest.skip(f"the snl console script is not installed next to {sys.executable}")
+    name = f"snl-mash-{uuid.uuid4().hex[:8]}"
+    status, data = tmp_path / "status", tmp_path / "data"
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMUX")}
+    env.update(TERM="xterm-256color", SNL_DATA_DIR=str(data))
+    rng = random.Random(seed)
+    width, height = rng.randint(60, 200), rng.randint(20, 60)
+    # A clean exit (status 0: the winner dialog's Quit button, reached by Tab and Enter)
+    # is a player's choice, not a crash: snl starts again, as the player would.
+    command = (
+        f"cd '{tmp_path}' && while :; do '{SNL}' play --seed {seed} --players You,cpu; "
+        f"code=$?; echo \"snl exited $code\" >> '{status}'; [ $code -eq 0 ] || break; done; "
+        "sleep 60"
+    )
+    subprocess.run(
+        [TMUX, "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), command],
+        check=True,
+        env=env,
+        timeout=10,
+    )
+    try:
+        yield name, status, data
+    finally:
+        subprocess.run([TMUX, "kill-session", "-t", name], capture_output=True, timeout=10)
+
+
+def test_random_keys_and_resizes_leave_snl_running(
+    session: tuple[str, Path, Path], seed: int
+) -> None:
+    name, status, data = session
+    rng = random.Random(seed)
+
+    def alive() -> None:
+        exits = status.read_text().splitlines() if status.exists() else []
+        if any(line != "snl exited 0" for line in exits):
+            crashes = [path.read_text() for path in data.glob("crash-*.txt")]
+            pytest.fail(f"seed {seed}: {exits[-1]}\n{''.join(crashes)}")
+
+    def screen() -> str:
+        return tmux("capture-pane", "-p", "-t", name)
+
+    assert wait_for(lambda: "Roll" in screen() or "too small" in screen()), screen()
+    sent = 0
+    for _ in range(CHUNKS):
+        if rng.random() < 0.15:
+            tmux(
+                "resize-window",
+                "-t",
+                name,
+                "-x",
+                str(rng.randint(1, 200)),
+                "-y",
+                str(rng.randint(1, 60)),
+            )
+        chunk = list(rng.choice(BURSTS)) if rng.random() < 0.2 else []
+        chunk += rng.choices(KEYS, k=rng.randint(3, 10))
+        tmux("send-keys", "-t", name, *chunk)
+        sent += len(chunk)
+        time.sleep(0.05)  # pacing only: chunks still arrive faster than a person types
+        alive()
+    assert sent >= 250
+    # Back to a usable size, out of any dialog or field, then ask for help.
+    tmux("resize-window", "-t", name, "-x", "120", "-y", "40")
+    tmux("send-keys", "-t", name, "Escape", "Escape", "Escape")
+    time.sleep(0.3)
+    tmux("send-keys", "-t", name, "Enter", "Escape", "Escape", "Escape")
+    time.sleep(0.3)
+    alive()
+    tmux("send-keys", "-t", name, "?")
+    shown = wait_for(lambda: any(text in screen() for text in HELP_TEXTS), timeout=20)
+    alive()
+    assert shown, f"seed {seed}: no help on screen:\n{screen()}"
