@@ -27,6 +27,7 @@ from textual.app import App
 from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import ThemeProvider
+from textual.worker import WorkerFailed
 
 from .commands import GameCommands
 from .core.board import Board
@@ -193,6 +194,9 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
     error = getattr(app, "_exception", None)
     if isinstance(error, BaseException):
         plain = "".join(traceback.format_exception(error))
+        cause = error.error if isinstance(error, WorkerFailed) else None  # in a worker
+        if isinstance(cause, BaseException):
+            plain += "".join(traceback.format_exception(cause))
         details = f"{plain}\n--- as Textual reported it ---\n{details}"
     where = write_crash_report(details or f"snl exited with status {code}\n")
     print(f"snl: crashed (an internal error); the details are in {where}", file=sys.stderr)

@@ -7,6 +7,10 @@ killing the app. The same happens in a minimal Textual app, so it is Textual's b
 routes the two keys through ``action_page``, which moves a page only once the list has a
 height (before that there is no page to move by, and the key is simply dropped).
 
+A search still running when the palette closes (keys typed, then Escape, in one burst)
+looked for the palette's list after it was gone (``NoMatches``): its workers stop when
+it closes.
+
 Enter twice in one burst chose a command twice, and the palette dismissed itself twice:
 the second pop found no screen to pop (``ScreenStackError``), and the command ran
 twice. Here the palette is dismissed once, and a submit after that is ignored.
@@ -38,7 +42,13 @@ class SnlCommandPalette(CommandPalette):
         if self.dismissed:
             return AwaitComplete.nothing()
         self.dismissed = True
+        # Textual's search worker would go on looking for the list of commands after
+        # the palette is gone, and fail (NoMatches) with the app: stop it first.
+        self.workers.cancel_node(self)
         return super().dismiss(result)
+
+    def on_unmount(self) -> None:
+        self.workers.cancel_node(self)  # however the palette went (a theme change, ...)
 
     chosen = False
     """Set when a command is picked from the list: a second pick is ignored."""
@@ -56,6 +66,15 @@ class SnlCommandPalette(CommandPalette):
     def _after_dismiss(self, event: Input.Submitted) -> None:
         """A submit once the command was chosen would run it again."""
         if self.dismissed:
+            event.stop()
+            event.prevent_default()
+
+    @on(Input.Changed)
+    def _no_search_once_closing(self, event: Input.Changed) -> None:
+        """Typing that arrives as the palette closes would start Textual's search for
+        commands with the palette's list already gone (``NoMatches``, a crash): there is
+        nothing left to search for."""
+        if self.dismissed or not self.query(CommandList):
             event.stop()
             event.prevent_default()
 
