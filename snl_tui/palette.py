@@ -23,7 +23,7 @@ from typing import ClassVar
 from textual import on
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandList, CommandPalette, SearchIcon
 from textual.widgets import Input, OptionList
 
 
@@ -77,6 +77,11 @@ class SnlCommandPalette(CommandPalette):
         if self.dismissed or not self.query(CommandList):
             event.stop()
             event.prevent_default()
+
+    def on_mount(self) -> None:
+        # Textual's magnifier is an emoji: two cells in some terminals, one in others,
+        # and a box in browser fonts. A plain ">" reads the same everywhere.
+        self.query_one(SearchIcon).icon = ">"
 
     def action_page(self, direction: int) -> None:
         """Move the highlight a page down (1) or up (-1) in the list of commands."""
