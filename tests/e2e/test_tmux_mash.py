@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
-import subprocess
-import sys
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-TMUX = shutil.which("tmux")
-SNL = Path(sys.executable).with_name("snl")
+from .terminal import SNL, screen, tmux, tmux_session, wait_for
+
 KEYS = [
     *"abcdefghijklmnoprstuvwxyz0123456789?lnerhom",
     *("Enter", "Escape", "Tab", "BTab", "PPage", "NPage", "C-p", "Space", "BSpace"),
@@ -38,23 +34,6 @@ BURSTS = (["Enter"] * 3, ["C-p", "NPage"], ["C-p", "PPage", "NPage"], ["l", "Ent
 CHUNKS = 45
 HELP_TEXTS = ("snl: Snakes & Ladders", "Board editor")
 """The game's help and the editor's help."""
-
-
-def tmux(*args: str) -> str:
-    assert TMUX is not None
-    done = subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
-    if done.returncode != 0:
-        raise RuntimeError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
-    return done.stdout
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 15.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 DEFAULT_SEEDS = (1, 12, 21)
@@ -97,14 +76,7 @@ def seed(request: pytest.FixtureRequest) -> int:
 def session(tmp_path: Path, seed: int) -> Iterator[tuple[str, Path, Path]]:
     """The tmux session's name, the file snl's exit status goes to, the data folder
     (a crash leaves its traceback there; Textual draws on stderr, so it stays on tmux)."""
-    if TMUX is None:
-        pytest.skip("tmux is not installed")
-    if not SNL.exists():
-        pytest.skip(f"the snl console script is not installed next to {sys.executable}")
-    name = f"snl-mash-{uuid.uuid4().hex[:8]}"
     status, data = tmp_path / "status", tmp_path / "data"
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMUX")}
-    env.update(TERM="xterm-256color", SNL_DATA_DIR=str(data))
     rng = random.Random(seed)
     width, height = rng.randint(60, 200), rng.randint(20, 60)
     # A clean exit (status 0: the winner dialog's Quit button, reached by Tab and Enter)
@@ -114,16 +86,10 @@ def session(tmp_path: Path, seed: int) -> Iterator[tuple[str, Path, Path]]:
         f"code=$?; echo \"snl exited $code\" >> '{status}'; [ $code -eq 0 ] || break; done; "
         "sleep 60"
     )
-    subprocess.run(
-        [TMUX, "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), command],
-        check=True,
-        env=env,
-        timeout=10,
-    )
-    try:
+    with tmux_session(
+        "snl-mash", command, width=width, height=height, env={"SNL_DATA_DIR": str(data)}
+    ) as name:
         yield name, status, data
-    finally:
-        subprocess.run([TMUX, "kill-session", "-t", name], capture_output=True, timeout=10)
 
 
 def test_random_keys_and_resizes_leave_snl_running(
@@ -138,10 +104,7 @@ def test_random_keys_and_resizes_leave_snl_running(
             crashes = [path.read_text() for path in data.glob("crash-*.txt")]
             pytest.fail(f"seed {seed}: {exits[-1]}\n{''.join(crashes)}")
 
-    def screen() -> str:
-        return tmux("capture-pane", "-p", "-t", name)
-
-    assert wait_for(lambda: "Roll" in screen() or "too small" in screen()), screen()
+    assert wait_for(lambda: "Roll" in screen(name) or "too small" in screen(name)), screen(name)
     sent = 0
     for _ in range(CHUNKS):
         if rng.random() < 0.15:
@@ -172,8 +135,8 @@ def test_random_keys_and_resizes_leave_snl_running(
             time.sleep(0.3)
             alive()
         tmux("send-keys", "-t", name, "?")
-        shown = wait_for(lambda: any(text in screen() for text in HELP_TEXTS), timeout=10)
+        shown = wait_for(lambda: any(text in screen(name) for text in HELP_TEXTS), timeout=10)
         alive()
         if shown:
             break
-    assert shown, f"seed {seed}: no help on screen:\n{screen()}"
+    assert shown, f"seed {seed}: no help on screen:\n{screen(name)}"

@@ -12,72 +12,35 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
-import sys
-import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from snl_tui.core.store import DB_NAME, open_store
 
+from .terminal import SNL, screen, tmux, tmux_session, wait_until
+
 pytestmark = pytest.mark.e2e
 
-TMUX = shutil.which("tmux")
-SNL = Path(sys.executable).with_name("snl")
-
-
-def tmux(*args: str) -> str:
-    assert TMUX is not None
-    done = subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
-    if done.returncode != 0:
-        raise RuntimeError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
-    return done.stdout
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError("timed out")
+TIMEOUT = 20.0
+"""Seconds to wait for a screen condition."""
 
 
 @pytest.fixture
 def session(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    if TMUX is None:
-        pytest.skip("tmux is not installed")
-    if not SNL.exists():
-        pytest.skip(f"the snl console script is not installed next to {sys.executable}")
-    name = f"snl-resume-{uuid.uuid4().hex[:8]}"
     data = tmp_path / "data"
     status = tmp_path / "status"
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMUX")}
-    env.update({"TERM": "xterm-256color", "SNL_DATA_DIR": str(data)})
     # The first snl is killed; the second one starts by itself and is asked to resume.
     command = (
         f"'{SNL}' play --seed 5 --no-animation --players You,cpu; "
         f"'{SNL}' --no-animation; echo \"snl exited $?\" > '{status}'; sleep 60"
     )
-    subprocess.run(
-        [TMUX, "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command],
-        check=True,
-        env=env,
-        timeout=10,
-    )
-    try:
+    with tmux_session("snl-resume", command, env={"SNL_DATA_DIR": str(data)}) as name:
         yield name, data
-    finally:
-        subprocess.run([TMUX, "kill-session", "-t", name], capture_output=True, timeout=10)
-
-
-def screen(name: str) -> str:
-    return tmux("capture-pane", "-p", "-t", name)
 
 
 def snl_pid(name: str) -> int:
@@ -116,23 +79,42 @@ def your_turn(name: str) -> bool:
     return any("You:" in line and "◀ to move" in line for line in screen(name).splitlines())
 
 
+def round_over(name: str, number: int) -> bool:
+    """Round ``number`` is in the log and it is the human's turn again."""
+    return f"{number}. CPU rolled" in screen(name) and your_turn(name)
+
+
 def test_killed_mid_game_then_resumed_in_a_real_terminal(session: tuple[str, Path]) -> None:
     name, data = session
-    wait_for(lambda: "press r or space to roll" in screen(name))
+    wait_until(
+        lambda: "press r or space to roll" in screen(name), TIMEOUT, "the first frame", session=name
+    )
     for round_number in range(1, 4):
         tmux("send-keys", "-t", name, "r")
-        wait_for(lambda n=round_number: f"{n}. CPU rolled" in screen(name) and your_turn(name))
+        wait_until(
+            partial(round_over, name, round_number),
+            TIMEOUT,
+            f"round {round_number} to end",
+            session=name,
+        )
     before = shown_squares(screen(name))
     games = games_json(data)
     assert len(games) == 1 and games[0]["status"] == "playing" and games[0]["turns"] == 3
     first_pid = snl_pid(name)
     os.kill(first_pid, signal.SIGKILL)
 
-    wait_for(lambda: "Resume your game?" in screen(name))
+    wait_until(
+        lambda: "Resume your game?" in screen(name), TIMEOUT, "the Resume dialog", session=name
+    )
     dialog = screen(name)
     assert f"You: {before['You']}" in dialog and f"CPU: {before['CPU']}" in dialog
     tmux("send-keys", "-t", name, "r")
-    wait_for(lambda: "Resume your game?" not in screen(name) and your_turn(name))
+    wait_until(
+        lambda: "Resume your game?" not in screen(name) and your_turn(name),
+        TIMEOUT,
+        "the resumed game",
+        session=name,
+    )
     assert snl_pid(name) != first_pid
     resumed = screen(name)
     assert shown_squares(resumed) == before
