@@ -11,7 +11,8 @@ Run: ``python benchmarks/tui.py [--repeat N]``. Headless, 120x40, animation off.
 * **first frame (in process)**: from creating the app object to the same frame, with
   every import already done: only Textual's and the game's work for that frame (for
   the game: its last board line drawn before ``Ready``, see ``TimedSnlApp``). The
-  game draws the board first; the header, footer and side panels mount right after.
+  game's first frame is the board alone (``GameScreen.compose``); the header, footer and
+  side panels mount right after it (``GameScreen.mount_panels``, ``call_after_refresh``).
 * **full screen**: from creating the app to the first refresh with every panel mounted
   and showing the game (``GameScreen.ready``).
 * **move -> frame**: from a roll (``GameScreen.action_roll``) until the screen has been
@@ -83,9 +84,10 @@ class TimedMinimalApp(MinimalApp):
 class TimedSnlApp(SnlApp):
     """The game, noting when its first frame is out and when the full screen is.
 
-    ``Ready`` reaches the app only after the game screen has started mounting the side
-    panels (work queued for right after the first frame), so the frame is timed by the
-    board instead: the last line it drew in the first frame (``timed_board_lines``).
+    ``Ready`` is handled by the app's own task, which may run only after the game
+    screen's has started mounting the side panels (queued for right after the first
+    frame), so the frame is timed by the board instead: the last line it drew in the
+    first frame (``timed_board_lines``).
     """
 
     first_frame: float | None = None

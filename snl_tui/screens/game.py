@@ -6,6 +6,11 @@ status; the screen shows the die face, the token stepping through ``Move.steps``
 the jump. Computer players roll by themselves after a short pause. The solver's first
 answer and the hint's odds can take seconds on big boards: they run in thread workers and
 the screen says "computing..." meanwhile, so no key ever waits on them.
+
+The first frame shows the board alone, in the place it keeps; the header, the footer and
+the side panels mount right after it (``mount_panels``), and only then does the game
+begin (solver, status, computer turn). A player sees the board about as soon as a
+minimal Textual app shows anything (``benchmarks/tui.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from textual.content import Content
 from textual.events import Click, Key, Resize
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from ..commands import command, game_bindings, keys_of
@@ -74,7 +80,8 @@ class GameScreen(Screen[None]):
         """``pushed``: over another screen (the editor's ``p``), so quitting goes back to
         it. ``saver`` saves after every move (None: nothing is saved); ``session`` with
         ``game_id`` continues a saved game instead of starting one from ``settings``."""
-        super().__init__()
+        # ``-loading`` keeps the header's and the footer's rows until they mount (snl.tcss).
+        super().__init__(classes="-loading")
         self.session = session if session is not None else GameSession(settings)
         self.pushed = pushed
         self.saver = saver if saver is not None else GameSaver(None)
@@ -93,6 +100,9 @@ class GameScreen(Screen[None]):
         self.footer_keys: tuple[bool | None, ...] = ()
         self.cosmetic_random = random.Random(0)
         """Only for the rolling die's flicker: never decides a move."""
+        self.panels_mounted = False
+        """The header, footer and side panels are up and the game has begun: until then
+        (one frame) no action runs, and a key or a click mounts them first."""
 
     # -- the session, for tests and the benchmark ----------------------------------------
 
@@ -114,40 +124,70 @@ class GameScreen(Screen[None]):
 
     @property
     def ready(self) -> bool:
-        """The game is on screen: mounted, and the solver has answered for its board."""
-        return self.is_mounted and self.solver_ready
+        """The game is on screen: the panels are mounted, and the solver has answered
+        for its board."""
+        return self.panels_mounted and self.solver_ready
 
     # -- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # Only what the first frame needs: the board, and the side column empty (its
+        # width comes from snl.tcss) so that nothing moves when the panels arrive.
         game = self.session.game
-        yield TitleBar()
         yield BoardView(game.board, letters=token_letters(game.players), id="board")
-        with Vertical(id="side"):
-            players = PlayersPanel(id="players")
-            players.border_title = "Players"
-            yield players
-            with Horizontal(id="dice-row"):
-                yield DiceFace(id="dice")
-                yield Static(id="status", markup=False)
-            yield Static(id="die-values")  # puzzle mode: the legal values, to click
-            hint = HintPanel(id="hint")
-            hint.border_title = "Hint"
-            hint.display = False
-            yield hint
-            log = MoveLog(id="log")
-            log.border_title = "Moves"
-            yield log
-        yield Footer()
+        yield Vertical(id="side")
+
+    def _side_panels(self) -> list[Widget]:
+        players = PlayersPanel(id="players")
+        players.border_title = "Players"
+        hint = HintPanel(id="hint")
+        hint.border_title = "Hint"
+        hint.display = False
+        log = MoveLog(id="log")
+        log.border_title = "Moves"
+        dice_row = Horizontal(DiceFace(id="dice"), Static(id="status", markup=False), id="dice-row")
+        die_values = Static(id="die-values")  # puzzle mode: the legal values, to click
+        return [players, dice_row, die_values, hint, log]
 
     def on_mount(self) -> None:
-        self._game_begins()
+        self._show_titles()
+        self._show_tokens()
+        self._solve(self.session.board)  # under a millisecond on the built-in boards
+        # Public Textual API: the callback runs once the first frame has been drawn.
+        self.call_after_refresh(self.mount_panels)
+
+    async def mount_panels(self) -> None:
+        """Mount the header, the side panels and the footer, then begin the game (once:
+        the first of the refresh callback, a key and a click does it)."""
+        if self.panels_mounted or not self.is_attached:
+            return  # done already, or closed before its first frame (a quick quit)
+        mounts = [
+            self.mount(TitleBar(), before=0),
+            self.query_one("#side").mount_all(self._side_panels()),
+            self.mount(Footer()),
+        ]
+        self.remove_class("-loading")  # in the same refresh as the mounts: nothing moves
+        for mounted in mounts:
+            await mounted
+        self.panels_mounted = True
+        self.refresh_bindings()  # the game's keys are offered from now on
+        self._game_shown()
         self._say_save_notice()
 
+    async def on_screen_suspend(self) -> None:
+        """A dialog over the game before its first frame (the command palette lists the
+        game's actions): the panels first."""
+        await self.mount_panels()
+
     def _game_begins(self) -> None:
-        """Show a new game, ask the solver about its board, let a computer start."""
-        self._show_everything()
+        """A new game on this screen: ask the solver about its board, show it."""
         self._solve(self.session.board)
+        if self.panels_mounted:  # else mount_panels shows it
+            self._game_shown()
+
+    def _game_shown(self) -> None:
+        """Show the game, let a computer start."""
+        self._show_everything()
         self.post_message(GameStarted(self.session.board.name, self.mode))
         self._maybe_computer_turn()
 
@@ -169,7 +209,8 @@ class GameScreen(Screen[None]):
         self.set_class(height < TINY_HEIGHT, "-tiny")
         if (height < SHORT_HEIGHT) != self.has_class("-short"):
             self.set_class(height < SHORT_HEIGHT, "-short")
-            self._show_hint()
+            if self.panels_mounted:  # else the hint panel takes it as it mounts
+                self._show_hint()
         if small:
             message = (
                 f"Terminal too small: need at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height})"
@@ -199,18 +240,34 @@ class GameScreen(Screen[None]):
                 severity="warning",
                 timeout=8,
             )
-        self._show_state()
+        if self.panels_mounted:  # else mount_panels shows the state
+            self._show_state()
 
     # -- showing the state -------------------------------------------------------------
 
-    def _show_everything(self) -> None:
+    def _show_titles(self) -> None:
+        """The game's name in the header, above the board; the rules below it."""
         session = self.session
-        game = session.game
         board_view = self.query_one(BoardView)
         # Text from a board file is shown literally: a name like "[/]" is not markup.
         self.sub_title = session.title()
         board_view.border_title = Content(session.title())
-        board_view.border_subtitle = Content(game.board.rules.describe())
+        board_view.border_subtitle = Content(session.board.rules.describe())
+
+    def _show_tokens(self) -> None:
+        """The tokens and the route on the board, the view on the current player (the
+        winner, once there is one: the view follows them to the goal)."""
+        game = self.session.game
+        current = None if game.over else game.current
+        board_view = self.query_one(BoardView)
+        board_view.show(game.positions, self.session.route, current)
+        followed = current if current is not None else game.winner
+        if followed is not None:
+            board_view.follow(game.positions[followed])
+
+    def _show_everything(self) -> None:
+        game = self.session.game
+        self._show_titles()
         self.query_one(DiceFace).faces = game.board.rules.faces
         self._show_die(game.history[-1].move.die if game.history else None)
         self.query_one(MoveLog).show_history(game.history, game.players)
@@ -221,11 +278,7 @@ class GameScreen(Screen[None]):
         game = self.session.game
         current = None if game.over else game.current
         self.query_one(PlayersPanel).show(game.players, game.positions, current, game.winner)
-        board_view = self.query_one(BoardView)
-        board_view.show(game.positions, self.session.route, current)
-        followed = current if current is not None else game.winner  # the winner to the goal
-        if followed is not None:
-            board_view.follow(game.positions[followed])
+        self._show_tokens()
         self._show_hint()
         self._show_status()
         self._show_die_values()
@@ -408,7 +461,10 @@ class GameScreen(Screen[None]):
         shown are checked by ``can_move``."""
         if self.has_class("too-small") and action not in ("quit", "help"):
             return False  # nothing happens on a board the player cannot see
-        return self.session.available(action)
+        available = self.session.available(action)
+        if available and not self.panels_mounted and action not in ("quit", "help"):
+            return None  # the game begins once the panels are up (a key mounts them)
+        return available
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
@@ -422,9 +478,12 @@ class GameScreen(Screen[None]):
                 bindings[key] = active._replace(binding=binding)
         return bindings
 
-    def on_key(self, event: Key) -> None:
+    async def on_key(self, event: Key) -> None:
         """A key whose action is hidden now (``r`` after the game, ``u`` in classic mode)
-        says why in the status line instead of doing nothing."""
+        says why in the status line instead of doing nothing. A key typed before the
+        first frame (the terminal's type-ahead) mounts the panels first: the app checks
+        its bindings only after this, as the key bubbles up to it."""
+        await self.mount_panels()
         if self.has_class("too-small"):
             return
         for action in ("roll", "undo"):
@@ -434,8 +493,9 @@ class GameScreen(Screen[None]):
                     self._show_status(reason)
 
     @on(Click, "#board")
-    def _board_clicked(self, event: Click) -> None:
+    async def _board_clicked(self, event: Click) -> None:
         """A click on a square says what it holds in the status line."""
+        await self.mount_panels()  # a click before the first frame: the panels first
         view = self.query_one(BoardView)
         offset = event.get_content_offset(view)
         square = None if offset is None else view.square_at_offset(offset.x, offset.y)

@@ -7,17 +7,18 @@ from collections.abc import Callable
 import pytest
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
+from snl_tui.screens.game import GameScreen
 from snl_tui.widgets.board import BoardView
 from snl_tui.widgets.move_log import MoveLog
 from snl_tui.widgets.players import PlayersPanel
 from snl_tui.widgets.title_bar import TitleBar
 
-from .helpers import SIZE, cpu, settle, started
+from .helpers import SIZE, cpu, settle, started, wait_until
 
 
 class FirstFrameApp(SnlApp):
@@ -98,17 +99,51 @@ async def test_a_large_board_opens_at_the_tokens(first_frame_app) -> None:
         assert " 1 " in text and " 400" not in text
 
 
-async def test_a_move_made_before_the_panels_arrive_is_shown_once(make_app) -> None:
+class PanelsHeld(GameScreen):
+    """A game screen whose panels come only with the first key or click: its request
+    for them after the first frame is held back, so a test's key surely comes first."""
+
+    held = False
+
+    def call_after_refresh(self, callback: Callable[..., object], *args, **kwargs) -> bool:  # type: ignore[no-untyped-def]
+        if callback == self.mount_panels:
+            self.held = True
+            return True
+        return super().call_after_refresh(callback, *args, **kwargs)
+
+
+async def test_a_key_typed_before_the_panels_mounts_them_and_acts(make_app) -> None:
     app = make_app(players=[Player("Ann"), cpu("Bot")])
+    screen = app.game_screen = PanelsHeld(app.settings, animate=False)
+    screen.computer_delay = 0
     async with app.run_test(size=SIZE) as pilot:
-        screen = app.game_screen
-        screen.action_roll()  # before the panels are mounted
+        await wait_until(pilot, lambda: screen.held)  # the first frame is out
+        assert screen.query_one(BoardView).lines_painted > 0
+        assert not screen.query(PlayersPanel) and screen.has_class("-loading")
+        assert screen.check_action("roll", ()) is None  # shown, not run: e.g. by the palette
+        screen.action_roll()
+        assert screen.game.history == []
+        await pilot.press("r")  # typed ahead: the panels come first, then the roll
+        await wait_until(pilot, lambda: len(screen.game.history) >= 2)  # Ann, then Bot
         await started(pilot)
         await settle(pilot)
-        assert len(screen.game.history) >= 1
+        assert not screen.has_class("-loading")
+        assert screen.game.history[0].player == 0  # Ann's roll
         assert screen.query_one(MoveLog).line_count == len(screen.game.history)
-        players = screen.query_one(PlayersPanel)
-        assert players.positions == tuple(screen.game.positions)
+        assert len(screen.query(PlayersPanel)) == 1
+        assert screen.query_one(PlayersPanel).positions == tuple(screen.game.positions)
+        await screen.mount_panels()  # the held request, late: nothing is mounted twice
+        assert len(screen.query(PlayersPanel)) == 1 and len(screen.query(TitleBar)) == 1
+
+
+async def test_a_click_before_the_panels_mounts_them(make_app) -> None:
+    app = make_app()
+    screen = app.game_screen = PanelsHeld(app.settings, animate=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: screen.held)
+        await pilot.click(BoardView, offset=(10, 10))  # a square: its text needs the status
+        await started(pilot)
+        assert screen.query_one("#status", Static).is_mounted
 
 
 async def test_a_restyle_that_changes_nothing_keeps_the_painted_lines(make_app) -> None:

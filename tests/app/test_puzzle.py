@@ -47,7 +47,7 @@ async def test_puzzle_solved_sub_optimally_is_scored_against_the_optimum(make_ap
     board = load_board("classic")
     app = make_app(board=board, mode="puzzle")
     async with app.run_test(size=SIZE) as pilot:
-        screen = game_screen(app)
+        screen = await started(pilot)  # the puzzle waits for its optimum
         optimal = least_rolls_from(board, 0)
         # A first die that is not optimal, then the optimal route from there on.
         detour = next(d for d in range(1, 7) if d not in optimal_dice(board, 0))
