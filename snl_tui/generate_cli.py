@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import random
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -163,21 +161,11 @@ def _output(path: str | None) -> tuple[str, Path | None]:
 
 
 def _write_atomically(target: Path, text: str) -> None:
-    """A temporary file in the same folder, then a rename: never a half-written board."""
-    folder = target.parent if str(target.parent) else Path(".")
+    """``board_files.write_atomically`` (a temporary file, then a rename: never a
+    half-written board), with a folder that cannot be written to as one line."""
+    from .board_files import write_atomically
+
     try:
-        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        write_atomically(target, text)
     except OSError as error:  # a read-only or full folder: nothing was written
         raise GenerateUsageError(f"cannot write {target}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, target)
-    except OSError as error:
-        Path(temp).unlink(missing_ok=True)
-        raise GenerateUsageError(f"cannot write {target}: {error.strerror or error}") from None
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise

@@ -6,16 +6,15 @@ and look at the SVGs in ``__snapshots__`` before committing them.
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.worker import WorkerCancelled, WorkerFailed
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
+from tests.app.helpers import computed
 
 SIZE = (120, 40)
 WORKDIR = Path(__file__).with_name("workdir")
@@ -45,25 +44,6 @@ async def settle(pilot: Pilot, rounds: int = 5) -> None:
 PAUSES = 2000
 """How many pauses ``started`` waits for the game before it gives up (a failed test, not
 a hang)."""
-
-
-async def computed(pilot: Pilot, rounds: int = 20) -> None:
-    """Wait for the screen's thread workers (solver, hint odds, game report) and for
-    what they hand back to the UI thread to show; a worker cancelled by a newer one
-    (``exclusive``) is simply done. Bounded: a worker that never ends fails the test."""
-    for _ in range(rounds):
-        running = [w for w in pilot.app.workers if not w.is_finished]
-        if not running:
-            await settle(pilot)
-            if not any(not w.is_finished for w in pilot.app.workers):
-                return
-            continue
-        for worker in running:
-            # Replaced by a newer worker, or failing the app (and so the test).
-            with contextlib.suppress(WorkerCancelled, WorkerFailed):
-                await worker.wait()
-        await settle(pilot)
-    raise AssertionError("the workers never finished")
 
 
 async def started(pilot: Pilot) -> None:
