@@ -8,21 +8,12 @@ from __future__ import annotations
 
 import argparse
 
+from .argtypes import whole_number
 from .core.errors import SnlError
 
 
 class EditUsageError(SnlError):
     """A bad combination of ``snl edit`` options."""
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
-    return value
 
 
 def add_edit_parser(commands: argparse._SubParsersAction) -> None:
@@ -38,9 +29,9 @@ def add_edit_parser(commands: argparse._SubParsersAction) -> None:
         help="a board file, a built-in board (read-only), or a new .toml/.json/.txt path",
     )
     size = edit.add_argument_group("size of a new board (default 10x10)")
-    size.add_argument("--size", type=_positive_int, metavar="N", help="an N x N board")
-    size.add_argument("--rows", type=_positive_int, metavar="R")
-    size.add_argument("--cols", type=_positive_int, metavar="C")
+    size.add_argument("--size", type=whole_number(1), metavar="N", help="an N x N board")
+    size.add_argument("--rows", type=whole_number(1), metavar="R")
+    size.add_argument("--cols", type=whole_number(1), metavar="C")
 
 
 def edit_size(args: argparse.Namespace) -> tuple[int | None, int | None]:

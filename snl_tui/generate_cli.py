@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from .argtypes import whole_number
 from .core.errors import SnlError
 from .core.rules import Rules
 
@@ -26,14 +27,8 @@ class GenerateUsageError(SnlError):
     """A bad combination of ``snl generate`` options."""
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"not a whole number from 0: {text!r}")
-    return value
+COUNT = whole_number(0)
+"""Sizes and counts the generator takes (0 is checked where it makes no sense)."""
 
 
 def _number(text: str) -> float:
@@ -53,21 +48,19 @@ def add_generate_parser(
     """Register ``snl generate`` with its options on the CLI's subparsers."""
     gen = commands.add_parser("generate", help="generate a board that meets targets")
     size = gen.add_argument_group("size (default 10x10)")
-    size.add_argument("--size", type=_positive_int, metavar="N", help="an N x N board")
-    size.add_argument("--rows", type=_positive_int, metavar="R")
-    size.add_argument("--cols", type=_positive_int, metavar="C")
-    gen.add_argument("--ladders", type=_positive_int, metavar="N", help="exactly N ladders")
-    gen.add_argument("--snakes", type=_positive_int, metavar="N", help="exactly N snakes")
+    size.add_argument("--size", type=COUNT, metavar="N", help="an N x N board")
+    size.add_argument("--rows", type=COUNT, metavar="R")
+    size.add_argument("--cols", type=COUNT, metavar="C")
+    gen.add_argument("--ladders", type=COUNT, metavar="N", help="exactly N ladders")
+    gen.add_argument("--snakes", type=COUNT, metavar="N", help="exactly N snakes")
     gen.add_argument(
         "--expected-turns", type=_number, metavar="T", help="expected game length in turns"
     )
     gen.add_argument(
         "--tolerance", type=_number, default=0.5, metavar="D", help="allowed miss (default 0.5)"
     )
-    gen.add_argument("--least-rolls", type=_positive_int, metavar="K", help="least rolls")
-    gen.add_argument(
-        "--players", type=_positive_int, default=2, metavar="P", help="seats (default 2)"
-    )
+    gen.add_argument("--least-rolls", type=COUNT, metavar="K", help="least rolls")
+    gen.add_argument("--players", type=COUNT, default=2, metavar="P", help="seats (default 2)")
     gen.add_argument(
         "--max-first-seat-edge",
         type=_number,

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from .argtypes import whole_number
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_MAX_SESSIONS = 8
@@ -46,10 +48,12 @@ def add_serve_parser(
         default=DEFAULT_HOST,
         help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)",
     )
-    serve.add_argument("--port", type=_port, default=DEFAULT_PORT, help="default 8000")
+    serve.add_argument(
+        "--port", type=whole_number(0, 65535), default=DEFAULT_PORT, help="default 8000"
+    )
     serve.add_argument(
         "--max-sessions",
-        type=_positive,
+        type=whole_number(1),
         default=DEFAULT_MAX_SESSIONS,
         metavar="N",
         help=f"games at once, one per browser tab (default {DEFAULT_MAX_SESSIONS})",
@@ -63,26 +67,6 @@ def add_serve_parser(
         "--no-save", action="store_true", help="browser games are not saved (default: saved)"
     )
     add_rule_options(serve)
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1, not {text!r}")
-    return value
 
 
 def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
