@@ -227,54 +227,6 @@ def _reachable(dest: np.ndarray, start: int, goal: int) -> list[int]:
     return [p for p in order if p != goal]
 
 
-def _expected_turns(dest: np.ndarray, start: int, six_again: bool) -> float:
-    """Expected turns from ``start`` to the goal: ``analyze(board).expected_turns``.
-
-    With X(p) = the expected number of turns still to start after the roll about to be
-    made from p: X = R X + b over the positions reachable from the start, where R is the
-    per-roll matrix and b(p) the chance that this roll ends the turn without winning (a
-    top roll under ``six_again`` continues the turn). A turn from the start lasts
-    1 + X(start). Infinite when some reachable position cannot reach the goal.
-    """
-    goal, faces = dest.shape[0], dest.shape[1]
-    if start == goal:
-        return 0.0
-    states = _reachable(dest, start, goal)
-    index = np.full(goal + 1, -1, dtype=np.intp)
-    index[states] = np.arange(len(states))
-    sub = index[dest[states]]  # (n, faces): column of each roll's end, -1 = the goal
-    n = len(states)
-    # Every reachable position must be able to reach the goal, or the expectation is
-    # infinite (and the system singular): a backward search over the sub-graph.
-    wins = (sub < 0).any(axis=1)
-    can = wins.copy()
-    preds: list[list[int]] = [[] for _ in range(n)]
-    for here, row in enumerate(sub.tolist()):
-        for there in row:
-            if there >= 0:
-                preds[there].append(here)
-    queue = deque(np.flatnonzero(can).tolist())
-    while queue:
-        there = queue.popleft()
-        for here in preds[there]:
-            if not can[here]:
-                can[here] = True
-                queue.append(here)
-    if not can.all():
-        return math.inf
-    ends_turn = sub >= 0
-    if six_again:
-        ends_turn[:, -1] = False
-    b = ends_turn.sum(axis=1) / faces
-    matrix = np.eye(n)
-    rows = np.repeat(np.arange(n), faces)
-    cols = sub.ravel()
-    keep = cols >= 0
-    np.add.at(matrix, (rows[keep], cols[keep]), -1.0 / faces)
-    x = np.linalg.solve(matrix, b)
-    return 1.0 + float(x[0])
-
-
 def _least_rolls(dest: np.ndarray, start: int) -> int:
     """Least rolls from ``start`` to the goal over the roll table (-1: unreachable)."""
     goal = dest.shape[0]
