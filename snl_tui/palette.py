@@ -7,6 +7,8 @@ killing the app. The same happens in a minimal Textual app, so it is Textual's b
 routes the two keys through ``action_page``, which moves a page only once the list has a
 height (before that there is no page to move by, and the key is simply dropped).
 
+A palette closed before it was mounted (ctrl+p and Escape in one burst) skips
+Textual's mount handler, whose search would look for the list that is already gone.
 A search still running when the palette closes (keys typed, then Escape, in one burst)
 looked for the palette's list after it was gone (``NoMatches``): its workers stop when
 it closes.
@@ -24,6 +26,7 @@ from textual import on
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import CommandList, CommandPalette, SearchIcon
+from textual.events import Mount
 from textual.widgets import Input, OptionList
 
 
@@ -78,10 +81,17 @@ class SnlCommandPalette(CommandPalette):
             event.stop()
             event.prevent_default()
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: Mount) -> None:
+        icons = self.query(SearchIcon)
+        if self.dismissed or not icons:
+            # Closed before it was mounted (ctrl+p and Escape in one burst): Textual's
+            # own mount handler (the base class's) would start a search for commands,
+            # whose worker looks for the list that is gone (NoMatches, a crash).
+            event.prevent_default()
+            return
         # Textual's magnifier is an emoji: two cells in some terminals, one in others,
         # and a box in browser fonts. A plain ">" reads the same everywhere.
-        self.query_one(SearchIcon).icon = ">"
+        icons.first().icon = ">"
 
     def action_page(self, direction: int) -> None:
         """Move the highlight a page down (1) or up (-1) in the list of commands."""

@@ -38,8 +38,7 @@ class ConfirmScreen(Dialog[bool]):
                 yield Button("No (n)", id="no")
 
     def action_answer(self, yes: bool) -> None:
-        if self.is_current:  # once: a second key before the dialog is gone does nothing
-            self.dismiss(yes)
+        self.dismiss(yes)  # once: Dialog ignores a second key before it is gone
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

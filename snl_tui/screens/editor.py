@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, Switch
 
 from ..board_files import BoardSource, changed_on_disk, format_for, save_board
@@ -44,6 +43,7 @@ from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
 from ..widgets.board import HEAT_SHADES, BoardView
 from ..widgets.studio_panel import NumbersPanel
 from ..widgets.title_bar import TitleBar
+from .dialog import DismissOnce
 from .help import key_cell, sentence, table
 from .studio_dialogs import ChoiceScreen, EditorHelpScreen, SaveAsScreen
 
@@ -202,7 +202,7 @@ class EditBoard(BoardView):
             self.editor.set_cursor(square)
 
 
-class EditorScreen(Screen[Board | None]):
+class EditorScreen(DismissOnce[Board | None]):
     """Edit a board; dismisses with the board as it is when left (None: not pushed)."""
 
     CSS_PATH = "editor.tcss"

@@ -27,7 +27,6 @@ from textual.binding import ActiveBinding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Click, Key, Resize
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -44,6 +43,7 @@ from ..widgets.hint_panel import HintPanel, Odds, compute_odds
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
+from .dialog import DismissOnce
 
 __all__ = ["MODES", "GameScreen", "GameSettings", "puzzle_player"]
 
@@ -60,7 +60,7 @@ COMPUTER_DELAY = 0.6
 COMPUTING = "Computing…"
 
 
-class GameScreen(Screen[None]):
+class GameScreen(DismissOnce[None]):
     """Where the game is played."""
 
     BINDINGS = game_bindings()

@@ -106,5 +106,4 @@ class HelpScreen(Dialog[None]):
             yield Markdown(help_text())
 
     def action_close(self) -> None:
-        if self.is_current:  # once: a second key before the help is gone does nothing
-            self.dismiss(None)
+        self.dismiss(None)  # once: Dialog ignores a second key before it is gone

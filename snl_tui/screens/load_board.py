@@ -150,10 +150,8 @@ class LoadBoardScreen(Dialog[Board | None]):
         self.close(board)
 
     def close(self, board: Board | None) -> None:
-        """Dismiss once: a second Enter or Escape before the dialog is gone does nothing
-        (dismissing twice would pop the game screen too)."""
-        if self.is_current:
-            self.dismiss(board)
+        """Dismiss (once: ``Dialog`` ignores a second Enter or Escape)."""
+        self.dismiss(board)
 
     def show_error(self, message: str) -> None:
         error = self.query_one("#load-error", Static)

@@ -115,10 +115,8 @@ class NewGameScreen(Dialog[GameSettings | None]):
         self.close(settings)
 
     def close(self, settings: GameSettings | None) -> None:
-        """Dismiss once: a second Enter or Escape before the dialog is gone does nothing
-        (dismissing twice would pop the game screen too)."""
-        if self.is_current:
-            self.dismiss(settings)
+        """Dismiss (once: ``Dialog`` ignores a second Enter or Escape)."""
+        self.dismiss(settings)
 
     @on(Input.Submitted)
     def _submitted(self) -> None:

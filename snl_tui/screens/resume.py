@@ -56,8 +56,7 @@ class ResumeScreen(Dialog[bool]):
                 yield Button("New game (n)", id="new")
 
     def action_choose(self, resume: bool) -> None:
-        if self.is_current:  # once: a second key before the dialog is gone does nothing
-            self.dismiss(resume)
+        self.dismiss(resume)  # once: Dialog ignores a second key before it is gone
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

@@ -176,5 +176,4 @@ class StatsScreen(Dialog[None]):
         self.query_one("#stats-text", Static).update(text)
 
     def action_close(self) -> None:
-        if self.is_current:
-            self.dismiss(None)
+        self.dismiss(None)

@@ -121,8 +121,7 @@ class GameOverScreen(Dialog[str | None]):
                 yield Button(button_label("quit"), id="quit", variant="error")
 
     def action_choose(self, choice: str | None) -> None:
-        if self.is_current:  # once: a second key before the dialog is gone does nothing
-            self.dismiss(choice)
+        self.dismiss(choice)  # once: Dialog ignores a second key before it is gone
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
