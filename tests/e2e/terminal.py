@@ -9,9 +9,11 @@ environment and kills only that session afterwards; ``tmux`` runs one tmux comma
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -83,21 +85,30 @@ def tmux_session(
     ``width`` x ``height`` and yield the session's name (``prefix-<random>``).
 
     Skips when tmux or snl is missing. The terminal is xterm-256color without
-    ``NO_COLOR`` (it would change what snl draws) and without ``TMUX`` (the tests may
-    themselves run inside tmux); ``env`` adds or overrides variables. Only this session
-    is killed at the end, never the user's other sessions.
+    ``NO_COLOR`` (it would change what snl draws), with a data folder of its own (no
+    saved game of the player's or of another test offers to resume), and the tmux client
+    runs without ``TMUX`` (the tests may themselves run inside tmux); ``env`` adds or
+    overrides variables. Only this session is killed at the end, never the user's
+    other sessions.
     """
     require_tmux_and_snl()
     assert TMUX is not None
     name = f"{prefix}-{uuid.uuid4().hex[:8]}"
     clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMUX")}
-    subprocess.run(
-        [TMUX, "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), command],
-        check=True,
-        env={**clean, "TERM": "xterm-256color", **(env or {})},
-        timeout=10,
-    )
-    try:
-        yield name
-    finally:
-        subprocess.run([TMUX, "kill-session", "-t", name], capture_output=True, timeout=10)
+    with tempfile.TemporaryDirectory(prefix="snl-e2e-data-") as data:
+        variables = {"TERM": "xterm-256color", "SNL_DATA_DIR": data, **(env or {})}
+        # A tmux server that is already running (another test's, the user's) starts a
+        # new session with the server's environment, not this process's: the variables
+        # go on the session's command line, where every server honours them.
+        assigned = [f"{key}={value}" for key, value in variables.items()]
+        line = shlex.join(["env", "-u", "NO_COLOR", *assigned, "sh", "-c", command])
+        subprocess.run(
+            [TMUX, "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), line],
+            check=True,
+            env={**clean, **variables},
+            timeout=10,
+        )
+        try:
+            yield name
+        finally:
+            subprocess.run([TMUX, "kill-session", "-t", name], capture_output=True, timeout=10)

@@ -36,17 +36,10 @@ HELP_TEXTS = ("snl: Snakes & Ladders", "Board editor")
 """The game's help and the editor's help."""
 
 
-DEFAULT_SEEDS = (1, 12, 21)
-"""The seeds ``SNL_MASH=1`` mashes with; ``SNL_MASH_SEED=<seed>`` (or ``random``) picks
-another."""
-
-OPT_IN = "SNL_MASH"
-"""Mashing runs only when asked (``SNL_MASH=1`` or ``SNL_MASH_SEED``): it still finds,
-in roughly one run in three, two faults that are open in the hardening issue: a race
-inside Textual 8.2.8's command palette (its search worker looks for the palette's list
-after the palette is gone: ``NoMatches``, seeds 1, 100, 108) and, after resizes down to
-1x1, a screen that does not answer ``?`` (seed 12). A suite that fails at random is
-not a safety net, so the plain run leaves it out until they are fixed."""
+DEFAULT_SEEDS = (1, 4, 12, 100, 221)
+"""The seeds every run mashes with (each once found a fault: a dialog's choice popping
+the command palette above it, a palette closed before it mounted, resizes to 1x1);
+``SNL_MASH_SEED=<seed>`` (or ``random``) picks another."""
 
 
 def seeds() -> list[int]:
@@ -56,13 +49,7 @@ def seeds() -> list[int]:
     return [int(chosen)] if chosen else list(DEFAULT_SEEDS)
 
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        not (os.environ.get(OPT_IN) or os.environ.get("SNL_MASH_SEED")),
-        reason="key mashing finds open faults (see OPT_IN); run with SNL_MASH=1",
-    ),
-]
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(params=seeds())
@@ -124,18 +111,19 @@ def test_random_keys_and_resizes_leave_snl_running(
         time.sleep(0.05)  # pacing only: chunks still arrive faster than a person types
         alive()
     assert sent >= 250
-    # Back to a usable size, out of any dialog or field, then ask for help. A key sent
-    # while a dialog is still opening can land in it, so leaving and asking are tried a
-    # few times (each bounded); the app must answer one of them.
+    # Back to a usable size, out of any dialog or field, then ask for help. Escape is
+    # not always "close": in the editor it also means "leave", which asks whether to save
+    # (and Escape again cancels that), so a fixed number of Escapes can end on either
+    # side. Escape and ``?`` are sent in turns instead, a bounded number of times, until
+    # the help shows: an app that still answers gets there within a few rounds.
     tmux("resize-window", "-t", name, "-x", "120", "-y", "40")
     shown = False
-    for _ in range(3):
-        for _ in range(4):
-            tmux("send-keys", "-t", name, "Escape")
-            time.sleep(0.3)
-            alive()
+    for _ in range(8):
+        tmux("send-keys", "-t", name, "Escape")
+        time.sleep(0.3)  # a lone Escape, not the start of an escape sequence
+        alive()
         tmux("send-keys", "-t", name, "?")
-        shown = wait_for(lambda: any(text in screen(name) for text in HELP_TEXTS), timeout=10)
+        shown = wait_for(lambda: any(text in screen(name) for text in HELP_TEXTS), timeout=5)
         alive()
         if shown:
             break
