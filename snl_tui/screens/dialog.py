@@ -19,16 +19,25 @@ pushed over each other, use ``DismissOnce`` too.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual.await_complete import AwaitComplete
 from textual.screen import ModalScreen, Screen
 
 ResultType = TypeVar("ResultType")
 
+if TYPE_CHECKING:
+    ScreenMixin = Screen
+else:
+    # At run time a plain mixin, listed before the screen class: Textual takes a
+    # screen's default CSS (a modal's see-through background) and its CSS type names
+    # from the first base that is a Textual node, which must stay the screen class.
+    ScreenMixin = Generic
 
-class DismissOnce(Screen[ResultType]):
-    """A screen whose ``dismiss`` acts once, and only while it is the top screen."""
+
+class DismissOnce(ScreenMixin[ResultType]):
+    """Mixed into a screen (listed first): its ``dismiss`` acts once, and only while it
+    is the top screen."""
 
     dismissed = False
     """Set by the dismiss that pops this screen."""

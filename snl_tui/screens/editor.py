@@ -21,6 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, Switch
 
 from ..board_files import BoardSource, changed_on_disk, format_for, save_board
@@ -202,7 +203,7 @@ class EditBoard(BoardView):
             self.editor.set_cursor(square)
 
 
-class EditorScreen(DismissOnce[Board | None]):
+class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     """Edit a board; dismisses with the board as it is when left (None: not pushed)."""
 
     CSS_PATH = "editor.tcss"

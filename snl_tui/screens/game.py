@@ -27,6 +27,7 @@ from textual.binding import ActiveBinding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Click, Key, Resize
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -60,7 +61,7 @@ COMPUTER_DELAY = 0.6
 COMPUTING = "Computing…"
 
 
-class GameScreen(DismissOnce[None]):
+class GameScreen(DismissOnce[None], Screen[None]):
     """Where the game is played."""
 
     BINDINGS = game_bindings()

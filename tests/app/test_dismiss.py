@@ -107,3 +107,16 @@ async def test_the_editor_leaves_only_from_the_top(make_app) -> None:
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is game)
         assert results == [None]
+
+
+async def test_dialogs_stay_see_through_over_the_game(make_app) -> None:
+    """The mixin must not hide ``ModalScreen`` from Textual's CSS (it takes a screen's
+    default CSS from its first Textual base): a dialog dims the game, never blanks it."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        game.action_new_game()
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await settle(pilot)
+        assert 0 < app.screen.styles.background.a < 1
+        assert game.styles.background.a == 1
