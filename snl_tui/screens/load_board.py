@@ -2,7 +2,8 @@
 
 Returns the loaded ``Board`` via ``dismiss``. Board files are listed at once and checked
 in a thread worker (loading and solving many files takes a while): each line gains its
-size and least rolls, or its error, as its result arrives. A bad file shows the core's one-line
+size and least rolls, or its error, as its result arrives. The chosen board is loaded
+in a thread worker too, so a big file never freezes the screen. A bad file shows the core's one-line
 ``BoardError`` message inside the dialog and nothing else changes: the current game goes
 on untouched until a board actually loads.
 """
@@ -23,6 +24,7 @@ from textual.worker import get_current_worker
 from ..core.board import Board
 from ..core.errors import SnlError
 from ..core.formats import builtin_boards, is_board_file, load_board, looks_like_board
+from ..core.report import safe_line
 from ..core.solver import least_rolls_from
 from .dialog import Dialog
 
@@ -85,6 +87,9 @@ def file_choices(folder: Path | None = None) -> list[BoardChoice]:
     return choices
 
 
+HINT = "Enter loads, Escape cancels."
+
+
 class LoadBoardScreen(Dialog[Board | None]):
     """Pick a board; Escape cancels."""
 
@@ -96,6 +101,8 @@ class LoadBoardScreen(Dialog[Board | None]):
         super().__init__()
         self.folder = folder
         self.choices: dict[str, BoardChoice] = {}
+        self.pending_source: str | None = None
+        """The board being loaded (its name or path), until its result is in."""
 
     def compose(self) -> ComposeResult:
         options: list[Option | None] = []
@@ -118,7 +125,7 @@ class LoadBoardScreen(Dialog[Board | None]):
             with Vertical(id="load-bottom"):
                 yield Input(placeholder="or type a path and press Enter", id="board-path")
                 yield Static("", id="load-error", markup=False)
-                yield Static("Enter loads, Escape cancels.", classes="dialog-hint", markup=False)
+                yield Static(HINT, id="load-hint", classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -141,13 +148,37 @@ class LoadBoardScreen(Dialog[Board | None]):
             self.query_one(OptionList).replace_option_prompt(key, label)
 
     def try_load(self, source: str) -> None:
-        """Load ``source``; on an error say it here and keep the dialog (and game) as is."""
+        """Load ``source`` in a thread worker (a 1000x1000 file takes a second or two to
+        read): the dialog says so and still answers keys (Escape cancels; another choice
+        replaces this one). An error is said here, and the dialog and game stay as is."""
+        self.pending_source = source
+        self.query_one("#load-error", Static).remove_class("-shown")
+        self.query_one("#load-hint", Static).update(
+            f"Loading {safe_line(source, 60)}… (Escape cancels)"
+        )
+        self._load(source)
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self, source: str) -> None:
+        worker = get_current_worker()
         try:
-            board = load_board(source)
+            board: Board | str = load_board(source)
         except (SnlError, OSError) as error:
-            self.show_error(str(error))
+            board = str(error)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._loaded, source, board)
+
+    def _loaded(self, source: str, board: Board | str) -> None:
+        """A load's result, on the UI thread: the board closes the dialog with it; a
+        message is shown. A result for a choice that was replaced is dropped."""
+        if source != self.pending_source or self.dismissed:
             return
-        self.close(board)
+        self.pending_source = None
+        self.query_one("#load-hint", Static).update(HINT)
+        if isinstance(board, str):
+            self.show_error(board)
+        else:
+            self.close(board)
 
     def close(self, board: Board | None) -> None:
         """Dismiss (once: ``Dialog`` ignores a second Enter or Escape)."""

@@ -96,7 +96,7 @@ async def test_the_load_dialog_shows_input_and_error_at_any_size(
         path_input.focus()
         path_input.value = "broken.json"
         await pilot.press("enter")
-        await settle(pilot)
+        await wait_until(pilot, lambda: dialog.pending_source is None)  # the worker's answer
         error = dialog.query_one("#load-error", Static)
         assert "4 -> 8 goes up" in str(error.render())
         for widget in (path_input, error, hint):

@@ -53,8 +53,7 @@ async def test_load_dialog_lists_builtins_and_files_and_loads_one(make_app, boar
         assert any(p.startswith("broken.json ") for p in prompts)
         options.highlighted = tiny
         await pilot.press("enter")
-        await settle(pilot)
-        assert app.screen is screen
+        await wait_until(pilot, lambda: app.screen is screen)  # loaded by a worker
         assert (screen.game.board.rows, screen.game.board.cols) == (2, 3)
         assert screen.game.board.jumps == {2: 5, 4: 1}
         assert screen.query_one(BoardView).board is screen.game.board
@@ -76,7 +75,7 @@ async def test_a_bad_board_file_shows_the_error_and_the_game_carries_on(
         path_input.focus()
         path_input.value = "broken.json"
         await pilot.press("enter")
-        await settle(pilot)
+        await wait_until(pilot, lambda: dialog.pending_source is None)  # the worker's answer
         assert app.screen is dialog  # still open, showing why
         error = dialog.query_one("#load-error", Static)
         assert error.display
@@ -85,7 +84,7 @@ async def test_a_bad_board_file_shows_the_error_and_the_game_carries_on(
         )
         path_input.value = "no-such-board"
         await pilot.press("enter")
-        await settle(pilot)
+        await wait_until(pilot, lambda: dialog.pending_source is None)
         assert "no such file or built-in board" in str(error.render())
         await pilot.press("escape")
         await settle(pilot)

@@ -32,6 +32,7 @@ async def test_a_choice_handled_after_the_palette_opened_waits_for_it(make_app) 
         await wait_until(pilot, lambda: isinstance(app.screen, LoadBoardScreen))
         dialog = app.screen
         assert isinstance(dialog, LoadBoardScreen)
+        await wait_until(pilot, lambda: dialog.is_mounted)
         app.action_command_palette()  # ctrl+p
         palette = app.screen
         assert isinstance(palette, SnlCommandPalette)

@@ -1,0 +1,123 @@
+"""The load dialog against hostile files, and its loading off the UI thread (issue 10,
+items 4 and 5).
+
+The whole hostile corpus (``tests/unit/hostile.py``) sits in the working directory, so
+the dialog lists and checks it on opening, and every file is then typed as a path: each
+gives one short, clean line of error inside the dialog, and the game is never touched.
+A load that takes long (a gate the test opens) leaves the keys answering.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from snl_tui.core import formats
+from snl_tui.core.report import LINE_LIMIT, is_unsafe_char
+from snl_tui.screens import load_board as load_board_module
+from snl_tui.screens.load_board import LoadBoardScreen
+
+from ..unit.hostile import build_corpus
+from .helpers import SIZE, started, wait_until
+
+
+async def open_dialog(app, pilot) -> LoadBoardScreen:  # type: ignore[no-untyped-def]
+    await pilot.press("l")
+    await wait_until(pilot, lambda: isinstance(app.screen, LoadBoardScreen))
+    dialog = app.screen
+    await wait_until(pilot, lambda: dialog.is_mounted)
+    return dialog
+
+
+async def test_every_hostile_file_is_one_clean_line_and_the_game_goes_on(
+    make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = build_corpus(tmp_path / "corpus")
+    monkeypatch.chdir(tmp_path / "corpus")  # listed (and checked) as the dialog opens
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        session = game.session
+        dialog = await open_dialog(app, pilot)
+        path_input = dialog.query_one("#board-path", Input)
+        error = dialog.query_one("#load-error", Static)
+        for name, path in corpus.items():
+            path_input.value = str(path)
+            path_input.focus()
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: dialog.pending_source is None)
+            assert app.screen is dialog, name
+            message = str(error.render())
+            assert error.has_class("-shown") and message, name
+            assert "\n" not in message and len(message) <= LINE_LIMIT, (name, message)
+            assert not [char for char in message if is_unsafe_char(char)], (name, message)
+        # The listing's worker got through every file too, without failing the app.
+        await wait_until(pilot, lambda: not any(w.is_running for w in dialog.workers))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is game)
+        assert game.session is session
+    assert app.return_code in (None, 0)
+
+
+async def test_a_slow_load_leaves_the_keys_answering_and_escape_cancels_it(
+    make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no board files to list: only the chosen one loads
+    gate = threading.Event()
+    calls: list[str] = []
+
+    def slow_load(source: str):  # type: ignore[no-untyped-def]
+        calls.append(source)
+        assert gate.wait(60), "the test never opened the gate"
+        return formats.load_board(source)
+
+    monkeypatch.setattr(load_board_module, "load_board", slow_load)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        board = game.session.board
+        dialog = await open_dialog(app, pilot)
+        path_input = dialog.query_one("#board-path", Input)
+        path_input.value = "leetcode-2"
+        path_input.focus()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: calls == ["leetcode-2"])
+        hint = str(dialog.query_one("#load-hint", Static).render())
+        assert hint.startswith("Loading leetcode-2")
+        # The load is stuck in its worker; the dialog still answers keys.
+        await pilot.press("end", "x")
+        assert path_input.value == "leetcode-2x"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is game)
+        gate.set()  # the load finishes after the dialog was cancelled: it is dropped
+        await wait_until(pilot, lambda: not any(w.is_running for w in dialog.workers))
+        assert game.session.board is board
+
+
+async def test_a_slow_load_closes_the_dialog_with_its_board_when_done(
+    make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no board files to list: only the chosen one loads
+    gate = threading.Event()
+
+    def slow_load(source: str):  # type: ignore[no-untyped-def]
+        assert gate.wait(60), "the test never opened the gate"
+        return formats.load_board(source)
+
+    monkeypatch.setattr(load_board_module, "load_board", slow_load)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        dialog = await open_dialog(app, pilot)
+        path_input = dialog.query_one("#board-path", Input)
+        path_input.value = "leetcode-2"
+        path_input.focus()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: dialog.pending_source == "leetcode-2")
+        assert app.screen is dialog
+        gate.set()
+        await wait_until(pilot, lambda: app.screen is game)
+        await wait_until(pilot, lambda: game.session.board == formats.load_board("leetcode-2"))
