@@ -16,6 +16,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from snl_tui.core import formats
+from snl_tui.core.board import Board
 from snl_tui.core.report import LINE_LIMIT, is_unsafe_char
 from snl_tui.screens import load_board as load_board_module
 from snl_tui.screens.load_board import LoadBoardScreen
@@ -32,6 +33,35 @@ async def open_dialog(app, pilot) -> LoadBoardScreen:  # type: ignore[no-untyped
     return dialog
 
 
+class GatedLoad:
+    """``load_board`` in the dialog, held in its worker until the test opens ``gate``."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.calls: list[str] = []
+
+    def __call__(self, source: str) -> Board:
+        self.calls.append(source)
+        assert self.gate.wait(60), "the test never opened the gate"
+        return formats.load_board(source)
+
+
+@pytest.fixture
+def gated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GatedLoad:
+    monkeypatch.chdir(tmp_path)  # no board files to list: only the chosen one loads
+    load = GatedLoad()
+    monkeypatch.setattr(load_board_module, "load_board", load)
+    return load
+
+
+async def type_and_enter(pilot, dialog: LoadBoardScreen, text: str) -> Input:  # type: ignore[no-untyped-def]
+    path_input = dialog.query_one("#board-path", Input)
+    path_input.value = text
+    path_input.focus()
+    await pilot.press("enter")
+    return path_input
+
+
 async def test_every_hostile_file_is_one_clean_line_and_the_game_goes_on(
     make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -42,12 +72,9 @@ async def test_every_hostile_file_is_one_clean_line_and_the_game_goes_on(
         game = await started(pilot)
         session = game.session
         dialog = await open_dialog(app, pilot)
-        path_input = dialog.query_one("#board-path", Input)
         error = dialog.query_one("#load-error", Static)
         for name, path in corpus.items():
-            path_input.value = str(path)
-            path_input.focus()
-            await pilot.press("enter")
+            await type_and_enter(pilot, dialog, str(path))
             await wait_until(pilot, lambda: dialog.pending_source is None)
             assert app.screen is dialog, name
             message = str(error.render())
@@ -63,28 +90,15 @@ async def test_every_hostile_file_is_one_clean_line_and_the_game_goes_on(
 
 
 async def test_a_slow_load_leaves_the_keys_answering_and_escape_cancels_it(
-    make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_app, gated: GatedLoad
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # no board files to list: only the chosen one loads
-    gate = threading.Event()
-    calls: list[str] = []
-
-    def slow_load(source: str):  # type: ignore[no-untyped-def]
-        calls.append(source)
-        assert gate.wait(60), "the test never opened the gate"
-        return formats.load_board(source)
-
-    monkeypatch.setattr(load_board_module, "load_board", slow_load)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         game = await started(pilot)
         board = game.session.board
         dialog = await open_dialog(app, pilot)
-        path_input = dialog.query_one("#board-path", Input)
-        path_input.value = "leetcode-2"
-        path_input.focus()
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: calls == ["leetcode-2"])
+        path_input = await type_and_enter(pilot, dialog, "leetcode-2")
+        await wait_until(pilot, lambda: gated.calls == ["leetcode-2"])
         hint = str(dialog.query_one("#load-hint", Static).render())
         assert hint.startswith("Loading leetcode-2")
         # The load is stuck in its worker; the dialog still answers keys.
@@ -92,32 +106,21 @@ async def test_a_slow_load_leaves_the_keys_answering_and_escape_cancels_it(
         assert path_input.value == "leetcode-2x"
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is game)
-        gate.set()  # the load finishes after the dialog was cancelled: it is dropped
+        gated.gate.set()  # the load finishes after the dialog was cancelled: it is dropped
         await wait_until(pilot, lambda: not any(w.is_running for w in dialog.workers))
         assert game.session.board is board
 
 
 async def test_a_slow_load_closes_the_dialog_with_its_board_when_done(
-    make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_app, gated: GatedLoad
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # no board files to list: only the chosen one loads
-    gate = threading.Event()
-
-    def slow_load(source: str):  # type: ignore[no-untyped-def]
-        assert gate.wait(60), "the test never opened the gate"
-        return formats.load_board(source)
-
-    monkeypatch.setattr(load_board_module, "load_board", slow_load)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         game = await started(pilot)
         dialog = await open_dialog(app, pilot)
-        path_input = dialog.query_one("#board-path", Input)
-        path_input.value = "leetcode-2"
-        path_input.focus()
-        await pilot.press("enter")
+        await type_and_enter(pilot, dialog, "leetcode-2")
         await wait_until(pilot, lambda: dialog.pending_source == "leetcode-2")
         assert app.screen is dialog
-        gate.set()
+        gated.gate.set()
         await wait_until(pilot, lambda: app.screen is game)
         await wait_until(pilot, lambda: game.session.board == formats.load_board("leetcode-2"))
