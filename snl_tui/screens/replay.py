@@ -3,7 +3,9 @@
 The screen rebuilds the game from the start in the engine (``Game`` with the saved
 board, players and seed) and plays the saved die values one at a time, showing each with
 the game's widgets (board, players, die, move log) and the game's animation. ``space``
-pauses and resumes, ``q`` leaves. Nothing is rolled and nothing is saved.
+pauses and resumes, ``right`` (or ``n``) shows one more move and holds there, ``+`` and
+``-`` change the speed, ``q`` leaves. Nothing is rolled and nothing is saved. The keys
+the status line names come from the screen's bindings, so they never go stale.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from ..widgets.title_bar import TitleBar
 from .game import JUMP_DELAY, STEP_DELAY
 
 MOVE_DELAY = 0.5
-"""Seconds between two moves of a replay (with animation on)."""
+"""Seconds between two moves of a replay (with animation on) at normal speed."""
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""The replay's speeds, as multiples of the game's own pace (``+`` and ``-`` step)."""
 
 
 class ReplayScreen(Screen[None]):
@@ -37,6 +41,9 @@ class ReplayScreen(Screen[None]):
     CSS_PATH = "saves.tcss"
     BINDINGS = [
         Binding("space", "toggle_pause", "Pause/resume"),
+        Binding("right,n", "step", "Next move"),
+        Binding("plus", "speed(1)", "Faster", key_display="+"),
+        Binding("minus", "speed(-1)", "Slower", key_display="-"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -49,10 +56,24 @@ class ReplayScreen(Screen[None]):
         """The replay's own game, from the start: the engine applies each saved die."""
         self.title_text = f"Replay · {saved.title()}"
         self.animation_on = animate
-        self.move_delay = MOVE_DELAY if animate else 0.0
+        self.speed = 1.0
+        """How fast the replay runs, one of ``SPEEDS`` (2.0: twice the game's pace)."""
         self.running = asyncio.Event()
         self.running.set()
+        self.one_more = False
+        """Show one more move, then hold (the ``step`` key while paused)."""
         self.finished = False
+
+    @property
+    def move_delay(self) -> float:
+        """Seconds between two moves at the current speed (none without animation)."""
+        return MOVE_DELAY / self.speed if self.animation_on else 0.0
+
+    def key(self, action: str) -> str:
+        """The first key bound to ``action`` here, as the footer shows it."""
+        binding = next(b for b in self.BINDINGS if isinstance(b, Binding) and b.action == action)
+        first = Binding(binding.key.split(",")[0], action, key_display=binding.key_display)
+        return self.app.get_key_display(first)
 
     @property
     def paused(self) -> bool:
@@ -98,17 +119,25 @@ class ReplayScreen(Screen[None]):
 
     def _show_status(self) -> None:
         total = len(self.rolls)
+        pause, step, leave = self.key("toggle_pause"), self.key("step"), self.key("quit")
         if self.finished:
             end = (
                 f"{self.game.players[self.game.winner].name} won. "
                 if self.game.winner is not None
                 else "The game was left here. "
             )
-            text = f"Replay over: {end}q leaves."
+            text = f"Replay over: {end}{leave} leaves."
         elif self.paused:
-            text = f"Paused at move {self.shown} of {total}: space goes on, q leaves."
+            text = (
+                f"Paused at move {self.shown} of {total}: {pause} goes on, "
+                f"{step} shows the next move, {leave} leaves."
+            )
         else:
-            text = f"Move {self.shown} of {total}: space pauses, q leaves."
+            faster, slower = self.key("speed(1)"), self.key("speed(-1)")
+            text = (
+                f"Move {self.shown} of {total} at {self.speed:g}x speed: {pause} pauses, "
+                f"{faster}/{slower} faster/slower, {leave} leaves."
+            )
         self.query_one("#status", Static).update(text)
 
     async def _play(self) -> None:
@@ -116,21 +145,25 @@ class ReplayScreen(Screen[None]):
         log = self.query_one(MoveLog)
         for die in self.rolls:
             await self.running.wait()
-            # Always a real wait (sleep(0) too): each move lets keys and repaints in.
-            await asyncio.sleep(self.move_delay)
+            # Always a real wait (sleep(0) too): each move lets keys and repaints in. A
+            # move asked for with the step key comes at once.
+            await asyncio.sleep(0 if self.one_more else self.move_delay)
             await self.running.wait()  # a pause pressed during the wait holds here
+            if self.one_more:  # this is the one move: hold after it
+                self.one_more = False
+                self.running.clear()
             shown = list(self.game.positions)
             turn = self.game.play(die)
             result = turn.move
             self.query_one(DiceFace).value = result.die
             if self.animation_on:
                 for square in result.steps:
-                    await asyncio.sleep(STEP_DELAY)
+                    await asyncio.sleep(STEP_DELAY / self.speed)
                     shown[turn.player] = square
                     board_view.show(shown, (), turn.player)
                     board_view.follow(square)
                 if result.jumps:
-                    await asyncio.sleep(JUMP_DELAY)
+                    await asyncio.sleep(JUMP_DELAY / self.speed)
             board_view.follow(result.end)
             log.catch_up(self.game.history, self.game.players)
             self._show_state()
@@ -142,6 +175,20 @@ class ReplayScreen(Screen[None]):
             self.running.clear()
         else:
             self.running.set()
+        self._show_status()
+
+    def action_step(self) -> None:
+        """Show the next move and hold there (pausing a running replay first)."""
+        if self.finished:
+            return
+        self.one_more = True
+        self.running.set()
+        self._show_status()
+
+    def action_speed(self, change: int) -> None:
+        """One speed faster (1) or slower (-1), within ``SPEEDS``."""
+        index = SPEEDS.index(self.speed) + change
+        self.speed = SPEEDS[max(0, min(index, len(SPEEDS) - 1))]
         self._show_status()
 
     def action_quit(self) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from textual.widgets import Static
+
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
@@ -17,7 +19,7 @@ from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.store import Store, open_store
 from snl_tui.screens.confirm import ConfirmScreen
 from snl_tui.screens.game import GameScreen
-from snl_tui.screens.replay import ReplayScreen
+from snl_tui.screens.replay import SPEEDS, ReplayScreen
 from snl_tui.screens.resume import ResumeScreen
 from snl_tui.screens.stats import StatsScreen
 
@@ -201,3 +203,37 @@ async def test_a_replay_shows_every_move_and_space_pauses_it():
         await pilot.press("q")
     assert app.return_code == 0
     assert len(store.list_games().games) == 1  # nothing saved by the replay
+
+
+async def test_a_replay_steps_one_move_at_a_time_and_changes_speed():
+    store = open_store()
+    session, _ = saved_session(store, moves=14)
+    app = SnlApp(animate=True, replay=GameSession.from_dict(session.to_dict()))
+    replay = app.replay_screen
+    assert isinstance(replay, ReplayScreen)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("space")  # paused before (or just after) the first move
+        assert replay.paused
+        status = replay.query_one("#status", Static)
+        assert f"{replay.key('step')} shows the next move" in str(status.render())
+        for expected in range(replay.shown + 1, replay.shown + 4):
+            await pilot.press("n")
+            await wait_until(pilot, lambda n=expected: replay.shown == n and replay.paused)
+        held = replay.shown
+        for _ in range(20):
+            await pilot.pause()
+        assert replay.shown == held  # each step shows one move, then holds
+        # Speed: one step per key, within the bounds, and the moves' wait follows it.
+        normal = replay.move_delay
+        await pilot.press("plus")
+        assert replay.speed == 2.0 and replay.move_delay == normal / 2
+        await pilot.press(*["minus"] * 10)
+        assert replay.speed == SPEEDS[0] and replay.move_delay == normal / SPEEDS[0]
+        await pilot.press(*["plus"] * 10)
+        assert replay.speed == SPEEDS[-1]
+        await pilot.press("space")
+        assert f"at {SPEEDS[-1]:g}x speed: space pauses, +/- faster/slower" in str(status.render())
+        await wait_until(pilot, lambda: replay.finished, limit=20_000)
+        assert replay.game.rolls == session.game.rolls
+        await pilot.press("q")
+    assert app.return_code == 0
