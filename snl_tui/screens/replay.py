@@ -3,7 +3,7 @@
 The screen rebuilds the game from the start in the engine (``Game`` with the saved
 board, players and seed) and plays the saved die values one at a time, showing each with
 the game's widgets (board, players, die, move log) and the game's animation. ``space``
-pauses and resumes, ``right`` (or ``n``) shows one more move and holds there, ``+`` and
+pauses and resumes, ``n`` (or ``right``) shows one more move and holds there, ``+`` and
 ``-`` change the speed, ``q`` leaves. Nothing is rolled and nothing is saved. The keys
 the status line names come from the screen's bindings, so they never go stale.
 """
@@ -41,7 +41,8 @@ class ReplayScreen(Screen[None]):
     CSS_PATH = "saves.tcss"
     BINDINGS = [
         Binding("space", "toggle_pause", "Pause/resume"),
-        Binding("right,n", "step", "Next move"),
+        Binding("n", "step", "Next move"),
+        Binding("right", "step", "Next move", show=False),
         Binding("plus", "speed(1)", "Faster", key_display="+"),
         Binding("minus", "speed(-1)", "Slower", key_display="-"),
         Binding("q", "quit", "Quit"),
@@ -70,10 +71,9 @@ class ReplayScreen(Screen[None]):
         return MOVE_DELAY / self.speed if self.animation_on else 0.0
 
     def key(self, action: str) -> str:
-        """The first key bound to ``action`` here, as the footer shows it."""
+        """The key the footer shows for ``action`` (its first binding here)."""
         binding = next(b for b in self.BINDINGS if isinstance(b, Binding) and b.action == action)
-        first = Binding(binding.key.split(",")[0], action, key_display=binding.key_display)
-        return self.app.get_key_display(first)
+        return self.app.get_key_display(binding)
 
     @property
     def paused(self) -> bool:
