@@ -19,7 +19,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, TypeAlias
 
 from . import __version__, store_cli
 from .core.board import Board
@@ -433,7 +433,11 @@ def _add_no_save(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``snl`` parser. With ``command`` (one of ``COMMANDS``) only that subcommand's
+    arguments are built: ``main`` parses ``snl play ...`` without building the other
+    twelve (a few milliseconds before the first frame). Help and errors read the same:
+    ``snl --help`` and an unknown command build them all."""
     parser = _Parser(
         prog="snl",
         description="Snakes & Ladders for the terminal: play, solve and analyze boards.",
@@ -442,7 +446,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"snl {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for names, add in _SUBCOMMANDS:  # in the order ``snl --help`` lists them
+        if command is None or command in names:
+            add(commands)
+    return parser
 
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[Any]"  # what add_subparsers returns
+
+
+def _add_play(commands: Subcommands) -> None:
     play = commands.add_parser("play", help="play a board in the terminal (the default)")
     play.add_argument("board", nargs="?", default="classic", metavar="BOARD")
     play.add_argument(
@@ -467,6 +480,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_rule_options(play)
 
+
+def _add_resume(commands: Subcommands) -> None:
     resume = commands.add_parser("resume", help="continue a saved game (default: the last)")
     resume.add_argument(
         "game", nargs="?", metavar="ID", help="the game's id in 'snl games' (default: the last)"
@@ -474,10 +489,14 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--no-animation", action="store_true", help="move tokens instantly")
     _add_no_save(resume)
 
+
+def _add_replay(commands: Subcommands) -> None:
     replay = commands.add_parser("replay", help="show a saved game again, move by move")
     replay.add_argument("game", metavar="ID", help="the game's id in 'snl games'")
     replay.add_argument("--no-animation", action="store_true", help="move tokens instantly")
 
+
+def _add_solve(commands: Subcommands) -> None:
     solve_cmd = commands.add_parser("solve", help="least rolls and one optimal route")
     solve_cmd.add_argument("board", metavar="BOARD")
     solve_cmd.add_argument("--json", action="store_true", help="print one JSON object")
@@ -490,6 +509,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_rule_options(solve_cmd)
 
+
+def _add_analyze(commands: Subcommands) -> None:
     analyze = commands.add_parser("analyze", help="exact odds of the real game")
     analyze.add_argument("board", metavar="BOARD")
     analyze.add_argument("--json", action="store_true", help="print one JSON object")
@@ -507,14 +528,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_rule_options(analyze)
 
+
+def _add_check(commands: Subcommands) -> None:
     check = commands.add_parser(
         "check", help="validate a board and print warnings (exit 0 ok, 1 warnings, 2 errors)"
     )
     check.add_argument("board", metavar="BOARD")
 
+
+def _add_boards(commands: Subcommands) -> None:
     boards = commands.add_parser("boards", help="list the built-in boards")
     boards.add_argument("--json", action="store_true", help="print a JSON list")
 
+
+def _add_convert(commands: Subcommands) -> None:
     convert = commands.add_parser("convert", help="print a board in another format")
     convert.add_argument("board", metavar="BOARD")
     convert.add_argument("--to", required=True, choices=FORMATS, help="the output format")
@@ -523,17 +550,41 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --to matrix: drop rules the matrix cannot hold instead of refusing",
     )
+
+
+def _add_generate(commands: Subcommands) -> None:
     from .generate_cli import add_generate_parser
 
     add_generate_parser(commands, add_rule_options)
+
+
+def _add_edit(commands: Subcommands) -> None:
     from .edit_cli import add_edit_parser
 
     add_edit_parser(commands)
-    store_cli.register(commands)  # games, stats
+
+
+def _add_serve(commands: Subcommands) -> None:
     from .serve import add_serve_parser
 
     add_serve_parser(commands, add_rule_options)
-    return parser
+
+
+_SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] = (
+    (("play",), _add_play),
+    (("resume",), _add_resume),
+    (("replay",), _add_replay),
+    (("solve",), _add_solve),
+    (("analyze",), _add_analyze),
+    (("check",), _add_check),
+    (("boards",), _add_boards),
+    (("convert",), _add_convert),
+    (("generate",), _add_generate),
+    (("edit",), _add_edit),
+    (store_cli.COMMANDS, store_cli.register),  # games, stats
+    (("serve",), _add_serve),
+)
+"""Each subcommand's name(s) and what adds it to the parser."""
 
 
 def _with_default_command(argv: list[str]) -> list[str]:
@@ -549,7 +600,7 @@ def _with_default_command(argv: list[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args_list = _with_default_command(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser()
+    parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
     try:
         args = parser.parse_args(args_list)
     except SystemExit as stop:  # --help, --version and usage errors
