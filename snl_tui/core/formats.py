@@ -45,13 +45,15 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .board import Board, JumpSpec, check_dimensions
-from .checks import board_warnings as board_warnings  # its old home: re-exported
 from .errors import BoardError, RulesError
 from .report import quote
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .checks import board_warnings as board_warnings  # its old home: re-exported
 
 Format = Literal["matrix", "toml", "txt", "json"]
 FORMATS: tuple[str, ...] = ("matrix", "toml", "txt", "json")
@@ -836,3 +838,13 @@ def _toml_has_size(text: str, whole: bool) -> bool:
 
 def _txt_has_size(text: str) -> bool:
     return _TXT_SIZE_LINE.fullmatch(_first_content_line(text)) is not None
+
+
+def __getattr__(name: str) -> Any:
+    # ``board_warnings`` lived here once and is still importable from here; ``checks``
+    # loads only when it is asked for (loading a board does not need it).
+    if name == "board_warnings":
+        from .checks import board_warnings
+
+        return board_warnings
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,6 +27,7 @@ from textual.widgets import Footer, Input, Label, Select, Static, Switch
 from ..board_files import BoardSource, changed_on_disk, format_for, save_board
 from ..commands import GAME_COMMANDS, GameCommand, GameCommands
 from ..core.board import Board
+from ..core.checks import board_warnings
 from ..core.edit import (
     AddJump,
     Edit,
@@ -39,7 +40,6 @@ from ..core.edit import (
     SetRules,
 )
 from ..core.errors import BoardError
-from ..core.formats import board_warnings
 from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
 from ..widgets.board import HEAT_SHADES, BoardView
 from ..widgets.studio_panel import NumbersPanel
