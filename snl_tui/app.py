@@ -21,7 +21,7 @@ import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from textual.app import App
@@ -39,8 +39,10 @@ from .core.saving import GameSaver
 from .core.session import GameSession
 from .core.store import SavedGame, Store, default_dir
 from .messages import EditRequested
-from .palette import SnlCommandPalette
 from .screens.game import MODES, GameScreen, GameSettings
+
+if TYPE_CHECKING:
+    from .palette import SnlCommandPalette
 
 DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
 DEFAULT_BOARD = "classic"
@@ -120,11 +122,15 @@ class SnlApp(App[None]):
             return
         if palette is not None and palette.is_attached and not palette.dismissed:
             return
+        from .palette import SnlCommandPalette  # loads on the first ctrl+p, not before a frame
+
         self.open_palette = SnlCommandPalette()
         self.push_screen(self.open_palette)
 
     def search_themes(self) -> None:
         """The palette's "Theme" command: the theme list, in the guarded palette."""
+        from .palette import SnlCommandPalette
+
         self.push_screen(
             SnlCommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
         )
