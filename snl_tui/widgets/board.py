@@ -47,6 +47,13 @@ HEAT_SHADES = 4
 
 Piece = tuple[str, Style]
 
+EDITOR_COMPONENT_CLASSES = {
+    "board--cursor",
+    "board--mark",
+    *(f"board--heat-{shade}" for shade in range(1, HEAT_SHADES + 1)),
+}
+"""The styles of ``show_editing``: a board that shows them (the editor's) declares them."""
+
 
 @dataclass(frozen=True)
 class CellState:
@@ -109,13 +116,11 @@ class BoardView(ScrollView, can_focus=True):
         "board--token-4",
         "board--current",
         "board--legend",
-        "board--cursor",
-        "board--mark",
-        "board--heat-1",
-        "board--heat-2",
-        "board--heat-3",
-        "board--heat-4",
     }
+    """The game's styles. Textual styles each component class afresh whenever the CSS
+    is applied to the widget (three times before the game's first frame: mounted,
+    focused, shown), so the editor's own (``EDITOR_COMPONENT_CLASSES``) are left to
+    the editor's board."""
 
     def __init__(
         self,
