@@ -19,7 +19,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TextIO, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias
 
 from . import __version__, store_cli
 from .core.board import Board
@@ -31,7 +31,9 @@ from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
 from .core.session import GameSession
 from .core.session import parse_players as session_parse_players
 from .core.solver import solve
-from .core.store import SavedGame, Store, open_store
+
+if TYPE_CHECKING:
+    from .core.store import SavedGame, Store
 
 EXIT_OK = 0
 EXIT_WARNINGS = 1
@@ -122,8 +124,6 @@ def _board(args: argparse.Namespace) -> Board:
 def cmd_play(args: argparse.Namespace) -> int:
     board = _board(args)
     players = parse_players(args.players)
-    store = None if args.no_save else _game_store()
-    offer = _resumable(store) if store is not None and not args.no_resume_offer else None
     from .app import SnlApp, run_app  # Textual loads only to play
 
     app = SnlApp(
@@ -132,8 +132,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed=args.seed,
         mode=args.mode,
         animate=not args.no_animation,
-        store=store,
-        offer=offer,
+        # The saved games open after the first frame (the store's module and SQLite
+        # load then), and the last unfinished game is offered then.
+        open_store=None if args.no_save else _game_store,
+        offer_last=not args.no_resume_offer,
     )
     return run_app(app)  # non-zero after a crash, which leaves a short note on stderr
 
@@ -142,21 +144,16 @@ def _game_store() -> Store:
     """The store a game saves to: a short busy timeout, so a locked store costs one
     short wait, after which the game goes on without saving (and says so once)."""
     from .core.saving import GAME_TIMEOUT
+    from .core.store import open_store
 
     return open_store(timeout=GAME_TIMEOUT)
 
 
 def _resumable(store: Store) -> SavedGame | None:
     """The last unfinished game, when there is one that can be rebuilt, to offer it."""
-    if not store.enabled:
-        return None
-    try:
-        saved = store.last_unfinished()
-        if saved is not None:
-            GameSession.from_dict(saved.data)  # a game that cannot be rebuilt is not offered
-    except SnlError:
-        return None
-    return saved
+    from .core.saving import last_resumable
+
+    return last_resumable(store)
 
 
 def _saved_game(store: Store, text: str | None) -> SavedGame:
@@ -186,6 +183,8 @@ def _session(saved: SavedGame) -> GameSession:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """``snl resume [ID]``: continue a saved game (``--no-save``: without saving)."""
+    from .core.store import open_store
+
     store = _game_store() if not args.no_save else open_store(create=False)
     with store:
         saved = _saved_game(store, args.game)
@@ -211,6 +210,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``snl replay ID``: show a saved game again, move by move (nothing is written)."""
+    from .core.store import open_store
+
     with open_store(create=False) as store:
         saved = _saved_game(store, args.game)
     session = _session(saved)

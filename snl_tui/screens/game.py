@@ -76,10 +76,13 @@ class GameScreen(Screen[None]):
         saver: GameSaver | None = None,
         session: GameSession | None = None,
         game_id: int | None = None,
+        before_game: Callable[[], object] | None = None,
     ) -> None:
         """``pushed``: over another screen (the editor's ``p``), so quitting goes back to
         it. ``saver`` saves after every move (None: nothing is saved); ``session`` with
-        ``game_id`` continues a saved game instead of starting one from ``settings``."""
+        ``game_id`` continues a saved game instead of starting one from ``settings``.
+        ``before_game`` runs once after the first frame, before the game begins (the app
+        offers a saved game there)."""
         # ``-loading`` keeps the header's and the footer's rows until they mount (snl.tcss).
         super().__init__(classes="-loading")
         self.session = session if session is not None else GameSession(settings)
@@ -100,6 +103,7 @@ class GameScreen(Screen[None]):
         self.footer_keys: tuple[bool | None, ...] = ()
         self.cosmetic_random = random.Random(0)
         """Only for the rolling die's flicker: never decides a move."""
+        self.before_game = before_game
         self.panels_mounted = False
         """The header, footer and side panels are up and the game has begun: until then
         (one frame) no action runs, and a key or a click mounts them first."""
@@ -161,6 +165,9 @@ class GameScreen(Screen[None]):
         the first of the refresh callback, a key and a click does it)."""
         if self.panels_mounted or not self.is_attached:
             return  # done already, or closed before its first frame (a quick quit)
+        before, self.before_game = self.before_game, None
+        if before is not None:
+            before()
         mounts = [
             self.mount(TitleBar(), before=0),
             self.query_one("#side").mount_all(self._side_panels()),
