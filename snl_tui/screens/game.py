@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -39,11 +40,13 @@ from ..core.saving import GameSaver
 from ..core.session import MODES, GameSession, GameSettings, puzzle_player
 from ..messages import EditRequested, GameEnded, GameStarted, TurnPlayed
 from ..widgets.board import BoardView
-from ..widgets.dice import DiceFace, DieInput
-from ..widgets.hint_panel import HintPanel, Odds, compute_odds
-from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
-from ..widgets.title_bar import TitleBar
+
+if TYPE_CHECKING:
+    from ..widgets.hint_panel import Odds
+
+# The side panels' other widgets (the die, the hint, the move log, the title bar) are
+# imported where they are used: they load while the panels mount, after the first frame.
 
 __all__ = ["MODES", "GameScreen", "GameSettings", "puzzle_player"]
 
@@ -142,6 +145,10 @@ class GameScreen(Screen[None]):
         yield Vertical(id="side")
 
     def _side_panels(self) -> list[Widget]:
+        from ..widgets.dice import DiceFace
+        from ..widgets.hint_panel import HintPanel
+        from ..widgets.move_log import MoveLog
+
         players = PlayersPanel(id="players")
         players.border_title = "Players"
         hint = HintPanel(id="hint")
@@ -171,6 +178,8 @@ class GameScreen(Screen[None]):
         # not needed for the first frame; it answers in under a millisecond on the
         # built-in boards, while the panels mount.
         self._solve(self.session.board)
+        from ..widgets.title_bar import TitleBar
+
         mounts = [
             self.mount(TitleBar(), before=0),
             self.query_one("#side").mount_all(self._side_panels()),
@@ -278,6 +287,9 @@ class GameScreen(Screen[None]):
     def _show_everything(self) -> None:
         game = self.session.game
         self._show_titles()
+        from ..widgets.dice import DiceFace
+        from ..widgets.move_log import MoveLog
+
         self.query_one(DiceFace).faces = game.board.rules.faces
         self._show_die(game.history[-1].move.die if game.history else None)
         self.query_one(MoveLog).show_history(game.history, game.players)
@@ -303,6 +315,8 @@ class GameScreen(Screen[None]):
         values.update(f"Play: {links}" if legal else "")
 
     def _show_hint(self) -> None:
+        from ..widgets.hint_panel import HintPanel
+
         panel = self.query_one(HintPanel)
         panel.display = self.hint_visible
         self.set_class(self.hint_visible, "-hint-on")
@@ -319,6 +333,8 @@ class GameScreen(Screen[None]):
     def _compute_hint(self, board: Board, positions: tuple[int, ...], seat: int) -> None:
         """The odds from the analysis (0.4 s on classic the first time, seconds on big
         boards), then the panel is refreshed on the UI thread."""
+        from ..widgets.hint_panel import compute_odds
+
         odds = compute_odds(board, positions, seat)
         self.app.call_from_thread(self._hint_computed, board, positions, seat, odds)
 
@@ -329,6 +345,8 @@ class GameScreen(Screen[None]):
         current = (tuple(game.positions), self.session.hint_seat)
         if board is not game.board or (positions, seat) != current:
             return  # the game moved on: a newer computation follows
+        from ..widgets.hint_panel import HintPanel
+
         self.query_one(HintPanel).show_hint(board, game.players, positions, seat, odds=odds)
 
     def _show_status(self, message: str | None = None) -> None:
@@ -342,6 +360,8 @@ class GameScreen(Screen[None]):
         status.update(message)
 
     def _show_die(self, value: int | None) -> None:
+        from ..widgets.dice import DiceFace
+
         self.query_one(DiceFace).value = value
 
     # -- moves -------------------------------------------------------------------------
@@ -391,6 +411,8 @@ class GameScreen(Screen[None]):
         if game.history[-1:] != [turn]:
             return  # a stale animation from a game that was replaced or undone
         self.busy = False
+        from ..widgets.move_log import MoveLog
+
         self.query_one(MoveLog).catch_up(game.history, game.players)
         self._show_die(turn.move.die)
         self._show_state()
@@ -569,6 +591,8 @@ class GameScreen(Screen[None]):
             return
         die_input = next(self.query("#die-input").results(Input), None)
         if die_input is None:  # made on first use: only dice with over 9 faces need it
+            from ..widgets.dice import DieInput
+
             die_input = DieInput(id="die-input", placeholder="die value, Enter", type="integer")
             await self.query_one("#side").mount(die_input, after="#dice-row")
         die_input.display = True
