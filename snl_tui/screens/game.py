@@ -163,6 +163,7 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self._show_titles()
         self._show_tokens()
+        self._solve(self.session.board)  # under a millisecond on the built-in boards
         # Public Textual API: the callback runs once the first frame has been drawn.
         self.call_after_refresh(self.mount_panels)
 
@@ -174,10 +175,6 @@ class GameScreen(Screen[None]):
         before, self.before_game = self.before_game, None
         if before is not None:
             before()
-        # The solver's worker (a thread: the first one starts Python's thread pool) is
-        # not needed for the first frame; it answers in under a millisecond on the
-        # built-in boards, while the panels mount.
-        self._solve(self.session.board)
         from ..widgets.title_bar import TitleBar
 
         mounts = [
