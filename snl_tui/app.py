@@ -7,20 +7,23 @@ it; ``q`` quits with exit code 0.
 Saved games (SPEC 8): ``store`` saves after every move (None, the default, saves
 nothing: tests and ``--no-save``); ``offer`` asks first whether to resume that saved
 game; ``resume`` (a saved session and its id) continues one; ``replay`` shows a saved
-session's moves again instead of playing.
+session's moves again instead of playing. ``open_store`` (the command line's way) opens
+the store only after the game's first frame, and with ``offer_last`` then offers its last
+unfinished game, before the game begins.
 """
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from textual.app import App
@@ -36,10 +39,12 @@ from .core.errors import SnlError
 from .core.formats import load_board
 from .core.saving import GameSaver
 from .core.session import GameSession
-from .core.store import SavedGame, Store, default_dir
 from .messages import EditRequested
-from .palette import SnlCommandPalette
 from .screens.game import MODES, GameScreen, GameSettings
+
+if TYPE_CHECKING:
+    from .core.store import SavedGame, Store
+    from .palette import SnlCommandPalette
 
 DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
 DEFAULT_BOARD = "classic"
@@ -69,6 +74,8 @@ class SnlApp(App[None]):
         offer: SavedGame | None = None,
         resume: tuple[GameSession, int] | None = None,
         replay: GameSession | None = None,
+        open_store: Callable[[], Store] | None = None,
+        offer_last: bool = False,
     ) -> None:
         # Textual loads a screen's own CSS_PATH when the screen is pushed, never for the
         # default screen: as the base screen, the editor's styles come with the app's.
@@ -82,13 +89,15 @@ class SnlApp(App[None]):
             mode,
         )
         self.animation_on = animate
-        self.store = store
         self.offer = offer
+        self.offer_last = offer_last and store is None and open_store is not None
+        """Offer the last unfinished game once ``open_store`` has opened the store."""
         session, game_id = resume if resume is not None else (None, None)
         self.game_screen = GameScreen(
             self.settings,
             animate=animate,
-            saver=GameSaver(store),
+            saver=GameSaver(store, opener=open_store),
+            before_game=self._offer_last if self.offer_last else None,
             session=session,
             game_id=game_id,
         )
@@ -101,6 +110,12 @@ class SnlApp(App[None]):
             from .screens.replay import ReplayScreen
 
             self.replay_screen = ReplayScreen(replay, animate=animate)
+
+    @property
+    def store(self) -> Store | None:
+        """Where the game saves (None: nothing is saved); opened on first use when the
+        app was given ``open_store`` (after the first frame)."""
+        return self.game_screen.saver.store
 
     def get_default_screen(self) -> Screen[None] | Screen[Board | None]:
         # The game is the base screen: no blank default screen is drawn first.
@@ -119,11 +134,15 @@ class SnlApp(App[None]):
             return
         if palette is not None and palette.is_attached and not palette.dismissed:
             return
+        from .palette import SnlCommandPalette  # loads on the first ctrl+p, not before a frame
+
         self.open_palette = SnlCommandPalette()
         self.push_screen(self.open_palette)
 
     def search_themes(self) -> None:
         """The palette's "Theme" command: the theme list, in the guarded palette."""
+        from .palette import SnlCommandPalette
+
         self.push_screen(
             SnlCommandPalette(providers=[ThemeProvider], placeholder="Search for themes…")
         )
@@ -135,9 +154,24 @@ class SnlApp(App[None]):
 
     def on_mount(self) -> None:
         if self.offer is not None:
-            from .screens.resume import ResumeScreen
+            self._offer(self.offer)
 
-            self.push_screen(ResumeScreen(self.offer), self._resume_chosen)
+    def _offer_last(self) -> None:
+        """Open the store and offer its last unfinished game, if there is one: after the
+        game's first frame, before the game begins (``GameScreen.mount_panels``), so no
+        move is made or saved before the player has answered."""
+        from .core.saving import last_resumable
+
+        store = self.store
+        offer = last_resumable(store) if store is not None else None
+        if offer is not None:
+            self.offer = offer
+            self._offer(offer)
+
+    def _offer(self, offer: SavedGame) -> None:
+        from .screens.resume import ResumeScreen
+
+        self.push_screen(ResumeScreen(offer), self._resume_chosen)
 
     def _resume_chosen(self, resume: bool | None) -> None:
         """Resume the offered game, or mark it abandoned for a new one (else it would
@@ -172,6 +206,11 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
     file, and prints two short lines: where the file is, and that the game was saved
     (every move is; nothing marks it abandoned, so ``snl`` offers to resume it).
     """
+    # What is alive now (every module, class and function imported) lives as long as the
+    # process: full collections need not walk it again. Without this the first full
+    # collection, walking some 50,000 objects (15-20 ms), lands in the first frame when
+    # drawing it allocates a little more (a 20x20 board's).
+    gc.freeze()
     captured = io.StringIO()
     app.error_console = Console(
         file=captured, width=120, markup=False, highlight=False, no_color=True
@@ -208,6 +247,8 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
 def write_crash_report(text: str) -> Path:
     """Write ``text`` to ``crash-<time>.txt`` in the data folder (else the temporary
     folder), atomically; returns its path."""
+    from .core.store import default_dir
+
     name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
     for folder in (default_dir(), Path(tempfile.gettempdir())):
         try:

@@ -19,7 +19,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias
 
 from . import __version__, store_cli
 from .core.board import Board
@@ -31,7 +31,9 @@ from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
 from .core.session import GameSession
 from .core.session import parse_players as session_parse_players
 from .core.solver import solve
-from .core.store import SavedGame, Store, open_store
+
+if TYPE_CHECKING:
+    from .core.store import SavedGame, Store
 
 EXIT_OK = 0
 EXIT_WARNINGS = 1
@@ -122,8 +124,6 @@ def _board(args: argparse.Namespace) -> Board:
 def cmd_play(args: argparse.Namespace) -> int:
     board = _board(args)
     players = parse_players(args.players)
-    store = None if args.no_save else _game_store()
-    offer = _resumable(store) if store is not None and not args.no_resume_offer else None
     from .app import SnlApp, run_app  # Textual loads only to play
 
     app = SnlApp(
@@ -132,8 +132,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed=args.seed,
         mode=args.mode,
         animate=not args.no_animation,
-        store=store,
-        offer=offer,
+        # The saved games open after the first frame (the store's module and SQLite
+        # load then), and the last unfinished game is offered then.
+        open_store=None if args.no_save else _game_store,
+        offer_last=not args.no_resume_offer,
     )
     return run_app(app)  # non-zero after a crash, which leaves a short note on stderr
 
@@ -142,21 +144,16 @@ def _game_store() -> Store:
     """The store a game saves to: a short busy timeout, so a locked store costs one
     short wait, after which the game goes on without saving (and says so once)."""
     from .core.saving import GAME_TIMEOUT
+    from .core.store import open_store
 
     return open_store(timeout=GAME_TIMEOUT)
 
 
 def _resumable(store: Store) -> SavedGame | None:
     """The last unfinished game, when there is one that can be rebuilt, to offer it."""
-    if not store.enabled:
-        return None
-    try:
-        saved = store.last_unfinished()
-        if saved is not None:
-            GameSession.from_dict(saved.data)  # a game that cannot be rebuilt is not offered
-    except SnlError:
-        return None
-    return saved
+    from .core.saving import last_resumable
+
+    return last_resumable(store)
 
 
 def _saved_game(store: Store, text: str | None) -> SavedGame:
@@ -186,6 +183,8 @@ def _session(saved: SavedGame) -> GameSession:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """``snl resume [ID]``: continue a saved game (``--no-save``: without saving)."""
+    from .core.store import open_store
+
     store = _game_store() if not args.no_save else open_store(create=False)
     with store:
         saved = _saved_game(store, args.game)
@@ -211,6 +210,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``snl replay ID``: show a saved game again, move by move (nothing is written)."""
+    from .core.store import open_store
+
     with open_store(create=False) as store:
         saved = _saved_game(store, args.game)
     session = _session(saved)
@@ -433,7 +434,11 @@ def _add_no_save(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``snl`` parser. With ``command`` (one of ``COMMANDS``) only that subcommand's
+    arguments are built: ``main`` parses ``snl play ...`` without building the other
+    twelve (a few milliseconds before the first frame). Help and errors read the same:
+    ``snl --help`` and an unknown command build them all."""
     parser = _Parser(
         prog="snl",
         description="Snakes & Ladders for the terminal: play, solve and analyze boards.",
@@ -442,7 +447,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"snl {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for names, add in _SUBCOMMANDS:  # in the order ``snl --help`` lists them
+        if command is None or command in names:
+            add(commands)
+    return parser
 
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[Any]"  # what add_subparsers returns
+
+
+def _add_play(commands: Subcommands) -> None:
     play = commands.add_parser("play", help="play a board in the terminal (the default)")
     play.add_argument("board", nargs="?", default="classic", metavar="BOARD")
     play.add_argument(
@@ -467,6 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_rule_options(play)
 
+
+def _add_resume(commands: Subcommands) -> None:
     resume = commands.add_parser("resume", help="continue a saved game (default: the last)")
     resume.add_argument(
         "game", nargs="?", metavar="ID", help="the game's id in 'snl games' (default: the last)"
@@ -474,10 +490,14 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--no-animation", action="store_true", help="move tokens instantly")
     _add_no_save(resume)
 
+
+def _add_replay(commands: Subcommands) -> None:
     replay = commands.add_parser("replay", help="show a saved game again, move by move")
     replay.add_argument("game", metavar="ID", help="the game's id in 'snl games'")
     replay.add_argument("--no-animation", action="store_true", help="move tokens instantly")
 
+
+def _add_solve(commands: Subcommands) -> None:
     solve_cmd = commands.add_parser("solve", help="least rolls and one optimal route")
     solve_cmd.add_argument("board", metavar="BOARD")
     solve_cmd.add_argument("--json", action="store_true", help="print one JSON object")
@@ -490,6 +510,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_rule_options(solve_cmd)
 
+
+def _add_analyze(commands: Subcommands) -> None:
     analyze = commands.add_parser("analyze", help="exact odds of the real game")
     analyze.add_argument("board", metavar="BOARD")
     analyze.add_argument("--json", action="store_true", help="print one JSON object")
@@ -507,14 +529,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_rule_options(analyze)
 
+
+def _add_check(commands: Subcommands) -> None:
     check = commands.add_parser(
         "check", help="validate a board and print warnings (exit 0 ok, 1 warnings, 2 errors)"
     )
     check.add_argument("board", metavar="BOARD")
 
+
+def _add_boards(commands: Subcommands) -> None:
     boards = commands.add_parser("boards", help="list the built-in boards")
     boards.add_argument("--json", action="store_true", help="print a JSON list")
 
+
+def _add_convert(commands: Subcommands) -> None:
     convert = commands.add_parser("convert", help="print a board in another format")
     convert.add_argument("board", metavar="BOARD")
     convert.add_argument("--to", required=True, choices=FORMATS, help="the output format")
@@ -523,17 +551,41 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --to matrix: drop rules the matrix cannot hold instead of refusing",
     )
+
+
+def _add_generate(commands: Subcommands) -> None:
     from .generate_cli import add_generate_parser
 
     add_generate_parser(commands, add_rule_options)
+
+
+def _add_edit(commands: Subcommands) -> None:
     from .edit_cli import add_edit_parser
 
     add_edit_parser(commands)
-    store_cli.register(commands)  # games, stats
+
+
+def _add_serve(commands: Subcommands) -> None:
     from .serve import add_serve_parser
 
     add_serve_parser(commands, add_rule_options)
-    return parser
+
+
+_SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] = (
+    (("play",), _add_play),
+    (("resume",), _add_resume),
+    (("replay",), _add_replay),
+    (("solve",), _add_solve),
+    (("analyze",), _add_analyze),
+    (("check",), _add_check),
+    (("boards",), _add_boards),
+    (("convert",), _add_convert),
+    (("generate",), _add_generate),
+    (("edit",), _add_edit),
+    (store_cli.COMMANDS, store_cli.register),  # games, stats
+    (("serve",), _add_serve),
+)
+"""Each subcommand's name(s) and what adds it to the parser."""
 
 
 def _with_default_command(argv: list[str]) -> list[str]:
@@ -549,7 +601,7 @@ def _with_default_command(argv: list[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args_list = _with_default_command(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser()
+    parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
     try:
         args = parser.parse_args(args_list)
     except SystemExit as stop:  # --help, --version and usage errors

@@ -16,11 +16,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .core.errors import SnlError
-from .core.store import DATA_DIR_ENV, BoardRecord, Store, default_dir, open_store
 
 if TYPE_CHECKING:
     from .core.analysis import Analysis
     from .core.board import Board
+    from .core.store import BoardRecord, Store
 
 COMMANDS = ("games", "stats")
 
@@ -64,6 +64,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _open(command: str, err: TextIO) -> Store | None:
     """The store for reading; None when nothing was ever saved in the default place."""
+    from .core.store import DATA_DIR_ENV, default_dir, open_store  # only for these commands
+
     if not os.environ.get(DATA_DIR_ENV) and not default_dir().exists():
         return None  # a fresh install: nothing played yet is not an error
     return open_store(create=False)

@@ -42,16 +42,18 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .board import Board, JumpSpec, check_dimensions
-from .checks import board_warnings as board_warnings  # its old home: re-exported
 from .errors import BoardError, RulesError
 from .report import quote
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    from .checks import board_warnings as board_warnings  # its old home: re-exported
 
 Format = Literal["matrix", "toml", "txt", "json"]
 FORMATS: tuple[str, ...] = ("matrix", "toml", "txt", "json")
@@ -718,8 +720,16 @@ class BuiltinBoard:
 def _builtin_folder() -> Traversable:
     # Installed, the top-level boards/ folder ships inside the package (pyproject maps it
     # to snl_tui/boards); run from a source tree (editable install, tests), it is beside it.
-    shipped = resources.files("snl_tui") / "boards"
-    return shipped if shipped.is_dir() else Path(__file__).resolve().parents[2] / "boards"
+    # Both are looked for on disk first: importlib.resources (its import and a reader cost
+    # a few milliseconds before the first frame) only serves a package that is not on
+    # disk (a zip).
+    package = Path(__file__).resolve().parents[1]
+    for folder in (package / "boards", package.parent / "boards"):
+        if folder.is_dir():
+            return folder
+    from importlib import resources
+
+    return resources.files("snl_tui") / "boards"
 
 
 @cache
@@ -836,3 +846,13 @@ def _toml_has_size(text: str, whole: bool) -> bool:
 
 def _txt_has_size(text: str) -> bool:
     return _TXT_SIZE_LINE.fullmatch(_first_content_line(text)) is not None
+
+
+def __getattr__(name: str) -> Any:
+    # ``board_warnings`` lived here once and is still importable from here; ``checks``
+    # loads only when it is asked for (loading a board does not need it).
+    if name == "board_warnings":
+        from .checks import board_warnings
+
+        return board_warnings
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,9 +23,15 @@ A disabled store (locked, read-only, damaged beyond repair) makes every call a n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from .engine import Game
+from .errors import SnlError
 from .session import GameSession
-from .store import Store
+
+if TYPE_CHECKING:
+    from .store import SavedGame, Store
 
 GAME_TIMEOUT = 0.2
 """Seconds a save in the game waits for another program's write lock: a key must not
@@ -33,16 +39,29 @@ wait noticeably, and after the first failure the store is disabled and never wai
 
 
 class GameSaver:
-    """Saves one session's games to ``store`` (None: ``--no-save``, nothing is touched)."""
+    """Saves one session's games to ``store`` (None: ``--no-save``, nothing is touched).
 
-    def __init__(self, store: Store | None) -> None:
-        self.store = store
+    ``opener`` instead of ``store`` opens it on first use: the command line's game opens
+    it after its first frame (the store's module and SQLite load then, not before)."""
+
+    def __init__(self, store: Store | None, opener: Callable[[], Store] | None = None) -> None:
+        self._store = store
+        self._opener = opener if store is None else None
         self.game_id: int | None = None
         """The store's id of the game being played (None until its first save)."""
         self._game: Game | None = None
         """The game ``game_id`` belongs to: a different game object is a new game."""
         self._finished = False
         self._warnings = list(store.warnings) if store is not None else []
+
+    @property
+    def store(self) -> Store | None:
+        """The store (None: not saving), opened now if it was left to its first use."""
+        if self._opener is not None:
+            opener, self._opener = self._opener, None
+            self._store = opener()
+            self._warnings += self._store.warnings
+        return self._store
 
     @property
     def saving(self) -> bool:
@@ -101,4 +120,17 @@ class GameSaver:
         return self.store.take_notice()
 
 
-__all__ = ["GAME_TIMEOUT", "GameSaver"]
+def last_resumable(store: Store) -> SavedGame | None:
+    """The last unfinished game, when there is one that can be rebuilt, to offer it."""
+    if not store.enabled:
+        return None
+    try:
+        saved = store.last_unfinished()
+        if saved is not None:
+            GameSession.from_dict(saved.data)  # a game that cannot be rebuilt is not offered
+    except SnlError:
+        return None
+    return saved
+
+
+__all__ = ["GAME_TIMEOUT", "GameSaver", "last_resumable"]

@@ -10,7 +10,6 @@ status line says, the seed of each game, and a complete, versioned ``to_dict`` /
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -92,6 +91,8 @@ def game_seed(seed: int, index: int) -> int:
     """
     if index == 0:
         return seed
+    import hashlib  # only from a seeded session's second game on: not before the first frame
+
     digest = hashlib.sha256(f"snl:{seed}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 

@@ -27,6 +27,7 @@ from textual.widgets import Footer, Input, Label, Select, Static, Switch
 from ..board_files import BoardSource, changed_on_disk, format_for, save_board
 from ..commands import GAME_COMMANDS, GameCommand, GameCommands
 from ..core.board import Board
+from ..core.checks import board_warnings
 from ..core.edit import (
     AddJump,
     Edit,
@@ -39,9 +40,8 @@ from ..core.edit import (
     SetRules,
 )
 from ..core.errors import BoardError
-from ..core.formats import board_warnings
 from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
-from ..widgets.board import HEAT_SHADES, BoardView
+from ..widgets.board import EDITOR_COMPONENT_CLASSES, HEAT_SHADES, BoardView
 from ..widgets.studio_panel import NumbersPanel
 from ..widgets.title_bar import TitleBar
 from .dialog import DismissOnce
@@ -170,6 +170,7 @@ class EditorCommands(GameCommands):
 class EditBoard(BoardView):
     """The board with the editor's keys: the cursor, jumps, and a click to move."""
 
+    COMPONENT_CLASSES = EDITOR_COMPONENT_CLASSES  # with BoardView's: Textual merges them
     BINDINGS = [
         Binding("up", "cursor(0, -1)", "Up", show=False),
         Binding("down", "cursor(0, 1)", "Down", show=False),

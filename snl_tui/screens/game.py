@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -39,12 +40,14 @@ from ..core.saving import GameSaver
 from ..core.session import MODES, GameSession, GameSettings, puzzle_player
 from ..messages import EditRequested, GameEnded, GameStarted, TurnPlayed
 from ..widgets.board import BoardView
-from ..widgets.dice import DiceFace, DieInput
-from ..widgets.hint_panel import HintPanel, Odds, compute_odds
-from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
-from ..widgets.title_bar import TitleBar
 from .dialog import DismissOnce
+
+if TYPE_CHECKING:
+    from ..widgets.hint_panel import Odds
+
+# The side panels' other widgets (the die, the hint, the move log, the title bar) are
+# imported where they are used: they load while the panels mount, after the first frame.
 
 __all__ = ["MODES", "GameScreen", "GameSettings", "puzzle_player"]
 
@@ -77,10 +80,13 @@ class GameScreen(DismissOnce[None], Screen[None]):
         saver: GameSaver | None = None,
         session: GameSession | None = None,
         game_id: int | None = None,
+        before_game: Callable[[], object] | None = None,
     ) -> None:
         """``pushed``: over another screen (the editor's ``p``), so quitting goes back to
         it. ``saver`` saves after every move (None: nothing is saved); ``session`` with
-        ``game_id`` continues a saved game instead of starting one from ``settings``."""
+        ``game_id`` continues a saved game instead of starting one from ``settings``.
+        ``before_game`` runs once after the first frame, before the game begins (the app
+        offers a saved game there)."""
         # ``-loading`` keeps the header's and the footer's rows until they mount (snl.tcss).
         super().__init__(classes="-loading")
         self.session = session if session is not None else GameSession(settings)
@@ -101,6 +107,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.footer_keys: tuple[bool | None, ...] = ()
         self.cosmetic_random = random.Random(0)
         """Only for the rolling die's flicker: never decides a move."""
+        self.before_game = before_game
         self.panels_mounted = False
         """The header, footer and side panels are up and the game has begun: until then
         (one frame) no action runs, and a key or a click mounts them first."""
@@ -139,6 +146,10 @@ class GameScreen(DismissOnce[None], Screen[None]):
         yield Vertical(id="side")
 
     def _side_panels(self) -> list[Widget]:
+        from ..widgets.dice import DiceFace
+        from ..widgets.hint_panel import HintPanel
+        from ..widgets.move_log import MoveLog
+
         players = PlayersPanel(id="players")
         players.border_title = "Players"
         hint = HintPanel(id="hint")
@@ -162,6 +173,11 @@ class GameScreen(DismissOnce[None], Screen[None]):
         the first of the refresh callback, a key and a click does it)."""
         if self.panels_mounted or not self.is_attached:
             return  # done already, or closed before its first frame (a quick quit)
+        before, self.before_game = self.before_game, None
+        if before is not None:
+            before()
+        from ..widgets.title_bar import TitleBar
+
         mounts = [
             self.mount(TitleBar(), before=0),
             self.query_one("#side").mount_all(self._side_panels()),
@@ -269,6 +285,9 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def _show_everything(self) -> None:
         game = self.session.game
         self._show_titles()
+        from ..widgets.dice import DiceFace
+        from ..widgets.move_log import MoveLog
+
         self.query_one(DiceFace).faces = game.board.rules.faces
         self._show_die(game.history[-1].move.die if game.history else None)
         self.query_one(MoveLog).show_history(game.history, game.players)
@@ -294,6 +313,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         values.update(f"Play: {links}" if legal else "")
 
     def _show_hint(self) -> None:
+        from ..widgets.hint_panel import HintPanel
+
         panel = self.query_one(HintPanel)
         panel.display = self.hint_visible
         self.set_class(self.hint_visible, "-hint-on")
@@ -310,6 +331,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def _compute_hint(self, board: Board, positions: tuple[int, ...], seat: int) -> None:
         """The odds from the analysis (0.4 s on classic the first time, seconds on big
         boards), then the panel is refreshed on the UI thread."""
+        from ..widgets.hint_panel import compute_odds
+
         odds = compute_odds(board, positions, seat)
         self.app.call_from_thread(self._hint_computed, board, positions, seat, odds)
 
@@ -320,6 +343,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         current = (tuple(game.positions), self.session.hint_seat)
         if board is not game.board or (positions, seat) != current:
             return  # the game moved on: a newer computation follows
+        from ..widgets.hint_panel import HintPanel
+
         self.query_one(HintPanel).show_hint(board, game.players, positions, seat, odds=odds)
 
     def _show_status(self, message: str | None = None) -> None:
@@ -333,6 +358,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         status.update(message)
 
     def _show_die(self, value: int | None) -> None:
+        from ..widgets.dice import DiceFace
+
         self.query_one(DiceFace).value = value
 
     # -- moves -------------------------------------------------------------------------
@@ -382,6 +409,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if game.history[-1:] != [turn]:
             return  # a stale animation from a game that was replaced or undone
         self.busy = False
+        from ..widgets.move_log import MoveLog
+
         self.query_one(MoveLog).catch_up(game.history, game.players)
         self._show_die(turn.move.die)
         self._show_state()
@@ -560,6 +589,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
             return
         die_input = next(self.query("#die-input").results(Input), None)
         if die_input is None:  # made on first use: only dice with over 9 faces need it
+            from ..widgets.dice import DieInput
+
             die_input = DieInput(id="die-input", placeholder="die value, Enter", type="integer")
             await self.query_one("#side").mount(die_input, after="#dice-row")
         die_input.display = True

@@ -47,6 +47,13 @@ HEAT_SHADES = 4
 
 Piece = tuple[str, Style]
 
+EDITOR_COMPONENT_CLASSES = {
+    "board--cursor",
+    "board--mark",
+    *(f"board--heat-{shade}" for shade in range(1, HEAT_SHADES + 1)),
+}
+"""The styles of ``show_editing``: a board that shows them (the editor's) declares them."""
+
 
 @dataclass(frozen=True)
 class CellState:
@@ -109,13 +116,11 @@ class BoardView(ScrollView, can_focus=True):
         "board--token-4",
         "board--current",
         "board--legend",
-        "board--cursor",
-        "board--mark",
-        "board--heat-1",
-        "board--heat-2",
-        "board--heat-3",
-        "board--heat-4",
     }
+    """The game's styles. Textual styles each component class afresh whenever the CSS
+    is applied to the widget (three times before the game's first frame: mounted,
+    focused, shown), so the editor's own (``EDITOR_COMPONENT_CLASSES``) are left to
+    the editor's board."""
 
     def __init__(
         self,
@@ -133,6 +138,10 @@ class BoardView(ScrollView, can_focus=True):
         self.cell_states: dict[int, CellState] = {}
         self.off_board: tuple[int, ...] = ()
         self.line_cache: dict[int, Strip] = {}
+        self.cell_memo: dict[int, list[list[Piece]]] = {}
+        """The squares of the row painted last, every line of each (a square's lines are
+        painted one grid line at a time): emptied whenever what they show changes."""
+        self.memo_row = -1
         self.cache_geometry: tuple[int, int | None] = (0, None)
         """(left padding, view width) the cached lines were painted for."""
         self.base_style: Style | None = None
@@ -176,6 +185,7 @@ class BoardView(ScrollView, can_focus=True):
         board_width = width * self.board.cols
         self.legend = legend_lines(board_width) if extras else []
         self.line_cache.clear()
+        self.cell_memo.clear()
         # The grid, the off-board line (tokens not yet on square 1), then the legend.
         self.virtual_size = Size(board_width, self.grid_lines + self.extra_lines)
 
@@ -272,6 +282,7 @@ class BoardView(ScrollView, can_focus=True):
         self.cell_states = states
         self.off_board = tuple(off)
         self.current_seat = current
+        self.cell_memo.clear()
         for line in lines:
             self.line_cache.pop(line, None)
         self._refresh_virtual_lines(sorted(lines))
@@ -317,6 +328,7 @@ class BoardView(ScrollView, can_focus=True):
         changed = {self.cursor, cursor, self.mark, mark}
         changed |= {s for s in heat.keys() | self.heat.keys() if heat.get(s) != self.heat.get(s)}
         self.cursor, self.mark, self.heat = cursor, mark, dict(heat)
+        self.cell_memo.clear()
         lines: set[int] = set()
         for square in changed:
             if square is not None and 1 <= square <= self.board.goal:
@@ -364,6 +376,7 @@ class BoardView(ScrollView, can_focus=True):
         palette = {key: self._resolve(*key) for key in self.palette}
         if base != self.base_style or palette != self.palette:
             self.line_cache.clear()
+            self.cell_memo.clear()
             self.palette = {}
         self.base_style = base
 
@@ -469,8 +482,16 @@ class BoardView(ScrollView, can_focus=True):
                     pieces.append((" ", legend))
         else:
             row, part = divmod(line, self.cell_height)
+            memo = self.cell_memo
+            if row != self.memo_row:
+                memo.clear()
+                self.memo_row = row
             for col in range(board.cols):
-                pieces += self._cell_line(board.square_at(row, col), row, col, part)
+                square = board.square_at(row, col)
+                lines = memo.get(square)
+                if lines is None:
+                    lines = memo[square] = self._cell_lines(square, row, col)
+                pieces += lines[part]
         return self._join(pieces, fill, left + board_width if width is None else width)
 
     @staticmethod
@@ -508,8 +529,8 @@ class BoardView(ScrollView, can_focus=True):
             style += self.component_style("board--current", partial=True)
         return style
 
-    def _cell_line(self, square: int, row: int, col: int, part: int) -> list[Piece]:
-        """One line of one square as (text, style) pieces, exactly ``cell_width`` wide."""
+    def _cell_lines(self, square: int, row: int, col: int) -> list[list[Piece]]:
+        """Each line of one square as (text, style) pieces, exactly ``cell_width`` wide."""
         board = self.board
         state = self.cell_states.get(square, EMPTY)
         if state.route_step is not None:
@@ -561,8 +582,21 @@ class BoardView(ScrollView, can_focus=True):
                 label, bottom = bottom, []
         parts = [top, label, bottom] if self.cell_height >= CELL_HEIGHT else [top, label]
         step_part = 0 if step_on_top else len(parts) - 1
-        pieces = list(parts[part]) if part < len(parts) else []
-        if step is not None and part == step_part:
+        return [
+            self._fit_cell_line(
+                parts[part] if part < len(parts) else [], base, step, part == step_part
+            )
+            for part in range(self.cell_height)
+        ]
+
+    def _fit_cell_line(
+        self, part: list[Piece], base: Style, step: str | None, step_here: bool
+    ) -> list[Piece]:
+        """One line of a square: its pieces, the route step when it goes on this line,
+        padded or cut to exactly ``cell_width``."""
+        width = self.cell_width
+        pieces = list(part)
+        if step is not None and step_here:
             gap = width - _length(pieces) - len(step)
             if gap >= 0:
                 pieces.append((" " * gap, base))

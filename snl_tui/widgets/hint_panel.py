@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Sparkline, Static
+from textual.widgets import Static
 
 from ..core.board import Board
 from ..core.engine import Player
@@ -161,6 +161,10 @@ class HintPanel(Vertical):
     """No chart: the screen sets this when the terminal is short, so the text fits."""
 
     def compose(self) -> ComposeResult:
+        # Textual's Sparkline (and the statistics module it uses) loads with the panel,
+        # after the game's first frame, not with the game screen.
+        from textual.widgets import Sparkline
+
         yield Static(id="hint-text", markup=False)
         yield Static(id="hint-odds", markup=False)
         yield Sparkline([], id="hint-chart")
@@ -176,6 +180,8 @@ class HintPanel(Vertical):
         odds: Odds | None,
     ) -> None:
         """Refresh every line for the player to move (``to_move``)."""
+        from textual.widgets import Sparkline
+
         square = positions[to_move]
         self.query_one("#hint-text", Static).update(hint_lines(board, players[to_move], square))
         odds_view = self.query_one("#hint-odds", Static)

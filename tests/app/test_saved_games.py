@@ -22,6 +22,7 @@ from snl_tui.screens.game import GameScreen
 from snl_tui.screens.replay import SPEEDS, ReplayScreen
 from snl_tui.screens.resume import ResumeScreen
 from snl_tui.screens.stats import StatsScreen
+from snl_tui.widgets.board import BoardView
 
 from .helpers import SIZE, computed, cpu, started, wait_until
 
@@ -132,6 +133,31 @@ async def test_choosing_a_new_game_abandons_the_offered_one():
         await pilot.press("r")
         await wait_until(pilot, lambda: screen.saver.game_id is not None)
         assert screen.saver.game_id != game_id
+
+
+async def test_the_command_lines_store_opens_after_the_first_frame_and_offers_first():
+    # ``snl play`` passes ``open_store``: the store opens once the board has been drawn,
+    # and the last unfinished game is offered before the game begins.
+    with open_store() as store:
+        session, game_id = saved_session(store)
+    drawn_when_opened: list[int] = []
+    app: SnlApp
+
+    def opener() -> Store:
+        drawn_when_opened.append(app.game_screen.query_one(BoardView).lines_painted)
+        return open_store()
+
+    app = quiet(SnlApp(players=PLAYERS, seed=5, animate=False, open_store=opener, offer_last=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
+        assert len(drawn_when_opened) == 1 and drawn_when_opened[0] > 0
+        assert app.game_screen.session.game.history == []  # no move before the answer
+        await pilot.press("r")
+        screen = await started(pilot)
+        assert screen.session.game.rolls == session.game.rolls
+        assert screen.saver.game_id == game_id
+    assert len(drawn_when_opened) == 1
+    assert app.store is not None and app.store.load_game(game_id).status == "playing"
 
 
 async def test_without_a_store_the_app_offers_nothing_and_saves_nothing(tmp_path: Path):
