@@ -41,7 +41,13 @@ from ..core.edit import (
 )
 from ..core.errors import BoardError
 from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
-from ..widgets.board import EDITOR_COMPONENT_CLASSES, HEAT_SHADES, BoardView
+from ..widgets.board import (
+    EDITOR_COMPONENT_CLASSES,
+    HEAT_SHADES,
+    LEGEND_ITEMS,
+    ROUTE_MARK,
+    BoardView,
+)
 from ..widgets.studio_panel import NumbersPanel
 from ..widgets.title_bar import TitleBar
 from .dialog import DismissOnce
@@ -171,6 +177,7 @@ class EditBoard(BoardView):
     """The board with the editor's keys: the cursor, jumps, and a click to move."""
 
     COMPONENT_CLASSES = EDITOR_COMPONENT_CLASSES  # with BoardView's: Textual merges them
+    LEGEND = tuple(item for item in LEGEND_ITEMS if not item.startswith(ROUTE_MARK))
     BINDINGS = [
         Binding("up", "cursor(0, -1)", "Up", show=False),
         Binding("down", "cursor(0, 1)", "Down", show=False),

@@ -83,10 +83,10 @@ def min_cell_width(board: Board) -> int:
     return len(str(board.goal)) + 2
 
 
-def legend_lines(width: int) -> list[str]:
-    """The legend's items packed into lines of at most ``width`` columns."""
+def legend_lines(width: int, items: tuple[str, ...] = LEGEND_ITEMS) -> list[str]:
+    """The legend's ``items`` packed into lines of at most ``width`` columns."""
     lines: list[str] = []
-    for item in LEGEND_ITEMS:
+    for item in items:
         if lines and len(lines[-1]) + len(LEGEND_GAP) + len(item) <= width:
             lines[-1] += LEGEND_GAP + item
         else:
@@ -121,6 +121,8 @@ class BoardView(ScrollView, can_focus=True):
     is applied to the widget (three times before the game's first frame: mounted,
     focused, shown), so the editor's own (``EDITOR_COMPONENT_CLASSES``) are left to
     the editor's board."""
+    LEGEND: tuple[str, ...] = LEGEND_ITEMS
+    """What the legend below the grid explains (the editor's board shows no route)."""
 
     def __init__(
         self,
@@ -183,7 +185,7 @@ class BoardView(ScrollView, can_focus=True):
         without the off-board line and the legend below (all lines repainted)."""
         self.cell_width, self.cell_height, self.extras = width, height, extras
         board_width = width * self.board.cols
-        self.legend = legend_lines(board_width) if extras else []
+        self.legend = legend_lines(board_width, self.LEGEND) if extras else []
         self.line_cache.clear()
         self.cell_memo.clear()
         # The grid, the off-board line (tokens not yet on square 1), then the legend.
@@ -222,7 +224,7 @@ class BoardView(ScrollView, can_focus=True):
 
         for extras in (True, False):
             width = fit(room_x, MIN_CELL_HEIGHT)
-            extra = 1 + len(legend_lines(width * cols)) if extras else 0
+            extra = 1 + len(legend_lines(width * cols, self.LEGEND)) if extras else 0
             height = min(MAX_CELL_HEIGHT, (room_y - extra) // rows)
             if height >= MIN_CELL_HEIGHT:
                 return fit(room_x, height), height, extras
