@@ -208,12 +208,18 @@ async def test_the_statistics_screen_shows_the_store_beside_the_exact_odds():
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen))
 
 
-async def test_a_replay_shows_every_move_and_space_pauses_it():
-    store = open_store()
+def replay_app(store: Store, *, animate: bool) -> tuple[GameSession, SnlApp, ReplayScreen]:
+    """A saved 14-move game, and an app that replays it from its saved form."""
     session, _ = saved_session(store, moves=14)
-    app = SnlApp(animate=False, replay=GameSession.from_dict(session.to_dict()))
+    app = SnlApp(animate=animate, replay=GameSession.from_dict(session.to_dict()))
     replay = app.replay_screen
     assert isinstance(replay, ReplayScreen)
+    return session, app, replay
+
+
+async def test_a_replay_shows_every_move_and_space_pauses_it():
+    store = open_store()
+    session, app, replay = replay_app(store, animate=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: replay.shown >= 3)
         await pilot.press("space")
@@ -232,11 +238,7 @@ async def test_a_replay_shows_every_move_and_space_pauses_it():
 
 
 async def test_a_replay_steps_one_move_at_a_time_and_changes_speed():
-    store = open_store()
-    session, _ = saved_session(store, moves=14)
-    app = SnlApp(animate=True, replay=GameSession.from_dict(session.to_dict()))
-    replay = app.replay_screen
-    assert isinstance(replay, ReplayScreen)
+    session, app, replay = replay_app(open_store(), animate=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("space")  # paused before (or just after) the first move
         assert replay.paused
