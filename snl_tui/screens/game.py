@@ -57,9 +57,7 @@ NARROW_WIDTH, CRAMPED_WIDTH = 110, 90
 """Narrower terminals get a narrower side column, so the board keeps room (snl.tcss)."""
 SHORT_HEIGHT, TINY_HEIGHT = 34, 28
 """Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
-STEP_DELAY = 0.06
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
-JUMP_DELAY = 0.18
 COMPUTER_DELAY = 0.6
 COMPUTING = "Computing…"
 
@@ -388,18 +386,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
                 self._show_die(self.cosmetic_random.randint(1, faces))
                 await asyncio.sleep(ROLL_DELAY)
         self._show_die(result.die)
-        shown = list(self.session.game.positions)
-        shown[turn.player] = result.start
-        for square in result.steps:
-            await asyncio.sleep(STEP_DELAY)
-            shown[turn.player] = square
-            board_view.show(shown, (), turn.player)
-            board_view.follow(square)
-        if result.jumps:
-            await asyncio.sleep(JUMP_DELAY)
-            shown[turn.player] = result.end
-            board_view.show(shown, (), turn.player)
-            board_view.follow(result.end)
+        await board_view.walk(self.session.game.positions, turn)
         self.post_message(TurnPlayed(turn))
 
     @on(TurnPlayed)

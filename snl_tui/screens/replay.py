@@ -26,7 +26,6 @@ from ..widgets.dice import DiceFace
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
-from .game import JUMP_DELAY, STEP_DELAY
 
 MOVE_DELAY = 0.5
 """Seconds between two moves of a replay (with animation on) at normal speed."""
@@ -152,19 +151,11 @@ class ReplayScreen(Screen[None]):
             if self.one_more:  # this is the one move: hold after it
                 self.one_more = False
                 self.running.clear()
-            shown = list(self.game.positions)
             turn = self.game.play(die)
-            result = turn.move
-            self.query_one(DiceFace).value = result.die
+            self.query_one(DiceFace).value = turn.move.die
             if self.animation_on:
-                for square in result.steps:
-                    await asyncio.sleep(STEP_DELAY / self.speed)
-                    shown[turn.player] = square
-                    board_view.show(shown, (), turn.player)
-                    board_view.follow(square)
-                if result.jumps:
-                    await asyncio.sleep(JUMP_DELAY / self.speed)
-            board_view.follow(result.end)
+                await board_view.walk(self.game.positions, turn, self.speed)
+            board_view.follow(turn.move.end)
             log.catch_up(self.game.history, self.game.players)
             self._show_state()
         self.finished = True

@@ -16,6 +16,7 @@ same information.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,6 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..core.board import Board
+from ..core.engine import Turn
 
 CELL_HEIGHT = 3
 """Lines per square when the board scrolls anyway (the number, the jump, the tokens)."""
@@ -42,6 +44,10 @@ LEGEND_ITEMS = (
     f"{ROUTE_MARK}n route step",
 )
 LEGEND_GAP = "  "
+STEP_DELAY = 0.06
+"""Seconds per square as a token walks (``BoardView.walk``, at pace 1)."""
+JUMP_DELAY = 0.18
+"""Seconds before a token takes the jump it landed on."""
 HEAT_SHADES = 4
 """How many shades the editor's heat map uses (``board--heat-1`` .. ``-4``)."""
 
@@ -303,6 +309,24 @@ class BoardView(ScrollView, can_focus=True):
             row, col = self.board.position_of(square)
             region = Region(col * self.cell_width, row * height, self.cell_width, height)
         self.scroll_to_region(region, animate=False, immediate=True, spacing=None)
+
+    async def walk(self, positions: Sequence[int], turn: Turn, pace: float = 1.0) -> None:
+        """Animate ``turn``: its player's token steps through the move's squares, then
+        takes its jump, the view following it. ``positions`` are everyone's squares
+        (the mover's is taken from the move's start); ``pace`` 2.0 goes twice as fast."""
+        move, player = turn.move, turn.player
+        shown = list(positions)
+        shown[player] = move.start
+        for square in move.steps:
+            await asyncio.sleep(STEP_DELAY / pace)
+            shown[player] = square
+            self.show(shown, (), player)
+            self.follow(square)
+        if move.jumps:
+            await asyncio.sleep(JUMP_DELAY / pace)
+            shown[player] = move.end
+            self.show(shown, (), player)
+            self.follow(move.end)
 
     def fit_to_size(self) -> None:
         """Size the squares to the view, and make a ``follow`` asked for before the view
