@@ -149,13 +149,6 @@ def _game_store() -> Store:
     return open_store(timeout=GAME_TIMEOUT)
 
 
-def _resumable(store: Store) -> SavedGame | None:
-    """The last unfinished game, when there is one that can be rebuilt, to offer it."""
-    from .core.saving import last_resumable
-
-    return last_resumable(store)
-
-
 def _saved_game(store: Store, text: str | None) -> SavedGame:
     """Saved game ``text`` (an id), or the last unfinished one when None."""
     if not store.enabled:

@@ -15,7 +15,8 @@ import pytest
 from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
-from snl_tui.cli import _resumable, main
+from snl_tui.cli import main
+from snl_tui.core.saving import last_resumable
 from snl_tui.core.store import open_store
 from snl_tui.screens.game import GameScreen
 
@@ -83,7 +84,7 @@ def test_a_crash_exits_non_zero_with_a_short_note_and_keeps_the_game(
     assert "resume" in lines[1]
     # The game played before the crash is saved and offered again.
     with open_store() as store:
-        offer = _resumable(store)
+        offer = last_resumable(store)
         assert offer is not None and offer.status == "playing"
         assert offer.data["game"]["rolls"] == seen["rolls"]
 
