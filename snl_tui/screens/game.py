@@ -20,7 +20,6 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -40,14 +39,12 @@ from ..core.saving import GameSaver
 from ..core.session import MODES, GameSession, GameSettings, puzzle_player
 from ..messages import EditRequested, GameEnded, GameStarted, TurnPlayed
 from ..widgets.board import BoardView
+from ..widgets.dice import DiceFace, DieInput
+from ..widgets.hint_panel import HintPanel, Odds, compute_odds
+from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
+from ..widgets.title_bar import TitleBar
 from .dialog import DismissOnce
-
-if TYPE_CHECKING:
-    from ..widgets.hint_panel import Odds
-
-# The side panels' other widgets (the die, the hint, the move log, the title bar) are
-# imported where they are used: they load while the panels mount, after the first frame.
 
 __all__ = ["MODES", "GameScreen", "GameSettings", "puzzle_player"]
 
@@ -144,10 +141,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         yield Vertical(id="side")
 
     def _side_panels(self) -> list[Widget]:
-        from ..widgets.dice import DiceFace
-        from ..widgets.hint_panel import HintPanel
-        from ..widgets.move_log import MoveLog
-
         players = PlayersPanel(id="players")
         players.border_title = "Players"
         hint = HintPanel(id="hint")
@@ -174,8 +167,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         before, self.before_game = self.before_game, None
         if before is not None:
             before()
-        from ..widgets.title_bar import TitleBar
-
         mounts = [
             self.mount(TitleBar(), before=0),
             self.query_one("#side").mount_all(self._side_panels()),
@@ -283,9 +274,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def _show_everything(self) -> None:
         game = self.session.game
         self._show_titles()
-        from ..widgets.dice import DiceFace
-        from ..widgets.move_log import MoveLog
-
         self.query_one(DiceFace).faces = game.board.rules.faces
         self._show_die(game.history[-1].move.die if game.history else None)
         self.query_one(MoveLog).show_history(game.history, game.players)
@@ -311,8 +299,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         values.update(f"Play: {links}" if legal else "")
 
     def _show_hint(self) -> None:
-        from ..widgets.hint_panel import HintPanel
-
         panel = self.query_one(HintPanel)
         panel.display = self.hint_visible
         self.set_class(self.hint_visible, "-hint-on")
@@ -329,8 +315,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def _compute_hint(self, board: Board, positions: tuple[int, ...], seat: int) -> None:
         """The odds from the analysis (0.4 s on classic the first time, seconds on big
         boards), then the panel is refreshed on the UI thread."""
-        from ..widgets.hint_panel import compute_odds
-
         odds = compute_odds(board, positions, seat)
         self.app.call_from_thread(self._hint_computed, board, positions, seat, odds)
 
@@ -341,8 +325,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         current = (tuple(game.positions), self.session.hint_seat)
         if board is not game.board or (positions, seat) != current:
             return  # the game moved on: a newer computation follows
-        from ..widgets.hint_panel import HintPanel
-
         self.query_one(HintPanel).show_hint(board, game.players, positions, seat, odds=odds)
 
     def _show_status(self, message: str | None = None) -> None:
@@ -356,8 +338,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         status.update(message)
 
     def _show_die(self, value: int | None) -> None:
-        from ..widgets.dice import DiceFace
-
         self.query_one(DiceFace).value = value
 
     # -- moves -------------------------------------------------------------------------
@@ -396,8 +376,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if game.history[-1:] != [turn]:
             return  # a stale animation from a game that was replaced or undone
         self.busy = False
-        from ..widgets.move_log import MoveLog
-
         self.query_one(MoveLog).catch_up(game.history, game.players)
         self._show_die(turn.move.die)
         self._show_state()
@@ -576,8 +554,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
             return
         die_input = next(self.query("#die-input").results(Input), None)
         if die_input is None:  # made on first use: only dice with over 9 faces need it
-            from ..widgets.dice import DieInput
-
             die_input = DieInput(id="die-input", placeholder="die value, Enter", type="integer")
             await self.query_one("#side").mount(die_input, after="#dice-row")
         die_input.display = True
