@@ -53,8 +53,6 @@ from .rules import Rules
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-    from .checks import board_warnings as board_warnings  # its old home: re-exported
-
 Format = Literal["matrix", "toml", "txt", "json"]
 FORMATS: tuple[str, ...] = ("matrix", "toml", "txt", "json")
 """Formats ``dump_board`` writes: ``json`` is the board document as a JSON object."""
@@ -846,13 +844,3 @@ def _toml_has_size(text: str, whole: bool) -> bool:
 
 def _txt_has_size(text: str) -> bool:
     return _TXT_SIZE_LINE.fullmatch(_first_content_line(text)) is not None
-
-
-def __getattr__(name: str) -> Any:
-    # ``board_warnings`` lived here once and is still importable from here; ``checks``
-    # loads only when it is asked for (loading a board does not need it).
-    if name == "board_warnings":
-        from .checks import board_warnings
-
-        return board_warnings
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
