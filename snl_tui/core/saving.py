@@ -23,8 +23,8 @@ A disabled store (locked, read-only, damaged beyond repair) makes every call a n
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .engine import Game
 from .errors import SnlError
@@ -71,9 +71,10 @@ class GameSaver:
         """The session was rebuilt from saved game ``game_id``: later moves update it."""
         self.game_id, self._game, self._finished = game_id, session.game, False
 
-    def moved(self, session: GameSession) -> int | None:
+    def moved(self, session: GameSession, extra: Mapping[str, Any] | None = None) -> int | None:
         """Save the session after a move (or an undo); returns the game's id, None when
-        not saving. A won game is recorded as finished."""
+        not saving. A won game is recorded as finished. ``extra`` is saved beside the
+        session's data (a room's code and seats: ``snl host --resume`` reads them)."""
         store, game = self.store, session.game
         if store is None:
             return None
@@ -94,7 +95,7 @@ class GameSaver:
             winner=game.players[winner].name if winner is not None else None,
             turns=turns,
             rolls=len(game.history),
-            data=session.to_dict(),
+            data=session.to_dict() | dict(extra or {}),
         )
         if saved is not None:
             self.game_id = saved

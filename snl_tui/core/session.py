@@ -3,9 +3,10 @@
 The screen drives a ``GameSession`` (start a game, move, undo, toggle the route) and
 renders from it; every rule of play stays in ``engine`` and every optimum in ``solver``.
 What lives here is the session's own logic: who plays a puzzle, how a puzzle move is
-judged, how the route overlay follows its owner, which actions make sense now, what the
-status line says, the seed of each game, and a complete, versioned ``to_dict`` /
-``from_dict`` for saved games. No Textual: the rules here have millisecond unit tests.
+judged, who drives each seat and whose move is next (``core.seats``: a move is made for
+a seat only on its turn), how the route overlay follows its owner, which actions make
+sense now, what the status line says, the seed of each game, and a complete, versioned
+``to_dict`` / ``from_dict`` for saved games. No Textual: the rules here have millisecond unit tests.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .engine import MAX_PLAYERS, Game, Player, Turn, move, unique_names
 from .errors import MoveError, SnlError
 from .report import is_unsafe_char, plural, quote, turns_text
 from .rules import Rules
+from .seats import Driver, Seat, TurnError, seat_driver
 from .solver import least_rolls_from, optimal_dice, optimal_route
 
 MODES = ("classic", "puzzle")
@@ -141,6 +143,8 @@ class GameSession:
     base_seed: int = field(default=-1)
     """The concrete seed behind ``settings.seed`` (drawn once when that is None)."""
     game_index: int = 0
+    remote_seats: frozenset[int] = frozenset()
+    """Seats played by a person on another machine (a room); see ``driver``."""
     game: Game = field(init=False)
     route: list[int] = field(init=False, default_factory=list)
     """The shown route's squares still ahead of its owner; empty when no route is shown."""
@@ -261,6 +265,56 @@ class GameSession:
                 f"Undo is for puzzle mode ({keys('switch_mode')} switches): dice are random here."
             )
         return None
+
+    # -- seats and their drivers -------------------------------------------------------
+
+    def driver(self, seat: int) -> Driver:
+        """Who makes seat ``seat``'s moves: the computer for a ``cpu`` player (in classic
+        mode: a puzzle has one person), a remote person for ``remote_seats``, else a
+        person at this keyboard."""
+        player = self.game.players[seat]
+        if self.puzzle:
+            return Driver.LOCAL
+        return seat_driver(player, seat in self.remote_seats)
+
+    def seats(self) -> tuple[Seat, ...]:
+        """The game's seats in turn order, each with its player and driver."""
+        players = self.game.players
+        return tuple(
+            Seat(index, players[index], self.driver(index)) for index in range(len(players))
+        )
+
+    @property
+    def seat_to_move(self) -> int | None:
+        """The seat whose move is next; None once the game is over."""
+        return None if self.game.over else self.game.current
+
+    @property
+    def driver_to_move(self) -> Driver | None:
+        """Who makes the next move; None once the game is over."""
+        seat = self.seat_to_move
+        return None if seat is None else self.driver(seat)
+
+    def move_for(self, seat: int, die: int | None = None) -> MoveOutcome:
+        """Make ``seat``'s move, only when it is that seat's turn: classic mode rolls the
+        game's own dice (a die value cannot be chosen), a puzzle plays the die chosen.
+        Raises TurnError, with a message for the player, when the move cannot be made."""
+        game = self.game
+        if game.over:
+            raise TurnError("The game is over.")
+        if seat != game.current:
+            names = game.players
+            mover = names[seat].name if 0 <= seat < len(names) else f"seat {seat + 1}"
+            raise TurnError(f"It is {names[game.current].name}'s turn, not {mover}'s.")
+        if not self.puzzle and die is not None:
+            raise TurnError("Dice are rolled, not chosen, in classic mode.")
+        if self.puzzle:
+            if die is None:
+                raise TurnError("Puzzle mode: choose a die value.")
+            why = self.why_not(die)
+            if why is not None:
+                raise TurnError(why)
+        return self.move(die)
 
     # -- moves -------------------------------------------------------------------------
 
@@ -422,6 +476,7 @@ class GameSession:
             "positions": list(self.game.positions),
             "turn": self.game.current,
             "route": {"owner": self.route_owner, "squares": list(self.route)},
+            "remote_seats": sorted(self.remote_seats),
         }
 
     @classmethod
@@ -449,6 +504,7 @@ class GameSession:
             route = data.get("route") or {}
             squares = [_whole(square) for square in route.get("squares", [])]
             owner = _whole(route.get("owner", 0))
+            remote = frozenset(_whole(seat) for seat in data.get("remote_seats", []))
         except (KeyError, TypeError, AttributeError, ValueError) as error:
             raise SnlError(f"not a saved session ({error})") from None
         game = session.game
@@ -458,7 +514,10 @@ class GameSession:
             raise SnlError("saved session: the game's seed does not match the session's")
         if data["positions"] != game.positions or data["turn"] != game.current:
             raise SnlError("saved session: positions or turn do not match the moves")
+        if any(not 0 <= seat < len(game.players) for seat in remote):
+            raise SnlError("saved session: a remote seat is not one of the game's seats")
         session.route, session.route_owner = squares, owner
+        session.remote_seats = remote
         return session
 
 
