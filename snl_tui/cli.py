@@ -51,6 +51,7 @@ COMMANDS = (
     "generate",
     "edit",
     "serve",
+    "host",
     *store_cli.COMMANDS,
 )
 
@@ -564,6 +565,12 @@ def _add_serve(commands: Subcommands) -> None:
     add_serve_parser(commands, add_rule_options)
 
 
+def _add_host(commands: Subcommands) -> None:
+    from .host_cli import add_host_parser
+
+    add_host_parser(commands, add_rule_options)
+
+
 _SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] = (
     (("play",), _add_play),
     (("resume",), _add_resume),
@@ -577,6 +584,7 @@ _SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] 
     (("edit",), _add_edit),
     (store_cli.COMMANDS, store_cli.register),  # games, stats
     (("serve",), _add_serve),
+    (("host",), _add_host),
 )
 """Each subcommand's name(s) and what adds it to the parser."""
 
@@ -612,6 +620,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "generate": lambda: _generate(args, out, err),
         "edit": lambda: _edit(args),
         "serve": lambda: _serve(args, err),
+        "host": lambda: _host(args, out, err),
         **{name: lambda: store_cli.run(args, out, err) for name in store_cli.COMMANDS},
     }
     try:
@@ -672,3 +681,13 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
     _board(args)  # a bad board or rule is one line now, not in every browser tab
     parse_players(args.players)
     return cmd_serve(args, rule_overrides(args), err)
+
+
+def _host(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .host_cli import cmd_host  # the network library loads only to host
+
+    def board() -> Board:
+        args.board = args.board or "classic"
+        return _board(args)
+
+    return cmd_host(args, board, rule_overrides(args), out, err)

@@ -1,0 +1,338 @@
+"""A room's client: joins a room of ``snl host``, keeps the shared game, rolls for its seat.
+
+``RoomClient`` is plain asyncio (no Textual): a screen runs it in a worker and reads
+``client.session`` after each event (``listener``), a script awaits ``wait_for``. The
+game it holds is rebuilt from the server's ``state`` snapshots (``GameSession.from_dict``)
+and moved on by each ``move`` event, checked in order (a gap asks for the state again).
+Its own seat is driven locally, the other people's seats remotely (``GameSession.driver``).
+
+When the connection drops, the client reconnects by itself with a growing, jittered
+delay (``Backoff``) and rejoins its seat with its token (or, if the host forgot the
+token, with its name). A refusal that cannot change by waiting (no such room, a wrong
+password, another protocol version, a bad name) stops it: ``client.refused`` says why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from ..core.engine import Turn
+from ..core.errors import SnlError
+from ..core.session import GameSession
+from .protocol import (
+    MAX_SERVER_FRAME,
+    PROTOCOL_VERSION,
+    STATUSES,
+    ProtocolError,
+    RoomAddress,
+    SeatInfo,
+    decode_server,
+    encode,
+    parse_address,
+    read_seats,
+    read_state,
+)
+
+FINAL_REFUSALS = frozenset(
+    {"no-room", "wrong-password", "bad-version", "bad-name", "join-first", "room-full"}
+)
+"""Refusals that waiting cannot change: the client stops instead of reconnecting."""
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Reconnection delays: ``first`` seconds, doubling up to ``most``, each +-``jitter``."""
+
+    first: float = 0.25
+    most: float = 8.0
+    jitter: float = 0.2
+
+    def delay(self, attempt: int) -> float:
+        base = min(self.most, self.first * 2 ** min(attempt, 30))
+        return base * random.uniform(1 - self.jitter, 1 + self.jitter)
+
+
+@dataclass(frozen=True)
+class ClientEvent:
+    """What just happened, for a listener (the screen)."""
+
+    kind: str
+    """welcome, move, seats, game, state, error, refused, disconnected."""
+    message: str | None = None
+    turn: Turn | None = None
+    """The move's turn (``move``)."""
+
+
+Listener = Callable[[ClientEvent], None]
+
+
+class RoomClient:
+    """One person's (or spectator's) connection to a room."""
+
+    def __init__(
+        self,
+        address: RoomAddress | str,
+        name: str,
+        *,
+        password: str | None = None,
+        spectate: bool = False,
+        token: str | None = None,
+        listener: Listener | None = None,
+        backoff: Backoff | None = None,
+        open_timeout: float = 10.0,
+        ping_interval: float | None = 10.0,
+        ping_timeout: float | None = 10.0,
+    ) -> None:
+        self.address = parse_address(address) if isinstance(address, str) else address
+        self.name = name
+        self.password = password
+        self.spectate = spectate
+        self.token = token
+        self.listener = listener
+        self.backoff = backoff or Backoff()
+        self._options: dict[str, Any] = {
+            "open_timeout": open_timeout,
+            "ping_interval": ping_interval,
+            "ping_timeout": ping_timeout,
+            "close_timeout": 2.0,
+            "max_size": MAX_SERVER_FRAME,
+            "compression": None,
+            "proxy": None,
+        }
+        # What the room looks like, as far as the last message said.
+        self.session: GameSession | None = None
+        self.status: str | None = None
+        self.seats: tuple[SeatInfo, ...] = ()
+        self.seat: int | None = None
+        self.role: str | None = None
+        self.notice: str | None = None
+        self.last_error: str | None = None
+        self.refused: ProtocolError | None = None
+        """Why the room refused this client for good (it stopped reconnecting)."""
+        self.connections = 0
+        """How many times a connection was made (1 for the first; more after drops)."""
+        self._websocket: ClientConnection | None = None
+        self._closing = False
+        self._changed = asyncio.Condition()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # -- what a screen asks
+
+    @property
+    def connected(self) -> bool:
+        return self._websocket is not None and self.role is not None
+
+    @property
+    def my_turn(self) -> bool:
+        session = self.session
+        return (
+            self.connected
+            and self.status == "playing"
+            and session is not None
+            and self.seat is not None
+            and session.seat_to_move == self.seat
+        )
+
+    # -- running
+
+    def start(self) -> asyncio.Task[None]:
+        """Run the client in a task of the running loop (``close`` ends it)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self.run())
+        return self._task
+
+    async def run(self) -> None:
+        """Connect, play, and reconnect after a drop, until ``close`` or a final refusal."""
+        attempt = 0
+        while not self._closing and self.refused is None:
+            welcomed = await self._connect_once()
+            if self._closing or self.refused is not None:
+                break
+            attempt = 0 if welcomed else attempt + 1
+            self._emit(ClientEvent("disconnected", "reconnecting..."))
+            await self._notify()
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.backoff.delay(attempt)):
+                    await self._wake.wait()  # close() cuts the wait short
+
+    async def _connect_once(self) -> bool:
+        """One connection, until it ends; True when the room welcomed it."""
+        welcomed = False
+        try:
+            async with connect(self.address.uri, **self._options) as websocket:
+                self._websocket = websocket
+                self.connections += 1
+                await websocket.send(self._join_frame())
+                async for frame in websocket:
+                    await self._receive(websocket, frame)
+                    welcomed = welcomed or self.role is not None
+        except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake, InvalidURI):
+            pass
+        finally:
+            self._websocket = None
+            self.role = None
+        return welcomed
+
+    def _join_frame(self) -> str:
+        fields: dict[str, Any] = {
+            "version": PROTOCOL_VERSION,
+            "room": self.address.code,
+            "name": self.name,
+        }
+        if self.password is not None:
+            fields["password"] = self.password
+        if self.token is not None:
+            fields["token"] = self.token
+        if self.spectate:
+            fields["spectate"] = True
+        return encode("join", **fields)
+
+    async def close(self) -> None:
+        """Leave the room and stop reconnecting."""
+        self._closing = True
+        self._wake.set()
+        websocket = self._websocket
+        if websocket is not None:
+            await websocket.close()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    # -- playing
+
+    async def roll(self) -> bool:
+        """Ask the host to roll for this seat; False when not connected or not seated
+        (whether it was this seat's turn, the host decides and says)."""
+        return await self._send_with_token("roll")
+
+    async def again(self) -> bool:
+        """Ask for a new game in the same seats (once the game is over)."""
+        return await self._send_with_token("again")
+
+    async def sync(self) -> bool:
+        """Ask for the whole state again."""
+        return await self._send(encode("sync"))
+
+    async def _send_with_token(self, kind: str) -> bool:
+        if self.token is None or self.seat is None:
+            return False
+        return await self._send(encode(kind, token=self.token))
+
+    async def _send(self, frame: str) -> bool:
+        websocket = self._websocket
+        if websocket is None:
+            return False
+        try:
+            await websocket.send(frame)
+        except ConnectionClosed:
+            return False
+        return True
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float) -> None:
+        """Wait until ``predicate()`` holds (checked after every message and every
+        change of connection); TimeoutError after ``timeout`` seconds."""
+        async with asyncio.timeout(timeout), self._changed:
+            await self._changed.wait_for(predicate)
+
+    # -- what the server says
+
+    async def _receive(self, websocket: ClientConnection, frame: str | bytes) -> None:
+        try:
+            message = decode_server(frame)
+            in_step = self._apply(message)
+        except ProtocolError as problem:
+            self.last_error = str(problem)
+            in_step = False
+        if not in_step:
+            await websocket.send(encode("sync"))  # out of step or garbled: the state again
+        await self._notify()
+
+    def _apply(self, message: dict[str, Any]) -> bool:
+        """Take one message in; False when the game is out of step with the host."""
+        kind = message["type"]
+        if kind == "welcome":
+            self._load(message["state"])
+            self.role, self.seat = message["role"], message["seat"]
+            if message["token"] is not None:
+                self.token = message["token"]
+            self.notice = message["notice"]
+            self._drive_seats()
+            self._emit(ClientEvent("welcome", self.notice))
+        elif kind in ("state", "game"):
+            self._load(message["state"])
+            self._emit(ClientEvent(kind))
+        elif kind == "seats":
+            self.seats = read_seats(message["seats"])
+            self.status = _status(message["status"])
+            self._emit(ClientEvent("seats"))
+        elif kind == "move":
+            return self._move(message)
+        elif kind == "error":
+            self.last_error = message["message"]
+            self._emit(ClientEvent("error", message["message"]))
+        elif kind == "refused":
+            self._refused(message["code"], message["message"])
+        return True
+
+    def _load(self, data: Any) -> None:
+        state = read_state(data)
+        self.session, self.seats, self.status = state.session, state.seats, state.status
+        self._drive_seats()
+
+    def _drive_seats(self) -> None:
+        """Our own seat is driven here; the other people's seats come over the network."""
+        session = self.session
+        if session is None:
+            return
+        people = {i for i, seat in enumerate(self.seats) if seat.kind == "person"}
+        session.remote_seats = frozenset(people - {self.seat} if self.seat is not None else people)
+
+    def _move(self, message: dict[str, Any]) -> bool:
+        session = self.session
+        if session is None:
+            return False
+        game = session.game
+        if message["index"] != len(game.history) or message["seat"] != session.seat_to_move:
+            return False
+        try:
+            outcome = session.move(message["die"])
+        except SnlError:
+            return False
+        self.status = _status(message["status"])
+        self._emit(ClientEvent("move", turn=outcome.turn))
+        return True
+
+    def _refused(self, code: str, message: str) -> None:
+        if code == "wrong-token":
+            self.token = None  # the host forgot it (restarted): rejoin by name
+        elif code in FINAL_REFUSALS:
+            self.refused = ProtocolError(code, message)
+        self.notice = message
+        self._emit(ClientEvent("refused", message))
+
+    def _emit(self, event: ClientEvent) -> None:
+        if self.listener is not None:
+            self.listener(event)
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+
+def _status(value: str) -> str:
+    if value not in STATUSES:
+        raise ProtocolError("bad-state", "unknown room status")
+    return value
+
+
+__all__ = ["Backoff", "ClientEvent", "RoomClient"]

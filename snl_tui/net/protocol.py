@@ -1,0 +1,355 @@
+"""The rooms' wire protocol: JSON text frames, each one object with a ``"type"``.
+
+Everything a client sends is untrusted: ``decode_client`` checks a frame against
+``CLIENT_MESSAGES`` (the type, every field's type and size, no field besides those,
+``MAX_FRAME`` bytes at most) and raises ``ProtocolError`` with a short code and a line for
+the person otherwise. The server replies to one bad frame with an ``error`` message and
+closes the connection after ``MAX_STRIKES`` of them. The client checks the server's
+frames with ``decode_server`` in the same way (they may be larger: a snapshot holds the
+whole board).
+
+A session
+=========
+
+client -> ``join`` {version, room, name, password?, token?, spectate?} (the first frame)
+server -> ``welcome`` {role, seat, token, notice, state} or ``refused`` {code, message}
+          and a close: a wrong room, password or seat token, a name in use
+client -> ``roll`` {token}    the seat's own roll; the server draws the die
+client -> ``again`` {token}   a new game in the same seats, once the game is over
+client -> ``sync`` {}         the whole state again
+server -> ``move`` {index, seat, die, status}   every move, to everyone in the room
+server -> ``seats`` {status, seats}             someone joined, left or came back
+server -> ``game`` {state}                      a new game began
+server -> ``state`` {state}                     the answer to ``sync``
+server -> ``error`` {code, message}             a refused message; the connection stays
+
+A ``state`` is {status, seats, session}: the status (``waiting`` for people,
+``playing``, ``over``), the seats ({name, kind, taken, connected}) and the session's
+``to_dict()``, from which ``GameSession.from_dict`` rebuilds the game with its log.
+No message carries a die value from a client: the host rolls every die.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.engine import Player
+from ..core.errors import SnlError
+from ..core.report import is_unsafe_char, quote
+from ..core.session import GameSession
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 64 * 1024
+"""Bytes in one client frame at most (the server's websocket refuses bigger ones)."""
+MAX_SERVER_FRAME = 16 * 1024 * 1024
+"""What a client accepts from the server: a snapshot carries the whole board."""
+MAX_STRIKES = 5
+"""Bad frames (malformed, unknown, too many at once) before the server closes."""
+MAX_NAME = 24
+MAX_PASSWORD = 128
+MAX_TOKEN = 64
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""Room codes: no 0/O or 1/I/L to misread when someone reads one out."""
+CODE_LENGTH = 6
+DEFAULT_PORT = 8765
+
+STATUSES = ("waiting", "playing", "over")
+SEAT_KINDS = ("person", "computer")
+
+# Closing codes (RFC 6455): the reason travels with the close frame.
+CLOSE_POLICY = 1008
+"""A refused join, or too many bad frames."""
+CLOSE_GOING_AWAY = 1001
+"""The host stopped."""
+CLOSE_TRY_LATER = 1013
+"""The server is full, or the client read too slowly."""
+
+
+class ProtocolError(SnlError):
+    """A frame that breaks the protocol; ``code`` is the short name sent back."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a message: its JSON type, whether it must be there, its size."""
+
+    kind: type | tuple[type, ...]
+    required: bool = True
+    limit: int | None = None
+    """Characters at most for text; for a number, its largest value."""
+
+
+CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
+    "join": {
+        "version": Field(int, limit=1_000_000),
+        "room": Field(str, limit=16),
+        "name": Field(str, limit=MAX_NAME),
+        "password": Field(str, required=False, limit=MAX_PASSWORD),
+        "token": Field(str, required=False, limit=MAX_TOKEN),
+        "spectate": Field(bool, required=False),
+    },
+    "roll": {"token": Field(str, limit=MAX_TOKEN)},
+    "again": {"token": Field(str, limit=MAX_TOKEN)},
+    "sync": {},
+}
+
+SERVER_MESSAGES: dict[str, dict[str, Field]] = {
+    "welcome": {
+        "role": Field(str, limit=16),
+        "seat": Field((int, type(None)), limit=100),
+        "token": Field((str, type(None)), limit=MAX_TOKEN),
+        "notice": Field((str, type(None)), limit=500),
+        "room": Field(str, limit=16),
+        "state": Field(dict),
+    },
+    "refused": {"code": Field(str, limit=40), "message": Field(str, limit=500)},
+    "move": {
+        "index": Field(int, limit=10**9),
+        "seat": Field(int, limit=100),
+        "die": Field(int, limit=1000),
+        "status": Field(str, limit=16),
+    },
+    "seats": {"status": Field(str, limit=16), "seats": Field(list)},
+    "game": {"state": Field(dict)},
+    "state": {"state": Field(dict)},
+    "error": {"code": Field(str, limit=40), "message": Field(str, limit=500)},
+}
+
+
+def encode(message_type: str, **fields: Any) -> str:
+    """One frame: ``{"type": message_type, **fields}`` as compact JSON."""
+    return json.dumps({"type": message_type, **fields}, separators=(",", ":"), allow_nan=False)
+
+
+def decode_client(frame: str | bytes) -> dict[str, Any]:
+    """A client's frame checked against ``CLIENT_MESSAGES``; ProtocolError otherwise."""
+    return _decode(frame, CLIENT_MESSAGES, MAX_FRAME)
+
+
+def decode_server(frame: str | bytes) -> dict[str, Any]:
+    """A server's frame checked against ``SERVER_MESSAGES`` (the state inside is checked
+    by ``read_state``)."""
+    return _decode(frame, SERVER_MESSAGES, MAX_SERVER_FRAME)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def _decode(
+    frame: str | bytes, messages: dict[str, dict[str, Field]], limit: int
+) -> dict[str, Any]:
+    if isinstance(frame, bytes):
+        raise ProtocolError("malformed", "binary frames are not part of the protocol")
+    if len(frame) > limit:  # characters: a cheap upper bound's check before parsing
+        raise ProtocolError("too-big", f"a frame is {limit} bytes at most")
+    if len(frame.encode("utf-8", "surrogatepass")) > limit:
+        raise ProtocolError("too-big", f"a frame is {limit} bytes at most")
+    try:
+        message = json.loads(frame, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed", "a frame must be one JSON object") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("malformed", "a frame must be one JSON object")
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("malformed", 'a message needs a "type"')
+    spec = messages.get(kind)
+    if spec is None:
+        raise ProtocolError("unknown-type", f"unknown message type {_short(kind)}")
+    for name in message:
+        if name != "type" and name not in spec:
+            raise ProtocolError("malformed", f"{kind}: unexpected field {_short(name)}")
+    for name, field in spec.items():
+        if name not in message:
+            if field.required:
+                raise ProtocolError("malformed", f"{kind}: missing field {name!r}")
+            continue
+        _check(kind, name, message[name], field)
+    return message
+
+
+def _check(kind: str, name: str, value: Any, field: Field) -> None:
+    kinds = field.kind if isinstance(field.kind, tuple) else (field.kind,)
+    # bool is an int to Python, not to the protocol.
+    if type(value) not in kinds:
+        raise ProtocolError("malformed", f"{kind}: field {name!r} has the wrong type")
+    if field.limit is None:
+        return
+    if isinstance(value, str) and len(value) > field.limit:
+        raise ProtocolError("malformed", f"{kind}: field {name!r} is too long")
+    if type(value) is int and not 0 <= value <= field.limit:
+        raise ProtocolError("malformed", f"{kind}: field {name!r} is out of range")
+
+
+def _short(text: str) -> str:
+    return quote(text, 30)
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as everyone in the room sees it (never its token)."""
+
+    name: str
+    kind: str
+    """'person' or 'computer'."""
+    taken: bool
+    """A person sits there (always true for a computer)."""
+    connected: bool
+    """Its person is connected now (always true for a computer)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "taken": self.taken,
+            "connected": self.connected,
+        }
+
+
+@dataclass(frozen=True)
+class RoomState:
+    """What a ``state`` holds: the room's status, its seats and the game."""
+
+    status: str
+    seats: tuple[SeatInfo, ...]
+    session: GameSession
+
+
+def read_seats(items: Any) -> tuple[SeatInfo, ...]:
+    """The ``seats`` of a message, checked; ProtocolError otherwise."""
+    if not isinstance(items, list) or not 1 <= len(items) <= 4:
+        raise ProtocolError("bad-state", "seats must be a list of 1 to 4 seats")
+    seats = []
+    for item in items:
+        if not isinstance(item, dict) or set(item) != {"name", "kind", "taken", "connected"}:
+            raise ProtocolError("bad-state", "a seat must have a name, kind, taken and connected")
+        name, kind = item["name"], item["kind"]
+        if (
+            not isinstance(name, str)
+            or not name
+            or len(name) > MAX_NAME * 2
+            or kind not in SEAT_KINDS
+        ):
+            raise ProtocolError("bad-state", "a seat has a bad name or kind")
+        if type(item["taken"]) is not bool or type(item["connected"]) is not bool:
+            raise ProtocolError("bad-state", "a seat's taken and connected must be true or false")
+        seats.append(SeatInfo(name, kind, item["taken"], item["connected"]))
+    return tuple(seats)
+
+
+def read_state(data: Any) -> RoomState:
+    """A ``state`` object, checked, with the session rebuilt; ProtocolError otherwise."""
+    if not isinstance(data, dict) or set(data) != {"status", "seats", "session"}:
+        raise ProtocolError("bad-state", "a state must have a status, seats and session")
+    if data["status"] not in STATUSES:
+        raise ProtocolError("bad-state", "unknown room status")
+    seats = read_seats(data["seats"])
+    try:
+        session = GameSession.from_dict(data["session"])
+    except SnlError as error:
+        raise ProtocolError("bad-state", f"the game cannot be read: {error}") from None
+    if len(session.game.players) != len(seats):
+        raise ProtocolError("bad-state", "the seats do not match the game's players")
+    return RoomState(data["status"], seats, session)
+
+
+def state_json(status: str, seats: Any, session: GameSession) -> dict[str, Any]:
+    """The ``state`` of a room, as ``read_state`` reads it back."""
+    return {
+        "status": status,
+        "seats": [seat.to_json() for seat in seats],
+        "session": session.to_dict(),
+    }
+
+
+def check_name(name: str) -> str:
+    """A person's name for a seat, stripped; ProtocolError with the reason otherwise."""
+    name = name.strip()
+    if not name:
+        raise ProtocolError("bad-name", "a name is needed to join")
+    if any(is_unsafe_char(char) or unicodedata.category(char) == "Cs" for char in name):
+        raise ProtocolError("bad-name", "a name cannot contain control characters")
+    if "," in name:
+        raise ProtocolError("bad-name", "a name cannot contain a comma")
+    if Player.parse(name).computer:
+        raise ProtocolError("bad-name", f"{quote(name)} names a computer player: choose another")
+    return name
+
+
+def normal_code(code: str) -> str:
+    """A room code as the server keys it (case does not matter when typed)."""
+    return code.strip().upper()
+
+
+@dataclass(frozen=True)
+class RoomAddress:
+    """``HOST:PORT/CODE``: where a room is and which one."""
+
+    host: str
+    port: int
+    code: str
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}/{self.code}"
+
+    @property
+    def uri(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"ws://{host}:{self.port}/"
+
+
+_ADDRESS = re.compile(
+    r"^(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<host>[A-Za-z0-9.-]+)):(?P<port>\d{1,5})/(?P<code>[A-Za-z0-9]{1,16})$"
+)
+
+
+def parse_address(text: str) -> RoomAddress:
+    """'127.0.0.1:8765/K7Q2MX' -> RoomAddress; SnlError with an example otherwise."""
+    match = _ADDRESS.match(text.strip())
+    port = int(match["port"]) if match else 0
+    if match is None or not 0 < port < 65536:
+        raise SnlError(
+            f"not a room address: {_short(text)} (like 127.0.0.1:{DEFAULT_PORT}/K7Q2MX, "
+            "as snl host printed it)"
+        )
+    return RoomAddress(match["v6"] or match["host"], port, normal_code(match["code"]))
+
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "CLOSE_GOING_AWAY",
+    "CLOSE_POLICY",
+    "CLOSE_TRY_LATER",
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "DEFAULT_PORT",
+    "MAX_FRAME",
+    "MAX_NAME",
+    "MAX_SERVER_FRAME",
+    "MAX_STRIKES",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "ProtocolError",
+    "RoomAddress",
+    "RoomState",
+    "SeatInfo",
+    "check_name",
+    "decode_client",
+    "decode_server",
+    "encode",
+    "normal_code",
+    "parse_address",
+    "read_seats",
+    "read_state",
+    "state_json",
+]

@@ -1,0 +1,697 @@
+"""The room server behind ``snl host``: rooms of one shared game each, over websockets.
+
+The host holds the one true game (a ``GameSession``): it rolls every die with the
+session's seeded RNG, makes a move only for the seat whose turn it is
+(``GameSession.move_for``), plays the computer seats, and saves the game after every move
+in its store (``GameSaver``), so ``snl games`` lists it, ``snl replay`` shows it and
+``snl host --resume ID`` reopens the room.
+
+Seats. A room's seats are its players in turn order. A ``cpu`` seat is the computer's;
+each other seat waits for a person. People take the free seats in the order they join
+(someone joining with the name of a free seat takes that one), and the game begins when
+every seat is taken: the first seat moves first. Taking a seat hands out a secret token
+(a new one each time); every ``roll`` must carry it. Coming back takes the same seat: with
+the token (even while the old connection still looks alive: it is closed), or with the
+same name when the seat's connection is gone. When the seats are full, newcomers watch.
+
+Hostile clients. Every frame is checked by ``protocol.decode_client``; a bad one gets an
+``error`` reply, and ``MAX_STRIKES`` of them (or flooding past the rate limit) close the
+connection with the reason. The first frame must be a ``join`` (within
+``Limits.join_timeout``), else the connection is closed. Each connection has its own
+bounded send queue and a sender task with a timeout, so a slow reader is dropped instead
+of holding up its room, and nothing a connection does blocks the event loop: plain
+bytes fail the websocket handshake, half-open connections time out (handshake, join,
+keepalive pings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from ..core.engine import Player
+from ..core.errors import SnlError
+from ..core.saving import GameSaver
+from ..core.seats import Driver, TurnError
+from ..core.session import GameSession, GameSettings
+from .protocol import (
+    CLOSE_POLICY,
+    CLOSE_TRY_LATER,
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    MAX_FRAME,
+    MAX_STRIKES,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    SeatInfo,
+    check_name,
+    decode_client,
+    encode,
+    normal_code,
+    state_json,
+)
+
+if TYPE_CHECKING:
+    from ..core.store import SavedGame, Store
+
+CPU_DELAY = 0.8
+"""Seconds a computer seat waits before rolling: long enough to follow the moves."""
+Log = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one connection may cost the server."""
+
+    max_connections: int = 512
+    spectators_per_room: int = 32
+    rate: float = 10.0
+    """Messages per second a connection may send, on average..."""
+    burst: int = 20
+    """...and at once."""
+    send_queue: int = 256
+    """Messages waiting for a slow reader before it is dropped."""
+    send_timeout: float = 10.0
+    """Seconds one message may take to leave before the reader is dropped."""
+    join_timeout: float = 10.0
+    open_timeout: float = 5.0
+    ping_interval: float | None = 10.0
+    ping_timeout: float | None = 10.0
+    close_timeout: float = 2.0
+
+
+class Refusal(Exception):
+    """A join refused: sent as ``refused`` and the connection is closed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def token_hash(token: str) -> str:
+    """What a room keeps (and saves) of a seat token: never the token itself."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# -- one connection -------------------------------------------------------------------------
+
+
+_CLOSE = object()
+"""The sender's last item: close the websocket after what is queued before it."""
+
+
+class Connection:
+    """One client: its websocket, its own send queue and where it sits."""
+
+    def __init__(self, websocket: ServerConnection, limits: Limits) -> None:
+        self.websocket = websocket
+        self.limits = limits
+        self.queue: asyncio.Queue[object] = asyncio.Queue(limits.send_queue + 1)
+        self.room: Room | None = None
+        self.seat: int | None = None
+        self.name = ""
+        self.strikes = 0
+        self.closing = False
+        self._allowance = float(limits.burst)
+        self._checked = time.monotonic()
+        self._close: tuple[int, str] = (CLOSE_POLICY, "")
+
+    def send(self, frame: str) -> None:
+        """Queue one frame; a reader too far behind is dropped (never waited for)."""
+        if self.closing:
+            return
+        if self.queue.qsize() >= self.limits.send_queue:
+            self.abort()
+            return
+        self.queue.put_nowait(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after the frames already queued (a refusal is read before the close)."""
+        if self.closing:
+            return
+        self.closing = True
+        self._close = (code, reason)
+        self.queue.put_nowait(_CLOSE)
+
+    def abort(self) -> None:
+        """Drop the connection now (a slow or stuck reader)."""
+        self.closing = True
+        self.websocket.transport.abort()
+
+    def allowed(self) -> bool:
+        """One more message under the rate limit (a token bucket)."""
+        now = time.monotonic()
+        self._allowance = min(
+            float(self.limits.burst), self._allowance + (now - self._checked) * self.limits.rate
+        )
+        self._checked = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+    async def run_sender(self) -> None:
+        """Send the queued frames in order, each within the send timeout."""
+        websocket = self.websocket
+        try:
+            while True:
+                item = await self.queue.get()
+                if item is _CLOSE:
+                    code, reason = self._close
+                    await websocket.close(code, reason)
+                    return
+                assert isinstance(item, str)
+                async with asyncio.timeout(self.limits.send_timeout):
+                    await websocket.send(item)
+        except TimeoutError:
+            self.abort()
+        except ConnectionClosed:
+            self.closing = True
+
+
+# -- rooms ----------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatState:
+    """A seat as the host knows it, token hash included."""
+
+    name: str
+    computer: bool
+    taken: bool
+    token_sha256: str | None = None
+    connection: Connection | None = field(default=None, repr=False)
+
+    def info(self) -> SeatInfo:
+        kind = "computer" if self.computer else "person"
+        connected = self.computer or self.connection is not None
+        return SeatInfo(self.name, kind, self.taken or self.computer, connected)
+
+
+class Room:
+    """One shared game: its seats, the people connected and its saver."""
+
+    def __init__(
+        self,
+        server: RoomServer,
+        code: str,
+        session: GameSession,
+        seats: list[SeatState],
+        password: str | None,
+        saver: GameSaver,
+    ) -> None:
+        self.server = server
+        self.code = code
+        self.session = session
+        self.seats = seats
+        self.password = password
+        self.saver = saver
+        self.spectators: set[Connection] = set()
+        self._computer_turn: asyncio.TimerHandle | None = None
+
+    # -- what everyone sees
+
+    @property
+    def status(self) -> str:
+        if self.session.game.over:
+            return "over"
+        if any(not seat.taken for seat in self.seats):
+            return "waiting"
+        return "playing"
+
+    def state(self) -> dict[str, Any]:
+        return state_json(self.status, [seat.info() for seat in self.seats], self.session)
+
+    def connections(self) -> list[Connection]:
+        seated = [seat.connection for seat in self.seats if seat.connection is not None]
+        return [*seated, *self.spectators]
+
+    def broadcast(self, frame: str) -> None:
+        """The same frame to everyone in the room, encoded once."""
+        for connection in self.connections():
+            connection.send(frame)
+
+    def _seats_changed(self) -> None:
+        seats = [seat.info().to_json() for seat in self.seats]
+        self.broadcast(encode("seats", status=self.status, seats=seats))
+
+    # -- joining
+
+    def admit(self, connection: Connection, name: str, token: str | None, spectate: bool) -> None:
+        """Seat or seat back a person, or let them watch; Refusal says why not."""
+        if token is not None:
+            index = self._seat_of_token(token)
+            if index is None:
+                raise Refusal("wrong-token", f"that seat token is not valid in room {self.code}")
+            self._sit(connection, index, "You are back in your seat.")
+            return
+        if not spectate:
+            index = next(
+                (i for i, seat in enumerate(self.seats) if seat.name.casefold() == name.casefold()),
+                None,
+            )
+            if index is not None:
+                seat = self.seats[index]
+                if seat.computer:
+                    raise Refusal("name-taken", f"{name} is a computer seat: choose another name")
+                if seat.taken and seat.connection is not None:
+                    raise Refusal(
+                        "name-taken",
+                        f"{seat.name} is already playing in this room: choose another name",
+                    )
+                if seat.taken:
+                    self._sit(connection, index, f"Welcome back, {seat.name}.")
+                    return
+                self._take(connection, index, name)
+                return
+            free = next((i for i, seat in enumerate(self.seats) if not seat.taken), None)
+            if free is not None:
+                self._take(connection, free, name)
+                return
+        if len(self.spectators) >= self.server.limits.spectators_per_room:
+            raise Refusal("room-full", "the seats are taken and too many people are watching")
+        connection.room, connection.seat, connection.name = self, None, name
+        self.spectators.add(connection)
+        notice = "You are watching." if spectate else "Every seat is taken: you are watching."
+        connection.send(self._welcome("spectator", None, None, notice))
+        self.server.say(f"{self.code}: {name} watches")
+
+    def _seat_of_token(self, token: str) -> int | None:
+        digest = token_hash(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_sha256 is not None and hmac.compare_digest(seat.token_sha256, digest):
+                return index
+        return None
+
+    def _take(self, connection: Connection, index: int, name: str) -> None:
+        """A person takes a free seat under their own name (before the game begins)."""
+        seat = self.seats[index]
+        seat.name, seat.taken = name, True
+        session = self.session
+        players = tuple(
+            Player(s.name, s.computer) if i == index else p
+            for i, (s, p) in enumerate(zip(self.seats, session.settings.players, strict=True))
+        )
+        self.session = GameSession(
+            session.settings.with_changes(players=players),
+            base_seed=session.base_seed,
+            game_index=session.game_index,
+            remote_seats=session.remote_seats,
+        )
+        self._sit(connection, index, f"You sit in seat {index + 1}.")
+
+    def _sit(self, connection: Connection, index: int, notice: str) -> None:
+        seat = self.seats[index]
+        before = seat.connection
+        if before is not None and before is not connection:
+            before.seat = None
+            before.room = None
+            before.close(CLOSE_POLICY, "your seat was taken back from another connection")
+        token = secrets.token_urlsafe(18)
+        seat.token_sha256 = token_hash(token)
+        seat.connection = connection
+        connection.room, connection.seat, connection.name = self, index, seat.name
+        connection.send(self._welcome("player", index, token, notice))
+        self._seats_changed()
+        self.server.say(f"{self.code}: {seat.name} sits in seat {index + 1}")
+        self._computer_next()
+
+    def _welcome(self, role: str, seat: int | None, token: str | None, notice: str) -> str:
+        return encode(
+            "welcome",
+            role=role,
+            seat=seat,
+            token=token,
+            notice=notice,
+            room=self.code,
+            state=self.state(),
+        )
+
+    def leave(self, connection: Connection) -> None:
+        self.spectators.discard(connection)
+        index = connection.seat
+        if index is not None and self.seats[index].connection is connection:
+            self.seats[index].connection = None
+            self._seats_changed()
+            self.server.say(f"{self.code}: {self.seats[index].name} left (the seat is kept)")
+        connection.room, connection.seat = None, None
+
+    # -- playing
+
+    def roll(self, connection: Connection, token: str) -> None:
+        """The connection's seat rolls, when it is that seat's turn."""
+        index = self._own_seat(connection, token)
+        if index is None:
+            return
+        waiting = sum(not seat.taken for seat in self.seats)
+        if waiting:
+            connection.send(error("waiting", f"Waiting for {waiting} more to join."))
+            return
+        try:
+            self.session.move_for(index)
+        except TurnError as refused:
+            connection.send(error("not-your-turn", str(refused)))
+            return
+        self._moved()
+
+    def again(self, connection: Connection, token: str) -> None:
+        """A new game in the same seats, once this one is over."""
+        if self._own_seat(connection, token) is None:
+            return
+        if not self.session.game.over:
+            connection.send(error("not-over", "The game is not over yet."))
+            return
+        self.session.new_game()
+        self.broadcast(encode("game", state=self.state()))
+        self.server.say(f"{self.code}: a new game begins")
+        self._computer_next()
+
+    def _own_seat(self, connection: Connection, token: str) -> int | None:
+        index = connection.seat
+        if index is None:
+            connection.send(error("not-seated", "Only a seated player can do that."))
+            return None
+        digest = self.seats[index].token_sha256
+        if digest is None or not hmac.compare_digest(digest, token_hash(token)):
+            self.server.strike(connection, "wrong-token", "That is not your seat's token.")
+            return None
+        return index
+
+    def _moved(self) -> None:
+        session = self.session
+        game = session.game
+        turn = game.history[-1]
+        self._save()
+        self.broadcast(
+            encode(
+                "move",
+                index=len(game.history) - 1,
+                seat=turn.player,
+                die=turn.move.die,
+                status=self.status,
+            )
+        )
+        if game.winner is not None:
+            self.server.say(f"{self.code}: {game.players[game.winner].name} wins")
+        self._computer_next()
+
+    def _save(self) -> None:
+        saver = self.saver
+        first = saver.game_id is None
+        game_id = saver.moved(self.session, {"room": self.saved_room()})
+        if first and game_id is not None:
+            self.server.say(f"{self.code}: saved as game {game_id}")
+        notice = saver.notice()
+        if notice is not None:
+            self.server.say(f"{self.code}: {notice}")
+
+    def saved_room(self) -> dict[str, Any]:
+        """What ``--resume`` needs beside the session: the code and the seats."""
+        return {
+            "code": self.code,
+            "seats": [{"taken": s.taken, "token_sha256": s.token_sha256} for s in self.seats],
+        }
+
+    def _computer_next(self) -> None:
+        """Let the computer roll after a pause when its seat is to move."""
+        if self._computer_turn is not None or self.status != "playing":
+            return
+        if self.session.driver_to_move is not Driver.COMPUTER:
+            return
+        loop = asyncio.get_running_loop()
+        self._computer_turn = loop.call_later(self.server.cpu_delay, self._computer_moves)
+
+    def _computer_moves(self) -> None:
+        self._computer_turn = None
+        seat = self.session.seat_to_move
+        if seat is None or self.session.driver_to_move is not Driver.COMPUTER:
+            return
+        self.session.move_for(seat)
+        self._moved()
+
+    def stop(self) -> None:
+        if self._computer_turn is not None:
+            self._computer_turn.cancel()
+            self._computer_turn = None
+
+
+def error(code: str, message: str) -> str:
+    return encode("error", code=code, message=message)
+
+
+# -- the server -----------------------------------------------------------------------------
+
+
+class RoomServer:
+    """Rooms keyed by code on one websocket server."""
+
+    def __init__(
+        self,
+        store: Store | None = None,
+        *,
+        limits: Limits | None = None,
+        cpu_delay: float = CPU_DELAY,
+        log: Log | None = None,
+    ) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self.cpu_delay = cpu_delay
+        self.rooms: dict[str, Room] = {}
+        self.connections: set[Connection] = set()
+        self._log = log
+        self._server: Server | None = None
+
+    def say(self, line: str) -> None:
+        if self._log is not None:
+            self._log(line)
+
+    # -- rooms
+
+    def open_room(
+        self, settings: GameSettings, *, password: str | None = None, code: str | None = None
+    ) -> Room:
+        """A new room for ``settings`` (classic mode: the host rolls every die)."""
+        if settings.mode != "classic":
+            raise SnlError("a room plays classic mode: the host rolls every die")
+        if all(player.computer for player in settings.players):
+            raise SnlError("a room needs at least one seat for a person")
+        seats = [SeatState(p.name, p.computer, taken=p.computer) for p in settings.players]
+        remote = frozenset(i for i, p in enumerate(settings.players) if not p.computer)
+        session = GameSession(settings, remote_seats=remote)
+        return self._add(code, session, seats, password, GameSaver(self.store))
+
+    def resume_room(self, saved: SavedGame, *, password: str | None = None) -> Room:
+        """Reopen a saved room's game with its code and seats (``snl host --resume``)."""
+        if saved.status != "playing":
+            raise SnlError(
+                f"game {saved.id} is {saved.status_text}: 'snl replay {saved.id}' shows it"
+            )
+        room: Any = saved.data.get("room")
+        try:
+            code = normal_code(room["code"])
+            stored = room["seats"]
+            session = GameSession.from_dict(saved.data)
+            players = session.settings.players
+            if session.mode != "classic" or len(stored) != len(players):
+                raise SnlError("its seats do not match its players")
+            seats = [
+                SeatState(p.name, p.computer, _flag(s["taken"]) or p.computer, _digest(s))
+                for p, s in zip(players, stored, strict=True)
+            ]
+        except (TypeError, KeyError, AttributeError) as problem:
+            raise SnlError(
+                f"game {saved.id} is not a room's game ('snl resume {saved.id}' continues it)"
+                if room is None
+                else f"game {saved.id}: the room cannot be read back ({problem})"
+            ) from None
+        except SnlError as problem:
+            raise SnlError(f"game {saved.id}: the room cannot be read back ({problem})") from None
+        saver = GameSaver(self.store)
+        saver.resumed(session, saved.id)
+        return self._add(code, session, seats, password, saver)
+
+    def _add(
+        self,
+        code: str | None,
+        session: GameSession,
+        seats: list[SeatState],
+        password: str | None,
+        saver: GameSaver,
+    ) -> Room:
+        if code is None or code in self.rooms or not _valid_code(code):
+            code = self._new_code()
+        room = Room(self, code, session, seats, password or None, saver)
+        self.rooms[code] = room
+        return room
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.rooms:
+                return code
+
+    # -- serving
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Listen on ``host``:``port`` (0: a free port); returns the port. OSError when
+        the address cannot be used."""
+        limits = self.limits
+        self._server = await serve(
+            self._handle,
+            host,
+            port,
+            compression=None,
+            max_size=MAX_FRAME,
+            max_queue=4,
+            open_timeout=limits.open_timeout,
+            ping_interval=limits.ping_interval,
+            ping_timeout=limits.ping_timeout,
+            close_timeout=limits.close_timeout,
+            server_header=None,
+        )
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        """Close every connection (1001, the host stopped) and stop listening."""
+        for room in self.rooms.values():
+            room.stop()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+
+    async def _handle(self, websocket: ServerConnection) -> None:
+        if len(self.connections) >= self.limits.max_connections:
+            await websocket.close(CLOSE_TRY_LATER, "the server is full")
+            return
+        connection = Connection(websocket, self.limits)
+        self.connections.add(connection)
+        sender = asyncio.create_task(connection.run_sender())
+        try:
+            await self._read(connection)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.connections.discard(connection)
+            if connection.room is not None:
+                connection.room.leave(connection)
+            if not sender.done():
+                sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+
+    async def _read(self, connection: Connection) -> None:
+        websocket = connection.websocket
+        try:
+            async with asyncio.timeout(self.limits.join_timeout):
+                first = await websocket.recv()
+        except TimeoutError:
+            connection.close(CLOSE_POLICY, "no join message in time")
+            await _drain(websocket)
+            return
+        self._join(connection, first)
+        async for frame in websocket:
+            if connection.closing:
+                continue  # closing: what comes before the close answer is ignored
+            self._receive(connection, frame)
+
+    def _join(self, connection: Connection, frame: str | bytes) -> None:
+        try:
+            message = decode_client(frame)
+            if message["type"] != "join":
+                raise Refusal("join-first", "the first message must be a join")
+            if message["version"] != PROTOCOL_VERSION:
+                raise Refusal(
+                    "bad-version",
+                    f"this host speaks protocol {PROTOCOL_VERSION}, not {message['version']}: "
+                    "use the same snl version as the host",
+                )
+            code = normal_code(message["room"])
+            room = self.rooms.get(code)
+            if room is None:
+                raise Refusal("no-room", f"there is no room {code} on this server")
+            if room.password is not None and not hmac.compare_digest(
+                _utf8(room.password), _utf8(message.get("password", ""))
+            ):
+                raise Refusal("wrong-password", "wrong password for this room")
+            name = check_name(message["name"])
+            room.admit(connection, name, message.get("token"), message.get("spectate", False))
+        except ProtocolError as problem:
+            self._refuse(connection, problem.code, str(problem))
+        except Refusal as refusal:
+            self._refuse(connection, refusal.code, refusal.message)
+
+    def _refuse(self, connection: Connection, code: str, message: str) -> None:
+        connection.send(encode("refused", code=code, message=message))
+        connection.close(CLOSE_POLICY, message[:100])
+
+    def _receive(self, connection: Connection, frame: str | bytes) -> None:
+        if not connection.allowed():
+            self.strike(connection, "rate-limited", "Too many messages: slow down.")
+            return
+        try:
+            message = decode_client(frame)
+        except ProtocolError as problem:
+            self.strike(connection, problem.code, str(problem))
+            return
+        room = connection.room
+        if room is None:  # the seat was taken back by another connection
+            return
+        kind = message["type"]
+        if kind == "roll":
+            room.roll(connection, message["token"])
+        elif kind == "again":
+            room.again(connection, message["token"])
+        elif kind == "sync":
+            connection.send(encode("state", state=room.state()))
+        else:  # join
+            self.strike(connection, "already-joined", "This connection has joined already.")
+
+    def strike(self, connection: Connection, code: str, message: str) -> None:
+        """A bad message: an error reply, and the connection closed after too many."""
+        connection.strikes += 1
+        connection.send(error(code, message))
+        if connection.strikes >= MAX_STRIKES:
+            connection.close(CLOSE_POLICY, f"too many bad messages (last: {code})")
+
+
+async def _drain(websocket: ServerConnection) -> None:
+    """Read until the close handshake ends (what arrives meanwhile is dropped)."""
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in websocket:
+            pass
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # JSON can carry a lone surrogate
+
+
+def _valid_code(code: str) -> bool:
+    return len(code) == CODE_LENGTH and all(char in CODE_ALPHABET for char in code)
+
+
+def _flag(value: object) -> bool:
+    if type(value) is not bool:
+        raise SnlError("a seat's 'taken' must be true or false")
+    return value
+
+
+def _digest(seat: Any) -> str | None:
+    value = seat.get("token_sha256")
+    if value is not None and (not isinstance(value, str) or len(value) != 64):
+        raise SnlError("a seat's token hash is damaged")
+    return value
+
+
+__all__ = ["CPU_DELAY", "Limits", "Room", "RoomServer", "token_hash"]
