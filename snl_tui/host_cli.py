@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 import socket
 from collections.abc import Callable
@@ -171,7 +172,8 @@ async def _serve(server: RoomServer, room: Room, host: str, port: int, out: Text
     try:
         bound = await server.start(host, port)
     except OSError as error:
-        raise SnlError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise SnlError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
     shown = socket.gethostname() if host in ANY_ADDRESS else host
     print(f"snl join {RoomAddress(shown, bound, room.code)}", file=out, flush=True)
     stop = asyncio.Event()

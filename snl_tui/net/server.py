@@ -75,9 +75,10 @@ class Limits:
 
     max_connections: int = 512
     spectators_per_room: int = 32
-    rate: float = 10.0
-    """Messages per second a connection may send, on average..."""
-    burst: int = 20
+    rate: float = 20.0
+    """Messages per second a connection may send, on average (a person's client sends
+    one roll per turn: far less)..."""
+    burst: int = 40
     """...and at once."""
     send_queue: int = 256
     """Messages waiting for a slow reader before it is dropped."""
