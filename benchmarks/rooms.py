@@ -1,0 +1,221 @@
+"""Rooms under load: 50 rooms x 4 scripted players on loopback against one ``snl host``
+server, for 60 seconds.
+
+The server runs in its own process (this script started with ``--serve``), with the real
+``RoomServer``, default limits, and a store in a temporary folder: every move is saved
+as ``snl host`` saves it. The players are ``RoomClient``s in this process; each rolls
+``--think`` seconds after its turn comes (a quick person), and the first seat asks for a
+new game when one ends.
+
+Printed: moves made, errors (error replies, refusals, dropped connections, moves not seen
+within 5 s: the goal is 0), the latency from a roll being sent to each client receiving
+the move (p50/p99 over every delivery, and over every move until the last of the four
+has it; the goal is p99 under 50 ms on a 2-core machine), and the server's memory (RSS
+after opening the rooms, at the end, and its peak).
+
+Run:  python benchmarks/rooms.py [--rooms 50] [--duration 60] [--think 0.1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from snl_tui.core.engine import Player
+from snl_tui.core.formats import load_board
+from snl_tui.core.session import GameSettings
+from snl_tui.core.store import open_store
+from snl_tui.net.client import ClientEvent, RoomClient
+from snl_tui.net.protocol import RoomAddress
+from snl_tui.net.server import RoomServer
+
+SEATS = 4
+SEEN_TIMEOUT = 5.0
+
+
+# -- the server process ------------------------------------------------------------------------
+
+
+async def serve(rooms: int, folder: str) -> None:
+    store = open_store(os.path.join(folder, "games.db"))
+    server = RoomServer(store)
+    board = load_board("classic")
+    players = tuple(Player(f"Seat {n}") for n in range(1, SEATS + 1))
+    codes = [server.open_room(GameSettings(board, players)).code for _ in range(rooms)]
+    port = await server.start("127.0.0.1", 0)
+    print(json.dumps({"port": port, "codes": codes}), flush=True)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    await server.stop()
+    store.close()
+
+
+# -- the players ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    sent: dict[tuple[str, int, int], float] = field(default_factory=dict)
+    """(room, game number, move index) -> when the roll was sent."""
+    arrivals: dict[tuple[str, int, int], list[float]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    moves: int = 0
+
+
+class Player_:
+    """One scripted person: a RoomClient that rolls on its turn."""
+
+    def __init__(self, address: RoomAddress, name: str, figures: Figures) -> None:
+        self.code = address.code
+        self.figures = figures
+        self.games = 0
+        self.client = RoomClient(address, name, listener=self.heard)
+
+    def heard(self, event: ClientEvent) -> None:
+        now = time.perf_counter()
+        client = self.client
+        if event.kind == "move" and client.session is not None:
+            index = len(client.session.game.history) - 1
+            self.figures.arrivals.setdefault((self.code, self.games, index), []).append(now)
+        elif event.kind == "game":
+            self.games += 1
+        elif event.kind in ("error", "refused", "disconnected"):
+            self.figures.errors.append(f"{self.code} {client.name}: {event.kind} {event.message}")
+
+    async def play(self, deadline: float, think: float) -> None:
+        client = self.client
+        while time.perf_counter() < deadline:
+            left = deadline - time.perf_counter()
+            try:
+                await client.wait_for(
+                    lambda: client.my_turn or (client.status == "over" and client.seat == 0),
+                    max(left, 0.01),
+                )
+            except TimeoutError:
+                return
+            await asyncio.sleep(think)
+            session = client.session
+            assert session is not None
+            if client.status == "over":
+                games = self.games
+                await client.again()
+                await self._wait(lambda: self.games > games)
+                continue
+            index = len(session.game.history)
+            self.figures.sent[(self.code, self.games, index)] = time.perf_counter()
+            await client.roll()
+            self.figures.moves += 1
+            await self._wait(lambda: len(session.game.history) > index or client.session is not session)
+
+    async def _wait(self, predicate: object) -> None:
+        assert callable(predicate)
+        try:
+            await self.client.wait_for(predicate, SEEN_TIMEOUT)
+        except TimeoutError:
+            self.figures.errors.append(f"{self.code} {self.client.name}: not seen in time")
+
+
+async def players(port: int, codes: list[str], duration: float, think: float) -> Figures:
+    figures = Figures()
+    everyone = [
+        Player_(RoomAddress("127.0.0.1", port, code), f"P{n}", figures)
+        for code in codes
+        for n in range(1, SEATS + 1)
+    ]
+    for player in everyone:  # in order: seat n is the n-th to join its room
+        player.client.start()
+        await player.client.wait_for(lambda c=player.client: c.seat is not None, 30)
+    deadline = time.perf_counter() + duration
+    await asyncio.gather(*(player.play(deadline, think) for player in everyone))
+    for player in everyone:
+        await player.client.close()
+    return figures
+
+
+def rss(pid: int) -> dict[str, int]:
+    """The process's resident memory now and at its peak, in KiB."""
+    fields = {}
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "VmHWM"):
+                fields[name] = int(value.split()[0])
+    return fields
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
+    parser.add_argument("--think", type=float, default=0.1, help="seconds before each roll")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        asyncio.run(serve(args.rooms, args.folder))
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        server = subprocess.Popen(
+            [sys.executable, __file__, "--serve", "--rooms", str(args.rooms), "--folder", folder],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            opened = json.loads(server.stdout.readline())
+            before = rss(server.pid)
+            figures = asyncio.run(players(opened["port"], opened["codes"], args.duration, args.think))
+            after = rss(server.pid)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(30)
+        saved = open_store(os.path.join(folder, "games.db")).list_games().games
+    deliveries = []
+    all_four = []
+    for key, sent in figures.sent.items():
+        arrivals = figures.arrivals.get(key, [])
+        deliveries += [(arrival - sent) * 1000 for arrival in arrivals]
+        if len(arrivals) == SEATS:
+            all_four.append((max(arrivals) - sent) * 1000)
+    print(
+        f"{args.rooms} rooms x {SEATS} players, {args.duration:g} s, a roll {args.think:g} s "
+        f"after each turn comes (cpu count {os.cpu_count()}, load {os.getloadavg()[0]:.2f})"
+    )
+    print(f"moves: {figures.moves} ({figures.moves / args.duration:.0f}/s); games saved: {len(saved)}")
+    print(f"errors: {len(figures.errors)}")
+    for line in figures.errors[:10]:
+        print(f"  {line}")
+    if deliveries:
+        print(
+            f"roll -> each client: p50 {statistics.median(deliveries):.1f} ms, "
+            f"p99 {percentile(deliveries, 0.99):.1f} ms, max {max(deliveries):.1f} ms "
+            f"({len(deliveries)} deliveries)"
+        )
+    if all_four:
+        print(
+            f"roll -> all {SEATS} clients: p50 {statistics.median(all_four):.1f} ms, "
+            f"p99 {percentile(all_four, 0.99):.1f} ms"
+        )
+    print(
+        f"server memory: {before['VmRSS'] / 1024:.1f} MiB with the rooms open, "
+        f"{after['VmRSS'] / 1024:.1f} MiB at the end, peak {after['VmHWM'] / 1024:.1f} MiB"
+    )
+
+
+if __name__ == "__main__":
+    main()
