@@ -28,11 +28,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
-from snl_tui.core.session import GameSettings
+from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.store import open_store
 from snl_tui.net.client import ClientEvent, RoomClient
 from snl_tui.net.protocol import RoomAddress
@@ -72,7 +73,7 @@ class Figures:
     moves: int = 0
 
 
-class Player_:
+class ScriptedPlayer:
     """One scripted person: a RoomClient that rolls on its turn."""
 
     def __init__(self, address: RoomAddress, name: str, figures: Figures) -> None:
@@ -109,16 +110,19 @@ class Player_:
             if client.status == "over":
                 games = self.games
                 await client.again()
-                await self._wait(lambda: self.games > games)
+                await self._wait(lambda n=games: self.games > n)
                 continue
             index = len(session.game.history)
             self.figures.sent[(self.code, self.games, index)] = time.perf_counter()
             await client.roll()
             self.figures.moves += 1
-            await self._wait(lambda: len(session.game.history) > index or client.session is not session)
+            await self._wait(lambda s=session, n=index: self._moved_on(s, n))
 
-    async def _wait(self, predicate: object) -> None:
-        assert callable(predicate)
+    def _moved_on(self, session: GameSession, moves: int) -> bool:
+        """The move is in, or a new snapshot replaced the game."""
+        return len(session.game.history) > moves or self.client.session is not session
+
+    async def _wait(self, predicate: Callable[[], bool]) -> None:
         try:
             await self.client.wait_for(predicate, SEEN_TIMEOUT)
         except TimeoutError:
@@ -128,7 +132,7 @@ class Player_:
 async def players(port: int, codes: list[str], duration: float, think: float) -> Figures:
     figures = Figures()
     everyone = [
-        Player_(RoomAddress("127.0.0.1", port, code), f"P{n}", figures)
+        ScriptedPlayer(RoomAddress("127.0.0.1", port, code), f"P{n}", figures)
         for code in codes
         for n in range(1, SEATS + 1)
     ]
@@ -179,7 +183,8 @@ def main() -> None:
             assert server.stdout is not None
             opened = json.loads(server.stdout.readline())
             before = rss(server.pid)
-            figures = asyncio.run(players(opened["port"], opened["codes"], args.duration, args.think))
+            port, codes = opened["port"], opened["codes"]
+            figures = asyncio.run(players(port, codes, args.duration, args.think))
             after = rss(server.pid)
         finally:
             server.send_signal(signal.SIGTERM)
@@ -196,7 +201,8 @@ def main() -> None:
         f"{args.rooms} rooms x {SEATS} players, {args.duration:g} s, a roll {args.think:g} s "
         f"after each turn comes (cpu count {os.cpu_count()}, load {os.getloadavg()[0]:.2f})"
     )
-    print(f"moves: {figures.moves} ({figures.moves / args.duration:.0f}/s); games saved: {len(saved)}")
+    rate = figures.moves / args.duration
+    print(f"moves: {figures.moves} ({rate:.0f}/s); games saved: {len(saved)}")
     print(f"errors: {len(figures.errors)}")
     for line in figures.errors[:10]:
         print(f"  {line}")
