@@ -601,6 +601,12 @@ class GameScreen(DismissOnce[None], Screen[None]):
         current = None if game.over else game.current
         self.query_one(BoardView).show(game.positions, session.route, current)
 
+    def action_toggle_jumps(self) -> None:
+        self.notify(self.query_one(BoardView).toggle_jumps())
+
+    def action_toggle_fit(self) -> None:
+        self.notify(self.query_one(BoardView).toggle_fit())
+
     def action_toggle_animation(self) -> None:
         self.animation_on = not self.animation_on
         self.notify(f"Animation {'on' if self.animation_on else 'off'}.")
