@@ -50,6 +50,7 @@ COMMANDS = (
     "convert",
     "generate",
     "edit",
+    "export",
     "serve",
     *store_cli.COMMANDS,
 )
@@ -558,6 +559,12 @@ def _add_edit(commands: Subcommands) -> None:
     add_edit_parser(commands)
 
 
+def _add_export(commands: Subcommands) -> None:
+    from .export_cli import add_export_parser
+
+    add_export_parser(commands)
+
+
 def _add_serve(commands: Subcommands) -> None:
     from .serve import add_serve_parser
 
@@ -575,6 +582,7 @@ _SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] 
     (("convert",), _add_convert),
     (("generate",), _add_generate),
     (("edit",), _add_edit),
+    (("export",), _add_export),
     (store_cli.COMMANDS, store_cli.register),  # games, stats
     (("serve",), _add_serve),
 )
@@ -611,6 +619,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "convert": lambda: cmd_convert(args, out, err),
         "generate": lambda: _generate(args, out, err),
         "edit": lambda: _edit(args),
+        "export": lambda: _export(args, out),
         "serve": lambda: _serve(args, err),
         **{name: lambda: store_cli.run(args, out, err) for name in store_cli.COMMANDS},
     }
@@ -664,6 +673,12 @@ def _edit(args: argparse.Namespace) -> int:
     from .edit_cli import cmd_edit  # Textual loads only when needed
 
     return cmd_edit(args)
+
+
+def _export(args: argparse.Namespace, out: TextIO) -> int:
+    from .export_cli import cmd_export  # the page's code loads only when needed
+
+    return cmd_export(args, out)
 
 
 def _serve(args: argparse.Namespace, err: TextIO) -> int:
