@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias
 
 from . import __version__, store_cli
 from .core.board import Board
+from .core.cells import cell_width, cut_cells, pad_cells
 from .core.engine import MAX_PLAYERS, Player, move
 from .core.errors import SnlError
 from .core.formats import FORMATS, builtin_boards, dump_board, load_board, lost_in_matrix
@@ -353,16 +354,14 @@ def cmd_boards(args: argparse.Namespace, out: TextIO) -> int:
         print(json.dumps(data, indent=2), file=out)
         return EXIT_OK
     header = ("name", "size", "least rolls", "description")
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+    widths = [max(cell_width(row[i]) for row in [header, *rows]) for i in range(3)]
     room = max(20, shutil.get_terminal_size((100, 24)).columns - sum(widths) - 7)
     for row in [header, *rows]:
         text = " ".join(row[3].split())
-        if len(text) > room:
-            text = text[: room - 3].rstrip() + "..."
-        print(
-            f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:>{widths[2]}}  {text}",
-            file=out,
-        )
+        if cell_width(text) > room:
+            text = cut_cells(text, room - 3).rstrip() + "..."
+        name, size, least = (pad_cells(row[i], widths[i], right=i == 2) for i in range(3))
+        print(f"{name}  {size}  {least}  {text}", file=out)
     return EXIT_OK
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .core.cells import cell_width, pad_cells
 from .core.errors import SnlError
 
 if TYPE_CHECKING:
@@ -108,10 +109,10 @@ def _local(moment: datetime) -> str:
 def _print_table(
     header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int], out: TextIO
 ) -> None:
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    widths = [max(cell_width(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         cells = [
-            cell.rjust(width) if index in right else cell.ljust(width)
+            pad_cells(cell, width, right=index in right)
             for index, (cell, width) in enumerate(zip(row, widths, strict=True))
         ]
         print("  ".join(cells).rstrip(), file=out)

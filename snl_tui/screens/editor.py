@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -25,7 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, Switch
 
 from ..board_files import BoardSource, changed_on_disk, format_for, save_board
-from ..commands import GAME_COMMANDS, GameCommand, GameCommands
+from ..commands import GAME_COMMANDS, GameCommand, GameCommands, command
 from ..core.board import Board
 from ..core.checks import board_warnings
 from ..core.edit import (
@@ -41,13 +41,7 @@ from ..core.edit import (
 )
 from ..core.errors import BoardError
 from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
-from ..widgets.board import (
-    EDITOR_COMPONENT_CLASSES,
-    HEAT_SHADES,
-    LEGEND_ITEMS,
-    ROUTE_MARK,
-    BoardView,
-)
+from ..widgets.edit_board import HEAT_SHADES, EditBoard
 from ..widgets.studio_panel import NumbersPanel
 from ..widgets.title_bar import TitleBar
 from .dialog import DismissOnce
@@ -62,6 +56,9 @@ EDITOR_COMMANDS: tuple[GameCommand, ...] = (
         "Save as",
         "Save the board as...",
         "Save to a new path: .toml, .json or .txt picks the format.",
+    ),
+    GameCommand(
+        "export", "ctrl+e", "Export", "Export...", "Write a printable page: .pdf, .png or .svg."
     ),
     GameCommand("undo_edit", "ctrl+z", "Undo", "Undo the last edit", "Jumps, size, rules, name."),
     GameCommand("redo_edit", "ctrl+y", "Redo", "Redo the edit undone", "Step forward again."),
@@ -80,6 +77,8 @@ EDITOR_COMMANDS: tuple[GameCommand, ...] = (
         "Toggle the heat map",
         "Shade every square by its expected visits.",
     ),
+    command("toggle_jumps"),
+    command("toggle_fit"),
     GameCommand(
         "editor_help", "question_mark", "Help", "Editor help", "The editor's keys.", key_display="?"
     ),
@@ -173,44 +172,6 @@ class EditorCommands(GameCommands):
         return [command for command in EDITOR_COMMANDS if command.palette]
 
 
-class EditBoard(BoardView):
-    """The board with the editor's keys: the cursor, jumps, and a click to move."""
-
-    COMPONENT_CLASSES = EDITOR_COMPONENT_CLASSES  # with BoardView's: Textual merges them
-    LEGEND = tuple(item for item in LEGEND_ITEMS if not item.startswith(ROUTE_MARK))
-    BINDINGS = [
-        Binding("up", "cursor(0, -1)", "Up", show=False),
-        Binding("down", "cursor(0, 1)", "Down", show=False),
-        Binding("left", "cursor(-1, 0)", "Left", show=False),
-        Binding("right", "cursor(1, 0)", "Right", show=False),
-        Binding("enter", "jump", "Jump"),
-        Binding("x,delete", "remove", "Remove"),
-    ]
-
-    @property
-    def editor(self) -> EditorScreen:
-        screen = self.screen
-        assert isinstance(screen, EditorScreen)
-        return screen
-
-    def action_cursor(self, dx: int, dy: int) -> None:
-        self.editor.move_cursor(dx, dy)
-
-    def action_jump(self) -> None:
-        self.editor.jump_key()
-
-    def action_remove(self) -> None:
-        self.editor.remove_key()
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        square = self.square_at_offset(offset.x, offset.y)
-        if square is not None:
-            self.editor.set_cursor(square)
-
-
 class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     """Edit a board; dismisses with the board as it is when left (None: not pushed)."""
 
@@ -267,7 +228,7 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Horizontal(id="editor-main"):
-            yield EditBoard(self.board, letters=(), id="board")
+            yield EditBoard(self.board, id="board")
             with Vertical(id="editor-side"):
                 with VerticalScroll(id="editor-form"):
                     yield from self._form()
@@ -451,6 +412,22 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         self._status(f"Redid: {edit.describe()}.")
 
     # -- the cursor and jumps -------------------------------------------------------------
+
+    @on(EditBoard.CursorMoved)
+    def _cursor_moved(self, event: EditBoard.CursorMoved) -> None:
+        self.move_cursor(event.dx, event.dy)
+
+    @on(EditBoard.SquareClicked)
+    def _square_clicked(self, event: EditBoard.SquareClicked) -> None:
+        self.set_cursor(event.square)
+
+    @on(EditBoard.JumpKey)
+    def _jump_key(self) -> None:
+        self.jump_key()
+
+    @on(EditBoard.RemoveKey)
+    def _remove_key(self) -> None:
+        self.remove_key()
 
     def set_cursor(self, square: int) -> None:
         self.cursor = max(1, min(square, self.board.goal))
@@ -710,6 +687,19 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def _generated(self, board: Board | None) -> None:
         if board is not None:
             self.apply_edit(UseBoard(board))
+
+    def action_toggle_jumps(self) -> None:
+        self._status(self.query_one(EditBoard).toggle_jumps())
+
+    def action_toggle_fit(self) -> None:
+        self._status(self.query_one(EditBoard).toggle_fit())
+
+    def action_export(self) -> None:
+        from .export_dialog import ExportScreen
+
+        suggestion = f"{self.board.name or 'board'}.pdf".replace(" ", "-").lower()
+        dialog = ExportScreen(self.board, suggestion)
+        self.app.push_screen(dialog, lambda said: self._status(said or "Not exported."))
 
     def action_editor_help(self) -> None:
         self.app.push_screen(EditorHelpScreen(editor_help_text()))

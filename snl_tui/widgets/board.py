@@ -64,17 +64,8 @@ ART_CLASSES = {
 """The style of a drawn jump by (kind, lane): neighbouring jumps get the other shade."""
 FULL, STATUS_ONLY, BARE = 2, 1, 0
 """What goes below the grid: the status line and the legend, the status line, nothing."""
-HEAT_SHADES = 4
-"""How many shades the editor's heat map uses (``board--heat-1`` .. ``-4``)."""
 
 Piece = tuple[str, Style]
-
-EDITOR_COMPONENT_CLASSES = {
-    "board--cursor",
-    "board--mark",
-    *(f"board--heat-{shade}" for shade in range(1, HEAT_SHADES + 1)),
-}
-"""The styles of ``show_editing``: a board that shows them (the editor's) declares them."""
 
 
 @dataclass(frozen=True)
@@ -146,8 +137,8 @@ class BoardView(ScrollView, can_focus=True):
     }
     """The game's styles. Textual styles each component class afresh whenever the CSS
     is applied to the widget (three times before the game's first frame: mounted,
-    focused, shown), so the editor's own (``EDITOR_COMPONENT_CLASSES``) are left to
-    the editor's board."""
+    focused, shown), so the editor's own are left to the editor's board
+    (``edit_board.EditBoard``)."""
     LEGEND: tuple[str, ...] = LEGEND_ITEMS
     """What the legend below the grid explains (the editor's board shows no route)."""
     fit_zoom: var[bool] = var(False, init=False)
@@ -193,12 +184,6 @@ class BoardView(ScrollView, can_focus=True):
         """The view size the squares were last fitted to (``fit_to_size``)."""
         self.lines_painted = 0
         """How many grid lines were rendered afresh (the benchmark and tests read it)."""
-        self.cursor: int | None = None
-        """The editor's cursor square (drawn reversed); None in the game."""
-        self.mark: int | None = None
-        """The editor's pending jump start (where ``enter`` began a jump)."""
-        self.heat: dict[int, int] = {}
-        """The editor's heat map: square -> shade 1..HEAT_SHADES (absent: not shaded)."""
         self.art: Art | None = None
         """The drawn jumps for the current square size (None: not drawn at this size, or
         not made yet: ``jump_art_now``)."""
@@ -426,27 +411,6 @@ class BoardView(ScrollView, can_focus=True):
                 self.pending_follow = self.followed  # keep the followed square in view
         if self.pending_follow is not None and size.area:
             self.follow(self.pending_follow)
-
-    # -- the editor's cursor, pending jump and heat map ----------------------------------
-
-    def show_editing(
-        self, cursor: int | None, mark: int | None = None, heat: dict[int, int] | None = None
-    ) -> None:
-        """Draw the editor's cursor, the start of a jump being made and the heat map;
-        repaints only the rows whose squares changed."""
-        heat = heat or {}
-        changed = {self.cursor, cursor, self.mark, mark}
-        changed |= {s for s in heat.keys() | self.heat.keys() if heat.get(s) != self.heat.get(s)}
-        self.cursor, self.mark, self.heat = cursor, mark, dict(heat)
-        self.cell_memo.clear()
-        lines: set[int] = set()
-        for square in changed:
-            if square is not None and 1 <= square <= self.board.goal:
-                row, _ = self.board.position_of(square)
-                lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
-        for line in lines:
-            self.line_cache.pop(line, None)
-        self._refresh_virtual_lines(sorted(lines))
 
     def square_at_offset(self, x: int, y: int) -> int | None:
         """The square under content offset (x, y) (as ``get_content_offset`` gives it),
@@ -706,6 +670,23 @@ class BoardView(ScrollView, can_focus=True):
             style += self.component_style("board--current", partial=True)
         return style
 
+    def square_style(self, square: int, base: Style) -> Style:
+        """The style of ``square`` (light, dark, goal or route in ``base``); the editor's
+        board lays its cursor and heat map over it."""
+        return base
+
+    def invalidate_squares(self, squares: set[int | None]) -> None:
+        """Repaint the rows of ``squares`` (None and squares off the board are skipped)."""
+        self.cell_memo.clear()
+        lines: set[int] = set()
+        for square in squares:
+            if square is not None and 1 <= square <= self.board.goal:
+                row, _ = self.board.position_of(square)
+                lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
+        for line in lines:
+            self.line_cache.pop(line, None)
+        self._refresh_virtual_lines(sorted(lines))
+
     def _cell_lines(self, square: int, row: int, col: int) -> list[list[Piece]]:
         """Each line of one square as (text, style) pieces, exactly ``cell_width`` wide."""
         board = self.board
@@ -716,13 +697,7 @@ class BoardView(ScrollView, can_focus=True):
             base = self.component_style("board--goal")
         else:
             base = self.component_style("board--light" if (row + col) % 2 == 0 else "board--dark")
-        shade = self.heat.get(square)
-        if shade is not None:
-            base = base + self.component_style(f"board--heat-{shade}", partial=True)
-        if square == self.mark:
-            base = base + self.component_style("board--mark", partial=True)
-        if square == self.cursor:
-            base = base + self.component_style("board--cursor", partial=True)
+        base = self.square_style(square, base)
         width = self.cell_width
         number = f" {square}"
         step = None if state.route_step is None else f"{ROUTE_MARK}{state.route_step}"
