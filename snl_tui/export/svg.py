@@ -118,6 +118,12 @@ def board_svg(board: Board, options: PageOptions | None = None) -> str:
             f'<rect x="{x:.2f}" y="{y:.2f}" width="{square:.2f}" height="{square:.2f}" '
             f'fill="{fill}" stroke="{colours.muted}" stroke-width="0.5"/>'
         )
+        # The number on a patch of its square's colour: a jump passing under it is hidden.
+        numbers.append(
+            f'<rect x="{x + square * 0.05:.2f}" y="{y + square * 0.04:.2f}" '
+            f'width="{len(str(square_number)) * number_size * 0.62 + 3:.2f}" '
+            f'height="{number_size * 1.15:.2f}" fill="{fill}"/>'
+        )
         numbers.append(
             f'<text class="number" x="{x + square * 0.07:.2f}" '
             f'y="{y + number_size + square * 0.05:.2f}" font-size="{number_size:.2f}" '
