@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
+from itertools import pairwise
 
 from ..core.board import Board
 from ..core.geometry import JumpPath, Point, jump_paths
@@ -70,6 +71,19 @@ class PageOptions:
     theme: str = "print"
     title: str | None = None
     rules: bool = True
+
+
+def _smooth_path(points: tuple[Point, ...], scale: float, left: float, top: float) -> str:
+    """An SVG path through the middles of ``points``' segments, each corner a quadratic
+    curve: the geometry's sampled wave, drawn smooth."""
+    placed = [(left + x * scale, top + y * scale) for x, y in points]
+    (x0, y0), rest = placed[0], placed[1:]
+    commands = [f"M {x0:.2f} {y0:.2f}"]
+    for (ax, ay), (bx, by) in pairwise(rest):
+        commands.append(f"Q {ax:.2f} {ay:.2f} {(ax + bx) / 2:.2f} {(ay + by) / 2:.2f}")
+    x1, y1 = placed[-1]
+    commands.append(f"L {x1:.2f} {y1:.2f}")
+    return " ".join(commands)
 
 
 def _points(points: tuple[Point, ...], scale: float, left: float, top: float) -> str:
@@ -173,14 +187,14 @@ def _jump_svg(path: JumpPath, scale: float, left: float, top: float, colours: Th
     else:
         colour, belly = colours.snake[path.lane], colours.snake_belly[path.lane]
         body = max(2.0, scale * 0.11)
-        points = _points(path.body, scale, left, top)
+        body_path = _smooth_path(path.body, scale, left, top)
         parts.append(
-            f'<polyline points="{points}" fill="none" stroke="{colour}" '
+            f'<path d="{body_path}" fill="none" stroke="{colour}" '
             f'stroke-width="{body:.2f}" stroke-linecap="round" stroke-linejoin="round"/>'
         )
         # A stripe down the back: a snake reads as a snake in black and white too.
         parts.append(
-            f'<polyline points="{points}" fill="none" stroke="{belly}" '
+            f'<path d="{body_path}" fill="none" stroke="{belly}" '
             f'stroke-width="{body * 0.3:.2f}" stroke-linecap="round" '
             f'stroke-dasharray="{body * 0.6:.2f} {body * 0.6:.2f}"/>'
         )

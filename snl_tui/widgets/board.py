@@ -188,6 +188,10 @@ class BoardView(ScrollView, can_focus=True):
         """The drawn jumps for the current square size (None: not drawn at this size, or
         not made yet: ``jump_art_now``)."""
         self.art_made = False
+        self.art_waits: bool | None = True
+        """True until the first frame, which goes out without the drawn jumps (they take
+        a few milliseconds on a big board); None while they are due in the next frame
+        (``_draw_art_now``); False after."""
         self._set_geometry()
 
     # -- state from the app ------------------------------------------------------------
@@ -210,6 +214,11 @@ class BoardView(ScrollView, can_focus=True):
             return f"Jumps drawn when the squares are bigger ({keys_of('toggle_fit')} zooms)."
         return "Snakes and ladders drawn."
 
+    def _draw_art_now(self) -> None:
+        self.art_waits = False
+        if self.draws_jumps and self.board.jumps:
+            self.watch_jumps_drawn()
+
     def watch_jumps_drawn(self) -> None:
         self.art, self.art_made = None, False
         self.line_cache.clear()
@@ -229,6 +238,11 @@ class BoardView(ScrollView, can_focus=True):
 
     def jump_art_now(self) -> Art | None:
         """The drawn jumps for the current squares (made on first use)."""
+        if self.art_waits is not False:
+            if self.art_waits:
+                self.art_waits = None
+                self.call_after_refresh(self._draw_art_now)
+            return None
         if not self.art_made:
             self.art_made = True
             drawn = self.draws_jumps and bool(self.board.jumps)

@@ -39,34 +39,34 @@ def draw_jumps(board: Board, cell_width: int, cell_height: int) -> Art:
 
 def _braille_art(paths: Iterable[JumpPath], cell_width: int, cell_height: int) -> Art:
     scale_x, scale_y = 2 * cell_width, 4 * cell_height  # dots per square
-    dots: dict[tuple[int, int], list[int]] = {}  # (line, column) -> [bits, jump]
-
-    def plot(x: int, y: int, index: int) -> None:
-        line, column = y // 4, x // 2
-        if x < 0 or y < 0:
-            return
-        cell = dots.get((line, column))
-        if cell is None:
-            cell = dots[line, column] = [0, index]
-        cell[0] |= BRAILLE_BITS[x % 2][y % 4]
-        cell[1] = index  # the jump drawn last owns the cell (snakes over ladders)
-
+    cells: dict[tuple[int, int], list[int]] = {}  # (line, column) -> [bits, jump]
+    radius = math.ceil(HEAD_RADIUS)
+    blot = [
+        (dx, dy)
+        for dy in range(-radius, radius + 1)
+        for dx in range(-radius, radius + 1)
+        if dx * dx + dy * dy <= HEAD_RADIUS * HEAD_RADIUS
+    ]
     for index, path in enumerate(paths):
+        dots: set[tuple[int, int]] = set()
         for stroke in path.strokes():
             scaled = [(x * scale_x, y * scale_y) for x, y in stroke]
             for (x0, y0), (x1, y1) in pairwise(scaled):
-                steps = max(1, math.ceil(max(abs(x1 - x0), abs(y1 - y0)) * 1.5))
-                for step in range(steps + 1):
-                    t = step / steps
-                    plot(int(x0 + (x1 - x0) * t), int(y0 + (y1 - y0) * t), index)
+                steps = max(1, math.ceil(max(abs(x1 - x0), abs(y1 - y0))))
+                dx, dy = (x1 - x0) / steps, (y1 - y0) / steps
+                dots.update((int(x0 + dx * step), int(y0 + dy * step)) for step in range(steps + 1))
         if path.kind == "snake":
-            hx, hy = path.start[0] * scale_x, path.start[1] * scale_y
-            reach = math.ceil(HEAD_RADIUS)
-            for dy in range(-reach, reach + 1):
-                for dx in range(-reach, reach + 1):
-                    if dx * dx + dy * dy <= HEAD_RADIUS * HEAD_RADIUS:
-                        plot(int(hx) + dx, int(hy) + dy, index)
+            hx, hy = int(path.start[0] * scale_x), int(path.start[1] * scale_y)
+            dots.update((hx + dx, hy + dy) for dx, dy in blot)
+        for x, y in dots:
+            if x < 0 or y < 0:
+                continue
+            cell = cells.get((y >> 2, x >> 1))
+            if cell is None:
+                cell = cells[y >> 2, x >> 1] = [0, index]
+            cell[0] |= BRAILLE_BITS[x & 1][y & 3]
+            cell[1] = index  # the jump drawn last owns the cell (snakes over ladders)
     art: Art = {}
-    for (line, column), (bits, index) in dots.items():
+    for (line, column), (bits, index) in cells.items():
         art.setdefault(line, {})[column] = (chr(BRAILLE_BASE + bits), index)
     return art
