@@ -144,9 +144,3 @@ def _snake(head: Point, tail: Point, lane: int) -> Polyline:
         offset = SNAKE_AMPLITUDE * envelope * math.sin(2 * math.pi * waves * t + phase)
         points.append((x0 + (x1 - x0) * t + nx * offset, y0 + (y1 - y0) * t + ny * offset))
     return tuple(points)
-
-
-def square_box(board: Board, square: int) -> tuple[float, float]:
-    """The top-left corner (x, y) of ``square``, in squares."""
-    row, col = board.position_of(square)
-    return float(col), float(row)

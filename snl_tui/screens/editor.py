@@ -697,7 +697,8 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def action_export(self) -> None:
         from .export_dialog import ExportScreen
 
-        suggestion = f"{self.board.name or 'board'}.pdf".replace(" ", "-").lower()
+        stem = "-".join("".join(c if c.isalnum() else " " for c in self.board.name).split())
+        suggestion = f"{stem.lower() or 'board'}.pdf"
         dialog = ExportScreen(self.board, suggestion)
         self.app.push_screen(dialog, lambda said: self._status(said or "Not exported."))
 
