@@ -94,14 +94,17 @@ def tmux_session(
     require_tmux_and_snl()
     assert TMUX is not None
     name = f"{prefix}-{uuid.uuid4().hex[:8]}"
-    clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMUX")}
+    # COLUMNS and LINES (pytest-xdist's workers set 80x24) would override the pane's size.
+    unset = ("NO_COLOR", "TMUX", "COLUMNS", "LINES")
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
     with tempfile.TemporaryDirectory(prefix="snl-e2e-data-") as data:
         variables = {"TERM": "xterm-256color", "SNL_DATA_DIR": data, **(env or {})}
         # A tmux server that is already running (another test's, the user's) starts a
         # new session with the server's environment, not this process's: the variables
         # go on the session's command line, where every server honours them.
         assigned = [f"{key}={value}" for key, value in variables.items()]
-        line = shlex.join(["env", "-u", "NO_COLOR", *assigned, "sh", "-c", command])
+        dropped = [arg for name in unset for arg in ("-u", name)]
+        line = shlex.join(["env", *dropped, *assigned, "sh", "-c", command])
         subprocess.run(
             [TMUX, "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), line],
             check=True,
