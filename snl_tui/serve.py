@@ -7,18 +7,31 @@ optional extra (``snl-tui[web]``); without it ``snl serve`` says how to install 
 The page comes from ``snl_tui/web/`` (our template): titled ``snl``, no external fonts,
 the terminal focused as soon as it is connected, a font size that fits the board. The
 number of games at once is capped, because each one is a process of ~40 MB.
+
+The browser door is guarded (SPEC 9), because loopback is no protection against pages
+that the user's own browser opens on other sites:
+- a websocket is accepted only from the page's own origin (or one given with
+  ``--allow-origin``), and only for a Host header this server answers to (a page whose
+  name was re-pointed at 127.0.0.1, "DNS rebinding", is refused too): anything else is 403;
+- every size the page sends (the query string and each resize message) is clamped to
+  ``WIDTH_RANGE`` x ``HEIGHT_RANGE`` before a game process sees it, and each game process
+  runs under a memory limit (``MEMORY_LIMIT_MB``, ``ulimit -d``);
+- ``/static/`` and its folders list nothing (404).
 """
 
 from __future__ import annotations
 
 import argparse
 import shlex
+import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from .argtypes import whole_number
+from .core.report import quote
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -32,6 +45,13 @@ FULL_CLOSE_CODE = 1013
 """The websocket close code for "try again later": the page shows its "full" message."""
 
 TEMPLATES = Path(__file__).parent / "web"
+WIDTH_RANGE = (20, 400)
+HEIGHT_RANGE = (10, 200)
+"""Terminal sizes a page may ask for (cells). 400x200 is a 4K screen at the page's smallest
+font; a game process at that size stays near 60 MB (10000x5000 took it past 400 MB)."""
+MEMORY_LIMIT_MB = 1024
+"""Each game process's data limit: several times what a game needs (about 60 MB at the
+largest size), so one process can never take the machine down."""
 EXIT_OK = 0
 EXIT_USAGE = 2
 
@@ -61,6 +81,14 @@ def add_serve_parser(
     serve.add_argument(
         "--players", default="You,cpu", metavar="LIST", help="as for 'snl play' (default You,cpu)"
     )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="also accept browser pages from this origin, e.g. https://games.example.org "
+        "behind a reverse proxy (repeatable; default: only this server's own pages)",
+    )
     serve.add_argument("--mode", choices=("classic", "puzzle"), default="classic")
     serve.add_argument("--no-animation", action="store_true", help="move tokens instantly")
     serve.add_argument(
@@ -70,7 +98,8 @@ def add_serve_parser(
 
 
 def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
-    """The shell command each browser session runs: this interpreter's ``snl play``.
+    """The shell command each browser session runs: this interpreter's ``snl play``,
+    under a data limit of ``MEMORY_LIMIT_MB`` (``ulimit -d``, in every POSIX shell).
 
     A board file is made absolute, so the game finds it whatever the directory. Every
     tab is a new game: it saves like a terminal game (unless ``--no-save``) but does not
@@ -90,7 +119,52 @@ def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
             words.append(flag if value else flag.replace("--", "--no-", 1))
         else:
             words += [flag, str(value)]
-    return shlex.join(words)
+    return f"ulimit -d {MEMORY_LIMIT_MB * 1024} && exec {shlex.join(words)}"
+
+
+def clamp(value: object, bounds: tuple[int, int], default: int) -> int:
+    """A size from the page as a whole number within ``bounds`` (``default`` when it is
+    not a whole number at all)."""
+    try:
+        number = int(str(value).strip()) if not isinstance(value, int) else value
+    except ValueError:
+        return default
+    low, high = bounds
+    return max(low, min(high, number))
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of ``url`` in lower case, or None when it has none."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def host_names(host: str, port: int) -> set[str]:
+    """The Host headers this server answers to when it listens on ``host``: loopback
+    listens answer to the loopback names only (so a re-pointed name is refused); another
+    address answers to any name (the network reaches it by names we cannot know)."""
+    if host not in LOOPBACK:
+        return set()
+    names = {"127.0.0.1", "localhost", "[::1]"}
+    return {f"{name}:{port}" for name in names} | (names if port == 80 else set())
+
+
+def allowed(origin: str | None, host: str, hosts: set[str], extra: Iterable[str]) -> bool:
+    """Whether a websocket from page ``origin`` to Host ``host`` is let in: the page's
+    own origin (same host and port as the request, on a name this server answers to), or
+    an origin given with ``--allow-origin``. No Origin header (not a browser) is refused
+    too: every browser sends one, and the game has no other client."""
+    if origin is None:
+        return False
+    origin = origin.strip().lower()
+    if origin in extra:
+        return True
+    host = host.lower()
+    if hosts and host not in hosts:
+        return False
+    return origin in (f"http://{host}", f"https://{host}")
 
 
 def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) -> int:
@@ -100,6 +174,22 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
     except ImportError:
         print(INSTALL_HINT, file=err)
         return EXIT_USAGE
+    try:
+        socket.getaddrinfo(args.host, args.port, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        print(f"snl serve: cannot resolve the host {quote(args.host)}", file=err)
+        return EXIT_USAGE
+    extra = []
+    for url in args.allow_origin:
+        origin = origin_of(url)
+        if origin is None:
+            print(
+                f"snl serve: --allow-origin {quote(url)} is not an origin such as "
+                "https://games.example.org",
+                file=err,
+            )
+            return EXIT_USAGE
+        extra.append(origin)
     if args.host not in LOOPBACK:
         print(
             f"snl serve: warning: listening on {args.host}: anyone who can reach this "
@@ -111,8 +201,13 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
         host=args.host,
         port=args.port,
         max_sessions=args.max_sessions,
+        allow_origins=tuple(extra),
     )
-    server.serve()
+    try:
+        server.serve()
+    except OSError as error:  # the port is taken, the address is not this machine's
+        print(f"snl serve: cannot listen on {args.host}:{args.port}: {error.strerror}", file=err)
+        return EXIT_USAGE
     return EXIT_OK
 
 
@@ -122,14 +217,74 @@ def _server_class() -> type[Any]:
     from aiohttp import web
     from textual_serve.server import Server
 
-    class SnlServer(Server):
-        """textual-serve's server with our page and a cap on concurrent games."""
+    class ClampedSizes:
+        """An app service whose terminal size is always clamped (every resize message)."""
 
-        def __init__(self, command: str, *, host: str, port: int, max_sessions: int) -> None:
+        def __init__(self, service: Any) -> None:
+            self.service = service
+
+        async def set_terminal_size(self, width: object, height: object) -> None:
+            await self.service.set_terminal_size(
+                clamp(width, WIDTH_RANGE, 80), clamp(height, HEIGHT_RANGE, 24)
+            )
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.service, name)
+
+    class SnlServer(Server):
+        """textual-serve's server with our page, a cap on concurrent games and the guards
+        of the module's docstring."""
+
+        def __init__(
+            self,
+            command: str,
+            *,
+            host: str,
+            port: int,
+            max_sessions: int,
+            allow_origins: tuple[str, ...] = (),
+        ) -> None:
             # Our templates folder (absolute, so textual-serve's own base path is ignored).
             super().__init__(command, host=host, port=port, title="snl", templates_path=TEMPLATES)
             self.max_sessions = max_sessions
             self.sessions = 0
+            self.hosts = host_names(host, port)
+            self.allow_origins = allow_origins
+
+        async def _make_app(self) -> web.Application:
+            # textual-serve builds its aiohttp app here (its only hook for it): the guard
+            # runs before every route, including its static files and websocket.
+            app = await super()._make_app()
+
+            @web.middleware
+            async def guard(request: web.Request, handler: Any) -> web.StreamResponse:
+                return await self.guard(request, handler)
+
+            app.middlewares.append(guard)
+            return app
+
+        async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+            """Refuse what the module's docstring refuses; clamp the page's sizes."""
+            if request.path.startswith("/static") and request.path.endswith("/"):
+                raise web.HTTPNotFound()  # no folder listings
+            if self.hosts and request.host.lower() not in self.hosts:
+                raise web.HTTPForbidden(text="snl serve: unknown host")
+            if request.path == "/ws":
+                origin = request.headers.get("Origin")
+                if not allowed(origin, request.host, self.hosts, self.allow_origins):
+                    raise web.HTTPForbidden(text="snl serve: pages from other sites may not play")
+                query = request.rel_url.query
+                sizes = {
+                    "width": str(clamp(query.get("width", "80"), WIDTH_RANGE, 80)),
+                    "height": str(clamp(query.get("height", "24"), HEIGHT_RANGE, 24)),
+                }
+                request = request.clone(rel_url=request.rel_url.update_query(sizes))
+            response: web.StreamResponse = await handler(request)
+            return response
+
+        async def _process_messages(self, websocket: Any, app_service: Any) -> None:
+            clamped: Any = ClampedSizes(app_service)
+            await super()._process_messages(websocket, clamped)
 
         def full(self) -> bool:
             return self.sessions >= self.max_sessions
