@@ -22,15 +22,16 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias
 
 from . import __version__, store_cli
+from .argtypes import whole_number
 from .core.board import Board
 from .core.engine import MAX_PLAYERS, Player, move
 from .core.errors import SnlError
 from .core.formats import FORMATS, builtin_boards, dump_board, load_board, lost_in_matrix
-from .core.report import LINE_LIMIT, place, safe_line
 from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
 from .core.session import GameSession
 from .core.session import parse_players as session_parse_players
 from .core.solver import solve
+from .core.text import LINE_LIMIT, clip, parse_whole, place, quote, safe_line
 
 if TYPE_CHECKING:
     from .core.store import SavedGame, Store
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 EXIT_OK = 0
 EXIT_WARNINGS = 1
 EXIT_USAGE = 2
+MAX_GAME_ID = 2**63 - 1
+"""The largest id SQLite can store: a larger number names no saved game."""
 
 COMMANDS = (
     "play",
@@ -55,12 +58,18 @@ COMMANDS = (
 )
 
 
+BOARD_HELP = "a built-in board's name (see 'snl boards') or a .toml, .json or .txt file"
+
+
 class UsageError(SnlError):
     """A command-line mistake found after parsing (e.g. too many players)."""
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (no usage block) and exit 2."""
+    """An ArgumentParser whose errors are one line (no usage block) and exit 2.
+    ``subcommands`` maps each command built on it to its parser."""
+
+    subcommands: dict[str, argparse.ArgumentParser]
 
     def error(self, message: str) -> NoReturn:
         # argparse quotes the bad argument: it may hold control characters or be huge.
@@ -76,8 +85,7 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("rule options (default: the board's own rules)")
     group.add_argument(
         "--start",
-        type=int,
-        choices=(0, 1),
+        type=whole_number(0, 1),
         help="1: start on square 1; 0: start off the board",
     )
     group.add_argument(
@@ -93,7 +101,7 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--faces",
-        type=int,
+        type=whole_number(MIN_FACES, MAX_FACES),
         metavar="N",
         help=f"sides of the die ({MIN_FACES}..{MAX_FACES})",
     )
@@ -160,10 +168,11 @@ def _saved_game(store: Store, text: str | None) -> SavedGame:
         if saved is None:
             raise UsageError("no unfinished game to resume ('snl games' lists saved games)")
         return saved
-    try:
-        game_id = int(text)
-    except ValueError:
-        raise UsageError(f"not a saved game's number: {text!r} (see 'snl games')") from None
+    game_id = parse_whole(text)
+    if game_id is None or game_id < 1:
+        raise UsageError(f"not a saved game's number: {quote(text)} (see 'snl games')")
+    if game_id > MAX_GAME_ID:  # more than SQLite can hold: no such game
+        raise UsageError(f"no saved game {clip(text, 24)} ('snl games' lists saved games)")
     return store.load_game(game_id)
 
 
@@ -224,8 +233,9 @@ def parse_players(text: str) -> list[Player]:
     """``"Ann,cpu,cpu:Robo"`` -> players: the session's one parser (``--players: `` first)."""
     try:
         return session_parse_players(text)
-    except SnlError as error:
-        raise UsageError(f"--players: {error}") from None
+    except SnlError as error:  # a sentence for the dialog, a clause like argparse's here
+        sentence = str(error).rstrip(".")
+        raise UsageError(f"argument --players: {sentence[:1].lower()}{sentence[1:]}") from None
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
@@ -403,20 +413,13 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _square(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a square number: {text!r}") from None
-
-
-def _player_count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_PLAYERS}, not {text!r}")
+    value = parse_whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a square number: {quote(text)}")
     return value
+
+
+_player_count = whole_number(1, MAX_PLAYERS)
 
 
 def _add_no_save(parser: argparse.ArgumentParser) -> None:
@@ -427,7 +430,7 @@ def _add_no_save(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> _Parser:
     """The ``snl`` parser. With ``command`` (one of ``COMMANDS``) only that subcommand's
     arguments are built: ``main`` parses ``snl play ...`` without building the other
     twelve (a few milliseconds before the first frame). Help and errors read the same:
@@ -443,6 +446,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for names, add in _SUBCOMMANDS:  # in the order ``snl --help`` lists them
         if command is None or command in names:
             add(commands)
+    parser.subcommands = dict(commands.choices)
     return parser
 
 
@@ -451,7 +455,7 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[Any]"  # what add_subparser
 
 def _add_play(commands: Subcommands) -> None:
     play = commands.add_parser("play", help="play a board in the terminal (the default)")
-    play.add_argument("board", nargs="?", default="classic", metavar="BOARD")
+    play.add_argument("board", nargs="?", default="classic", metavar="BOARD", help=BOARD_HELP)
     play.add_argument(
         "--players",
         default="You,cpu",
@@ -492,7 +496,7 @@ def _add_replay(commands: Subcommands) -> None:
 
 def _add_solve(commands: Subcommands) -> None:
     solve_cmd = commands.add_parser("solve", help="least rolls and one optimal route")
-    solve_cmd.add_argument("board", metavar="BOARD")
+    solve_cmd.add_argument("board", metavar="BOARD", help=BOARD_HELP)
     solve_cmd.add_argument("--json", action="store_true", help="print one JSON object")
     solve_cmd.add_argument(
         "--from",
@@ -506,7 +510,7 @@ def _add_solve(commands: Subcommands) -> None:
 
 def _add_analyze(commands: Subcommands) -> None:
     analyze = commands.add_parser("analyze", help="exact odds of the real game")
-    analyze.add_argument("board", metavar="BOARD")
+    analyze.add_argument("board", metavar="BOARD", help=BOARD_HELP)
     analyze.add_argument("--json", action="store_true", help="print one JSON object")
     analyze.add_argument(
         "--players",
@@ -527,7 +531,7 @@ def _add_check(commands: Subcommands) -> None:
     check = commands.add_parser(
         "check", help="validate a board and print warnings (exit 0 ok, 1 warnings, 2 errors)"
     )
-    check.add_argument("board", metavar="BOARD")
+    check.add_argument("board", metavar="BOARD", help=BOARD_HELP)
 
 
 def _add_boards(commands: Subcommands) -> None:
@@ -537,7 +541,7 @@ def _add_boards(commands: Subcommands) -> None:
 
 def _add_convert(commands: Subcommands) -> None:
     convert = commands.add_parser("convert", help="print a board in another format")
-    convert.add_argument("board", metavar="BOARD")
+    convert.add_argument("board", metavar="BOARD", help=BOARD_HELP)
     convert.add_argument("--to", required=True, choices=FORMATS, help="the output format")
     convert.add_argument(
         "--force",
@@ -581,6 +585,43 @@ _SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] 
 """Each subcommand's name(s) and what adds it to the parser."""
 
 
+def unknown_command(word: str) -> str:
+    """One line for ``snl WORD`` when WORD is no command: a board gets 'snl play WORD',
+    a near miss of a command or a board 'did you mean', anything else the commands."""
+    import difflib
+    from pathlib import Path
+
+    from .core.formats import builtin_names
+
+    shown = quote(word)
+    boards = builtin_names()
+    if word in boards or (Path(word).suffix in (".toml", ".json", ".txt") and Path(word).exists()):
+        return f"snl: {shown} is a board, not a command: did you mean 'snl play {word}'?"
+    commands = [c for c in COMMANDS if c != "play"] + ["play"]
+    near_command = difflib.get_close_matches(word, commands, n=1, cutoff=0.6)
+    near_board = difflib.get_close_matches(word, boards, n=1, cutoff=0.6)
+    if near_command:
+        return f"snl: unknown command {shown}: did you mean 'snl {near_command[0]}'?"
+    if near_board:
+        return f"snl: unknown command {shown}: did you mean 'snl play {near_board[0]}'?"
+    return f"snl: unknown command {shown} (commands: {', '.join(COMMANDS)}; see snl --help)"
+
+
+def _unrecognized(parser: _Parser, args: argparse.Namespace, extra: list[str]) -> NoReturn:
+    """argparse's "unrecognized arguments", said by the subcommand's own parser (so it
+    names ``snl solve``, not ``snl``) with the option it most likely meant."""
+    import difflib
+    import re
+
+    target = parser.subcommands.get(getattr(args, "command", None) or "", parser)
+    known = re.findall(r"--?[A-Za-z][\w-]*", target.format_usage())
+    message = f"unrecognized arguments: {' '.join(extra)}"
+    near = difflib.get_close_matches(extra[0], known, n=1, cutoff=0.6)
+    if extra[0].startswith("-") and near:
+        message += f": did you mean {near[0]}?"
+    target.error(message)
+
+
 def _with_default_command(argv: list[str]) -> list[str]:
     # `snl` and `snl --seed 3` mean `snl play ...`; help and version stay top-level.
     if not argv:
@@ -594,9 +635,18 @@ def _with_default_command(argv: list[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args_list = _with_default_command(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser(args_list[0] if args_list[0] in COMMANDS else None)
+    first = args_list[0]
+    if first == "--version" and len(args_list) > 1:
+        _report(sys.stderr, f"snl: --version takes nothing after it, not {quote(args_list[1])}")
+        return EXIT_USAGE
+    if not first.startswith("-") and first not in COMMANDS:
+        _report(sys.stderr, unknown_command(first))
+        return EXIT_USAGE
+    parser = build_parser(first if first in COMMANDS else None)
     try:
-        args = parser.parse_args(args_list)
+        args, extra = parser.parse_known_args(args_list)
+        if extra:
+            _unrecognized(parser, args, extra)
     except SystemExit as stop:  # --help, --version and usage errors
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
     out, err = sys.stdout, sys.stderr

@@ -31,7 +31,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from .argtypes import whole_number
-from .core.report import quote
+from .core.text import parse_whole, quote
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -125,9 +125,8 @@ def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
 def clamp(value: object, bounds: tuple[int, int], default: int) -> int:
     """A size from the page as a whole number within ``bounds`` (``default`` when it is
     not a whole number at all)."""
-    try:
-        number = int(str(value).strip()) if not isinstance(value, int) else value
-    except ValueError:
+    number = value if type(value) is int else parse_whole(str(value))
+    if number is None:
         return default
     low, high = bounds
     return max(low, min(high, number))

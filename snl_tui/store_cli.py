@@ -10,12 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .core.errors import SnlError
+from .core.report import LUCK_LEGEND
+from .core.text import quote, safe_line
 
 if TYPE_CHECKING:
     from .core.analysis import Analysis
@@ -44,6 +45,10 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run ``snl games`` or ``snl stats``; returns the exit status."""
     store = _open(args.command, err)
+    board = getattr(args, "board", None)
+    if store is None and board and not _known_board(board, None):
+        print(f"snl stats: no board or saved game is called {quote(board)}", file=err)
+        return EXIT_USAGE
     if store is None:
         if args.command == "games":
             print("[]" if args.json else "no saved games yet", file=out)
@@ -57,18 +62,23 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     with store:
         for warning in store.warnings:
             print(f"snl {args.command}: {warning}", file=err)
-        if args.command == "games":
-            return cmd_games(store, args, out, err)
-        return cmd_stats(store, args, out, err)
+        told = len(store.warnings)
+        command = cmd_games if args.command == "games" else cmd_stats
+        status = command(store, args, out, err)
+        for warning in store.warnings[told:]:  # damage found while reading
+            print(f"snl {args.command}: {warning}", file=err)
+        return status
 
 
 def _open(command: str, err: TextIO) -> Store | None:
-    """The store for reading; None when nothing was ever saved in the default place."""
-    from .core.store import DATA_DIR_ENV, default_dir, open_store  # only for these commands
+    """The store for reading; None when nothing was ever saved (no data folder or no
+    database file in it yet: a fresh install is not an error)."""
+    from .core.store import DB_NAME, default_dir, open_store  # only for these commands
 
-    if not os.environ.get(DATA_DIR_ENV) and not default_dir().exists():
-        return None  # a fresh install: nothing played yet is not an error
-    return open_store(create=False)
+    folder = default_dir()
+    if not folder.exists() or (folder.is_dir() and not (folder / DB_NAME).exists()):
+        return None
+    return open_store(create=False)  # a folder that is a file: one line, exit 2
 
 
 # -- snl games -----------------------------------------------------------------------------
@@ -108,6 +118,7 @@ def _local(moment: datetime) -> str:
 def _print_table(
     header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int], out: TextIO
 ) -> None:
+    rows = [tuple(safe_line(cell, 60) for cell in row) for row in rows]  # names from the store
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         cells = [
@@ -130,19 +141,33 @@ def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
         print(json.dumps({"boards": boards}), file=out)
         return EXIT_OK
     if not boards:
-        where = f" on {args.board}" if args.board else ""
+        if args.board and not _known_board(args.board, store):
+            print(f"snl stats: no board or saved game is called {quote(args.board)}", file=err)
+            return EXIT_USAGE
+        where = f" on {safe_line(args.board, 60)}" if args.board else ""
         print(f"no finished games{where} yet", file=out)
         return EXIT_OK
     for index, board in enumerate(boards):
         if index:
             print(file=out)
         print_board(board, out)
-    print(
-        "\navg length: turns to reach the goal in the games won; luck: the median share of "
-        "games that finish that fast (lower is luckier)",
-        file=out,
-    )
+    print(f"\navg length: turns to reach the goal in the games won; {LUCK_LEGEND}", file=out)
     return EXIT_OK
+
+
+def _known_board(board: str, store: Store | None) -> bool:
+    """Whether ``board`` loads, or names a board of some saved game (finished or not)."""
+    from .core.formats import load_board
+
+    try:
+        load_board(board)
+        return True
+    except SnlError:
+        if store is None:
+            return False
+        wanted = board.casefold()
+        listing = store.list_games()
+        return any(wanted in (g.board_name.casefold(), g.board_key) for g in listing.games)
 
 
 def _board_names(board: str) -> list[str]:
@@ -173,6 +198,7 @@ def board_summary(record: BoardRecord, odds: Analysis | None = None) -> dict[str
     """A board's history with the exact odds beside it (JSON-able); ``odds`` when the
     caller has them already (``exact_odds(record.board)``). Used by ``snl stats`` and the
     game's statistics screen, so both show the same figures."""
+    from .core.analysis import luck
     from .core.solver import solve
 
     if odds is None:
@@ -187,7 +213,12 @@ def board_summary(record: BoardRecord, odds: Analysis | None = None) -> dict[str
     optimum = solve(record.board).moves
     players = []
     for player in record.players:
-        luck = [odds.percentile(length) for length in player.lengths] if odds else []
+        seats = player.seats or (1,) * len(player.lengths)
+        luck_shares = (
+            [luck(odds, count, length) for length, count in zip(player.lengths, seats, strict=True)]
+            if odds
+            else []
+        )
         players.append(
             {
                 "player": player.player,
@@ -195,8 +226,8 @@ def board_summary(record: BoardRecord, odds: Analysis | None = None) -> dict[str
                 "wins": player.wins,
                 "lengths": list(player.lengths),
                 "average_length": player.average_length,
-                "luck_percentiles": luck,
-                "median_luck": _median(luck),
+                "luck_percentiles": luck_shares,
+                "median_luck": _median(luck_shares),
                 "puzzles": player.puzzles,
                 "puzzle_best": player.puzzle_best,
             }
@@ -228,7 +259,7 @@ def print_board(board: dict[str, Any], out: TextIO) -> None:
         if expected is not None
         else "exact odds not available for this board"
     )
-    print(f"{board['board'] or '(unnamed board)'} ({exact})", file=out)
+    print(f"{safe_line(board['board'] or '(unnamed board)')} ({exact})", file=out)
     header = ("player", "games", "wins", "avg length", "luck", "puzzle best")
     rows = [_player_row(player, board) for player in board["players"]]
     _print_table(header, rows, {1, 2, 3, 4}, out)

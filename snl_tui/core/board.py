@@ -18,8 +18,8 @@ from operator import is_not
 from typing import Literal, TypeVar
 
 from .errors import BoardError
-from .report import is_unsafe_char, quote
 from .rules import Rules
+from .text import is_unsafe_char, quote
 
 MAX_SIDE = 1000
 JumpKind = Literal["ladder", "snake"]

@@ -47,8 +47,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .board import Board, JumpSpec, check_dimensions
 from .errors import BoardError, RulesError
-from .report import quote
 from .rules import Rules
+from .text import quote
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable

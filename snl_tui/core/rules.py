@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from .errors import RulesError
-from .report import quote
+from .text import quote
 
 Overshoot = Literal["stay", "bounce", "finish"]
 OVERSHOOT_VALUES: tuple[str, ...] = ("stay", "bounce", "finish")

@@ -52,7 +52,6 @@ class GameSaver:
         self._game: Game | None = None
         """The game ``game_id`` belongs to: a different game object is a new game."""
         self._finished = False
-        self._warnings = list(store.warnings) if store is not None else []
 
     @property
     def store(self) -> Store | None:
@@ -60,7 +59,6 @@ class GameSaver:
         if self._opener is not None:
             opener, self._opener = self._opener, None
             self._store = opener()
-            self._warnings += self._store.warnings
         return self._store
 
     @property
@@ -111,10 +109,8 @@ class GameSaver:
         self.game_id, self._game = None, None
 
     def notice(self) -> str | None:
-        """A one-line message for the player, once each: a damaged store moved aside,
-        then "not saving: ..." when the store is (or became) disabled."""
-        if self._warnings:
-            return self._warnings.pop(0)
+        """A one-line message for the player, once each: a damaged store moved aside
+        (on opening or found later), "not saving: ..." when the store became disabled."""
         if self.store is None:
             return None
         return self.store.take_notice()

@@ -18,9 +18,9 @@ from typing import Any
 from .board import Board
 from .engine import MAX_PLAYERS, Game, Player, Turn, move, unique_names
 from .errors import MoveError, SnlError
-from .report import is_unsafe_char, plural, quote, turns_text
 from .rules import Rules
 from .solver import least_rolls_from, optimal_dice, optimal_route
+from .text import has_visible_char, is_unsafe_char, plural, quote, turns_text
 
 MODES = ("classic", "puzzle")
 SESSION_VERSION = 1
@@ -46,7 +46,13 @@ def parse_players(text: str) -> list[Player]:
         bad = next((char for char in name if is_unsafe_char(char)), None)
         if bad is not None:
             raise SnlError(f"A name contains a control character ({quote(bad)}).")
-    return unique_names([Player.parse(name) for name in names])
+    players = [Player.parse(name) for name in names]
+    for player in players:
+        if not has_visible_char(player.name):  # a zero-width space would show as nobody
+            raise SnlError(
+                f"The name {quote(player.name)} shows nothing: use a letter, digit or sign."
+            )
+    return unique_names(players)
 
 
 def players_text(players: Sequence[Player]) -> str:

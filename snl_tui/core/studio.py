@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from . import report
+from . import report, text
 from .analysis import AnalysisError, analyze
 from .board import Board
 from .errors import SnlError
@@ -126,8 +126,8 @@ def _whole_turns(value: float) -> str:
 
 
 def percent(value: float) -> str:
-    """A share in percent with one decimal (``report.percent``); 'n/a' for ``nan``."""
-    return "n/a" if math.isnan(value) else report.percent(value)
+    """A share in percent with one decimal (``text.percent``); 'n/a' for ``nan``."""
+    return "n/a" if math.isnan(value) else text.percent(value)
 
 
 def edge_text(value: float) -> str:

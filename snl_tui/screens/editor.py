@@ -41,6 +41,7 @@ from ..core.edit import (
 )
 from ..core.errors import BoardError
 from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
+from ..core.text import parse_whole
 from ..widgets.board import (
     EDITOR_COMPONENT_CLASSES,
     HEAT_SHADES,
@@ -551,12 +552,12 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         elif field.id in ("f-rows", "f-cols"):
             rows_text = self.query_one("#f-rows", Input).value.strip()
             cols_text = self.query_one("#f-cols", Input).value.strip()
-            try:
-                rows, cols = int(rows_text), int(cols_text)
-            except ValueError:
+            rows_value, cols_value = parse_whole(rows_text), parse_whole(cols_text)
+            if rows_value is None or cols_value is None:
                 self._status("Refused: rows and columns must be whole numbers", error=True)
                 self._sync_form()
                 return
+            rows, cols = rows_value, cols_value
             if (rows, cols) != (board.rows, board.cols):
                 self.apply_edit(Resize(rows, cols))
 

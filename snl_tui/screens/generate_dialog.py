@@ -29,6 +29,7 @@ from ..core.generate import (
     generate,
 )
 from ..core.rules import Rules
+from ..core.text import parse_decimal, parse_whole, quote
 from .dialog import Dialog
 
 SEARCHING = "searching… (escape stops and closes)"
@@ -149,11 +150,11 @@ class GenerateScreen(Dialog[Board | None]):
         text = self.query_one(f"#gen-{key}", Input).value.strip()
         if not text:
             return None
-        try:
-            return kind(text)
-        except ValueError:
+        value = parse_whole(text) if kind is int else parse_decimal(text)
+        if value is None:
             label = next(label for k, label, *_ in FIELDS if k == key)
-            raise SnlError(f"{label}: {text!r} is not a number") from None
+            raise SnlError(f"{label}: {quote(text)} is not a number") from None
+        return value
 
     def targets(self) -> Targets:
         """The form's targets; raises SnlError (shown in the dialog) when invalid."""

@@ -24,8 +24,8 @@ from textual.worker import get_current_worker
 from ..core.board import Board
 from ..core.errors import SnlError
 from ..core.formats import builtin_boards, is_board_file, load_board, looks_like_board
-from ..core.report import safe_line
 from ..core.solver import least_rolls_from
+from ..core.text import safe_line
 from .dialog import Dialog
 
 

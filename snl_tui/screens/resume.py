@@ -13,8 +13,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from ..core.report import place
 from ..core.store import SavedGame
+from ..core.text import place
 from .dialog import Dialog
 
 

@@ -22,8 +22,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
 from ..core.board import Board
-from ..core.report import percent
+from ..core.report import LUCK_LEGEND
 from ..core.store import Store, StoreError, board_key
+from ..core.text import percent
 from .dialog import Dialog
 
 if TYPE_CHECKING:
@@ -119,8 +120,7 @@ def statistics_text(store: Store | None, board: Board, you: str) -> str:
         print("No finished games yet: finish a game and come back.", file=out)
     else:
         print(
-            "\navg length: turns to reach the goal in the games won; luck: the median share "
-            "of games that finish that fast (lower is luckier)",
+            f"\navg length: turns to reach the goal in the games won; {LUCK_LEGEND}",
             file=out,
         )
     name = board.name or "this board"

@@ -17,7 +17,8 @@ from textual.widgets import Button, Label, Static
 
 from ..core.engine import Game
 from ..core.errors import SnlError
-from ..core.report import percent, plural
+from ..core.report import luck_text
+from ..core.text import plural
 from .dialog import Dialog
 
 
@@ -54,9 +55,7 @@ def winner_report(game: Game) -> GameReport:
     lines = [f"{winner.name} won in {plural(turns, 'turn')} ({plural(rolls, 'roll')} in all)."]
     share = winner_share(game, turns)
     if share is not None:
-        players = len(game.players)
-        kind = "A one-player game" if players == 1 else f"A {players}-player game"
-        lines.append(f"{kind} this short happens in {percent(share, 0)} of games.")
+        lines.append(luck_text(share, len(game.players), turns))
     return GameReport(wins(winner.name), tuple(lines))
 
 

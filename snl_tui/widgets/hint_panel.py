@@ -23,9 +23,9 @@ from textual.widgets import Static
 from ..core.board import Board
 from ..core.engine import Player
 from ..core.errors import SnlError
-from ..core.report import percent as format_percent
-from ..core.report import place
 from ..core.solver import least_rolls_from, optimal_dice, optimal_route
+from ..core.text import percent as format_percent
+from ..core.text import place
 
 CHART_MIN_TURNS, CHART_MAX_TURNS = 30, 1000
 """The sparkline covers turns 1..(99th percentile of the games that finish), clamped to

@@ -6,9 +6,9 @@ from textual.widgets import Button, Input, Static
 
 from snl_tui.core.engine import Player, move
 from snl_tui.core.formats import load_board
-from snl_tui.core.report import plural
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import least_rolls_from, optimal_dice, optimal_route
+from snl_tui.core.text import plural
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.new_game import NewGameScreen
 from snl_tui.screens.winner import GameOverScreen

@@ -21,8 +21,9 @@ from snl_tui.core.chain import expected_turns
 from snl_tui.core.checks import check_board
 from snl_tui.core.engine import Game, next_position
 from snl_tui.core.impacts import jump_impacts
-from snl_tui.core.report import analysis_json, format_report, percent, square_ranges
+from snl_tui.core.report import analysis_json, format_report
 from snl_tui.core.rules import Rules
+from snl_tui.core.text import percent, square_ranges
 
 from .strategies import boards
 

@@ -28,7 +28,7 @@ from snl_tui.core.formats import (
     looks_like_board,
     parse_board,
 )
-from snl_tui.core.report import LINE_LIMIT, is_unsafe_char, quote, safe_line
+from snl_tui.core.text import LINE_LIMIT, is_unsafe_char, quote, safe_line
 
 from .hostile import build_corpus, build_tricky_valid, hostile_texts
 
