@@ -39,10 +39,11 @@ from .core.errors import SnlError
 from .core.formats import load_board
 from .core.saving import GameSaver
 from .core.session import GameSession
-from .messages import EditRequested
+from .messages import EditRequested, ResumeRequested, SettingChanged
 from .screens.game import MODES, GameScreen, GameSettings
 
 if TYPE_CHECKING:
+    from .core.settings import Settings
     from .core.store import SavedGame, Store
     from .palette import SnlCommandPalette
 
@@ -76,6 +77,9 @@ class SnlApp(App[None]):
         replay: GameSession | None = None,
         open_store: Callable[[], Store] | None = None,
         offer_last: bool = False,
+        offer_only: Callable[[SavedGame], bool] | None = None,
+        settings: Settings | None = None,
+        notices: Sequence[str] = (),
     ) -> None:
         # Textual loads a screen's own CSS_PATH when the screen is pushed, never for the
         # default screen: as the base screen, the editor's styles come with the app's.
@@ -92,6 +96,13 @@ class SnlApp(App[None]):
         self.offer = offer
         self.offer_last = offer_last and store is None and open_store is not None
         """Offer the last unfinished game once ``open_store`` has opened the store."""
+        self.offer_only = offer_only
+        """Offer only an unfinished game that passes this (the board and mode named on
+        the command line); None: the last one, whatever it is."""
+        self.remembered = settings
+        """What snl remembers between runs (None: remember nothing, e.g. tests and
+        ``--no-save``): changes are written back as the player makes them."""
+        self.notices = list(notices)
         session, game_id = resume if resume is not None else (None, None)
         self.game_screen = GameScreen(
             self.settings,
@@ -155,6 +166,46 @@ class SnlApp(App[None]):
     def on_mount(self) -> None:
         if self.offer is not None:
             self._offer(self.offer)
+        remembered = self.remembered
+        if remembered is not None:
+            if remembered.theme in self.available_themes:
+                self.theme = remembered.theme
+            elif remembered.theme:
+                self.notices.append(f"settings: no theme called {remembered.theme!r}")
+            self.theme_changed_signal.subscribe(self, self._theme_changed)
+        for notice in self.notices:
+            self.notify(notice, severity="warning", timeout=8, markup=False)
+
+    def _theme_changed(self, theme: object) -> None:
+        self.post_message(SettingChanged("theme", self.theme))
+
+    def on_setting_changed(self, event: SettingChanged) -> None:
+        """Remember a changed setting (a failure to write is said once, never fatal)."""
+        if self.remembered is None or getattr(self.remembered, event.name) == event.value:
+            return
+        from .core.settings import save_settings
+
+        self.remembered = self.remembered.with_changes(**{event.name: event.value})
+        problem = save_settings(self.remembered)
+        if problem is not None:
+            self.notify(problem, severity="warning", markup=False)
+
+    def on_resume_requested(self, event: ResumeRequested) -> None:
+        """Continue a saved game picked on the saved-games screen: the game on screen
+        stays saved as it is (every move was), so nothing is lost by leaving it."""
+        store = self.store
+        if store is None:
+            return
+        try:
+            saved = store.load_game(event.game_id)
+            session = GameSession.from_dict(saved.data)
+        except SnlError as error:
+            self.notify(
+                f"Cannot resume game {event.game_id}: {error}", severity="error", markup=False
+            )
+            return
+        self.game_screen.resume(session, saved.id)
+        self.notify(f"Resumed saved game {saved.id}.")
 
     def _offer_last(self) -> None:
         """Open the store and offer its last unfinished game, if there is one: after the
@@ -163,7 +214,7 @@ class SnlApp(App[None]):
         from .core.saving import last_resumable
 
         store = self.store
-        offer = last_resumable(store) if store is not None else None
+        offer = last_resumable(store, self.offer_only) if store is not None else None
         if offer is not None:
             self.offer = offer
             self._offer(offer)

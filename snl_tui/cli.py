@@ -34,6 +34,7 @@ from .core.solver import solve
 from .core.text import LINE_LIMIT, clip, parse_whole, place, quote, safe_line
 
 if TYPE_CHECKING:
+    from .core.settings import Settings
     from .core.store import SavedGame, Store
 
 EXIT_OK = 0
@@ -130,22 +131,48 @@ def _board(args: argparse.Namespace) -> Board:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """``snl play``: what was named on the command line is played. Only a bare ``snl``
+    (no board, mode or players named) offers the last unfinished game; with a board or
+    mode named, only an unfinished game of that board and mode is offered."""
+    named = args.board is not None or args.mode is not None or args.players is not None
+    args.board = args.board or "classic"
+    mode = args.mode or "classic"
     board = _board(args)
-    players = parse_players(args.players)
+    remembered, notices = _remembered(args)
+    players = parse_players(args.players or remembered.players or DEFAULT_PLAYERS)
     from .app import SnlApp, run_app  # Textual loads only to play
+
+    def same_game(saved: SavedGame) -> bool:
+        return saved.board == board and saved.mode == mode
 
     app = SnlApp(
         board=board,
         players=players,
         seed=args.seed,
-        mode=args.mode,
-        animate=not args.no_animation,
+        mode=mode,
+        animate=not args.no_animation and remembered.animation,
         # The saved games open after the first frame (the store's module and SQLite
         # load then), and the last unfinished game is offered then.
         open_store=None if args.no_save else _game_store,
         offer_last=not args.no_resume_offer,
+        offer_only=same_game if named else None,
+        settings=None if args.no_save else remembered,
+        notices=notices,
     )
     return run_app(app)  # non-zero after a crash, which leaves a short note on stderr
+
+
+DEFAULT_PLAYERS = "You,cpu"
+
+
+def _remembered(args: argparse.Namespace) -> tuple[Settings, list[str]]:
+    """The settings remembered from earlier runs (defaults with ``--no-save``, which
+    touches nothing in the data folder)."""
+    from .core.settings import Settings, load_settings
+
+    if args.no_save:
+        return Settings(), []
+    return load_settings()
 
 
 def _game_store() -> Store:
@@ -455,19 +482,18 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[Any]"  # what add_subparser
 
 def _add_play(commands: Subcommands) -> None:
     play = commands.add_parser("play", help="play a board in the terminal (the default)")
-    play.add_argument("board", nargs="?", default="classic", metavar="BOARD", help=BOARD_HELP)
+    play.add_argument("board", nargs="?", metavar="BOARD", help=BOARD_HELP + " (default: classic)")
     play.add_argument(
         "--players",
-        default="You,cpu",
         metavar="LIST",
-        help="1-4 comma-separated names; 'cpu' or 'cpu:Name' is a computer (default: You,cpu)",
+        help="1-4 comma-separated names; 'cpu' or 'cpu:Name' is a computer "
+        "(default: the last game's players, at first You,cpu)",
     )
-    play.add_argument("--seed", type=int, help="seed the dice (same seed, same game)")
+    play.add_argument("--seed", type=whole_number(0), help="seed the dice (same seed, same game)")
     play.add_argument(
         "--mode",
         choices=("classic", "puzzle"),
-        default="classic",
-        help="classic: random dice; puzzle: you choose each die value",
+        help="classic (the default): random dice; puzzle: you choose each die value",
     )
     play.add_argument("--no-animation", action="store_true", help="move tokens instantly")
     _add_no_save(play)

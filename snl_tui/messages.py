@@ -44,3 +44,19 @@ class EditRequested(Message):
 
     board: Board
     done: Callable[[Board | None], None]
+
+
+@dataclass
+class SettingChanged(Message):
+    """The player changed something snl remembers between runs (``core.settings``):
+    ``name`` is a ``Settings`` field. The app writes it, when it remembers settings."""
+
+    name: str
+    value: object
+
+
+@dataclass
+class ResumeRequested(Message):
+    """Continue saved game ``game_id`` (the saved-games screen's choice)."""
+
+    game_id: int

@@ -621,15 +621,24 @@ class Store:
 
     def last_unfinished(self) -> SavedGame | None:
         """The most recently saved game still in progress that can be loaded, or None."""
+        games = self.unfinished(limit=20)
+        return games[0] if games else None
+
+    def unfinished(self, limit: int = 50) -> list[SavedGame]:
+        """The games still in progress that can be loaded, most recently saved first
+        (at most ``limit`` rows are looked at; damaged ones are left out: `snl games`
+        names them)."""
         rows = self._read(
-            f"{self._SELECT_GAMES} WHERE status = 'playing' ORDER BY updated DESC, id DESC LIMIT 20"
+            f"{self._SELECT_GAMES} WHERE status = 'playing' ORDER BY updated DESC, id DESC LIMIT ?",
+            (limit,),
         )
+        games = []
         for row in rows:
             try:
-                return self._saved_game(row)
+                games.append(self._saved_game(row))
             except _BadRow:
-                continue  # `snl games` names the damaged row; resume offers the next one
-        return None
+                continue
+        return games
 
     def _saved_game(self, row: tuple[Any, ...]) -> SavedGame:
         summary = _summary(row[:11])

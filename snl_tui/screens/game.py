@@ -36,8 +36,15 @@ from ..commands import command, game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
 from ..core.saving import GameSaver
-from ..core.session import MODES, GameSession, GameSettings, puzzle_player
-from ..messages import EditRequested, GameEnded, GameStarted, TurnPlayed
+from ..core.session import MODES, GameSession, GameSettings, players_text, puzzle_player
+from ..messages import (
+    EditRequested,
+    GameEnded,
+    GameStarted,
+    ResumeRequested,
+    SettingChanged,
+    TurnPlayed,
+)
 from ..widgets.board import BoardView
 from ..widgets.dice import DiceFace, DieInput
 from ..widgets.hint_panel import HintPanel, Odds, compute_odds
@@ -417,6 +424,11 @@ class GameScreen(DismissOnce[None], Screen[None]):
             self.restart(again=True)
         elif choice == "new":
             self.action_new_game()  # the same dialog as n: players, mode and board
+        elif choice == "replay":
+            from .replay import ReplayScreen
+
+            replay = ReplayScreen(self.session, animate=self.animation_on, pushed=True)
+            self.app.push_screen(replay)
         elif choice == "quit":
             self.action_quit()
 
@@ -604,6 +616,22 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def action_toggle_animation(self) -> None:
         self.animation_on = not self.animation_on
         self.notify(f"Animation {'on' if self.animation_on else 'off'}.")
+        self.post_message(SettingChanged("animation", self.animation_on))
+
+    def action_saved_games(self) -> None:
+        """The unfinished saved games, to pick one and continue it."""
+        from .saved_games import SavedGamesScreen
+
+        store = self.saver.store
+        if store is None or not store.enabled:
+            self._show_status("Not saving games: there are no saved games to open here.")
+            return
+
+        def chosen(game_id: int | None) -> None:
+            if game_id is not None and game_id != self.saver.game_id:
+                self.post_message(ResumeRequested(game_id))
+
+        self.app.push_screen(SavedGamesScreen(store, current=self.saver.game_id), chosen)
 
     def in_progress(self) -> bool:
         """A game with moves and no winner yet: replacing it asks first."""
@@ -640,6 +668,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def _new_game_chosen(self, settings: GameSettings | None) -> None:
         if settings is not None:
             self.restart(settings)
+            self.post_message(SettingChanged("players", players_text(settings.players)))
 
     def action_load_board(self) -> None:
         from .load_board import LoadBoardScreen

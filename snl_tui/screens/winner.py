@@ -80,8 +80,8 @@ def puzzle_solved(game: Game, optimal: int) -> GameReport:
 
 
 class GameOverScreen(Dialog[str | None]):
-    """Offers a new game (or the same puzzle again) or quitting; Escape closes it to look
-    at the board."""
+    """Offers a new game (or the same puzzle again), a replay of this game or quitting;
+    Escape closes it to look at the board."""
 
     CSS_PATH = "dialogs.tcss"
 
@@ -91,6 +91,7 @@ class GameOverScreen(Dialog[str | None]):
     BINDINGS = [
         Binding("t", "choose('retry')", "Try again"),
         Binding("n", "choose('new')", "New game"),
+        Binding("p", "choose('replay')", "Replay"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("escape", "choose(None)", "Close"),
     ]
@@ -117,6 +118,7 @@ class GameOverScreen(Dialog[str | None]):
                     id="new",
                     variant="default" if self.report.retry else "primary",
                 )
+                yield Button(button_label("replay"), id="replay")
                 yield Button(button_label("quit"), id="quit", variant="error")
 
     def action_choose(self, choice: str | None) -> None:
