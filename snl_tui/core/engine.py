@@ -171,9 +171,11 @@ class Move:
             return None
         return "ladder" if self.end > self.landed else "snake"
 
-    def describe(self, player: str = "") -> str:
-        """One line for a move log: 'Ann rolled 4: 12 -> 16, snake to 6'."""
-        who = f"{player} rolled" if player else "Rolled"
+    def describe(self, player: str = "", chosen: bool = False) -> str:
+        """One line for a move log: 'Ann rolled 4: 12 -> 16, snake to 6' ('chose 4' for
+        a value chosen in puzzle mode)."""
+        verb = "chose" if chosen else "rolled"
+        who = f"{player} {verb}" if player else verb.capitalize()
         where = "start" if self.start == 0 else str(self.start)
         if self.forfeited:
             return f"{who} {self.die}: stays on {where} (past the goal)"

@@ -255,8 +255,16 @@ class GameSession:
     def why_unavailable(self, action: str, keys: KeyNames) -> str | None:
         """What to say when the player presses the key of an action that ``available``
         hides now (rather than nothing happening); None when it is not hidden."""
-        if self.available(action) is not False:
+        available = self.available(action)
+        if action == "undo" and available is None:
+            return "Nothing to undo yet: no move has been made."
+        if available is not False:
             return None
+        if action == "pick":
+            return (
+                f"Classic mode: the die decides. Press {keys('roll')} to roll "
+                f"({keys('switch_mode')} switches to puzzle mode, where you choose)."
+            )
         if action == "roll":
             if self.puzzle:
                 faces = self.game.board.rules.faces
@@ -377,8 +385,8 @@ class GameSession:
         last = game.history[-1]
         # The die shows the last roll, which may be another player's: say whose.
         rolled = f"{game.players[last.player].name} rolled {last.move.die}."
-        if last.again:
-            return f"{rolled} {player.name}: roll again ({keys('roll')})."
+        if last.player == game.current:  # a roll again, or a one-player game
+            return f"{rolled} Press {keys('roll')} to roll again."
         return f"{rolled} {player.name}: press {keys('roll')} to roll."
 
     def square_text(self, square: int, expected: float | None = None) -> str:

@@ -32,11 +32,19 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
-from ..commands import command, game_bindings, keys_of
+from ..commands import DIE_KEYS, command, game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
 from ..core.saving import GameSaver
-from ..core.session import MODES, GameSession, GameSettings, players_text, puzzle_player
+from ..core.session import (
+    MODES,
+    GameSession,
+    GameSettings,
+    dice_keys,
+    players_text,
+    puzzle_player,
+)
+from ..core.text import quote
 from ..messages import (
     EditRequested,
     GameEnded,
@@ -259,11 +267,11 @@ class GameScreen(DismissOnce[None], Screen[None]):
     # -- showing the state -------------------------------------------------------------
 
     def _show_titles(self) -> None:
-        """The game's name in the header, above the board; the rules below it."""
+        """The game's name above the board, the rules below it (once: the header says
+        what the program is, "snl — Snakes & Ladders", not the game's name again)."""
         session = self.session
         board_view = self.query_one(BoardView)
         # Text from a board file is shown literally: a name like "[/]" is not markup.
-        self.sub_title = session.title()
         board_view.border_title = Content(session.title())
         board_view.border_subtitle = Content(session.board.rules.describe())
 
@@ -283,7 +291,9 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self._show_titles()
         self.query_one(DiceFace).faces = game.board.rules.faces
         self._show_die(game.history[-1].move.die if game.history else None)
-        self.query_one(MoveLog).show_history(game.history, game.players)
+        log = self.query_one(MoveLog)
+        log.chosen = self.session.puzzle
+        log.show_history(game.history, game.players)
         self._show_state()
 
     def _show_state(self) -> None:
@@ -358,7 +368,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
             self.notify(self.session.left_route_message(outcome.turn, keys_of), markup=False)
         self.busy = True
         if self.animation_on:
-            self._show_status(f"{name} rolls..." if die is None else f"{name} plays {die}...")
+            self._show_status(f"{name}: rolling..." if die is None else f"{name}: playing {die}...")
             self.run_worker(self.show_move(outcome.turn), group="animation", exclusive=True)
         else:
             self.post_message(TurnPlayed(outcome.turn))
@@ -498,6 +508,22 @@ class GameScreen(DismissOnce[None], Screen[None]):
                 reason = self.session.why_unavailable(action, keys_of)
                 if reason is not None:
                     self._show_status(reason)
+                return
+        if event.key in DIE_KEYS:
+            reason = self.session.why_unavailable("pick", keys_of)
+            if reason is not None:
+                self._show_status(reason)
+            return
+        if event.is_printable and event.key not in self.active_bindings:
+            # A key that means nothing here says so, instead of doing nothing.
+            self._show_status(self._unbound_key_text(event.character or event.key))
+
+    def _unbound_key_text(self, key: str) -> str:
+        shown = quote(key)
+        if self.session.puzzle and key.isdigit():
+            faces = self.session.board.rules.faces
+            return f"{shown} is not a die value: choose {dice_keys(faces, keys_of)}."
+        return f"{shown} does nothing here: {keys_of('help')} lists the keys."
 
     @on(Click, "#board")
     async def _board_clicked(self, event: Click) -> None:
@@ -592,6 +618,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
             return
         self.session.undo()
         self._save()
+        history = self.session.game.history
+        self._show_die(history[-1].move.die if history else None)  # not the undone value
         self._show_everything()
         self._say_save_notice()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown
+from textual.widgets import Footer, Markdown
 
 from .. import commands
 from ..commands import KEY_NAMES, command_help, fill_keys
@@ -63,6 +63,7 @@ def game_over_keys_table() -> str:
     notes = {
         "t": "The same puzzle again (after a puzzle).",
         "n": "Choose players, mode and board.",
+        "p": "Watch this game again, move by move; q comes back.",
         "escape": "Look at the final board.",
     }
     rows = []
@@ -104,6 +105,7 @@ class HelpScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
             yield Markdown(help_text())
+        yield Footer()  # help's own keys, over the game's (which do nothing here)
 
     def action_close(self) -> None:
         self.dismiss(None)  # once: Dialog ignores a second key before it is gone

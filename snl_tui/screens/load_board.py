@@ -10,6 +10,7 @@ on untouched until a board actually loads.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,12 +49,23 @@ def choice_label(name: str, board: Board) -> str:
     return f"{name:<16} {size:>7}  {least_rolls_label(board)}"
 
 
+LIST_WIDTH = 62
+"""The board list's width in cells inside the dialog (72 wide, less border and padding)."""
+
+
 def file_label(choice: BoardChoice) -> str:
     """A board file's line once checked: its size and least rolls, or its error."""
     try:
         board = load_board(choice.source)
     except (SnlError, OSError) as error:
-        return f"{choice.label:<16} broken: {error}"
+        # Wrapped here, under the reason, so the next lines of a long reason hang
+        # indented past the name instead of starting at the list's left edge.
+        return textwrap.fill(
+            f"{choice.label:<16} broken: {error}",
+            width=LIST_WIDTH,
+            subsequent_indent=" " * 17,
+            break_on_hyphens=False,
+        )
     return choice_label(choice.label, board)
 
 

@@ -115,7 +115,6 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         game = self.game
-        self.sub_title = self.title_text
         board_view = self.query_one(BoardView)
         board_view.border_title = Content(self.title_text)
         board_view.border_subtitle = Content(game.board.rules.describe())

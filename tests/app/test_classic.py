@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from snl_tui.core.analysis import analyze, luck
 from snl_tui.core.engine import Game, Player
 from snl_tui.core.formats import load_board
+from snl_tui.core.report import luck_text
 from snl_tui.core.session import game_seed
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.new_game import NewGameScreen
@@ -82,7 +84,11 @@ async def test_a_seeded_two_player_game_is_played_to_a_winner(make_app) -> None:
         text = "\n".join(lines)
         assert wins(winner) in text
         assert f"won in {game.turns_taken[game.winner]} turns" in text
-        assert "A 2-player game this short happens in" in text and "% of games" in text
+        # The luck line: the one definition (analysis.luck), worded for quick or long.
+        turns = game.turns_taken[game.winner]
+        share = luck(analyze(game.board), 2, turns)
+        assert luck_text(share, 2, turns) in text
+        assert ("A quick game" in text) == (share <= 0.5)
         # The log has every move; the same seed replays the same game in the core.
         assert app.game_screen.query_one(MoveLog).line_count == len(game.history)
         replay = Game(game.board, game.players, seed=11)
