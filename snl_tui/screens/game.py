@@ -35,6 +35,7 @@ from textual.widgets import Footer, Input, Static
 from ..commands import DIE_KEYS, command, game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
+from ..core.odds import Odds, compute_odds
 from ..core.saving import GameSaver
 from ..core.session import (
     MODES,
@@ -55,7 +56,7 @@ from ..messages import (
 )
 from ..widgets.board import BoardView
 from ..widgets.dice import DiceFace, DieInput
-from ..widgets.hint_panel import HintPanel, Odds, compute_odds
+from ..widgets.hint_panel import HintPanel
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
