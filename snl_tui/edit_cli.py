@@ -7,6 +7,7 @@ board (``board_files.open_for_editing``) and starting the app on the editor scre
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from .argtypes import whole_number
 from .core.errors import SnlError
@@ -16,7 +17,7 @@ class EditUsageError(SnlError):
     """A bad combination of ``snl edit`` options."""
 
 
-def add_edit_parser(commands: argparse._SubParsersAction) -> None:
+def add_edit_parser(commands: argparse._SubParsersAction[Any]) -> None:
     """Register ``snl edit`` on the CLI's subparsers."""
     edit = commands.add_parser(
         "edit",

@@ -13,7 +13,7 @@ import math
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from .argtypes import whole_number
 from .core.errors import SnlError
@@ -42,7 +42,7 @@ def _number(text: str) -> float:
 
 
 def add_generate_parser(
-    commands: argparse._SubParsersAction,
+    commands: argparse._SubParsersAction[Any],
     add_rule_options: Callable[[argparse.ArgumentParser], None],
 ) -> None:
     """Register ``snl generate`` with its options on the CLI's subparsers."""

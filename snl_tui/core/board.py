@@ -285,13 +285,6 @@ class Board:
             description=self.description,
         )
 
-    def without_jump(self, start: int) -> Board:
-        """This board minus the jump starting on ``start`` (a KeyError if none does)."""
-        jumps = self._jumps
-        if start not in jumps:
-            raise KeyError(start)
-        return self.with_jumps((a, b) for a, b in jumps.items() if a != start)
-
     # -- geometry ----------------------------------------------------------------------
 
     @property

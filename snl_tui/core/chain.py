@@ -199,7 +199,8 @@ class _Chain:
         residual = np.abs(expected - 1.0 - one_turn[columns]).max()
         if residual > 1e-10 * max(1.0, float(expected.max())):
             return None
-        return expected
+        result: np.ndarray = expected
+        return result
 
     @cached_property
     def finish_probability(self) -> np.ndarray:
@@ -367,7 +368,7 @@ class _TurnTable:
 
     @property
     def horizon(self) -> int:
-        return self.cdf.shape[0] - 1
+        return int(self.cdf.shape[0]) - 1
 
 
 SINGLE_THREAD_SOLVE = 100

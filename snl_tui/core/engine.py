@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .board import Board, Jump, JumpKind
+from .board import Board, Jump
 from .errors import MoveError, SnlError
 
 MAX_PLAYERS = 4
@@ -163,13 +163,6 @@ class Move:
     forfeited: bool = False
     bounced: bool = False
     won: bool = False
-
-    @property
-    def jump_kind(self) -> JumpKind | None:
-        """'ladder' or 'snake' for the net effect of the jumps, None without a jump."""
-        if not self.jumps:
-            return None
-        return "ladder" if self.end > self.landed else "snake"
 
     def describe(self, player: str = "", chosen: bool = False) -> str:
         """One line for a move log: 'Ann rolled 4: 12 -> 16, snake to 6' ('chose 4' for
@@ -355,11 +348,6 @@ class Game:
     @property
     def rolls(self) -> list[int]:
         return [turn.move.die for turn in self.history]
-
-    @property
-    def turn_number(self) -> int:
-        """The current player's turn number (1-based; counts the turn in progress)."""
-        return self.turns_taken[self.current] + (0 if self._in_turn else 1)
 
     def legal_dice(self) -> tuple[int, ...]:
         """Die values that move the player to move (empty once the game is over)."""

@@ -710,10 +710,6 @@ class BuiltinBoard:
     def size_label(self) -> str:
         return f"{self.board.rows}x{self.board.cols}"
 
-    def load(self, rules: RulesOverride = None) -> Board:
-        """The board, optionally under other rules (like ``load_board(name, rules)``)."""
-        return load_board(self.name, rules)
-
 
 def _builtin_folder() -> Traversable:
     # Installed, the top-level boards/ folder ships inside the package (pyproject maps it

@@ -136,7 +136,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     Safe when two processes open a new file at once: the version is read again under the
     write lock. Raises ``_Unusable`` for a file written by a newer snl.
     """
-    found = conn.execute("PRAGMA user_version").fetchone()[0]
+    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if found < 0:  # snl writes 0..SCHEMA_VERSION: the header was overwritten
         raise sqlite3.DatabaseError(f"database disk image is malformed (schema {found})")
     if found > SCHEMA_VERSION:
@@ -147,7 +147,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     if found == SCHEMA_VERSION:
         return found
     with _transaction(conn):
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         for step in range(version, SCHEMA_VERSION):
             for statement in MIGRATIONS[step]:
                 try:

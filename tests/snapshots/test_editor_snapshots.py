@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
@@ -18,13 +17,6 @@ from snl_tui.screens.editor import EditorScreen
 
 SIZE = (120, 40)
 WORKDIR = Path(__file__).with_name("workdir")
-
-
-@pytest.fixture(autouse=True)
-def fixed_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
-    monkeypatch.chdir(WORKDIR)
 
 
 def editor_app() -> SnlApp:

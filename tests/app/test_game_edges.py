@@ -5,7 +5,6 @@ explain themselves, and why the odds are unavailable."""
 from __future__ import annotations
 
 from textual.widgets import Footer, Input, Static
-from textual.widgets._footer import FooterKey
 
 from snl_tui.core.board import Board
 from snl_tui.core.engine import Player
@@ -27,7 +26,8 @@ def status_text(screen: GameScreen) -> str:
 def footer_keys(screen: GameScreen) -> dict[str, str]:
     """What the footer shows: key display -> label, for the enabled keys."""
     footer = screen.query_one(Footer)
-    return {key.key_display: key.description for key in footer.query(FooterKey)}
+    # Footer keys are queried by their CSS type name: their class is private to Textual.
+    return {key.key_display: key.description for key in footer.query("FooterKey")}  # type: ignore[attr-defined]
 
 
 async def test_switching_mode_asks_first_when_the_game_has_moves(make_app) -> None:
