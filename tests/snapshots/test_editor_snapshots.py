@@ -16,7 +16,6 @@ from snl_tui.core.board import Board
 from snl_tui.screens.editor import EditorScreen
 
 SIZE = (120, 40)
-WORKDIR = Path(__file__).with_name("workdir")
 
 
 def editor_app() -> SnlApp:

@@ -6,8 +6,6 @@ and look at the SVGs in ``__snapshots__`` before committing them.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
@@ -16,7 +14,6 @@ from snl_tui.core.formats import load_board
 from tests.app.helpers import computed
 
 SIZE = (120, 40)
-WORKDIR = Path(__file__).with_name("workdir")
 
 
 def quiet_app(**options: object) -> SnlApp:
