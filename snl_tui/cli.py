@@ -27,7 +27,7 @@ from .core.board import Board
 from .core.engine import MAX_PLAYERS, Player, move
 from .core.errors import SnlError
 from .core.formats import FORMATS, builtin_boards, dump_board, load_board, lost_in_matrix
-from .core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES, Rules
+from .core.rules import RULE_NAMES, RULE_OPTIONS, Rules
 from .core.session import GameSession
 from .core.session import parse_players as session_parse_players
 from .core.solver import solve
@@ -82,42 +82,37 @@ class _Parser(argparse.ArgumentParser):
 
 
 def add_rule_options(parser: argparse.ArgumentParser) -> None:
-    """``--start/--overshoot/--chain/--faces/--six-again``: override the board's rules."""
+    """One option per rule (``core.rules.RULE_OPTIONS``): it overrides the board's rule."""
     group = parser.add_argument_group("rule options (default: the board's own rules)")
-    group.add_argument(
-        "--start",
-        type=whole_number(0, 1),
-        help="1: start on square 1; 0: start off the board",
-    )
-    group.add_argument(
-        "--overshoot",
-        choices=OVERSHOOT_VALUES,
-        help="a roll past the goal: stay (exact finish), bounce back, or finish anyway",
-    )
-    group.add_argument(
-        "--chain",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="follow jumps until a square with none",
-    )
-    group.add_argument(
-        "--faces",
-        type=whole_number(MIN_FACES, MAX_FACES),
-        metavar="N",
-        help=f"sides of the die ({MIN_FACES}..{MAX_FACES})",
-    )
-    group.add_argument(
-        "--six-again",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="the highest face earns another roll",
-    )
+    for option in RULE_OPTIONS:
+        if option.kind is bool:
+            group.add_argument(
+                option.flag,
+                dest=option.name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=option.help,
+            )
+        elif option.kind is int:
+            low, high = option.values[0], option.values[-1]
+            group.add_argument(
+                option.flag,
+                dest=option.name,
+                type=whole_number(low, high),
+                metavar="N" if len(option.values) > 2 else None,
+                help=option.help,
+            )
+        else:
+            group.add_argument(
+                option.flag, dest=option.name, choices=option.values, help=option.help
+            )
 
 
 def rule_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """The rule options given on the command line (the rest come from the board)."""
-    names = ("start", "overshoot", "chain", "faces", "six_again")
-    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+    return {
+        name: getattr(args, name) for name in RULE_NAMES if getattr(args, name, None) is not None
+    }
 
 
 def _board(args: argparse.Namespace) -> Board:

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from .board import Board, JumpSpec, check_dimensions
 from .errors import BoardError, RulesError
-from .rules import Rules
+from .rules import RULE_NAMES, Rules
 from .text import quote
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ FORMATS: tuple[str, ...] = ("matrix", "toml", "txt", "json")
 """Formats ``dump_board`` writes: ``json`` is the board document as a JSON object."""
 
 DOCUMENT_KEYS = ("name", "description", "rows", "cols", "size", "ladders", "snakes", "rules")
-RULE_ORDER = ("start", "overshoot", "chain", "faces", "six_again")
+RULE_ORDER = RULE_NAMES  # the order files write the rules in: the fields' order
 BOARD_SUFFIXES = (".toml", ".json", ".txt")
 
 RulesOverride = Rules | Mapping[str, Any] | None

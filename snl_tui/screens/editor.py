@@ -40,7 +40,7 @@ from ..core.edit import (
     SetRules,
 )
 from ..core.errors import BoardError
-from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
+from ..core.rules import RULE_OPTIONS
 from ..core.text import parse_whole
 from ..widgets.board import (
     EDITOR_COMPONENT_CLASSES,
@@ -106,8 +106,6 @@ BOARD_KEYS: tuple[tuple[str, str, str], ...] = (
 )
 EDITOR_ACTIONS = {command.action for command in EDITOR_COMMANDS}
 GAME_ONLY_ACTIONS = {command.action for command in GAME_COMMANDS} - EDITOR_ACTIONS
-START_CHOICES = [("on square 1", 1), ("off the board", 0)]
-OVERSHOOT_LABELS = {"stay": "stay (exact finish)", "bounce": "bounce back", "finish": "finish"}
 
 
 def editor_help_text() -> str:
@@ -290,32 +288,18 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         yield field("Description", Input(board.description, id="f-description", compact=True))
         yield field("Rows", Input(str(board.rows), id="f-rows", type="integer", compact=True))
         yield field("Columns", Input(str(board.cols), id="f-cols", type="integer", compact=True))
-        yield field(
-            "Start",
-            Select(START_CHOICES, value=rules.start, allow_blank=False, id="f-start", compact=True),
-        )
-        yield field(
-            "Overshoot",
-            Select(
-                [(OVERSHOOT_LABELS[v], v) for v in OVERSHOOT_VALUES],
-                value=rules.overshoot,
-                allow_blank=False,
-                id="f-overshoot",
-                compact=True,
-            ),
-        )
-        yield field(
-            "Die faces",
-            Select(
-                [(str(n), n) for n in range(MIN_FACES, MAX_FACES + 1)],
-                value=rules.faces,
-                allow_blank=False,
-                id="f-faces",
-                compact=True,
-            ),
-        )
-        yield field("Chain jumps", Switch(rules.chain, id="f-chain"))
-        yield field("Top face again", Switch(rules.six_again, id="f-six_again"))
+        for option in RULE_OPTIONS:  # one field per rule, from the rules' one source
+            widget_id = f"f-{option.name}"
+            value = getattr(rules, option.name)
+            if option.kind is bool:
+                yield field(option.label, Switch(value, id=widget_id, tooltip=option.help))
+                continue
+            choices = [(option.value_labels.get(v, str(v)), v) for v in option.values]
+            select: Select[object] = Select(
+                choices, value=value, allow_blank=False, id=widget_id, compact=True
+            )
+            select.tooltip = option.help
+            yield field(option.label, select)
 
     def on_mount(self) -> None:
         self.query_one("#editor-form").border_title = "Board"
@@ -405,19 +389,16 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
             field = self.query_one(f"#{widget_id}", Input)
             if field.value != value:
                 field.value = str(value)
-        selects: dict[str, object] = {
-            "f-start": rules.start,
-            "f-overshoot": rules.overshoot,
-            "f-faces": rules.faces,
-        }
-        for widget_id, value in selects.items():
-            select = self.query_one(f"#{widget_id}", Select)
+        for option in RULE_OPTIONS:
+            value = getattr(rules, option.name)
+            if option.kind is bool:
+                switch = self.query_one(f"#f-{option.name}", Switch)
+                if switch.value != value:
+                    switch.value = value
+                continue
+            select = self.query_one(f"#f-{option.name}", Select)
             if select.value != value:
                 select.value = value
-        for name in ("chain", "six_again"):
-            switch = self.query_one(f"#f-{name}", Switch)
-            if switch.value != getattr(rules, name):
-                switch.value = getattr(rules, name)
 
     # -- edits ---------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from textual.widgets import Footer, Markdown
 
 from .. import commands
 from ..commands import KEY_NAMES, command_help, fill_keys
+from ..core.rules import RULE_OPTIONS
 from .dialog import Dialog
 
 HELP_FILE = Path(__file__).with_name("help.md")
@@ -75,10 +76,26 @@ def game_over_keys_table() -> str:
     return table(rows)
 
 
+def rules_table() -> str:
+    """A Markdown table of the rule options, from ``core.rules.RULE_OPTIONS`` (the one
+    source the command line, the files and the editor use too)."""
+    lines = ["| Rule | Values | What it does |", "|---|---|---|"]
+    for option in RULE_OPTIONS:
+        if option.kind is bool:
+            values = "on / off"
+        elif option.kind is int and len(option.values) > 2:
+            values = f"{option.values[0]}-{option.values[-1]}"
+        else:
+            values = " / ".join(str(v) for v in option.values)
+        lines.append(f"| {option.label} (`{option.flag}`) | {values} | {option.help} |")
+    return "\n".join(lines)
+
+
 def help_text() -> str:
     """``help.md`` with its key tables, and each ``{action}`` in its prose replaced by that
     action's key from the command table (so a rebinding updates the help)."""
     text = HELP_FILE.read_text(encoding="utf-8")
+    text = text.replace("{{RULES}}", rules_table())
     text = text.replace("{{KEYS}}", keys_table()).replace(
         "{{GAME_OVER_KEYS}}", game_over_keys_table()
     )

@@ -36,6 +36,8 @@ def describe_turn(turn: Turn, players: tuple[Player, ...], chosen: bool = False)
     """'3. Ann rolled 4: 12 -> 16, snake to 6' plus a note for an extra roll ('chose 4'
     when the value was chosen: puzzle mode)."""
     text = f"{turn.turn:>3}. {turn.move.describe(players[turn.player].name, chosen)}"
+    if turn.cancelled:  # the roll's own effect did not happen: say what did instead
+        text = f"{text.split(':')[0]}: a third top face in a row cancels the turn"
     if turn.again:
         text += " (rolls again)"
     return text
