@@ -257,6 +257,8 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
     file, and prints two short lines: where the file is, and that the game was saved
     (every move is; nothing marks it abandoned, so ``snl`` offers to resume it).
     """
+    if "web_driver" in os.environ.get("TEXTUAL_DRIVER", ""):
+        exit_with_server()
     # What is alive now (every module, class and function imported) lives as long as the
     # process: full collections need not walk it again. Without this the first full
     # collection, walking some 50,000 objects (15-20 ms), lands in the first frame when
@@ -293,6 +295,30 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
     if app.game_screen.saver.game_id is not None and not app.game_screen.game.over:
         print("snl: your game was saved after its last move: run snl to resume it", file=sys.stderr)
     return code or EXIT_CRASH
+
+
+SERVER_CHECK = 0.5
+"""Seconds between two looks at whether the server of a browser game is still there."""
+
+
+def exit_with_server() -> None:
+    """A browser game (``snl serve``) ends when its server does.
+
+    Textual's web driver reads the game's keys from the server through a pipe; when the
+    server is gone (killed, crashed) that pipe only ever says "end of file" and the
+    driver spins on it at full speed, forever. A daemon thread watches the parent
+    process instead and ends the game the moment it changes (every move is saved
+    already, so nothing is lost)."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(SERVER_CHECK)
+        os._exit(0)  # the server is gone: nobody can see or play this game any more
+
+    threading.Thread(target=watch, name="snl-server-watch", daemon=True).start()
 
 
 def write_crash_report(text: str) -> Path:

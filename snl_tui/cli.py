@@ -134,7 +134,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     mode = args.mode or "classic"
     board = _board(args)
     remembered, notices = _remembered(args)
-    players = parse_players(args.players or remembered.players or DEFAULT_PLAYERS)
+    named_players = args.players  # "" is a mistake to report, not "not given"
+    if named_players is None:
+        named_players = remembered.players or DEFAULT_PLAYERS
+    players = parse_players(named_players)
     from .app import SnlApp, run_app  # Textual loads only to play
 
     def same_game(saved: SavedGame) -> bool:

@@ -198,3 +198,31 @@ def test_a_rebound_name_and_static_folders_are_refused(server) -> None:  # type:
             return found
 
     assert asyncio.run(statuses()) == [404, 404, 403, 200]
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_games_end_with_their_server(server, how) -> None:  # type: ignore[no-untyped-def]
+    """A game whose server is gone ends (it used to spin on its closed pipe at full
+    speed, forever): killed gently or not, nothing is left running."""
+    port, process = server
+
+    async def kill_while_playing() -> list[int]:
+        session, ws = await connect(port, f"http://127.0.0.1:{port}")
+        try:
+            pids = await asyncio.to_thread(wait_for, lambda: games(process.pid), "a game")
+            await ws.receive(timeout=LIMIT)  # the game is up and drawing
+            # The page stays open: only the server goes away.
+            os.kill(process.pid, how)
+            await asyncio.to_thread(process.wait, LIMIT)
+            return pids
+        finally:
+            await ws.close()
+            await session.close()
+
+    pids = asyncio.run(kill_while_playing())
+
+    def gone() -> bool:
+        return not any(Path(f"/proc/{pid}").exists() for pid in pids)
+
+    wait_for(gone, "the game to end with its server")
