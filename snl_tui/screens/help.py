@@ -78,16 +78,18 @@ def game_over_keys_table() -> str:
 
 def rules_table() -> str:
     """A Markdown table of the rule options, from ``core.rules.RULE_OPTIONS`` (the one
-    source the command line, the files and the editor use too)."""
-    lines = ["| Rule | Values | What it does |", "|---|---|---|"]
+    source the command line, the files and the editor use too); two columns, like the
+    key tables, so it reads well from 80x24 up."""
+    lines = ["| Rule | What it does |", "|---|---|"]
     for option in RULE_OPTIONS:
         if option.kind is bool:
-            values = "on / off"
+            values = "on or off"
         elif option.kind is int and len(option.values) > 2:
-            values = f"{option.values[0]}-{option.values[-1]}"
+            values = f"{option.values[0]} to {option.values[-1]}"
         else:
-            values = " / ".join(str(v) for v in option.values)
-        lines.append(f"| {option.label} (`{option.flag}`) | {values} | {option.help} |")
+            values = " or ".join(str(v) for v in option.values)
+        text = sentence(option.label, f"{option.help[:1].upper()}{option.help[1:]} ({values}).")
+        lines.append(f"| `{option.flag}` | {text} |")
     return "\n".join(lines)
 
 
