@@ -106,7 +106,7 @@ def populate(directory: Path, count: int) -> None:
 
 def bench_stats(directory: Path, count: int) -> tuple[float, float]:
     populate(directory, count)
-    from snl_tui.cli import main
+    from snl_tui.cli.main import main
 
     os.environ["SNL_DATA_DIR"] = str(directory)
     times = []

@@ -1,7 +1,7 @@
 """The Textual app: ``SnlApp(board, players, seed, mode, animate).run()``.
 
 The app holds the settings and pushes the game screen; the game itself lives in
-``screens/game.py`` and every rule in ``core``. ``snl`` / ``snl play`` (``cli.py``) create
+``screens/game.py`` and every rule in ``core``. ``snl`` / ``snl play`` (``cli/play.py``) create
 it; ``q`` quits with exit code 0.
 
 Saved games (SPEC 8): ``store`` saves after every move (None, the default, saves

@@ -24,9 +24,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, Switch
 
-from ..board_files import BoardSource, changed_on_disk, format_for, save_board
 from ..commands import GAME_COMMANDS, GameCommand, GameCommands
 from ..core.board import Board
+from ..core.board_files import BoardSource, changed_on_disk, format_for, save_board
 from ..core.checks import board_warnings
 from ..core.edit import (
     AddJump,

@@ -2,7 +2,7 @@
 
 The same figures as ``snl stats`` (per board and player: games, wins, average length
 against the exact expected length, luck; puzzle bests against the optimum; the table is
-written by ``store_cli``), the current board first, and a histogram of your game lengths
+written by ``core.history``), the current board first, and a histogram of your game lengths
 on the current board drawn over the exact distribution of ``core.analysis``. Reading the
 store and the analysis (seconds on big boards) run in a thread worker; the screen says
 "Computing…" meanwhile. The histogram is text: ``░`` the exact share, ``█`` yours.
@@ -95,7 +95,7 @@ def _overlay(exact: int, yours: int, width: int) -> str:
 
 def statistics_text(store: Store | None, board: Board, you: str) -> str:
     """Everything the screen shows, as plain text (the worker's job: analysis inside)."""
-    from ..store_cli import board_summary, exact_odds, print_board
+    from ..core.history import board_summary, exact_odds, print_board
 
     if store is None:
         return "Saving is off (--no-save): no history is read or written."

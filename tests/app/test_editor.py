@@ -10,9 +10,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from snl_tui.app import SnlApp
-from snl_tui.board_files import BoardSource, open_for_editing
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.board import Board
+from snl_tui.core.board_files import BoardSource, open_for_editing
 from snl_tui.core.edit import AddJump
 from snl_tui.core.formats import dump_board, load_board
 from snl_tui.screens.editor import EditBoard, EditorScreen

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui import serve
+from snl_tui.cli import serve
 
 aiohttp = pytest.importorskip("aiohttp", reason="snl serve needs the web extra")
 pytest.importorskip("textual_serve", reason="snl serve needs the web extra")

@@ -11,8 +11,8 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
-from snl_tui.board_files import BoardSource
 from snl_tui.core.board import Board
+from snl_tui.core.board_files import BoardSource
 from snl_tui.screens.editor import EditorScreen
 
 SIZE = (120, 40)

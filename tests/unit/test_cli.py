@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from snl_tui import Board, Rules, load_board
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import builtin_names, parse_board
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.commands import keys_of
 from snl_tui.core.analysis import analyze, winner_finished_within
 from snl_tui.core.board import Board

@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.analysis import analyze
 from snl_tui.core.board import Board
 from snl_tui.core.chain import expected_turns

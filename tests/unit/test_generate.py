@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.analysis import analyze
 from snl_tui.core.board import Board
 from snl_tui.core.checks import check_board

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.board import Board
 from snl_tui.core.errors import BoardError
 from snl_tui.core.formats import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
 from snl_tui.core.saving import GameSaver

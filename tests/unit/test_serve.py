@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from snl_tui import serve
-from snl_tui.cli import build_parser, main, rule_overrides
+from snl_tui.cli import serve
+from snl_tui.cli.common import rule_overrides
+from snl_tui.cli.main import build_parser, main
 
 
 def command_for(*argv: str) -> list[str]:

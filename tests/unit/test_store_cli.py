@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.analysis import analyze
 from snl_tui.core.engine import Game
 from snl_tui.core.formats import load_board
@@ -158,7 +158,7 @@ def test_a_corrupt_store_warns_once_and_lists_nothing(data_dir, capsys):
 def test_store_commands_do_not_load_textual_or_rich(data_dir):
     store_finished(finished(2, ("Ann", "CPU")))
     code = (
-        "import sys\nfrom snl_tui.cli import main\n"
+        "import sys\nfrom snl_tui.cli.main import main\n"
         "assert main(['games', '--json']) == 0\nassert main(['stats', '--json']) == 0\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
     )

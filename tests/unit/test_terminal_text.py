@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.formats import load_board
 from snl_tui.core.store import DB_NAME, open_store
 from snl_tui.core.text import is_unsafe_char

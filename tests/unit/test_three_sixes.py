@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.analysis import analyze
 from snl_tui.core.board import Board
 from snl_tui.core.chain import expected_turns

@@ -15,10 +15,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .core.board import Board
-from .core.edit import empty_board
-from .core.errors import BoardError
-from .core.formats import builtin_names, dump_board, load_board, lost_in_matrix
+from .board import Board
+from .edit import empty_board
+from .errors import BoardError
+from .formats import builtin_names, dump_board, load_board, lost_in_matrix
 
 SAVE_FORMATS = {".toml": "toml", ".json": "json", ".txt": "txt"}
 DEFAULT_SIZE = 10

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from .argtypes import whole_number
-from .core.errors import SnlError
-from .core.rules import Rules
+from ..core.errors import SnlError
+from ..core.rules import Rules
+from .common import whole_number
 
 EXIT_NO_BOARD = 1
 FORMAT_BY_SUFFIX = {".toml": "toml", ".json": "json", ".txt": "txt"}
@@ -86,8 +86,8 @@ def cmd_generate(
     args: argparse.Namespace, rules_given: dict[str, object], out: TextIO, err: TextIO
 ) -> int:
     """Run the generator for parsed ``args``; ``rules_given`` are the rule options given."""
-    from .core.formats import dump_board
-    from .core.generate import Targets, generate
+    from ..core.formats import dump_board
+    from ..core.generate import Targets, generate
 
     rows, cols = _size(args)
     fmt, target = _output(args.output)
@@ -156,7 +156,7 @@ def _output(path: str | None) -> tuple[str, Path | None]:
 def _write_atomically(target: Path, text: str) -> None:
     """``board_files.write_atomically`` (a temporary file, then a rename: never a
     half-written board), with a folder that cannot be written to as one line."""
-    from .board_files import write_atomically
+    from ..core.board_files import write_atomically
 
     try:
         write_atomically(target, text)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .argtypes import whole_number
-from .core.errors import SnlError
+from ..core.errors import SnlError
+from .common import whole_number
 
 
 class EditUsageError(SnlError):
@@ -48,12 +48,12 @@ def edit_size(args: argparse.Namespace) -> tuple[int | None, int | None]:
 
 def cmd_edit(args: argparse.Namespace) -> int:
     """Open the board (errors are one line, exit 2, before any screen) and edit it."""
-    from .board_files import open_for_editing
+    from ..core.board_files import open_for_editing
 
     rows, cols = edit_size(args)
     board, source, note = open_for_editing(args.board, rows, cols)
-    from .app import SnlApp, run_app
-    from .screens.editor import EditorScreen
+    from ..app import SnlApp, run_app
+    from ..screens.editor import EditorScreen
 
     editor = EditorScreen(board, source, exit_on_leave=True, note=note)
     return run_app(SnlApp(board=board, editor=editor))

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from .argtypes import whole_number
-from .core.text import parse_whole, quote
+from ..core.text import parse_whole, quote
+from .common import whole_number
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -44,7 +44,7 @@ INSTALL_HINT = (
 FULL_CLOSE_CODE = 1013
 """The websocket close code for "try again later": the page shows its "full" message."""
 
-TEMPLATES = Path(__file__).parent / "web"
+TEMPLATES = Path(__file__).parent.parent / "web"
 WIDTH_RANGE = (20, 400)
 HEIGHT_RANGE = (10, 200)
 """Terminal sizes a page may ask for (cells). 400x200 is a 4K screen at the page's smallest
