@@ -149,7 +149,7 @@ class Rules:
         describe=_again_words,
     )
     three_sixes: bool = _option(
-        "Three tops cancel",
+        "3 tops cancel",
         bool,
         False,
         (False, True),
