@@ -9,8 +9,9 @@ import shutil
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
+from ..core.board_formats.json_board import lost_in_matrix
 from ..core.engine import MAX_PLAYERS, move
-from ..core.formats import FORMATS, builtin_boards, dump_board, load_board, lost_in_matrix
+from ..core.formats import FORMATS, builtin_boards, dump_board, load_board
 from ..core.solver import solve
 from ..core.text import parse_whole, place, quote
 

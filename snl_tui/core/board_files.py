@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .board import Board
+from .board_formats.json_board import lost_in_matrix
 from .edit import empty_board
 from .errors import BoardError
-from .formats import builtin_names, dump_board, load_board, lost_in_matrix
+from .formats import builtin_names, dump_board, load_board
 
 SAVE_FORMATS = {".toml": "toml", ".json": "json", ".txt": "txt"}
 DEFAULT_SIZE = 10
