@@ -42,6 +42,7 @@ from ..core.edit import (
 from ..core.errors import BoardError
 from ..core.rules import RULE_OPTIONS
 from ..core.text import parse_whole
+from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
 from ..widgets.board import (
     EDITOR_COMPONENT_CLASSES,
     HEAT_SHADES,
@@ -186,20 +187,16 @@ class EditBoard(BoardView):
         Binding("x,delete", "remove", "Remove"),
     ]
 
-    @property
-    def editor(self) -> EditorScreen:
-        screen = self.screen
-        assert isinstance(screen, EditorScreen)
-        return screen
+    # Messages, not calls: the board says what was asked, the editor screen decides.
 
     def action_cursor(self, dx: int, dy: int) -> None:
-        self.editor.move_cursor(dx, dy)
+        self.post_message(CursorMoveRequested(dx, dy))
 
     def action_jump(self) -> None:
-        self.editor.jump_key()
+        self.post_message(JumpKeyPressed())
 
     def action_remove(self) -> None:
-        self.editor.remove_key()
+        self.post_message(RemoveKeyPressed())
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -207,11 +204,23 @@ class EditBoard(BoardView):
             return
         square = self.square_at_offset(offset.x, offset.y)
         if square is not None:
-            self.editor.set_cursor(square)
+            self.post_message(SquareClicked(square))
 
 
 class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     """Edit a board; dismisses with the board as it is when left (None: not pushed)."""
+
+    def on_cursor_move_requested(self, event: CursorMoveRequested) -> None:
+        self.move_cursor(event.dx, event.dy)
+
+    def on_jump_key_pressed(self, event: JumpKeyPressed) -> None:
+        self.jump_key()
+
+    def on_remove_key_pressed(self, event: RemoveKeyPressed) -> None:
+        self.remove_key()
+
+    def on_square_clicked(self, event: SquareClicked) -> None:
+        self.set_cursor(event.square)
 
     CSS_PATH = "editor.tcss"
     AUTO_FOCUS = "#board"

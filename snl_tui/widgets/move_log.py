@@ -24,9 +24,7 @@ from textual.selection import Selection
 from textual.strip import Strip
 
 from ..core.engine import Player, Turn
-
-CONTROL_CHARACTERS = re.compile("[\u0000-\u001f\u007f]")
-"""What a terminal would act on instead of showing (newlines, escapes): never written."""
+from ..core.text import is_unsafe_char
 
 NUMBER_PREFIX = re.compile(r"^\s*\d+\. ")
 """The move number ('  3. ') a continuation row is indented past."""
@@ -45,7 +43,10 @@ def describe_turn(turn: Turn, players: tuple[Player, ...], chosen: bool = False)
 
 def clean_line(text: str) -> str:
     """One printable line: tabs expanded, control characters (newlines too) replaced."""
-    return CONTROL_CHARACTERS.sub("\N{REPLACEMENT CHARACTER}", text.expandtabs())
+    # The core's one test of what a terminal would act on (C0, DEL, C1, bidi overrides).
+    return "".join(
+        "\N{REPLACEMENT CHARACTER}" if is_unsafe_char(char) else char for char in text.expandtabs()
+    )
 
 
 def wrap_move(text: str, width: int) -> list[str]:
