@@ -38,9 +38,9 @@ from .core.engine import Player
 from .core.errors import SnlError
 from .core.formats import load_board
 from .core.saving import GameSaver
-from .core.session import GameSession
+from .core.session import MODES, GameSession, GameSettings
 from .messages import EditRequested, ResumeRequested, SettingChanged
-from .screens.game import MODES, GameScreen, GameSettings
+from .screens.game import GameScreen
 
 if TYPE_CHECKING:
     from .core.settings import Settings

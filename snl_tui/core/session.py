@@ -10,6 +10,7 @@ status line says, the seed of each game, and a complete, versioned ``to_dict`` /
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -139,6 +140,9 @@ class MoveOutcome:
     """The route's owner stepped off the shown route, which is now hidden."""
 
 
+_GENERATIONS = itertools.count(1)
+
+
 @dataclass
 class GameSession:
     """One player's sitting: a sequence of games with the same seed, and the current one."""
@@ -153,6 +157,9 @@ class GameSession:
     route_owner: int = field(init=False, default=0)
     move_note: str | None = field(init=False, default=None)
     """Puzzle mode: what the solver says about the last move when it was not optimal."""
+    generation: int = field(init=False, default=0)
+    """Stamps the game being played: a new number for every game started, never reused
+    (across sessions too), so work about an earlier game can be told apart."""
 
     def __post_init__(self) -> None:
         if self.settings.seed is not None:
@@ -165,6 +172,7 @@ class GameSession:
         settings = self.settings
         seed = game_seed(self.base_seed, self.game_index)
         self.game = Game(settings.board, settings.seated, seed)
+        self.generation = next(_GENERATIONS)
         self.route = []
         self.route_owner = 0
         self.move_note = None

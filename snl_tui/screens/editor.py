@@ -679,7 +679,8 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
 
     def action_play(self) -> None:
         from ..core.engine import Player
-        from .game import GameScreen, GameSettings
+        from ..core.session import GameSettings
+        from .game import GameScreen
 
         settings = getattr(self.app, "settings", None)
         players = tuple(settings.players) if settings is not None else (Player("You"),)
