@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -43,13 +43,7 @@ from ..core.errors import BoardError
 from ..core.rules import RULE_OPTIONS
 from ..core.text import parse_whole
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
-from ..widgets.board import (
-    EDITOR_COMPONENT_CLASSES,
-    HEAT_SHADES,
-    LEGEND_ITEMS,
-    ROUTE_MARK,
-    BoardView,
-)
+from ..widgets.edit_board import HEAT_SHADES, EditBoard
 from ..widgets.studio_panel import NumbersPanel
 from ..widgets.title_bar import TitleBar
 from .dialog import DismissOnce
@@ -171,40 +165,6 @@ class EditorCommands(GameCommands):
 
     def available_commands(self) -> list[GameCommand]:
         return [command for command in EDITOR_COMMANDS if command.palette]
-
-
-class EditBoard(BoardView):
-    """The board with the editor's keys: the cursor, jumps, and a click to move."""
-
-    COMPONENT_CLASSES = EDITOR_COMPONENT_CLASSES  # with BoardView's: Textual merges them
-    LEGEND = tuple(item for item in LEGEND_ITEMS if not item.startswith(ROUTE_MARK))
-    BINDINGS = [
-        Binding("up", "cursor(0, -1)", "Up", show=False),
-        Binding("down", "cursor(0, 1)", "Down", show=False),
-        Binding("left", "cursor(-1, 0)", "Left", show=False),
-        Binding("right", "cursor(1, 0)", "Right", show=False),
-        Binding("enter", "jump", "Jump"),
-        Binding("x,delete", "remove", "Remove"),
-    ]
-
-    # Messages, not calls: the board says what was asked, the editor screen decides.
-
-    def action_cursor(self, dx: int, dy: int) -> None:
-        self.post_message(CursorMoveRequested(dx, dy))
-
-    def action_jump(self) -> None:
-        self.post_message(JumpKeyPressed())
-
-    def action_remove(self) -> None:
-        self.post_message(RemoveKeyPressed())
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        square = self.square_at_offset(offset.x, offset.y)
-        if square is not None:
-            self.post_message(SquareClicked(square))
 
 
 class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):

@@ -17,7 +17,7 @@ same information.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -48,17 +48,8 @@ STEP_DELAY = 0.06
 """Seconds per square as a token walks (``BoardView.walk``, at pace 1)."""
 JUMP_DELAY = 0.18
 """Seconds before a token takes the jump it landed on."""
-HEAT_SHADES = 4
-"""How many shades the editor's heat map uses (``board--heat-1`` .. ``-4``)."""
 
 Piece = tuple[str, Style]
-
-EDITOR_COMPONENT_CLASSES = {
-    "board--cursor",
-    "board--mark",
-    *(f"board--heat-{shade}" for shade in range(1, HEAT_SHADES + 1)),
-}
-"""The styles of ``show_editing``: a board that shows them (the editor's) declares them."""
 
 
 @dataclass(frozen=True)
@@ -166,12 +157,6 @@ class BoardView(ScrollView, can_focus=True):
         """The view size the squares were last fitted to (``fit_to_size``)."""
         self.lines_painted = 0
         """How many grid lines were rendered afresh (the benchmark and tests read it)."""
-        self.cursor: int | None = None
-        """The editor's cursor square (drawn reversed); None in the game."""
-        self.mark: int | None = None
-        """The editor's pending jump start (where ``enter`` began a jump)."""
-        self.heat: dict[int, int] = {}
-        """The editor's heat map: square -> shade 1..HEAT_SHADES (absent: not shaded)."""
         self._set_geometry()
 
     # -- state from the app ------------------------------------------------------------
@@ -343,26 +328,24 @@ class BoardView(ScrollView, can_focus=True):
         if self.pending_follow is not None and size.area:
             self.follow(self.pending_follow)
 
-    # -- the editor's cursor, pending jump and heat map ----------------------------------
+    # -- repainting some squares ---------------------------------------------------------
 
-    def show_editing(
-        self, cursor: int | None, mark: int | None = None, heat: dict[int, int] | None = None
-    ) -> None:
-        """Draw the editor's cursor, the start of a jump being made and the heat map;
-        repaints only the rows whose squares changed."""
-        heat = heat or {}
-        changed = {self.cursor, cursor, self.mark, mark}
-        changed |= {s for s in heat.keys() | self.heat.keys() if heat.get(s) != self.heat.get(s)}
-        self.cursor, self.mark, self.heat = cursor, mark, dict(heat)
+    def refresh_squares(self, squares: Iterable[int | None]) -> None:
+        """Repaint only the rows of ``squares`` (a subclass's decorations changed)."""
         self.cell_memo.clear()
         lines: set[int] = set()
-        for square in changed:
+        for square in squares:
             if square is not None and 1 <= square <= self.board.goal:
                 row, _ = self.board.position_of(square)
                 lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
         for line in lines:
             self.line_cache.pop(line, None)
         self._refresh_virtual_lines(sorted(lines))
+
+    def decorate_square(self, square: int, base: Style) -> Style:
+        """The style of ``square``'s background: a subclass adds its marks (the editor's
+        cursor, pending jump and heat map); the game's board adds none."""
+        return base
 
     def square_at_offset(self, x: int, y: int) -> int | None:
         """The square under content offset (x, y) (as ``get_content_offset`` gives it),
@@ -565,13 +548,7 @@ class BoardView(ScrollView, can_focus=True):
             base = self.component_style("board--goal")
         else:
             base = self.component_style("board--light" if (row + col) % 2 == 0 else "board--dark")
-        shade = self.heat.get(square)
-        if shade is not None:
-            base = base + self.component_style(f"board--heat-{shade}", partial=True)
-        if square == self.mark:
-            base = base + self.component_style("board--mark", partial=True)
-        if square == self.cursor:
-            base = base + self.component_style("board--cursor", partial=True)
+        base = self.decorate_square(square, base)
         width = self.cell_width
         number = f" {square}"
         step = None if state.route_step is None else f"{ROUTE_MARK}{state.route_step}"

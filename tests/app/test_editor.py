@@ -15,9 +15,10 @@ from snl_tui.core.board import Board
 from snl_tui.core.board_files import BoardSource, open_for_editing
 from snl_tui.core.edit import AddJump
 from snl_tui.core.formats import dump_board, load_board
-from snl_tui.screens.editor import EditBoard, EditorScreen
+from snl_tui.screens.editor import EditorScreen
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.studio_dialogs import ChoiceScreen, SaveAsScreen
+from snl_tui.widgets.edit_board import EditBoard
 
 from .helpers import SIZE, settle, wait_until
 
