@@ -6,10 +6,12 @@ it; ``q`` quits with exit code 0.
 
 Saved games (SPEC 8): ``store`` saves after every move (None, the default, saves
 nothing: tests and ``--no-save``); ``offer`` asks first whether to resume that saved
-game; ``resume`` (a saved session and its id) continues one; ``replay`` shows a saved
-session's moves again instead of playing. ``open_store`` (the command line's way) opens
-the store only after the game's first frame, and with ``offer_last`` then offers its last
-unfinished game, before the game begins.
+game; ``resume`` (a saved session and its id) continues one. ``open_store`` (the command
+line's way) opens the store only after the game's first frame, and with ``offer_last``
+then offers its last unfinished game, before the game begins.
+
+The game is the base screen; ``SnlApp.editing`` (``snl edit``) and ``SnlApp.replaying``
+(``snl replay``) make an app whose base screen is the editor or a replay instead.
 """
 
 from __future__ import annotations
@@ -69,21 +71,24 @@ class SnlApp(App[None]):
         seed: int | None = None,
         mode: str = "classic",
         animate: bool = True,
-        editor: Screen[Board | None] | None = None,
         *,
         store: Store | None = None,
         offer: SavedGame | None = None,
         resume: tuple[GameSession, int] | None = None,
-        replay: GameSession | None = None,
         open_store: Callable[[], Store] | None = None,
         offer_last: bool = False,
         offer_only: Callable[[SavedGame], bool] | None = None,
         settings: Settings | None = None,
         notices: Sequence[str] = (),
+        front: Screen[Any] | None = None,
+        front_css: Path | None = None,
     ) -> None:
+        """The game, as ``snl play`` sets it up. ``front`` (with its styles) is another
+        base screen instead of the game: ``SnlApp.editing`` and ``SnlApp.replaying``
+        make those apps."""
         # Textual loads a screen's own CSS_PATH when the screen is pushed, never for the
         # default screen: as the base screen, the editor's styles come with the app's.
-        super().__init__(css_path=None if editor is None else [self.CSS_PATH, EDITOR_CSS])
+        super().__init__(css_path=None if front_css is None else [self.CSS_PATH, front_css])
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.settings = GameSettings(
@@ -114,13 +119,24 @@ class SnlApp(App[None]):
         )
         self.open_palette: SnlCommandPalette | None = None
         """The palette ctrl+p opened last (none open twice at once)."""
-        self.editor_screen = editor
-        """``snl edit``: the board editor is the base screen instead of the game."""
-        self.replay_screen: Screen[None] | None = None
-        if replay is not None:
-            from .screens.replay import ReplayScreen
+        self.front_screen = front
+        """The base screen when it is not the game (the editor, a replay)."""
 
-            self.replay_screen = ReplayScreen(replay, animate=animate)
+    @classmethod
+    def editing(cls, editor: Screen[Board | None], board: Board, animate: bool = True) -> SnlApp:
+        """``snl edit``: the board editor as the base screen (``p`` plays its board)."""
+        return cls(board=board, animate=animate, front=editor, front_css=EDITOR_CSS)
+
+    @classmethod
+    def replaying(cls, session: GameSession, animate: bool = True) -> SnlApp:
+        """``snl replay``: a saved session's moves again, as the base screen."""
+        from .screens.replay import ReplayScreen
+
+        settings = session.settings
+        replay = ReplayScreen(session, animate=animate)
+        return cls(
+            settings.board, settings.players, mode=session.mode, animate=animate, front=replay
+        )
 
     @property
     def store(self) -> Store | None:
@@ -130,10 +146,7 @@ class SnlApp(App[None]):
 
     def get_default_screen(self) -> Screen[None] | Screen[Board | None]:
         # The game is the base screen: no blank default screen is drawn first.
-        editor = self.editor_screen
-        if editor is None:
-            return self.replay_screen or self.game_screen
-        return editor
+        return self.front_screen or self.game_screen
 
     # -- the command palette: Textual's, with its page keys guarded (palette.py) ------------
 

@@ -56,4 +56,4 @@ def cmd_edit(args: argparse.Namespace) -> int:
     from ..screens.editor import EditorScreen
 
     editor = EditorScreen(board, source, exit_on_leave=True, note=note)
-    return run_app(SnlApp(board=board, editor=editor))
+    return run_app(SnlApp.editing(editor, board))

@@ -146,14 +146,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     session = _session(saved)
     from ..app import SnlApp, run_app
 
-    app = SnlApp(
-        board=session.settings.board,
-        players=session.settings.players,
-        mode=session.mode,
-        animate=not args.no_animation,
-        replay=session,
-    )
-    return run_app(app)
+    return run_app(SnlApp.replaying(session, animate=not args.no_animation))
 
 
 def add_play_parser(commands: Subcommands) -> None:

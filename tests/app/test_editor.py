@@ -26,7 +26,7 @@ from .helpers import SIZE, settle, wait_until
 def editor_app(spec: str | Path | None, size: int | None = 6) -> tuple[SnlApp, EditorScreen]:
     board, source, note = open_for_editing(None if spec is None else str(spec), size, size)
     editor = EditorScreen(board, source, exit_on_leave=True, note=note)
-    return SnlApp(board=board, editor=editor, animate=False), editor
+    return SnlApp.editing(editor, board, animate=False), editor
 
 
 def status(editor: EditorScreen) -> str:

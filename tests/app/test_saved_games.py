@@ -211,8 +211,8 @@ async def test_the_statistics_screen_shows_the_store_beside_the_exact_odds():
 def replay_app(store: Store, *, animate: bool) -> tuple[GameSession, SnlApp, ReplayScreen]:
     """A saved 14-move game, and an app that replays it from its saved form."""
     session, _ = saved_session(store, moves=14)
-    app = SnlApp(animate=animate, replay=GameSession.from_dict(session.to_dict()))
-    replay = app.replay_screen
+    app = SnlApp.replaying(GameSession.from_dict(session.to_dict()), animate=animate)
+    replay = app.front_screen
     assert isinstance(replay, ReplayScreen)
     return session, app, replay
 

@@ -22,7 +22,7 @@ def editor_app() -> SnlApp:
     board = Board(8, 8, [(3, 22), (12, 40), (30, 51), (27, 9), (46, 20), (62, 43)], name="designer")
     source = BoardSource(Path("designer.toml"), "toml")
     editor = EditorScreen(board, source, exit_on_leave=True)
-    app = SnlApp(board=board, editor=editor, animate=False)
+    app = SnlApp.editing(editor, board, animate=False)
     app.theme = "textual-dark"
     return app
 
