@@ -114,3 +114,18 @@ def test_the_command_line_and_the_rules_line_know_it(capsys) -> None:  # type: i
         "three in a row go back"
         in load_board("classic", {"six_again": True, "three_sixes": True}).rules.describe()
     )
+
+
+def test_snl_check_weighs_each_jump_under_the_rule(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Each jump's effect is the exact expectation without it, under three_sixes too."""
+    from snl_tui.core.impacts import jump_impacts
+
+    board = small_board()
+    for impact in jump_impacts(board):
+        others = [(a, b) for a, b in board.jumps.items() if a != impact.start]
+        assert impact.expected_turns_without == pytest.approx(
+            expected_turns(board.with_jumps(others)), rel=1e-12
+        )
+    path = tmp_path / "three.toml"
+    path.write_text(dump_board(board, "toml"))
+    assert main(["check", str(path)]) in (0, 1)
