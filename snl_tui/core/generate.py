@@ -7,7 +7,8 @@ figures to the targets:
 
 * expected turns: one linear solve of the absorbing chain per candidate (numpy, over the
   positions reachable from the start), the same equations as ``analysis``;
-* least rolls: a breadth-first search over the same roll table, only when targeted;
+* least rolls: the solver's own answer (``solve``) for the candidate board, only when
+  targeted;
 * the first seat's edge: the finishing-turn distribution, only when targeted.
 
 Every step is drawn from a ``random.Random(seed)`` and the schedule counts steps, never
@@ -225,29 +226,6 @@ def _reachable(dest: np.ndarray, start: int, goal: int) -> list[int]:
                 order.append(there)
                 queue.append(there)
     return [p for p in order if p != goal]
-
-
-def _least_rolls(dest: np.ndarray, start: int) -> int:
-    """Least rolls from ``start`` to the goal over the roll table (-1: unreachable)."""
-    goal = dest.shape[0]
-    if start == goal:
-        return 0
-    rows = dest.tolist()
-    seen = {start}
-    frontier = [start]
-    moves = 0
-    while frontier:
-        moves += 1
-        nxt = []
-        for here in frontier:
-            for there in rows[here]:
-                if there == goal:
-                    return moves
-                if there not in seen:
-                    seen.add(there)
-                    nxt.append(there)
-        frontier = nxt
-    return -1
 
 
 def _first_seat_win(dest: np.ndarray, start: int, six_again: bool, players: int) -> float:
@@ -565,7 +543,8 @@ class _Search:
     def figures(self, jumps: dict[int, int], expected: float) -> Figures:
         t = self.targets
         dest = self.moves.dest(jumps)
-        least = _least_rolls(dest, self.start) if t.least_rolls is not None else -2
+        # The solver's answer for the candidate board (a board is cheap: ~0.1 ms).
+        least = solve(self.board(jumps)).moves if t.least_rolls is not None else -2
         edge = None
         if t.max_first_seat_edge is not None and math.isfinite(expected):
             edge = _first_seat_win(dest, self.start, self.rules.six_again, t.players) - (
@@ -699,10 +678,9 @@ def generate(
             if cost < best_cost:
                 best, best_fig, best_cost = candidate, fig, cost
     if best_fig.least_rolls == -2:  # not tracked: fill it in for the report
-        dest = search.moves.dest(best)
         best_fig = Figures(
             best_fig.expected_turns,
-            _least_rolls(dest, search.start),
+            solve(search.board(best)).moves,
             best_fig.ladders,
             best_fig.snakes,
             best_fig.first_seat_edge,
