@@ -79,6 +79,9 @@ def add_generate_parser(
     gen.add_argument(
         "-o", "--output", metavar="FILE", help="write here (.toml, .json or .txt); default stdout"
     )
+    gen.add_argument(
+        "--force", action="store_true", help="replace FILE when it exists (default: refuse)"
+    )
     add_rule_options(gen)
 
 
@@ -90,7 +93,7 @@ def cmd_generate(
     from ..core.generate import Targets, generate
 
     rows, cols = _size(args)
-    fmt, target = _output(args.output)
+    fmt, target = _output(args.output, args.force)
     if args.time_limit <= 0:
         raise GenerateUsageError(f"--time-limit must be above 0, not {args.time_limit:g}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
@@ -137,8 +140,9 @@ def _size(args: argparse.Namespace) -> tuple[int, int]:
     return args.rows, args.cols
 
 
-def _output(path: str | None) -> tuple[str, Path | None]:
-    """The format and file for ``-o`` (checked before the search, not after it)."""
+def _output(path: str | None, force: bool = False) -> tuple[str, Path | None]:
+    """The format and file for ``-o`` (checked before the search, not after it): an
+    existing file is a board someone made, replaced only with ``--force``."""
     if path is None:
         return "toml", None
     target = Path(path)
@@ -150,6 +154,8 @@ def _output(path: str | None) -> tuple[str, Path | None]:
         raise GenerateUsageError(f"-o {path}: no folder {str(folder)!r}")
     if target.is_dir():
         raise GenerateUsageError(f"-o {path}: is a folder")
+    if target.exists() and not force:
+        raise GenerateUsageError(f"-o {path}: the file exists; --force replaces it")
     return fmt, target
 
 

@@ -277,3 +277,16 @@ def test_cli_bad_arguments_exit_2_with_one_line(
     assert code == 2
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1
+
+
+def test_an_existing_output_file_is_kept_unless_forced(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22 (5): `snl generate -o existing.toml` used to replace a hand-made board."""
+    target = tmp_path / "mine.toml"
+    target.write_text("# my board\nsize = 4\n")
+    argv = ["generate", "--size", "4", "--seed", "1", "-o", str(target)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exists" in err and "--force" in err
+    assert target.read_text() == "# my board\nsize = 4\n"
+    assert main([*argv, "--force"]) == 0
+    assert target.read_text() != "# my board\nsize = 4\n"
