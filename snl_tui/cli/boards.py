@@ -13,7 +13,7 @@ from ..core.board_formats.json_board import lost_in_matrix
 from ..core.engine import MAX_PLAYERS, move
 from ..core.formats import FORMATS, builtin_boards, dump_board, load_board
 from ..core.solver import solve
-from ..core.text import parse_whole, place, quote
+from ..core.text import parse_whole, place, plural, quote
 
 if TYPE_CHECKING:
     pass
@@ -105,8 +105,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for note in report.notes:
         print(note, file=out)
     summary = (
-        f"{args.board}: {board.rows}x{board.cols}, {len(board.ladders)} ladders, "
-        f"{len(board.snakes)} snakes"
+        f"{args.board}: {board.rows}x{board.cols}, {plural(len(board.ladders), 'ladder')}, "
+        f"{plural(len(board.snakes), 'snake')}"
     )
     if warnings:
         count = len(warnings)

@@ -44,6 +44,7 @@ from .engine import MAX_PLAYERS, count_to
 from .errors import SnlError
 from .rules import Rules
 from .solver import solve
+from .text import plural
 
 DEFAULT_TOLERANCE = 0.5
 DEFAULT_TIME_LIMIT = 10.0
@@ -142,7 +143,7 @@ class Figures:
             if targets is not None and targets.max_first_seat_edge is not None:
                 edge += f" (at most ±{targets.max_first_seat_edge:g})"
             parts.append(edge)
-        parts.append(f"{self.ladders} ladders, {self.snakes} snakes")
+        parts.append(f"{plural(self.ladders, 'ladder')}, {plural(self.snakes, 'snake')}")
         return ", ".join(parts)
 
 

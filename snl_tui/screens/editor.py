@@ -41,7 +41,7 @@ from ..core.edit import (
 )
 from ..core.errors import BoardError
 from ..core.rules import RULE_OPTIONS
-from ..core.text import parse_whole
+from ..core.text import parse_whole, plural
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
 from ..widgets.edit_board import HEAT_SHADES, EditBoard
 from ..widgets.studio_panel import NumbersPanel
@@ -149,15 +149,29 @@ def content(board: Board) -> tuple[object, ...]:
 
 @dataclass(frozen=True)
 class UseBoard:
-    """Replace the whole board (a generated one): one edit, so undo brings the old back."""
+    """Take a generated board's squares, jumps and rules, keeping the edited board's name
+    and description: one edit, so undo brings the old board back."""
 
     board: Board
+    seed: int | None = None
 
     def apply(self, board: Board) -> Board:
-        return self.board
+        new = self.board
+        return Board(
+            new.rows,
+            new.cols,
+            new.jumps.items(),
+            rules=new.rules,
+            name=board.name,
+            description=board.description,
+        )
 
     def describe(self) -> str:
-        return f"generated {self.board.name or 'a board'}"
+        new = self.board
+        size = f"{new.rows}x{new.cols}"
+        counts = f"{plural(len(new.ladders), 'ladder')}, {plural(len(new.snakes), 'snake')}"
+        seed = "" if self.seed is None else f" (seed {self.seed}: type it to get it again)"
+        return f"generated {size}: {counts}{seed}"
 
 
 class EditorCommands(GameCommands):
@@ -380,7 +394,8 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
             self._sync_form()
             return False
         self._show_board()
-        self._status(edit.describe().capitalize() + ".")
+        said = edit.describe()  # not str.capitalize: it would lower-case a name in it
+        self._status(f"{said[:1].upper()}{said[1:]}.")
         return True
 
     def action_undo_edit(self) -> None:
@@ -650,18 +665,16 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         self.app.push_screen(game, lambda _: self._status("Back from the game."))
 
     def action_generate(self) -> None:
-        try:
-            from .generate_dialog import GenerateScreen  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:  # the dialog comes with the studio panel (another branch)
-            self._status("The generator dialog is not in this build yet.", error=True)
-            return
+        from .generate_dialog import GenerateScreen
+
         board = self.board
         dialog = GenerateScreen(rows=board.rows, cols=board.cols, rules=board.rules)
-        self.app.push_screen(dialog, self._generated)
 
-    def _generated(self, board: Board | None) -> None:
-        if board is not None:
-            self.apply_edit(UseBoard(board))
+        def generated(new: Board | None) -> None:
+            if new is not None:
+                self.apply_edit(UseBoard(new, dialog.last_seed))
+
+        self.app.push_screen(dialog, generated)
 
     def action_editor_help(self) -> None:
         self.app.push_screen(EditorHelpScreen(editor_help_text()))

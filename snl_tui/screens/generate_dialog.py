@@ -10,6 +10,7 @@ generator's ``clock``, which it reads to know when to give up). Returns ``Board 
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable
 
@@ -45,7 +46,7 @@ FIELDS: tuple[tuple[str, str, str, str, str], ...] = (
     ("least", "Least rolls", "integer", "", "any"),
     ("players", "Players", "integer", "2", ""),
     ("edge", "Max seat-1 edge", "number", "", "any, e.g. 0.02"),
-    ("seed", "Seed", "integer", "0", ""),
+    ("seed", "Seed", "integer", "", "new each time"),
     ("time", "Time limit (s)", "number", f"{DEFAULT_TIME_LIMIT:g}", ""),
 )
 
@@ -113,6 +114,8 @@ class GenerateScreen(Dialog[Board | None]):
         self.max_steps = max_steps
         self.clock = clock
         self.searching = False
+        self.last_seed: int | None = None
+        """The seed of the last search started (typed, or drawn when none was)."""
         self.stopped = False
         """Set by escape: the running search's clock then reads infinity and it gives up."""
         self.closed = False
@@ -210,10 +213,11 @@ class GenerateScreen(Dialog[Board | None]):
         self.stopped = False
         self.query_one("#generate-go", Button).disabled = True
         self._status(SEARCHING)
+        # No seed typed: a new board each time (a typed seed gives the same board again).
+        chosen = int(seed) if seed is not None else random.SystemRandom().randrange(1 << 31)
+        self.last_seed = chosen
         self._search(
-            targets,
-            None if seed is None else int(seed),
-            DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit),
+            targets, chosen, DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
         )
 
     @work(thread=True, exclusive=True, group="generate", exit_on_error=False)

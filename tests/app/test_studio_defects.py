@@ -1,0 +1,51 @@
+"""What designers had to work around in the studio (issue 22, defects): generating keeps
+the board's name and description, each press gives a new board unless a seed is typed,
+and a name's capitals survive the status line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input
+
+from snl_tui.core.edit import SetDescription, SetName
+from snl_tui.screens.generate_dialog import GenerateScreen
+
+from .helpers import SIZE, wait_until
+from .test_editor import editor_app, status
+
+
+async def generate_once(pilot, editor, seed: str = "") -> None:  # type: ignore[no-untyped-def]
+    before = editor.board
+    await pilot.press("g")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, GenerateScreen))
+    dialog = pilot.app.screen
+    dialog.query_one("#gen-expected", Input).value = "12"
+    dialog.query_one("#gen-tolerance", Input).value = "3"
+    dialog.query_one("#gen-seed", Input).value = seed
+    await pilot.pause()
+    dialog.query_one("#generate-go").press()
+    await wait_until(
+        pilot, lambda: pilot.app.screen is editor and editor.board is not before, 20_000
+    )
+
+
+async def test_generating_keeps_the_name_and_gives_a_new_board_each_time(tmp_path: Path) -> None:
+    app, editor = editor_app(tmp_path / "mia.toml", 6)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: editor.is_mounted)
+        editor.apply_edit(SetName("Short game for Mia"))
+        assert "Renamed to 'Short game for Mia'" in status(editor)  # capitals kept
+        editor.apply_edit(SetDescription("Ladders early, no long snakes."))
+        await generate_once(pilot, editor)
+        first = editor.board
+        assert first.name == "Short game for Mia"
+        assert first.description == "Ladders early, no long snakes."
+        said = status(editor)
+        assert said.startswith("Generated 6x6: ") and "seed " in said
+        seed = said.split("seed ")[1].split(":")[0]
+        await generate_once(pilot, editor)
+        second = editor.board
+        assert second.jumps != first.jumps  # a fresh seed: another board
+        await generate_once(pilot, editor, seed=seed)
+        assert editor.board.jumps == first.jumps  # the seed said gives it again
