@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -174,6 +174,23 @@ class UseBoard:
         return f"generated {size}: {counts}{seed}"
 
 
+class EditorForm(VerticalScroll, can_focus=False):
+    """The side form. Not focusable itself (a scroll container is by default): the
+    first Tab from the board lands in the Name field, where letters are typed, not taken
+    as the board's commands. The field being edited carries ``-editing`` (its label is
+    then reversed: visible in every theme and colour depth)."""
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.call_after_refresh(self.mark_editing)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.call_after_refresh(self.mark_editing)
+
+    def mark_editing(self) -> None:
+        for field in self.query(".field"):
+            field.set_class(field.has_focus_within, "-editing")
+
+
 class EditorCommands(GameCommands):
     """Command palette entries for the editor (the same actions as its keys)."""
 
@@ -251,7 +268,7 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         with Horizontal(id="editor-main"):
             yield EditBoard(self.board, letters=(), id="board")
             with Vertical(id="editor-side"):
-                with VerticalScroll(id="editor-form"):
+                with EditorForm(id="editor-form"):
                     yield from self._form()
                 yield Static("", id="editor-warnings", markup=False)
                 numbers = NumbersPanel(id="numbers")

@@ -49,3 +49,33 @@ async def test_generating_keeps_the_name_and_gives_a_new_board_each_time(tmp_pat
         assert second.jumps != first.jumps  # a fresh seed: another board
         await generate_once(pilot, editor, seed=seed)
         assert editor.board.jumps == first.jumps  # the seed said gives it again
+
+
+async def test_the_first_tab_lands_in_the_name_field_and_letters_stay_there(
+    tmp_path: Path,
+) -> None:
+    """Tab, then a name with p, g and q in each text field: typed, nothing else happens
+    (no generator, no game, no quit), and the field being edited shows."""
+    app, editor = editor_app(tmp_path / "trap.toml", 6)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: editor.is_mounted)
+        await pilot.press("tab")
+        name = editor.query_one("#f-name", Input)
+        assert app.focused is name
+        await pilot.pause()
+        label = name.parent.query_one(".field-label")  # type: ignore[union-attr]
+        assert label.rich_style.reverse  # visible without colour too
+        for field_id in ("f-name", "f-description"):
+            field = editor.query_one(f"#{field_id}", Input)
+            field.focus()
+            await pilot.pause()
+            field.value = ""
+            await pilot.press(*"pgq Tom")
+            assert field.value == "pgq Tom"
+            assert app.screen is editor and app.is_running
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is editor and app.is_running
+        assert editor.board.name == "pgq Tom"
+        assert editor.board.description == "pgq Tom"
+        assert editor.board.jumps == {}  # nothing was generated
