@@ -512,8 +512,9 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
             self._status("Cancelled.")
         elif not isinstance(self.focused, EditBoard):
             self.query_one(EditBoard).focus()
-        else:
-            self.action_leave()
+        else:  # escape clears, it never leaves: q does that (and asks first)
+            leave = next(c for c in EDITOR_COMMANDS if c.action == "leave").keys.split(",")[0]
+            self._status(f"Nothing to cancel: {leave} leaves the editor.")
 
     # -- the form ------------------------------------------------------------------------
 

@@ -79,3 +79,16 @@ async def test_the_first_tab_lands_in_the_name_field_and_letters_stay_there(
         assert editor.board.name == "pgq Tom"
         assert editor.board.description == "pgq Tom"
         assert editor.board.jumps == {}  # nothing was generated
+
+
+async def test_escape_clears_and_never_leaves(tmp_path: Path) -> None:
+    """Escape after a refusal (changes unsaved) used to open "Save your changes...?"."""
+    app, editor = editor_app(tmp_path / "esc.toml", 6)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: editor.is_mounted)
+        editor.apply_edit(SetName("Mine"))  # unsaved changes
+        await pilot.press("enter", "enter")  # a jump from square 1 to itself: refused
+        await pilot.press("escape", "escape", "escape")
+        await pilot.pause()
+        assert app.screen is editor and app.is_running
+        assert "leaves the editor" in status(editor)
