@@ -107,6 +107,33 @@ class Targets:
         if edge is not None and not (math.isfinite(edge) and 0 <= edge <= 1):
             raise GenerateError(f"the first seat's edge must be from 0 to 1, not {edge}")
         check_text(self.name, "the name")
+        reason = self.impossible()
+        if reason is not None:
+            raise GenerateError(f"no board can meet these targets: {reason}")
+
+    def impossible(self) -> str | None:
+        """Why no board can meet the targets, where that can be proved at once (None:
+        not provably impossible, the search decides)."""
+        rules = self.rules
+        walk = self.goal - rules.start_position  # squares to cover from the start
+        # Without ladders nothing shortens the walk: at least ceil(walk / faces) rolls.
+        fewest = -(-walk // rules.faces)
+        if self.ladders == 0 and self.least_rolls is not None and self.least_rolls < fewest:
+            return (
+                f"without ladders a {self.rows}x{self.cols} board takes at least "
+                f"{fewest} rolls with a {rules.faces}-sided die, not {self.least_rolls}"
+            )
+        if self.expected_turns is not None and not rules.six_again:
+            # One roll per turn: a game lasts at least as many turns as its least rolls.
+            floor = fewest if self.ladders == 0 else 1
+            if self.least_rolls is not None:
+                floor = max(floor, self.least_rolls)
+            if self.expected_turns + self.tolerance < floor:
+                return (
+                    f"expected turns {self.expected_turns:g} (± {self.tolerance:g}) is below "
+                    f"the least rolls ({floor}): every game takes at least that many turns"
+                )
+        return None
 
     @property
     def goal(self) -> int:
