@@ -489,12 +489,13 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def remove_key(self) -> None:
         """``x``: remove the jump starting here; on a jump's end, the one jump ending here."""
         board, square = self.board, self.cursor
-        if board.jump_at(square) is not None:
-            self.apply_edit(RemoveJump(square))
+        here = board.jump_at(square)
+        if here is not None:
+            self.apply_edit(RemoveJump(square, here.end))
             return
         ends = [j for j in (*board.ladders, *board.snakes) if j.end == square]
         if len(ends) == 1:
-            self.apply_edit(RemoveJump(ends[0].start))
+            self.apply_edit(RemoveJump(ends[0].start, ends[0].end))
         elif ends:
             names = ", ".join(f"the {j.kind} {j.start} -> {j.end}" for j in ends)
             self._status(

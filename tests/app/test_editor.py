@@ -80,10 +80,11 @@ async def test_moving_a_ladder_end_and_removing_from_its_end(tmp_path: Path) -> 
         await pilot.press("enter", "up", "enter")  # picked up: its end moves a row up
         assert editor.board.jumps == {3: above(editor.board, 3)}
         # On the end of the only jump ending there, x removes that jump.
-        editor.set_cursor(above(editor.board, 3))
+        end = above(editor.board, 3)
+        editor.set_cursor(end)
         await pilot.press("x")
         assert editor.board.jumps == {}
-        assert "Removed the jump on square 3" in status(editor)
+        assert f"Removed the ladder 3 -> {end}" in status(editor)  # named, from its end
 
 
 def click_offset(view: EditBoard, square: int) -> tuple[int, int]:
