@@ -195,8 +195,12 @@ def effect_line(
     return f"removing this {jump.kind}: {_turns(expected)} -> {_turns(without)}"
 
 
-def visits_line(figures: StudioFigures, square: int) -> str:
-    """The heat map's figure for the cursor square, written out."""
+def visits_line(figures: StudioFigures, square: int, board: Board | None = None) -> str:
+    """The heat map's figure for the cursor square, written out; on a jump's start (given
+    the ``board``) it says why no turn ever begins there."""
     if not figures.visits or not 0 <= square < len(figures.visits):
         return f"square {square}: visits n/a"
+    jump = board.jump_at(square) if board is not None else None
+    if jump is not None:
+        return f"square {square}: 0 expected visits (the {jump.kind} moves every token on at once)"
     return f"square {square}: {figures.visits[square]:.2f} expected visits"

@@ -164,7 +164,7 @@ class NumbersPanel(Widget):
             expected = figures.expected_turns
             lines = [
                 effect_line(board, self.cursor, self.effects, expected),
-                visits_line(figures, self.cursor),
+                visits_line(figures, self.cursor, board),
             ]
             text = "\n".join(lines)
         self.query_one("#numbers-cursor", Static).update(text)
