@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Select, Static, Switch
+from textual.widgets import Footer, Input, Label, Select, Static
 
 from ..commands import GAME_COMMANDS, GameCommand, GameCommands
 from ..core.board import Board
@@ -174,6 +174,9 @@ class UseBoard:
         return f"generated {size}: {counts}{seed}"
 
 
+ON_OFF: dict[object, str] = {True: "on", False: "off"}
+
+
 class EditorForm(VerticalScroll, can_focus=False):
     """The side form. Not focusable itself (a scroll container is by default): the
     first Tab from the board lands in the Name field, where letters are typed, not taken
@@ -281,7 +284,7 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def _form(self) -> ComposeResult:
         board, rules = self.board, self.board.rules
 
-        def field(label: str, widget: Input | Select[object] | Switch) -> Horizontal:
+        def field(label: str, widget: Input | Select[object]) -> Horizontal:
             return Horizontal(Label(label, classes="field-label"), widget, classes="field")
 
         yield field("Name", Input(board.name, id="f-name", compact=True))
@@ -291,10 +294,10 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         for option in RULE_OPTIONS:  # one field per rule, from the rules' one source
             widget_id = f"f-{option.name}"
             value = getattr(rules, option.name)
-            if option.kind is bool:
-                yield field(option.label, Switch(value, id=widget_id, tooltip=option.help))
-                continue
-            choices = [(option.value_labels.get(v, str(v)), v) for v in option.values]
+            # Every option is a choice written out ("on"/"off" for the switches): its state
+            # reads as text, in a screen capture and without colours.
+            labels = ON_OFF if option.kind is bool else option.value_labels
+            choices = [(labels.get(v, str(v)), v) for v in option.values]
             select: Select[object] = Select(
                 choices, value=value, allow_blank=False, id=widget_id, compact=True
             )
@@ -391,11 +394,6 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
                 field.value = str(value)
         for option in RULE_OPTIONS:
             value = getattr(rules, option.name)
-            if option.kind is bool:
-                switch = self.query_one(f"#f-{option.name}", Switch)
-                if switch.value != value:
-                    switch.value = value
-                continue
             select = self.query_one(f"#f-{option.name}", Select)
             if select.value != value:
                 select.value = value
@@ -550,13 +548,6 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         name = (event.select.id or "").removeprefix("f-")
         if event.value is Select.NULL or getattr(self.board.rules, name) == event.value:
             return  # the form showing the board (undo, refusal), not a change
-        self.apply_edit(SetRules({name: event.value}))
-
-    @on(Switch.Changed, ".field Switch")
-    def _switch_changed(self, event: Switch.Changed) -> None:
-        name = (event.switch.id or "").removeprefix("f-")
-        if getattr(self.board.rules, name) == event.value:
-            return
         self.apply_edit(SetRules({name: event.value}))
 
     # -- numbers and the heat map --------------------------------------------------------
