@@ -108,7 +108,7 @@ def cmd_generate(
         players=args.players,
         max_first_seat_edge=args.max_first_seat_edge,
         rules=Rules.from_mapping(rules_given),
-        name=args.name if args.name is not None else f"Generated {rows}x{cols} (seed {seed})",
+        name=args.name if args.name is not None else f"Generated board (seed {seed})",
     )
     result = generate(targets, seed=seed, time_limit=args.time_limit)
     if result.board is None:
