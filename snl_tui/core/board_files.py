@@ -19,7 +19,8 @@ from .board import Board
 from .board_formats.json_board import lost_in_matrix
 from .edit import empty_board
 from .errors import BoardError
-from .formats import builtin_names, dump_board, load_board
+from .formats import builtin_names, dump_board, load_board, load_board_to_fix
+from .text import plural
 
 SAVE_FORMATS = {".toml": "toml", ".json": "json", ".txt": "txt"}
 DEFAULT_SIZE = 10
@@ -39,6 +40,9 @@ class BoardSource:
     """The built-in board it is a copy of (read-only: saving asks for a path)."""
     stamp: Stamp | None = None
     """The file's stamp when it was opened or last saved; None when there was no file."""
+    left_out: tuple[str, ...] = ()
+    """Jumps of the file that broke the board rules and were left out when it was opened
+    (one line each, with the reason): saving asks first, since the file still has them."""
 
     @property
     def label(self) -> str:
@@ -100,10 +104,16 @@ def open_for_editing(
     if path.exists():
         if path.is_dir():
             raise BoardError("is a directory, not a board file", source=spec)
-        board = load_board(path)
+        board, left_out = load_board_to_fix(path)
         text = path.read_text(encoding="utf-8-sig")
-        source = BoardSource(path, format_for(path, text), stamp=file_stamp(path))
+        fmt = format_for(path, text)
+        source = BoardSource(path, fmt, stamp=file_stamp(path), left_out=tuple(left_out))
         note = None
+        if left_out:
+            note = (
+                f"{spec} breaks the board rules; opened without "
+                f"{plural(len(left_out), 'jump')} to fix: " + "; ".join(left_out)
+            )
         if size_given and (rows, cols) != (board.rows, board.cols):
             note = (
                 f"{spec} exists: opened as it is ({board.rows}x{board.cols}); "

@@ -110,6 +110,41 @@ def load_board(name_or_path: str | Path, rules: RulesOverride = None) -> Board:
     return _load_text(_read_file(path, text), source=text, stem=path.stem, rules=rules)
 
 
+def load_board_to_fix(path: Path) -> tuple[Board, list[str]]:
+    """A board file that may break the board rules, for the editor to fix: the board
+    with every jump that can be kept, and one line per jump left out and why ("line 4:
+    two jumps start on square 12 ... (left out)"). A file that cannot be read at all
+    (syntax, size, rules, a matrix) raises BoardError as ``load_board`` does."""
+    label = str(path)
+    try:
+        return load_board(path), []
+    except BoardError as error:
+        first = error
+    text = _read_file(path, label)
+    try:
+        parsed = _parse(text.replace("\r\n", "\n"), path.suffix.lower())
+    except BoardError as error:
+        raise error.with_source(label) from None
+    if parsed.matrix is not None or not parsed.jumps:
+        raise first
+    name = parsed.name if parsed.name is not None else path.stem
+    try:
+        board = Board(
+            parsed.rows, parsed.cols, rules=parsed.rules, name=name, description=parsed.description
+        )
+    except BoardError:
+        raise first from None
+    problems = []
+    for spec in parsed.jumps:
+        try:
+            board = board.with_jumps([*board.jumps.items(), spec])
+        except BoardError as error:
+            problems.append(f"{error} (left out)")
+    if not problems:
+        raise first  # not a matter of jumps: nothing the editor can fix here
+    return board, problems
+
+
 def parse_board(
     text: str,
     *,

@@ -618,6 +618,28 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         )
 
     def _write(self, path: Path, fmt: str, then: Callable[[], None] | None) -> None:
+        left_out = self.source.left_out
+        if not left_out:
+            self._write_now(path, fmt, then)
+            return
+
+        def answered(choice: str | None) -> None:
+            if choice == "s":
+                self._write_now(path, fmt, then)
+            else:
+                self._status("Not saved: the file keeps the jumps that were left out.")
+
+        count = plural(len(left_out), "jump")
+        self.app.push_screen(
+            ChoiceScreen(
+                f"The file had {count} that broke the board rules: {'; '.join(left_out)}. "
+                f"Save {path} without them?",
+                [("s", "Save without them"), ("c", "Cancel")],
+            ),
+            answered,
+        )
+
+    def _write_now(self, path: Path, fmt: str, then: Callable[[], None] | None) -> None:
         board = self.board
         try:
             stamp = save_board(board, path, fmt)

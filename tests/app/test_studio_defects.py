@@ -92,3 +92,29 @@ async def test_escape_clears_and_never_leaves(tmp_path: Path) -> None:
         await pilot.pause()
         assert app.screen is editor and app.is_running
         assert "leaves the editor" in status(editor)
+
+
+async def test_an_invalid_file_opens_to_be_fixed_and_saving_asks(tmp_path: Path) -> None:
+    """Issue 22 (7): `snl edit` refused a file with two jumps from one square, so it could
+    not be fixed in the editor. It opens with what was left out named; saving asks."""
+    from snl_tui.screens.studio_dialogs import ChoiceScreen
+
+    path = tmp_path / "broken.toml"
+    text = 'name = "Broken"\nsize = 6\nladders = [[3, 20], [3, 30]]\nsnakes = [[25, 4]]\n'
+    path.write_text(text)
+    app, editor = editor_app(path, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: editor.is_mounted)
+        assert editor.board.jumps == {3: 20, 25: 4}
+        said = status(editor)
+        assert "breaks the board rules" in said and "two jumps start on square 3" in said
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("c")
+        await wait_until(pilot, lambda: app.screen is editor)
+        assert path.read_text() == text  # nothing written
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("s")
+        await wait_until(pilot, lambda: path.read_text() != text)
+        assert "[3, 30]" not in path.read_text() and "Saved" in status(editor)
