@@ -110,6 +110,11 @@ def load_board(name_or_path: str | Path, rules: RulesOverride = None) -> Board:
     return _load_text(_read_file(path, text), source=text, stem=path.stem, rules=rules)
 
 
+MAX_JUMPS_TO_FIX = 2000
+"""The most jumps a broken file may have to be opened for fixing (each kept jump is checked
+with the ones before it: a board, not a data dump)."""
+
+
 def load_board_to_fix(path: Path) -> tuple[Board, list[str]]:
     """A board file that may break the board rules, for the editor to fix: the board
     with every jump that can be kept, and one line per jump left out and why ("line 4:
@@ -120,12 +125,11 @@ def load_board_to_fix(path: Path) -> tuple[Board, list[str]]:
         return load_board(path), []
     except BoardError as error:
         first = error
-    text = _read_file(path, label)
-    try:
-        parsed = _parse(text.replace("\r\n", "\n"), path.suffix.lower())
-    except BoardError as error:
-        raise error.with_source(label) from None
-    if parsed.matrix is not None or not parsed.jumps:
+    try:  # hostile text fails here as it did above: the first, clean error is the answer
+        parsed = _parse(_read_file(path, label).replace("\r\n", "\n"), path.suffix.lower())
+    except Exception:
+        raise first from None
+    if parsed.matrix is not None or not 0 < len(parsed.jumps) <= MAX_JUMPS_TO_FIX:
         raise first
     name = parsed.name if parsed.name is not None else path.stem
     try:
