@@ -5,7 +5,6 @@ open a game, the page's sizes are clamped, every game process is memory-bounded,
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -19,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from snl_tui.cli import serve
+
+from .processes import stop_group
 
 aiohttp = pytest.importorskip("aiohttp", reason="snl serve needs the web extra")
 pytest.importorskip("textual_serve", reason="snl serve needs the web extra")
@@ -76,14 +77,7 @@ def server(tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
         assert process.poll() is None, (tmp_path / "serve.log").read_text()
         yield port, process
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
+        stop_group(process)
 
 
 def games(server_pid: int) -> list[int]:

@@ -152,24 +152,17 @@ def test_snl_games_after_damage(tmp_path: Path) -> None:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     damage_games(db)
     env = {"SNL_DATA_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    done = subprocess.run(
-        [sys.executable, "-m", "snl_tui", "games"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+
+    def snl_games() -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "snl_tui", "games"]
+        return subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+
+    done = snl_games()
     assert done.returncode == 0, done.stderr
     (line,) = done.stderr.splitlines()
     assert "damaged" in line and "kept" in line
     assert "Ann" in done.stdout
-    again = subprocess.run(
-        [sys.executable, "-m", "snl_tui", "games"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    again = snl_games()
     assert again.returncode == 0 and again.stderr == ""  # noticed once, fixed for good
     assert again.stdout == done.stdout
     with open_store(db) as store:  # the unfinished game is still offered, unless lost
