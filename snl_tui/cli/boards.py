@@ -255,6 +255,21 @@ def add_boards_parser(commands: Subcommands) -> None:
     boards.add_argument("--json", action="store_true", help="print a JSON list")
 
 
+def cmd_share(args: argparse.Namespace, out: TextIO) -> int:
+    """``snl share BOARD``: the board's share code, one line (``snl play CODE`` opens it)."""
+    from ..core.share import board_code
+
+    print(board_code(board_from_args(args)), file=out)
+    return EXIT_OK
+
+
+def add_share_parser(commands: Subcommands) -> None:
+    share = commands.add_parser(
+        "share", help="print a one-line code of a board: snl play CODE (or edit, ...) opens it"
+    )
+    share.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+
+
 def add_convert_parser(commands: Subcommands) -> None:
     convert = commands.add_parser("convert", help="print a board in another format")
     convert.add_argument("board", metavar="BOARD", help=BOARD_HELP)

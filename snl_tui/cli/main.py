@@ -29,11 +29,13 @@ from .boards import (
     add_boards_parser,
     add_check_parser,
     add_convert_parser,
+    add_share_parser,
     add_solve_parser,
     cmd_analyze,
     cmd_boards,
     cmd_check,
     cmd_convert,
+    cmd_share,
     cmd_solve,
 )
 from .common import (
@@ -66,6 +68,7 @@ COMMANDS = (
     "check",
     "boards",
     "convert",
+    "share",
     "generate",
     "edit",
     "serve",
@@ -120,6 +123,7 @@ _SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] 
     (("check",), add_check_parser),
     (("boards",), add_boards_parser),
     (("convert",), add_convert_parser),
+    (("share",), add_share_parser),
     (("generate",), _add_generate),
     (("edit",), _add_edit),
     (history.COMMANDS, history.register),  # games, stats
@@ -135,8 +139,11 @@ def unknown_command(word: str) -> str:
     from pathlib import Path
 
     from ..core.formats import builtin_names
+    from ..core.share import looks_like_code
 
     shown = quote(word)
+    if looks_like_code(word):
+        return "snl: that is a share code: 'snl play CODE' plays it, 'snl edit CODE' edits it"
     boards = builtin_names()
     if word in boards or (Path(word).suffix in (".toml", ".json", ".txt") and Path(word).exists()):
         return f"snl: {shown} is a board, not a command: did you mean 'snl play {word}'?"
@@ -204,6 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check": lambda: cmd_check(args, out, err),
         "boards": lambda: cmd_boards(args, out),
         "convert": lambda: cmd_convert(args, out, err),
+        "share": lambda: cmd_share(args, out),
         "generate": lambda: _generate(args, out, err),
         "edit": lambda: _edit(args),
         "serve": lambda: _serve(args, err),

@@ -49,6 +49,7 @@ from .board_formats import json_board, text_board, toml_board
 from .board_formats.common import NotThisFormat, Parsed
 from .errors import BoardError
 from .rules import Rules
+from .share import code_document, looks_like_code
 
 
 class FileFormat(Protocol):
@@ -90,10 +91,15 @@ def load_board(name_or_path: str | Path, rules: RulesOverride = None) -> Board:
 
     ``rules`` overrides the file's rules: a ``Rules`` value replaces them, a mapping of
     option names (``{"faces": 8}``) changes just those options. A plain name such as
-    ``classic`` means the built-in board; write ``./classic`` for a file of that name.
+    ``classic`` means the built-in board; write ``./classic`` for a file of that name. A
+    share code (``snl1-...``, ``core.share``) is a board too.
     Raises ``BoardError`` naming the file (and line, entry, row/column, square).
     """
     text = str(name_or_path)
+    if isinstance(name_or_path, str) and looks_like_code(text) and not os.path.lexists(text):
+        return _load_text(
+            code_document(text), source="share code", stem="", rules=rules, suffix=".json"
+        )
     if isinstance(name_or_path, str) and text in _builtin_files():
         resource = _builtin_files()[text]
         return _load_text(
