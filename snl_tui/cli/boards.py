@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..core.board_formats.json_board import lost_in_matrix
 from ..core.engine import MAX_PLAYERS, move
 from ..core.formats import FORMATS, builtin_boards, dump_board, load_board
-from ..core.solver import solve
+from ..core.solver import count_optimal_routes, solve
 from ..core.text import parse_whole, place, plural, quote
 
 if TYPE_CHECKING:
@@ -38,10 +38,13 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             "off-the-board position; use --start 0 or a square from 1"
         )
     solution = solve(board, args.start_square)
+    routes = count_optimal_routes(board, args.start_square) if args.count else None
     if args.json:
         data = solution.to_dict()
         data["board"] = board.name
         data["goal"] = board.goal
+        if routes is not None:
+            data["routes"] = routes
         print(json.dumps(data), file=out)
         return EXIT_OK
     origin = place(solution.start)
@@ -69,6 +72,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             hidden = shown_tail - shown_head
             print(f"  {'':>{width}}  ... {hidden} more moves (--json lists every one)", file=out)
         position = step.end
+    if routes is not None:
+        unique = " (this one is the only one)" if routes == 1 else ""
+        print(f"optimal routes: {routes} distinct sequences of die values{unique}", file=out)
     return EXIT_OK
 
 
@@ -220,6 +226,11 @@ def add_solve_parser(commands: Subcommands) -> None:
         type=square_number,
         metavar="SQUARE",
         help="start from this square (0 = off the board) instead of the rules' start",
+    )
+    solve_cmd.add_argument(
+        "--count",
+        action="store_true",
+        help="also count the optimal routes (distinct die-value sequences): is it unique?",
     )
     add_rule_options(solve_cmd)
 

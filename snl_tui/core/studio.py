@@ -25,6 +25,7 @@ from .analysis import AnalysisError, analyze
 from .board import Board
 from .errors import SnlError
 from .impacts import jump_impacts
+from .solver import count_optimal_routes
 
 WITHIN_TURNS = (10, 20, 50)
 LONG_GAME = 100
@@ -45,6 +46,8 @@ class StudioFigures:
     problem: str | None = None
     expected_turns: float = math.nan
     least_rolls: int = -1
+    routes: int = 0
+    """How many optimal routes (distinct die-value sequences): 1 is a unique answer."""
     median_turns: float = math.nan
     std_turns: float = math.nan
     mode_turns: int = -1
@@ -83,6 +86,7 @@ def compute_figures(board: Board) -> StudioFigures:
     return StudioFigures(
         expected_turns=expected,
         least_rolls=one.least_rolls,
+        routes=count_optimal_routes(board),
         median_turns=one.percentile_turns(0.5),
         std_turns=one.std_turns,
         mode_turns=one.mode_turns,
@@ -107,6 +111,13 @@ def jump_effects(board: Board) -> dict[int, float]:
 
 
 # -- text ------------------------------------------------------------------------------
+
+
+def _routes(count: int) -> str:
+    """'1 (unique)', '423', '1.2e+30': the number of optimal routes, short."""
+    if count == 1:
+        return "1 (unique)"
+    return str(count) if count < 10**9 else f"{count:.1e}"
 
 
 def _turns(value: float, digits: int = 1) -> str:
@@ -143,6 +154,7 @@ def figure_values(figures: StudioFigures) -> list[tuple[str, str]]:
     expected = _turns(figures.expected_turns)
     rows = [
         ("least rolls", str(least) if least >= 0 else "unreachable"),
+        ("routes", _routes(figures.routes) if least > 0 else "-"),
         ("expected", expected),
         ("median", _whole_turns(figures.median_turns)),
         ("std dev", _turns(figures.std_turns)),
