@@ -1,4 +1,4 @@
-"""``snl edit [BOARD] [--size N | --rows R --cols C]``: open the board editor.
+"""``snl edit [BOARD] [--size N | --rows R --cols C | --template NAME]``: the board editor.
 
 Kept apart from ``cli.py`` (which only registers it): the size options, opening the
 board (``board_files.open_for_editing``) and starting the app on the editor screen.
@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from ..core.errors import SnlError
+from ..core.templates import TEMPLATES
 from .common import whole_number
 
 
@@ -28,6 +29,12 @@ def add_edit_parser(commands: argparse._SubParsersAction[Any]) -> None:
         nargs="?",
         metavar="BOARD",
         help="a board file, a built-in board (read-only), or a new .toml/.json/.txt path",
+    )
+    edit.add_argument(
+        "--template",
+        choices=sorted(TEMPLATES),
+        help="start a new board from a starter: "
+        + "; ".join(f"{t.name}: {t.summary}" for t in TEMPLATES.values()),
     )
     size = edit.add_argument_group("size of a new board (default 10x10)")
     size.add_argument("--size", type=whole_number(1), metavar="N", help="an N x N board")
@@ -52,6 +59,14 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
     rows, cols = edit_size(args)
     board, source, note = open_for_editing(args.board, rows, cols)
+    if args.template is not None:
+        if rows is not None:
+            raise EditUsageError("a template has its own size: give --template or --size")
+        if source.stamp is not None or source.builtin is not None:
+            raise EditUsageError(
+                f"--template starts a new board, and {args.board} is an existing one"
+            )
+        board = TEMPLATES[args.template].board(name=board.name or None)
     from ..app import SnlApp, run_app
     from ..screens.editor import EditorScreen
 
