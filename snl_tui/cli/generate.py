@@ -67,6 +67,19 @@ def add_generate_parser(
         metavar="E",
         help="the first seat's win chance within E of 1/P",
     )
+    gen.add_argument(
+        "--within",
+        type=COUNT,
+        metavar="K",
+        help="a tail target, with --share: the longest games parents care about",
+    )
+    gen.add_argument(
+        "--share",
+        type=_number,
+        metavar="S",
+        help="with --within: at least this share of one-player games end within K turns "
+        "(--within 25 --share 0.9: 90%% of games within 25 turns)",
+    )
     gen.add_argument("--seed", type=int, help="same seed and options, same board")
     gen.add_argument(
         "--time-limit",
@@ -107,6 +120,8 @@ def cmd_generate(
         least_rolls=args.least_rolls,
         players=args.players,
         max_first_seat_edge=args.max_first_seat_edge,
+        within=args.within,
+        share=args.share,
         rules=Rules.from_mapping(rules_given),
         name=args.name if args.name is not None else f"Generated board (seed {seed})",
     )

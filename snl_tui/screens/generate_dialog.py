@@ -46,6 +46,8 @@ FIELDS: tuple[tuple[str, str, str, str, str], ...] = (
     ("least", "Least rolls", "integer", "", "any"),
     ("players", "Players", "integer", "2", ""),
     ("edge", "Max seat-1 edge", "number", "", "any, e.g. 0.02"),
+    ("within", "Games within", "integer", "", "turns, e.g. 25"),
+    ("share", "... at least", "number", "", "share, e.g. 0.9"),
     ("seed", "Seed", "integer", "", "new each time"),
     ("time", "Time limit (s)", "number", f"{DEFAULT_TIME_LIMIT:g}", ""),
 )
@@ -75,7 +77,7 @@ class GenerateScreen(Dialog[Board | None]):
         grid-size: 4;
         grid-columns: 16 1fr 16 1fr;
         grid-rows: 1;
-        grid-gutter: 1 1;
+        grid-gutter: 0 1;  /* one field per line: the whole form fits at 80x24 */
         height: auto;
         margin: 1 0;
     }
@@ -187,6 +189,8 @@ class GenerateScreen(Dialog[Board | None]):
             least_rolls=whole("least"),
             players=players,
             max_first_seat_edge=real("edge"),
+            within=whole("within"),
+            share=real("share"),
             rules=self.rules,
         )
 

@@ -332,3 +332,23 @@ def test_the_no_ladder_bound_holds_for_real_boards(size, faces, snakes, seed) ->
     board = Board(size, size, jumps.items(), rules=Rules(faces=faces))
     least = solve(board).moves
     assert least == -1 or least >= -(-(goal - 1) // faces)
+
+
+@pytest.mark.parametrize(("within", "share", "seed"), [(25, 0.9, 3), (15, 0.5, 1), (40, 0.95, 2)])
+def test_a_tail_target_is_met_by_the_exact_figures(within: int, share: float, seed: int) -> None:
+    """Issue 22: "90% of games end within 25 turns", checked on the board returned."""
+    targets = Targets(rows=8, cols=8, within=within, share=share)
+    result = generate(targets, seed=seed, max_steps=20_000)
+    assert result.board is not None, result.describe()
+    assert analyze(result.board).finish_within(within) >= share
+    assert result.figures is not None and result.figures.within_share is not None
+    assert result.figures.within_share >= share
+
+
+def test_a_tail_target_needs_both_halves_and_sane_values() -> None:
+    with pytest.raises(GenerateError, match="needs both"):
+        Targets(within=20)
+    with pytest.raises(GenerateError, match="share"):
+        Targets(within=20, share=1.5)
+    with pytest.raises(GenerateError, match="no game ends within 3 turns"):
+        Targets(rows=10, cols=10, within=3, share=0.5, ladders=0)
