@@ -234,7 +234,7 @@ MinimalApp().run(headless=True, size=SIZE)
 LAUNCH_SNL = """
 import sys
 import snl_tui.app
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.widgets.board import BoardView
 
 class FirstFrame(snl_tui.app.SnlApp):

@@ -111,6 +111,14 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         show=False,
     ),
     GameCommand(
+        "saved_games",
+        "g",
+        "Games",
+        "Saved games",
+        "The unfinished saved games: pick one to continue it (this game stays saved).",
+        show=False,
+    ),
+    GameCommand(
         "help", "question_mark", "Help", "Help", "Rules, keys and glyphs.", key_display="{help}"
     ),
     GameCommand("quit", "q", "Quit", "Quit", "Leave snl.", palette=False),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..core.board import Board
 from ..core.errors import SnlError
-from ..core.report import quote
+from ..core.text import quote
 from .svg import PAPERS, THEMES, PageOptions, board_svg
 
 __all__ = ["EXPORT_SUFFIXES", "PAPERS", "THEMES", "ExportError", "PageOptions", "export_board"]

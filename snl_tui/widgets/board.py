@@ -17,7 +17,7 @@ same information.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rich.segment import Segment
@@ -32,6 +32,7 @@ from ..core.board import Board
 from ..core.cells import cell_width, cut_cells
 from ..core.engine import Turn
 from ..core.geometry import jump_paths
+from ..messages import SettingChanged
 from .jump_art import Art, draw_jumps
 
 CELL_HEIGHT = 3
@@ -205,9 +206,20 @@ class BoardView(ScrollView, can_focus=True):
         self.fit_zoom = not self.fit_zoom
         return "Zoomed out: the whole board fits." if self.fit_zoom else "Zoomed in."
 
+    def on_mount(self) -> None:
+        # The choice of drawn jumps is the app's when it keeps one (SnlApp remembers it
+        # between runs, and ``j`` on one board switches every board): follow it.
+        if hasattr(self.app, "jumps_drawn"):
+            self.watch(self.app, "jumps_drawn", self._follow_jumps_setting)
+
+    def _follow_jumps_setting(self, drawn: bool) -> None:
+        self.jumps_drawn = drawn
+
     def toggle_jumps(self) -> str:
-        """Draw the snakes and ladders, or mark only their ends; what to tell the player."""
+        """Draw the snakes and ladders, or mark only their ends; what to tell the player.
+        The app hears of it (``SettingChanged``), to remember it."""
         self.jumps_drawn = not self.jumps_drawn
+        self.post_message(SettingChanged("drawn_jumps", self.jumps_drawn))
         if not self.jumps_drawn:
             return "Jumps marked at their ends only."
         if not self.draws_jumps:
@@ -425,6 +437,25 @@ class BoardView(ScrollView, can_focus=True):
                 self.pending_follow = self.followed  # keep the followed square in view
         if self.pending_follow is not None and size.area:
             self.follow(self.pending_follow)
+
+    # -- repainting some squares ---------------------------------------------------------
+
+    def refresh_squares(self, squares: Iterable[int | None]) -> None:
+        """Repaint only the rows of ``squares`` (a subclass's decorations changed)."""
+        self.cell_memo.clear()
+        lines: set[int] = set()
+        for square in squares:
+            if square is not None and 1 <= square <= self.board.goal:
+                row, _ = self.board.position_of(square)
+                lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
+        for line in lines:
+            self.line_cache.pop(line, None)
+        self._refresh_virtual_lines(sorted(lines))
+
+    def decorate_square(self, square: int, base: Style) -> Style:
+        """The style of ``square``'s background: a subclass adds its marks (the editor's
+        cursor, pending jump and heat map); the game's board adds none."""
+        return base
 
     def square_at_offset(self, x: int, y: int) -> int | None:
         """The square under content offset (x, y) (as ``get_content_offset`` gives it),
@@ -684,23 +715,6 @@ class BoardView(ScrollView, can_focus=True):
             style += self.component_style("board--current", partial=True)
         return style
 
-    def square_style(self, square: int, base: Style) -> Style:
-        """The style of ``square`` (light, dark, goal or route in ``base``); the editor's
-        board lays its cursor and heat map over it."""
-        return base
-
-    def invalidate_squares(self, squares: set[int | None]) -> None:
-        """Repaint the rows of ``squares`` (None and squares off the board are skipped)."""
-        self.cell_memo.clear()
-        lines: set[int] = set()
-        for square in squares:
-            if square is not None and 1 <= square <= self.board.goal:
-                row, _ = self.board.position_of(square)
-                lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
-        for line in lines:
-            self.line_cache.pop(line, None)
-        self._refresh_virtual_lines(sorted(lines))
-
     def _cell_lines(self, square: int, row: int, col: int) -> list[list[Piece]]:
         """Each line of one square as (text, style) pieces, exactly ``cell_width`` wide."""
         board = self.board
@@ -711,7 +725,7 @@ class BoardView(ScrollView, can_focus=True):
             base = self.component_style("board--goal")
         else:
             base = self.component_style("board--light" if (row + col) % 2 == 0 else "board--dark")
-        base = self.square_style(square, base)
+        base = self.decorate_square(square, base)
         width = self.cell_width
         number = f" {square}"
         step = None if state.route_step is None else f"{ROUTE_MARK}{state.route_step}"

@@ -10,6 +10,7 @@ from textual.widget import Widget
 
 from ..core.cells import cell_width, cut_cells
 from ..core.engine import Player
+from ..core.text import place
 
 
 def token_letters(players: Sequence[Player]) -> tuple[str, ...]:
@@ -26,7 +27,8 @@ def token_letters(players: Sequence[Player]) -> tuple[str, ...]:
 
 
 def where(square: int) -> str:
-    return "start (off the board)" if square <= 0 else f"square {square}"
+    """'square 12', or 'start (off the board)': the core's words for a place."""
+    return f"start ({place(square)})" if square <= 0 else place(square)
 
 
 class PlayersPanel(Widget):

@@ -1,7 +1,7 @@
 """Snapshots of the drawn board: classic and everest with the snakes and ladders drawn at
 two terminal sizes, zoomed out to fit, and with ``j`` (markers only).
 
-Same fixed environment as ``test_snapshots.py`` (textual-dark, seeded, no animation).
+Same fixed environment as ``test_snapshots.py`` (``conftest.py``) (textual-dark, seeded, no animation).
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from textual.pilot import Pilot
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
 
-from .test_snapshots import fixed_environment, pressing, quiet_app
-
-__all__ = ["fixed_environment"]  # the autouse fixture, shared
+from .test_snapshots import pressing, quiet_app
 
 PLAYERS = [Player("Ann"), Player("Bob")]
 

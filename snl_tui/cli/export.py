@@ -1,6 +1,6 @@
 """``snl export BOARD -o FILE``: print a board: an SVG, PDF or PNG page to play on paper.
 
-Kept apart from ``cli.py`` (which only registers it). BOARD is a built-in board's name
+Registered by ``cli/main.py``. BOARD is a built-in board's name
 (from any folder) or a board file; FILE's extension picks the format. Every mistake (a
 bad board, an unknown extension, a missing or unwritable folder) is one line and exit 2,
 with no file left behind (``export.export_board`` writes atomically).
@@ -12,11 +12,12 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from .core.formats import load_board
-from .export import PAPERS, THEMES, PageOptions, export_board
+from ..core.formats import load_board
+from ..export import PAPERS, THEMES, PageOptions, export_board
+from .common import Subcommands
 
 
-def add_export_parser(commands: argparse._SubParsersAction) -> None:
+def add_export_parser(commands: Subcommands) -> None:
     """Register ``snl export`` on the CLI's subparsers."""
     export = commands.add_parser(
         "export", help="write a printable page of a board (.svg, .pdf or .png)"
