@@ -115,7 +115,9 @@ class GameView(Screen[None]):
         legal = self.session.game.legal_dice() if self.session.puzzle else ()
         values.display = bool(legal)
         links = " ".join(f"[@click=screen.pick({die})]{die}[/]" for die in legal)
-        values.update(f"Play: {links}" if legal else "")
+        text = f"Play: {links}" if legal else ""
+        if values.content != text:  # one line high: never a new layout
+            values.update(text, layout=False)
 
     def _show_hint(self) -> None:
         panel = self.query_one(HintPanel)
@@ -153,7 +155,8 @@ class GameView(Screen[None]):
                 message = f"{COMPUTING} (the puzzle's optimum)"
             else:
                 message = self.session.status(keys_of)
-        status.update(message)
+        if status.content != message:  # a fixed height (snl.tcss): never a new layout
+            status.update(message, layout=False)
 
     def _show_die(self, value: int | None) -> None:
         self.query_one(DiceFace).value = value

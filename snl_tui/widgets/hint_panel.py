@@ -111,7 +111,8 @@ class HintPanel(Vertical):
         from textual.widgets import Sparkline
 
         square = positions[to_move]
-        self.query_one("#hint-text", Static).update(hint_lines(board, players[to_move], square))
+        text = hint_lines(board, players[to_move], square)
+        _show_text(self.query_one("#hint-text", Static), text)
         odds_view = self.query_one("#hint-odds", Static)
         chart = self.query_one("#hint-chart", Sparkline)
         label = self.query_one("#hint-chart-label", Static)
@@ -130,12 +131,13 @@ class HintPanel(Vertical):
             if chart_shown:
                 chart.data = distribution
                 peak = max(range(len(distribution)), key=distribution.__getitem__) + 1
-                label.update(f"Finishing turn, 1-{len(distribution)}, most likely turn {peak}")
+                label_text = f"Finishing turn, 1-{len(distribution)}, most likely turn {peak}"
+                _show_text(label, label_text)
         if not chart_shown:
             chart.data = []
-            label.update("")
+            _show_text(label, "")
         chart.display = label.display = chart_shown and not self.compact
-        odds_view.update(odds_text)
+        _show_text(odds_view, odds_text)
         odds_view.display = bool(odds_text)
 
     @staticmethod
@@ -163,3 +165,16 @@ class HintPanel(Vertical):
                 name = players[seat].name if seat < len(players) else f"seat {seat + 1}"
                 text.append(f"{name} ")
                 text.append(percent(chance), style="bold")
+
+
+def _show_text(view: Static, content: str | Text) -> None:
+    """Show ``content`` in ``view`` unless it shows it already: what did not change after
+    a move is neither laid out nor painted again."""
+    old = view.content
+    same = (
+        old.plain == content.plain and old.spans == content.spans
+        if isinstance(old, Text) and isinstance(content, Text)
+        else old == content
+    )
+    if not same:
+        view.update(content)
