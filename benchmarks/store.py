@@ -106,7 +106,7 @@ def populate(directory: Path, count: int) -> None:
 
 def bench_stats(directory: Path, count: int) -> tuple[float, float]:
     populate(directory, count)
-    from snl_tui.cli import main
+    from snl_tui.cli.main import main
 
     os.environ["SNL_DATA_DIR"] = str(directory)
     times = []
@@ -117,6 +117,26 @@ def bench_stats(directory: Path, count: int) -> tuple[float, float]:
         times.append(time.perf_counter() - start)
         assert status == 0 and "avg length" in out.getvalue()
     return times[0], times[1]
+
+
+def bench_open(directory: Path) -> tuple[float, float]:
+    """Median time to open the store (WAL, migrations, ``PRAGMA quick_check``, the schema
+    probe) and the part of it that is the quick check, over 15 opens."""
+    import sqlite3
+
+    from snl_tui.core.store import open_store
+
+    path = directory / DB_NAME
+    opens, checks = [], []
+    for _ in range(15):
+        start = time.perf_counter()
+        open_store(path).close()
+        opens.append(time.perf_counter() - start)
+        with sqlite3.connect(path) as conn:
+            start = time.perf_counter()
+            conn.execute("PRAGMA quick_check(1)").fetchone()
+            checks.append(time.perf_counter() - start)
+    return statistics.median(opens), statistics.median(checks)
 
 
 def main() -> None:
@@ -137,10 +157,15 @@ def main() -> None:
         start = time.perf_counter()
         first, second = bench_stats(Path(temp), args.games)
         size = (Path(temp) / DB_NAME).stat().st_size / 1e6
+        opened, checked = bench_open(Path(temp))
         print(f"  (populating {args.games} games took {time.perf_counter() - start:.1f} s)")
     print(
         f"snl stats over {args.games} games ({size:.1f} MB): {first:.3f} s first call "
         f"(numpy + exact odds), {second:.3f} s again (target: <= 0.5 s)"
+    )
+    print(
+        f"opening the store of {args.games} games: median {opened * 1000:.1f} ms, of which "
+        f"PRAGMA quick_check {checked * 1000:.1f} ms (after the first frame, once per run)"
     )
 
 

@@ -18,7 +18,8 @@ Run: ``python benchmarks/tui.py [--repeat N]``. Headless, 120x40, animation off.
 * **move -> frame**: from a roll (``GameScreen.action_roll``) until the screen has been
   refreshed, with the hint panel on (solver + analysis after every move) and off.
 * **board repaint**: the board widget alone: ``BoardView.show`` for the new positions plus
-  rendering the lines it invalidated (what a move costs the Line-API widget).
+  rendering the lines it invalidated (what a move costs the Line-API widget), with the
+  snakes and ladders drawn and with markers only (``j``).
 
 Targets: first board frame within 1.3x the minimal app; a move repaints well under 16 ms.
 The launch figure is the one a player feels; the in-process one isolates the per-frame
@@ -184,8 +185,9 @@ async def move_to_frame(board_name: str, hint: bool) -> list[float]:
     return times
 
 
-async def board_repaint(board_name: str) -> list[float]:
-    """Seconds for BoardView.show plus rendering the lines it invalidated."""
+async def board_repaint(board_name: str, drawn: bool = True) -> list[float]:
+    """Seconds for BoardView.show plus rendering the lines it invalidated (``drawn``:
+    with the jumps drawn, else markers only)."""
     app = SnlApp(board=load_board(board_name), players=[Player("Ann")], seed=1, animate=False)
     times: list[float] = []
     async with app.run_test(size=SIZE) as pilot:
@@ -194,6 +196,10 @@ async def board_repaint(board_name: str) -> list[float]:
             await pilot.pause()
         await pilot.pause()
         view = screen.query_one(BoardView)
+        view.jumps_drawn = drawn
+        await pilot.pause()
+        if drawn and not view.draws_jumps:
+            raise RuntimeError("the squares are too small for drawn jumps at this size")
         game = screen.game
         height = view.size.height
         for _ in range(MOVES):
@@ -228,7 +234,7 @@ MinimalApp().run(headless=True, size=SIZE)
 LAUNCH_SNL = """
 import sys
 import snl_tui.app
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.widgets.board import BoardView
 
 class FirstFrame(snl_tui.app.SnlApp):
@@ -322,9 +328,12 @@ async def main(repeat: int) -> None:
             times = await move_to_frame(name, hint)
             label = f"move -> frame: {name}, hint {'on' if hint else 'off'} (median)"
             rows.append((label, statistics.median(times), None))
-        repaint = await board_repaint(name)
-        rows.append((f"board repaint: {name} (median)", statistics.median(repaint), None))
-        rows.append((f"board repaint: {name} (worst)", max(repaint), None))
+        for drawn in (True, False):
+            repaint = await board_repaint(name, drawn)
+            kind = "jumps drawn" if drawn else "markers only"
+            median = statistics.median(repaint)
+            rows.append((f"board repaint: {name}, {kind} (median)", median, None))
+            rows.append((f"board repaint: {name}, {kind} (worst)", max(repaint), None))
     width = max(len(label) for label, *_ in rows)
     print(f"{'measure':<{width}}  {'time':>11}  {'vs minimal':>10}")
     for label, seconds, times_minimal in rows:

@@ -1,15 +1,17 @@
 """The Textual app: ``SnlApp(board, players, seed, mode, animate).run()``.
 
 The app holds the settings and pushes the game screen; the game itself lives in
-``screens/game.py`` and every rule in ``core``. ``snl`` / ``snl play`` (``cli.py``) create
+``screens/game.py`` and every rule in ``core``. ``snl`` / ``snl play`` (``cli/play.py``) create
 it; ``q`` quits with exit code 0.
 
 Saved games (SPEC 8): ``store`` saves after every move (None, the default, saves
 nothing: tests and ``--no-save``); ``offer`` asks first whether to resume that saved
-game; ``resume`` (a saved session and its id) continues one; ``replay`` shows a saved
-session's moves again instead of playing. ``open_store`` (the command line's way) opens
-the store only after the game's first frame, and with ``offer_last`` then offers its last
-unfinished game, before the game begins.
+game; ``resume`` (a saved session and its id) continues one. ``open_store`` (the command
+line's way) opens the store only after the game's first frame, and with ``offer_last``
+then offers its last unfinished game, before the game begins.
+
+The game is the base screen; ``SnlApp.editing`` (``snl edit``) and ``SnlApp.replaying``
+(``snl replay``) make an app whose base screen is the editor or a replay instead.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from textual.app import App
 from textual.command import CommandPalette
+from textual.reactive import var
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 from textual.worker import WorkerFailed
@@ -38,11 +41,12 @@ from .core.engine import Player
 from .core.errors import SnlError
 from .core.formats import load_board
 from .core.saving import GameSaver
-from .core.session import GameSession
-from .messages import EditRequested
-from .screens.game import MODES, GameScreen, GameSettings
+from .core.session import MODES, GameSession, GameSettings
+from .messages import EditRequested, ResumeRequested, SettingChanged
+from .screens.game import GameScreen
 
 if TYPE_CHECKING:
+    from .core.settings import Settings
     from .core.store import SavedGame, Store
     from .palette import SnlCommandPalette
 
@@ -60,6 +64,9 @@ class SnlApp(App[None]):
     TITLE = "snl"
     SUB_TITLE = "Snakes & Ladders"
     COMMANDS = App.COMMANDS | {GameCommands}
+    jumps_drawn: var[bool] = var(True)
+    """Snakes and ladders drawn end to end on every board, or marked only (``j``; the
+    boards follow it, and it is remembered with the other settings)."""
 
     def __init__(
         self,
@@ -68,18 +75,24 @@ class SnlApp(App[None]):
         seed: int | None = None,
         mode: str = "classic",
         animate: bool = True,
-        editor: Screen[Board | None] | None = None,
         *,
         store: Store | None = None,
         offer: SavedGame | None = None,
         resume: tuple[GameSession, int] | None = None,
-        replay: GameSession | None = None,
         open_store: Callable[[], Store] | None = None,
         offer_last: bool = False,
+        offer_only: Callable[[SavedGame], bool] | None = None,
+        settings: Settings | None = None,
+        notices: Sequence[str] = (),
+        front: Screen[Any] | None = None,
+        front_css: Path | None = None,
     ) -> None:
+        """The game, as ``snl play`` sets it up. ``front`` (with its styles) is another
+        base screen instead of the game: ``SnlApp.editing`` and ``SnlApp.replaying``
+        make those apps."""
         # Textual loads a screen's own CSS_PATH when the screen is pushed, never for the
         # default screen: as the base screen, the editor's styles come with the app's.
-        super().__init__(css_path=None if editor is None else [self.CSS_PATH, EDITOR_CSS])
+        super().__init__(css_path=None if front_css is None else [self.CSS_PATH, front_css])
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.settings = GameSettings(
@@ -89,9 +102,18 @@ class SnlApp(App[None]):
             mode,
         )
         self.animation_on = animate
+        if settings is not None:
+            self.set_reactive(SnlApp.jumps_drawn, settings.drawn_jumps)
         self.offer = offer
         self.offer_last = offer_last and store is None and open_store is not None
         """Offer the last unfinished game once ``open_store`` has opened the store."""
+        self.offer_only = offer_only
+        """Offer only an unfinished game that passes this (the board and mode named on
+        the command line); None: the last one, whatever it is."""
+        self.remembered = settings
+        """What snl remembers between runs (None: remember nothing, e.g. tests and
+        ``--no-save``): changes are written back as the player makes them."""
+        self.notices = list(notices)
         session, game_id = resume if resume is not None else (None, None)
         self.game_screen = GameScreen(
             self.settings,
@@ -103,13 +125,24 @@ class SnlApp(App[None]):
         )
         self.open_palette: SnlCommandPalette | None = None
         """The palette ctrl+p opened last (none open twice at once)."""
-        self.editor_screen = editor
-        """``snl edit``: the board editor is the base screen instead of the game."""
-        self.replay_screen: Screen[None] | None = None
-        if replay is not None:
-            from .screens.replay import ReplayScreen
+        self.front_screen = front
+        """The base screen when it is not the game (the editor, a replay)."""
 
-            self.replay_screen = ReplayScreen(replay, animate=animate)
+    @classmethod
+    def editing(cls, editor: Screen[Board | None], board: Board, animate: bool = True) -> SnlApp:
+        """``snl edit``: the board editor as the base screen (``p`` plays its board)."""
+        return cls(board=board, animate=animate, front=editor, front_css=EDITOR_CSS)
+
+    @classmethod
+    def replaying(cls, session: GameSession, animate: bool = True) -> SnlApp:
+        """``snl replay``: a saved session's moves again, as the base screen."""
+        from .screens.replay import ReplayScreen
+
+        settings = session.settings
+        replay = ReplayScreen(session, animate=animate)
+        return cls(
+            settings.board, settings.players, mode=session.mode, animate=animate, front=replay
+        )
 
     @property
     def store(self) -> Store | None:
@@ -119,10 +152,7 @@ class SnlApp(App[None]):
 
     def get_default_screen(self) -> Screen[None] | Screen[Board | None]:
         # The game is the base screen: no blank default screen is drawn first.
-        editor = self.editor_screen
-        if editor is None:
-            return self.replay_screen or self.game_screen
-        return editor
+        return self.front_screen or self.game_screen
 
     # -- the command palette: Textual's, with its page keys guarded (palette.py) ------------
 
@@ -155,6 +185,48 @@ class SnlApp(App[None]):
     def on_mount(self) -> None:
         if self.offer is not None:
             self._offer(self.offer)
+        remembered = self.remembered
+        if remembered is not None:
+            if remembered.theme in self.available_themes:
+                self.theme = remembered.theme
+            elif remembered.theme:
+                self.notices.append(f"settings: no theme called {remembered.theme!r}")
+            self.theme_changed_signal.subscribe(self, self._theme_changed)
+        for notice in self.notices:
+            self.notify(notice, severity="warning", timeout=8, markup=False)
+
+    def _theme_changed(self, theme: object) -> None:
+        self.post_message(SettingChanged("theme", self.theme))
+
+    def on_setting_changed(self, event: SettingChanged) -> None:
+        """Remember a changed setting (a failure to write is said once, never fatal)."""
+        if event.name == "drawn_jumps":
+            self.jumps_drawn = bool(event.value)  # every board follows (BoardView.on_mount)
+        if self.remembered is None or getattr(self.remembered, event.name) == event.value:
+            return
+        from .core.settings import save_settings
+
+        self.remembered = self.remembered.with_changes(**{event.name: event.value})
+        problem = save_settings(self.remembered)
+        if problem is not None:
+            self.notify(problem, severity="warning", markup=False)
+
+    def on_resume_requested(self, event: ResumeRequested) -> None:
+        """Continue a saved game picked on the saved-games screen: the game on screen
+        stays saved as it is (every move was), so nothing is lost by leaving it."""
+        store = self.store
+        if store is None:
+            return
+        try:
+            saved = store.load_game(event.game_id)
+            session = GameSession.from_dict(saved.data)
+        except SnlError as error:
+            self.notify(
+                f"Cannot resume game {event.game_id}: {error}", severity="error", markup=False
+            )
+            return
+        self.game_screen.resume(session, saved.id)
+        self.notify(f"Resumed saved game {saved.id}.")
 
     def _offer_last(self) -> None:
         """Open the store and offer its last unfinished game, if there is one: after the
@@ -163,7 +235,7 @@ class SnlApp(App[None]):
         from .core.saving import last_resumable
 
         store = self.store
-        offer = last_resumable(store) if store is not None else None
+        offer = last_resumable(store, self.offer_only) if store is not None else None
         if offer is not None:
             self.offer = offer
             self._offer(offer)
@@ -206,6 +278,8 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
     file, and prints two short lines: where the file is, and that the game was saved
     (every move is; nothing marks it abandoned, so ``snl`` offers to resume it).
     """
+    if "web_driver" in os.environ.get("TEXTUAL_DRIVER", ""):
+        exit_with_server()
     # What is alive now (every module, class and function imported) lives as long as the
     # process: full collections need not walk it again. Without this the first full
     # collection, walking some 50,000 objects (15-20 ms), lands in the first frame when
@@ -242,6 +316,30 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
     if app.game_screen.saver.game_id is not None and not app.game_screen.game.over:
         print("snl: your game was saved after its last move: run snl to resume it", file=sys.stderr)
     return code or EXIT_CRASH
+
+
+SERVER_CHECK = 0.5
+"""Seconds between two looks at whether the server of a browser game is still there."""
+
+
+def exit_with_server() -> None:
+    """A browser game (``snl serve``) ends when its server does.
+
+    Textual's web driver reads the game's keys from the server through a pipe; when the
+    server is gone (killed, crashed) that pipe only ever says "end of file" and the
+    driver spins on it at full speed, forever. A daemon thread watches the parent
+    process instead and ends the game the moment it changes (every move is saved
+    already, so nothing is lost)."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(SERVER_CHECK)
+        os._exit(0)  # the server is gone: nobody can see or play this game any more
+
+    threading.Thread(target=watch, name="snl-server-watch", daemon=True).start()
 
 
 def write_crash_report(text: str) -> Path:

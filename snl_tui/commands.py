@@ -61,6 +61,22 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         "Toggle optimal route",
         "Highlight one optimal route on the board, step by step.",
     ),
+    GameCommand(
+        "toggle_jumps",
+        "j",
+        "Jumps",
+        "Draw or mark the jumps",
+        "Draw every snake and ladder from end to end, or only mark its two ends.",
+        show=False,
+    ),
+    GameCommand(
+        "toggle_fit",
+        "z",
+        "Zoom",
+        "Zoom out to fit the board",
+        "Shrink the squares to their numbers so a big board fits whole; again to zoom in.",
+        show=False,
+    ),
     GameCommand("new_game", "n", "New", "New game", "Choose players, mode and board."),
     GameCommand("load_board", "l", "Load", "Load board", "Pick a built-in board or a file."),
     GameCommand(
@@ -92,6 +108,14 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         "Stats",
         "Statistics",
         "Your saved history: wins, game lengths and luck against the exact odds.",
+        show=False,
+    ),
+    GameCommand(
+        "saved_games",
+        "g",
+        "Games",
+        "Saved games",
+        "The unfinished saved games: pick one to continue it (this game stays saved).",
         show=False,
     ),
     GameCommand(

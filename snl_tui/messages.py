@@ -44,3 +44,47 @@ class EditRequested(Message):
 
     board: Board
     done: Callable[[Board | None], None]
+
+
+@dataclass
+class SettingChanged(Message):
+    """The player changed something snl remembers between runs (``core.settings``):
+    ``name`` is a ``Settings`` field. The app writes it, when it remembers settings."""
+
+    name: str
+    value: object
+
+
+@dataclass
+class ResumeRequested(Message):
+    """Continue saved game ``game_id`` (the saved-games screen's choice)."""
+
+    game_id: int
+
+
+# -- the editor's board: what its keys and clicks ask of the editor ---------------------------
+
+
+@dataclass
+class CursorMoveRequested(Message):
+    """An arrow key on the editor's board: move the cursor one square on screen."""
+
+    dx: int
+    dy: int
+
+
+@dataclass
+class SquareClicked(Message):
+    """A click on the editor's board, on ``square``: the cursor goes there."""
+
+    square: int
+
+
+@dataclass
+class JumpKeyPressed(Message):
+    """Enter on the editor's board: start, end or pick up a jump at the cursor."""
+
+
+@dataclass
+class RemoveKeyPressed(Message):
+    """x or Delete on the editor's board: remove the jump under the cursor."""

@@ -29,6 +29,8 @@ from textual.command import CommandList, CommandPalette, SearchIcon
 from textual.events import Mount
 from textual.widgets import Input, OptionList
 
+from .screens.dialog import nothing_to_await
+
 
 class SnlCommandPalette(CommandPalette):
     """Textual's command palette whose page keys wait for the list to be laid out."""
@@ -43,7 +45,7 @@ class SnlCommandPalette(CommandPalette):
 
     def dismiss(self, result: None = None) -> AwaitComplete:
         if self.dismissed:
-            return AwaitComplete.nothing()
+            return nothing_to_await()
         self.dismissed = True
         # Textual's search worker would go on looking for the list of commands after
         # the palette is gone, and fail (NoMatches) with the app: stop it first.
@@ -99,6 +101,6 @@ class SnlCommandPalette(CommandPalette):
         if not commands.option_count or commands.scrollable_content_region.height <= 0:
             return  # not laid out yet: Textual's page move would raise KeyError
         if direction > 0:
-            commands.action_page_down()
+            commands.action_page_down()  # type: ignore[no-untyped-call]
         else:
-            commands.action_page_up()
+            commands.action_page_up()  # type: ignore[no-untyped-call]

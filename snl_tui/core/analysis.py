@@ -264,18 +264,26 @@ def analyze(
     return Analysis(board, players, squares, to_move, chain, wins)
 
 
-def winner_finished_within(board: Board, players: int, turns: int) -> float:
-    """P(the winner of a ``players``-seat game from the start needed at most ``turns``
-    turns): how common a game this short is, among games with that many players.
+def luck(one: Analysis, players: int, turns: int) -> float:
+    """How lucky a game was: the share of ``players``-seat games (same board and rules)
+    whose winner needed at most ``turns`` turns. 0.08 means only 8% of such games are
+    that short (a lucky one); 0.9, that 90% are over sooner (a long one). ``one`` is the
+    board's one-player analysis. The one definition: the winner dialog and ``snl stats``
+    both use it.
 
     The seats are independent copies of the one-player chain, and the game ends in the
     round the first seat finishes, so the winner's turn count is the least of the seats'
     (seat order only decides who wins a tied round, not after how many turns):
-    P(min > t) = P(one seat > t) ** players. Raises like ``analyze``.
+    P(min > t) = P(one seat > t) ** players.
     """
-    one = analyze(board, players=1)
     longer = 1.0 - one.finish_within(turns)
     return 1.0 - longer**players
+
+
+def winner_finished_within(board: Board, players: int, turns: int) -> float:
+    """``luck`` of a ``players``-seat game on ``board`` won in ``turns`` turns. Raises
+    like ``analyze``."""
+    return luck(analyze(board, players=1), players, turns)
 
 
 def _geometric_tail(survival: np.ndarray) -> float:

@@ -18,8 +18,8 @@ from operator import is_not
 from typing import Literal, TypeVar
 
 from .errors import BoardError
-from .report import is_unsafe_char, quote
 from .rules import Rules
+from .text import is_unsafe_char, quote
 
 MAX_SIDE = 1000
 JumpKind = Literal["ladder", "snake"]
@@ -284,13 +284,6 @@ class Board:
             name=self.name,
             description=self.description,
         )
-
-    def without_jump(self, start: int) -> Board:
-        """This board minus the jump starting on ``start`` (a KeyError if none does)."""
-        jumps = self._jumps
-        if start not in jumps:
-            raise KeyError(start)
-        return self.with_jumps((a, b) for a, b in jumps.items() if a != start)
 
     # -- geometry ----------------------------------------------------------------------
 

@@ -50,13 +50,15 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from .board import Board
-from .engine import roll_table
+from .engine import turn_table
 from .errors import SnlError
 
 MAX_ANALYSIS_SQUARES = 2500
 """Largest board analysed exactly (50 x 50): the linear solves are dense."""
 TAIL_TOLERANCE = 1e-12
 """The turn table stops once no position has more unresolved probability than this."""
+MAX_TURN_TABLE_CELLS = 4_000_000
+"""Turn outcomes held for ``three_sixes`` (faces**3 per square): 80 MB of Python ints."""
 MAX_TABLE_CELLS = 1 << 23
 """Memory cap of the turn table (turns x positions float64 cells, 64 MiB)."""
 
@@ -85,15 +87,14 @@ class _Chain:
                 f"the board has {board.goal} squares: exact odds are computed for boards "
                 f"of at most {MAX_ANALYSIS_SQUARES} squares"
             )
-        rules = board.rules
         self.goal = goal = board.goal
-        self.faces = rules.faces
-        self.six_again = rules.six_again
+        # What one turn does, from the engine: its rolls (or, under three_sixes, the
+        # equally likely ends of a whole turn, each one turn).
+        rows, self.faces, self.six_again = _turn_rows(board)
         self.size = goal + 1
         # dest[p, d - 1]: where a roll of d from p ends, straight from the engine: its
         # count_to and the board's landing table are what next_position is made of. The
         # goal row loops onto itself so that the goal absorbs.
-        rows = _roll_table(board)
         self.dest = np.array(rows, dtype=np.intp)
         self.can_finish, self.safe = _reachability(rows, goal)
         self.doomed = ~self.can_finish
@@ -199,7 +200,8 @@ class _Chain:
         residual = np.abs(expected - 1.0 - one_turn[columns]).max()
         if residual > 1e-10 * max(1.0, float(expected.max())):
             return None
-        return expected
+        result: np.ndarray = expected
+        return result
 
     @cached_property
     def finish_probability(self) -> np.ndarray:
@@ -367,7 +369,7 @@ class _TurnTable:
 
     @property
     def horizon(self) -> int:
-        return self.cdf.shape[0] - 1
+        return int(self.cdf.shape[0]) - 1
 
 
 SINGLE_THREAD_SOLVE = 100
@@ -512,12 +514,17 @@ def _grown(cdf: np.ndarray, last: int, rows: int) -> tuple[np.ndarray, list[np.n
     return grown, list(grown)
 
 
-def _roll_table(board: Board) -> list[list[int]]:
-    """rows[p][d - 1]: where a roll of d from p ends, straight from the engine. The goal
-    row loops onto itself so that the goal absorbs."""
-    rows = roll_table(board)
-    rows.append([board.goal] * board.rules.faces)
-    return rows
+def _turn_rows(board: Board) -> tuple[list[list[int]], int, bool]:
+    """The engine's ``turn_table`` with a goal row that loops onto itself (the goal
+    absorbs): rows[p][d - 1] is where face d of p ends."""
+    rows, faces, again = turn_table(board)
+    if len(rows) * faces > MAX_TURN_TABLE_CELLS:
+        raise AnalysisError(
+            f"three tops in a row on a {faces ** (1 / 3):.0f}-sided die: the exact odds of "
+            f"{board.goal} squares need {len(rows) * faces:,} turn outcomes (at most "
+            f"{MAX_TURN_TABLE_CELLS:,})"
+        )
+    return [*rows, [board.goal] * faces], faces, again
 
 
 def _components(edges: list[list[int]]) -> list[int]:
@@ -631,9 +638,9 @@ def expected_turns(board: Board, start: int | None = None) -> float:
             f"the board has {board.goal} squares: exact odds are computed for boards "
             f"of at most {MAX_ANALYSIS_SQUARES} squares"
         )
-    rules = board.rules
-    position = rules.start_position if start is None else start
-    return expected_from_rows(roll_table(board), board.goal, rules.faces, rules.six_again, position)
+    position = board.rules.start_position if start is None else start
+    rows, faces, again = turn_table(board)
+    return expected_from_rows(rows, board.goal, faces, again, position)
 
 
 def expected_from_rows(

@@ -15,8 +15,8 @@ from typing import Literal
 
 from .board import Board, Jump
 from .engine import idle_jumps, reachable_positions
-from .report import percent, place, runs, square_ranges, turns_text
 from .solver import solve
+from .text import percent, place, runs, square_ranges, turns_text
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called as the per-jump impacts are worked through."""

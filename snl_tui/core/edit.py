@@ -106,9 +106,11 @@ class AddJump:
 
 @dataclass(frozen=True)
 class RemoveJump:
-    """Remove the jump starting on ``square``."""
+    """Remove the jump starting on ``square`` (``end``, when given, names it in the
+    description: 'removed the snake 30 -> 15')."""
 
     square: int
+    end: int | None = None
 
     def apply(self, board: Board) -> Board:
         jumps = board.jumps
@@ -118,7 +120,10 @@ class RemoveJump:
         return _rebuild(board, jumps)
 
     def describe(self) -> str:
-        return f"removed the jump on square {self.square}"
+        if self.end is None:
+            return f"removed the jump on square {self.square}"
+        kind = "ladder" if self.end > self.square else "snake"
+        return f"removed the {kind} {self.square} -> {self.end}"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .board import Board, Jump, JumpKind
+from .board import Board, Jump
 from .errors import MoveError, SnlError
 
 MAX_PLAYERS = 4
@@ -114,6 +114,43 @@ def next_position(board: Board, position: int, die: int) -> int:
     return landing_table(board)[landed]
 
 
+def turn_table(board: Board) -> tuple[list[list[int]], int, bool]:
+    """What one turn does, for the Markov analysis: ``(rows, faces, again)``.
+
+    Usually the roll table itself (``faces`` equally likely rolls; ``again``: a top roll
+    that does not win continues the turn). Under ``three_sixes`` a turn has at most three
+    rolls and its end depends on where it began (a third top face goes back there), so
+    rows[p] lists the ``faces**3`` equally likely ends of a whole turn from p, with
+    ``again`` False: each entry is one turn.
+    """
+    rules = board.rules
+    rows = roll_table(board)
+    if not rules.three_sixes:
+        return rows, rules.faces, rules.six_again
+    faces, goal, top = rules.faces, board.goal, rules.faces - 1
+
+    def after(p: int, die_index: int) -> int:
+        return goal if p == goal else rows[p][die_index]
+
+    turns = []
+    for start in range(goal):
+        ends: list[int] = []
+        for first in range(faces):
+            one = after(start, first)
+            if first != top or one == goal:
+                ends += [one] * (faces * faces)
+                continue
+            for second in range(faces):
+                two = after(one, second)
+                if second != top or two == goal:
+                    ends += [two] * faces
+                    continue
+                ends += [after(two, third) for third in range(top)]
+                ends.append(start)  # the third top face: back to the turn's start
+        turns.append(ends)
+    return turns, faces**3, False
+
+
 def roll_table(board: Board) -> list[list[int]]:
     """rows[p][d - 1]: where rolling ``d`` from position ``p`` ends (jumps applied).
 
@@ -164,16 +201,11 @@ class Move:
     bounced: bool = False
     won: bool = False
 
-    @property
-    def jump_kind(self) -> JumpKind | None:
-        """'ladder' or 'snake' for the net effect of the jumps, None without a jump."""
-        if not self.jumps:
-            return None
-        return "ladder" if self.end > self.landed else "snake"
-
-    def describe(self, player: str = "") -> str:
-        """One line for a move log: 'Ann rolled 4: 12 -> 16, snake to 6'."""
-        who = f"{player} rolled" if player else "Rolled"
+    def describe(self, player: str = "", chosen: bool = False) -> str:
+        """One line for a move log: 'Ann rolled 4: 12 -> 16, snake to 6' ('chose 4' for
+        a value chosen in puzzle mode)."""
+        verb = "chose" if chosen else "rolled"
+        who = f"{player} {verb}" if player else verb.capitalize()
         where = "start" if self.start == 0 else str(self.start)
         if self.forfeited:
             return f"{who} {self.die}: stays on {where} (past the goal)"
@@ -283,6 +315,10 @@ class Turn:
     """This roll grants the same player another roll (``six_again``)."""
     drawn: bool = False
     """The die value came from the game's RNG (``roll``), not from ``play``."""
+    cancelled: bool = False
+    """The top face came up a third time in a row (``three_sixes``): the turn is
+    cancelled and the token went back to where the turn began (``move`` is the roll as
+    it would have been)."""
 
 
 @dataclass
@@ -300,6 +336,10 @@ class Game:
     _rng: random.Random = field(init=False, repr=False)
     _in_turn: bool = field(init=False, default=False, repr=False)
     _pending_draws: int = field(init=False, default=0, repr=False)
+    _turn_start: int = field(init=False, default=0, repr=False)
+    """Where the player to move began this turn (``three_sixes`` sends the token back)."""
+    _tops: int = field(init=False, default=0, repr=False)
+    """Top faces rolled in a row in this turn."""
 
     def __post_init__(self) -> None:
         players = tuple(Player(p) if isinstance(p, str) else p for p in self.players)
@@ -354,11 +394,6 @@ class Game:
     def rolls(self) -> list[int]:
         return [turn.move.die for turn in self.history]
 
-    @property
-    def turn_number(self) -> int:
-        """The current player's turn number (1-based; counts the turn in progress)."""
-        return self.turns_taken[self.current] + (0 if self._in_turn else 1)
-
     def legal_dice(self) -> tuple[int, ...]:
         """Die values that move the player to move (empty once the game is over)."""
         if self.over:
@@ -385,20 +420,35 @@ class Game:
         if self.over:
             raise MoveError("the game is over")
         player = self.current
+        rules = self.board.rules
         result = move(self.board, self.positions[player], die)
         if not self._in_turn:
             self.turns_taken[player] += 1
-        self.positions[player] = result.end
-        again = not result.won and self.board.rules.six_again and die == self.board.rules.faces
+            self._turn_start, self._tops = self.positions[player], 0
         if self._pending_draws:
             # Replaying a saved game: these rolls were drawn from the RNG originally.
             self._pending_draws -= 1
             drawn = True
+        top = rules.six_again and die == rules.faces
+        self._tops = self._tops + 1 if top else 0
+        # Three top faces *rolled* in a row: a puzzle's chosen values are not rolls.
+        cancelled = rules.three_sixes and drawn and self._tops == 3
+        if cancelled:
+            self.positions[player] = self._turn_start
+        else:
+            self.positions[player] = result.end
+        won = result.won and not cancelled
+        again = top and not won and not cancelled
         turn = Turn(
-            player=player, move=result, turn=self.turns_taken[player], again=again, drawn=drawn
+            player=player,
+            move=result,
+            turn=self.turns_taken[player],
+            again=again,
+            drawn=drawn,
+            cancelled=cancelled,
         )
         self.history.append(turn)
-        if result.won:
+        if won:
             self.winner = player
             self._in_turn = False
         elif again:

@@ -6,7 +6,7 @@ these; the CLI and the app show ``str(error)`` and never a traceback.
 
 from __future__ import annotations
 
-from .report import clip, escape_controls
+from .text import clip, escape_controls
 
 SOURCE_LIMIT = 80
 """How much of a file name an error message shows (a path can be any length)."""

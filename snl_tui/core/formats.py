@@ -37,18 +37,36 @@ import json
 import os
 import re
 import stat
-import textwrap
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from .board import Board, JumpSpec, check_dimensions
-from .errors import BoardError, RulesError
-from .report import quote
+from .board import Board
+from .board_formats import json_board, text_board, toml_board
+from .board_formats.common import NotThisFormat, Parsed
+from .errors import BoardError
 from .rules import Rules
+from .share import code_document, looks_like_code
+
+
+class FileFormat(Protocol):
+    """What a format's module provides (``board_formats/*.py``)."""
+
+    NAME: str
+    SUFFIX: str
+    WRITES: tuple[str, ...]
+
+    def parse(self, text: str) -> Parsed: ...
+
+    def dump(self, board: Board, fmt: str) -> str: ...
+
+
+FILE_FORMATS: tuple[FileFormat, ...] = (json_board, toml_board, text_board)
+"""Every board file format, one module each (``NAME``, ``SUFFIX``, ``WRITES``, ``parse``,
+``dump``): adding a format is one module and its line here."""
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -57,30 +75,12 @@ Format = Literal["matrix", "toml", "txt", "json"]
 FORMATS: tuple[str, ...] = ("matrix", "toml", "txt", "json")
 """Formats ``dump_board`` writes: ``json`` is the board document as a JSON object."""
 
-DOCUMENT_KEYS = ("name", "description", "rows", "cols", "size", "ladders", "snakes", "rules")
-RULE_ORDER = ("start", "overshoot", "chain", "faces", "six_again")
 BOARD_SUFFIXES = (".toml", ".json", ".txt")
 
 RulesOverride = Rules | Mapping[str, Any] | None
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """The largest board file read: a 1000x1000 matrix (the largest board) is about 5 MB."""
-MAX_DIGITS = 20
-"""The longest number read from a file: every square number fits in 7 digits, and
-Python refuses to convert integers of over 4,300 digits anyway."""
-
-
-@dataclass(frozen=True)
-class _Parsed:
-    """What a file says, before the rules are settled and the board is validated."""
-
-    rows: int
-    cols: int
-    jumps: list[JumpSpec]
-    rules: Rules
-    name: str | None = None
-    description: str = ""
-    matrix: list[Any] | None = None
 
 
 # -- loading -------------------------------------------------------------------------------
@@ -91,10 +91,15 @@ def load_board(name_or_path: str | Path, rules: RulesOverride = None) -> Board:
 
     ``rules`` overrides the file's rules: a ``Rules`` value replaces them, a mapping of
     option names (``{"faces": 8}``) changes just those options. A plain name such as
-    ``classic`` means the built-in board; write ``./classic`` for a file of that name.
+    ``classic`` means the built-in board; write ``./classic`` for a file of that name. A
+    share code (``snl1-...``, ``core.share``) is a board too.
     Raises ``BoardError`` naming the file (and line, entry, row/column, square).
     """
     text = str(name_or_path)
+    if isinstance(name_or_path, str) and looks_like_code(text) and not os.path.lexists(text):
+        return _load_text(
+            code_document(text), source="share code", stem="", rules=rules, suffix=".json"
+        )
     if isinstance(name_or_path, str) and text in _builtin_files():
         resource = _builtin_files()[text]
         return _load_text(
@@ -109,6 +114,45 @@ def load_board(name_or_path: str | Path, rules: RulesOverride = None) -> Board:
         known = ", ".join(_builtin_files())
         raise BoardError(f"no such file or built-in board (built-in boards: {known})", source=text)
     return _load_text(_read_file(path, text), source=text, stem=path.stem, rules=rules)
+
+
+MAX_JUMPS_TO_FIX = 2000
+"""The most jumps a broken file may have to be opened for fixing (each kept jump is checked
+with the ones before it: a board, not a data dump)."""
+
+
+def load_board_to_fix(path: Path) -> tuple[Board, list[str]]:
+    """A board file that may break the board rules, for the editor to fix: the board
+    with every jump that can be kept, and one line per jump left out and why ("line 4:
+    two jumps start on square 12 ... (left out)"). A file that cannot be read at all
+    (syntax, size, rules, a matrix) raises BoardError as ``load_board`` does."""
+    label = str(path)
+    try:
+        return load_board(path), []
+    except BoardError as error:
+        first = error
+    try:  # hostile text fails here as it did above: the first, clean error is the answer
+        parsed = _parse(_read_file(path, label).replace("\r\n", "\n"), path.suffix.lower())
+    except Exception:
+        raise first from None
+    if parsed.matrix is not None or not 0 < len(parsed.jumps) <= MAX_JUMPS_TO_FIX:
+        raise first
+    name = parsed.name if parsed.name is not None else path.stem
+    try:
+        board = Board(
+            parsed.rows, parsed.cols, rules=parsed.rules, name=name, description=parsed.description
+        )
+    except BoardError:
+        raise first from None
+    problems = []
+    for spec in parsed.jumps:
+        try:
+            board = board.with_jumps([*board.jumps.items(), spec])
+        except BoardError as error:
+            problems.append(f"{error} (left out)")
+    if not problems:
+        raise first  # not a matter of jumps: nothing the editor can fix here
+    return board, problems
 
 
 def parse_board(
@@ -249,27 +293,15 @@ def _settle_rules(from_file: Rules, override: RulesOverride) -> Rules:
     return Rules.from_mapping(override, base=from_file)
 
 
-class _NotThisFormat(Exception):
-    """The text does not parse in the format tried: try the next one."""
-
-    def __init__(self, error: BoardError):
-        super().__init__(str(error))
-        self.error = error
-
-
-def _parse(text: str, suffix: str) -> _Parsed:
+def _parse(text: str, suffix: str) -> Parsed:
     if not text.strip():
         raise BoardError("the file is empty")
     # A file saved on Windows: TOML keeps CRLF inside a multi-line string, and a CR in a
     # description would be refused as a control character. No format allows a raw CR
     # anywhere else, so this changes no value.
     text = text.replace("\r\n", "\n")
-    parsers: dict[str, Callable[[str], _Parsed]] = {
-        "json": _parse_json,
-        "toml": _parse_toml,
-        "txt": _parse_txt,
-    }
-    by_suffix = {".json": "json", ".toml": "toml", ".txt": "txt"}.get(suffix)
+    parsers: dict[str, Callable[[str], Parsed]] = {f.NAME: f.parse for f in FILE_FORMATS}
+    by_suffix = {f.SUFFIX: f.NAME for f in FILE_FORMATS}.get(suffix)
     # The extension goes first, then what the content looks like; only a syntax failure
     # moves on to the next format, so a board error is reported in the format that parsed.
     order = [by_suffix] if by_suffix else []
@@ -278,7 +310,7 @@ def _parse(text: str, suffix: str) -> _Parsed:
     for kind in order:
         try:
             return parsers[kind](text)
-        except _NotThisFormat as failure:
+        except NotThisFormat as failure:
             failures[kind] = failure.error
     # Nothing parsed: report what the extension promised, since that is what the author
     # meant to write, or else the likeliest format.
@@ -310,230 +342,9 @@ def _first_content_line(text: str) -> str:
 # -- JSON ------------------------------------------------------------------------------------
 
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise BoardError(f"duplicate key {quote(key)}")
-        result[key] = value
-    return result
-
-
-def _json_int(token: str) -> int:
-    # Called by the JSON parser for every integer: a huge one is refused before int()
-    # (which raises past 4,300 digits, and is slow well before that).
-    return _checked_int(token, None, "a number")
-
-
-def _checked_int(token: str, where: str | None, what: str) -> int:
-    digits = len(token.lstrip("+-"))
-    if digits > MAX_DIGITS:
-        raise BoardError(f"{what} is far too large ({digits} digits)", where=where)
-    return int(token)
-
-
-def _parse_json(text: str) -> _Parsed:
-    try:
-        data = json.loads(text, object_pairs_hook=_reject_duplicates, parse_int=_json_int)
-    except json.JSONDecodeError as error:
-        raise _NotThisFormat(
-            BoardError(
-                f"malformed JSON: {error.msg}", where=f"line {error.lineno}, column {error.colno}"
-            )
-        ) from None
-    except RecursionError:
-        raise _NotThisFormat(BoardError("malformed JSON: nested too deeply")) from None
-    if isinstance(data, list):
-        return _Parsed(0, 0, [], Rules(), matrix=data)
-    if isinstance(data, dict):
-        return _parse_document(data)
-    raise BoardError(
-        "a JSON board is a list of rows (LeetCode matrix) or an object (board document), "
-        f"not {_json_type(data)}"
-    )
-
-
-def _json_type(value: object) -> str:
-    names = {bool: "true/false", int: "a number", float: "a number", str: "a string"}
-    return names.get(type(value), "null" if value is None else type(value).__name__)
-
-
 # -- TOML and board documents -----------------------------------------------------------------
 
-_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
-
-
-def _parse_toml(text: str) -> _Parsed:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        message = str(error)
-        where = None
-        found = _TOML_POSITION.search(message)
-        if found:
-            where = f"line {found.group(1)}, column {found.group(2)}"
-            message = message[: found.start()]
-        if message.endswith(" (at end of document)"):
-            message, where = message.removesuffix(" (at end of document)"), "end of file"
-        raise _NotThisFormat(BoardError(f"malformed TOML: {message}", where=where)) from None
-    except RecursionError:
-        raise _NotThisFormat(BoardError("malformed TOML: nested too deeply")) from None
-    except ValueError:
-        # tomllib converts integers itself: one of over 4,300 digits raises ValueError.
-        raise BoardError("a number in the file is far too large") from None
-    return _parse_document(data)
-
-
-def _parse_document(data: Mapping[str, Any]) -> _Parsed:
-    """A board document (TOML table or JSON object): check every key and entry."""
-    for key in data:
-        if key not in DOCUMENT_KEYS:
-            raise BoardError(
-                f"unknown key {quote(key)}; a board document has {', '.join(DOCUMENT_KEYS)}"
-            )
-    name = data.get("name")
-    if name is not None and not isinstance(name, str):
-        raise BoardError(f"'name' must be a string, not {_json_type(name)}", where="name")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise BoardError(
-            f"'description' must be a string, not {_json_type(description)}",
-            where="description",
-        )
-    rows, cols = _document_size(data)
-    jumps: list[JumpSpec] = []
-    for key, kind in (("ladders", "ladder"), ("snakes", "snake")):
-        entries = data.get(key, [])
-        if not isinstance(entries, list):
-            raise BoardError(
-                f"'{key}' must be a list of [from, to] pairs, not {_json_type(entries)}", where=key
-            )
-        for index, entry in enumerate(entries, start=1):
-            where = f"{key} entry {index}"
-            if not isinstance(entry, list) or len(entry) != 2:
-                raise BoardError(f"expected a [from, to] pair, not {quote(entry)}", where=where)
-            for value in entry:
-                if type(value) is not int:
-                    raise BoardError(
-                        f"squares must be whole numbers, not {_json_type(value)} {quote(value)}",
-                        where=where,
-                    )
-            jumps.append(JumpSpec(entry[0], entry[1], kind, where))  # type: ignore[arg-type]
-    table = data.get("rules", {})
-    try:
-        rules = Rules.from_mapping(table)
-    except RulesError as error:
-        raise RulesError(error.message, where="rules") from None
-    return _Parsed(rows, cols, jumps, rules, name, description)
-
-
-def _document_size(data: Mapping[str, Any]) -> tuple[int, int]:
-    has_size = "size" in data
-    has_sides = "rows" in data or "cols" in data
-    if has_size and has_sides:
-        raise BoardError("give either 'size' or 'rows' and 'cols', not both", where="size")
-    if has_size:
-        size = data["size"]
-        if type(size) is not int:
-            raise BoardError(f"'size' must be a whole number, not {quote(size)}", where="size")
-        return check_dimensions(size, size, where="size")
-    if not has_sides:
-        raise BoardError("missing the board size: give 'rows' and 'cols', or 'size'")
-    for key in ("rows", "cols"):
-        if key not in data:
-            raise BoardError(f"missing '{key}' (give 'rows' and 'cols', or 'size')")
-    return check_dimensions(data["rows"], data["cols"], where="rows/cols")
-
-
 # -- jump lists ------------------------------------------------------------------------------
-
-_INT = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: str.isdigit() takes '٣' too
-_DIRECTIVE = re.compile(r"#\s*(name|description|rules)\s*:(.*)$", re.IGNORECASE)
-
-
-def _whole(token: str, where: str, what: str) -> int:
-    if not _INT.fullmatch(token):
-        raise BoardError(f"{what} must be a whole number, not {quote(token)}", where=where)
-    return _checked_int(token, where, what)
-
-
-def _parse_txt(text: str) -> _Parsed:
-    name: str | None = None
-    description: list[str] = []
-    rules = Rules()
-    size: tuple[int, int] | None = None
-    jumps: list[JumpSpec] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        where = f"line {number}"
-        stripped = line.strip()
-        directive = _DIRECTIVE.match(stripped) if size is None else None
-        if directive:
-            key, value = directive.group(1).lower(), directive.group(2).strip()
-            if key == "description":
-                # Kept as written after 'description: ' (indents and tabs survive).
-                raw = _DIRECTIVE.match(line.lstrip())
-                value = raw.group(2).removeprefix(" ") if raw else value
-            if key == "name":
-                name = value
-            elif key == "description":
-                description.append(value)
-            else:
-                rules = _rules_line(value, where)
-            continue
-        content = stripped.split("#", 1)[0].split()
-        if not content:
-            continue
-        if size is None:
-            if len(content) not in (1, 2):
-                # A broken first line may mean the file is not a jump list at all.
-                raise _NotThisFormat(
-                    BoardError(
-                        f"the first line must be 'rows cols', not {quote(' '.join(content))}",
-                        where=where,
-                    )
-                )
-            try:
-                sides = [_whole(token, where, "the board size") for token in content]
-            except BoardError as error:
-                raise _NotThisFormat(error) from None
-            size = check_dimensions(sides[0], sides[-1], where=where)
-            continue
-        if len(content) != 2:
-            raise BoardError(f"expected 'from to', not {quote(' '.join(content))}", where=where)
-        start = _whole(content[0], where, "a jump's start")
-        end = _whole(content[1], where, "a jump's destination")
-        jumps.append(JumpSpec(start, end, None, where))
-    if size is None:
-        raise BoardError("no 'rows cols' line: the file has only comments")
-    return _Parsed(size[0], size[1], jumps, rules, name, "\n".join(description))
-
-
-def _rules_line(text: str, where: str) -> Rules:
-    """``start=0 overshoot=bounce chain=true`` (commas between options are fine too)."""
-    options: dict[str, Any] = {}
-    for item in text.replace(",", " ").split():
-        option, sep, value = item.partition("=")
-        if not sep or not option or not value:
-            raise RulesError(f"rules: expected name=value, not {quote(item)}", where=where)
-        if option in options:
-            raise RulesError(f"rules: {quote(option)} is given twice", where=where)
-        options[option] = _rule_value(value, where)
-    try:
-        return Rules.from_mapping(options)
-    except RulesError as error:
-        raise RulesError(error.message, where=where) from None
-
-
-def _rule_value(text: str, where: str) -> int | bool | str:
-    """A ``# rules:`` value as the type a TOML file would give it: 8 is a number, true
-    a boolean, anything else a word (the rules then check each option's type)."""
-    if _INT.fullmatch(text):
-        return _checked_int(text, where, "a rule value")
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    return text
-
 
 # -- writing ---------------------------------------------------------------------------------
 
@@ -544,138 +355,10 @@ def dump_board(board: Board, fmt: str) -> str:
     A ``matrix`` holds only the squares and jumps: not the rules, name or description.
     Callers that care (``snl convert``) check ``lost_in_matrix`` first.
     """
-    writers = {"matrix": _dump_matrix, "toml": _dump_toml, "txt": _dump_txt, "json": _dump_json}
-    if fmt not in writers:
-        raise ValueError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
-    return writers[fmt](board)
-
-
-def lost_in_matrix(board: Board) -> dict[str, Any]:
-    """The rule options a LeetCode matrix cannot hold (empty for default rules)."""
-    return board.rules.non_default()
-
-
-def _dump_matrix(board: Board) -> str:
-    rows = ",\n".join("  " + json.dumps(row) for row in board.to_matrix())
-    return f"[\n{rows}\n]\n"
-
-
-def _pairs(board: Board, kind: str) -> list[list[int]]:
-    jumps = board.ladders if kind == "ladders" else board.snakes
-    return [[jump.start, jump.end] for jump in jumps]
-
-
-def _document(board: Board) -> dict[str, Any]:
-    data: dict[str, Any] = {"name": board.name}
-    if board.description:
-        data["description"] = board.description
-    if board.rows == board.cols:
-        data["size"] = board.rows
-    else:
-        data["rows"], data["cols"] = board.rows, board.cols
-    data["ladders"] = _pairs(board, "ladders")
-    data["snakes"] = _pairs(board, "snakes")
-    rules = board.rules.non_default()
-    if rules:
-        data["rules"] = rules
-    return data
-
-
-def _dump_json(board: Board) -> str:
-    data = _document(board)
-    # One pair per item but several pairs per line reads better than json's indent=2.
-    lines = ["{"]
-    items = list(data.items())
-    for index, (key, value) in enumerate(items):
-        comma = "," if index < len(items) - 1 else ""
-        if key in ("ladders", "snakes"):
-            lines.append(f"  {json.dumps(key)}: {_pair_list(value, '  ')}{comma}")
-        else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-def _pair_list(pairs: list[list[int]], indent: str, per_line: int = 8) -> str:
-    if not pairs:
-        return "[]"
-    chunks = [
-        ", ".join(json.dumps(pair) for pair in pairs[i : i + per_line])
-        for i in range(0, len(pairs), per_line)
-    ]
-    inner = f",\n{indent}  ".join(chunks)
-    return f"[\n{indent}  {inner}\n{indent}]"
-
-
-def _toml_string(value: str) -> str:
-    # A JSON string is a valid TOML basic string except for DEL, which TOML forbids raw.
-    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
-
-
-def _toml_long_string(value: str, width: int = 84) -> str:
-    """A long one-line text as a wrapped multi-line TOML string that reads back the same.
-
-    A backslash at a line's end joins it to the next line, so wrapping at single spaces
-    loses nothing; any other text (newlines, runs of spaces) stays one plain string.
-    """
-    lines = textwrap.wrap(value, width, break_long_words=False, break_on_hyphens=False)
-    if len(value) <= width or len(lines) < 2 or " ".join(lines) != value:
-        return _toml_string(value)
-    escaped = [_toml_string(line)[1:-1] for line in lines]
-    return '"""\\\n' + " \\\n".join(escaped) + '"""'
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return _toml_string(value)
-    return str(value)
-
-
-def _dump_toml(board: Board) -> str:
-    data = _document(board)
-    lines = []
-    for key, value in data.items():
-        if key == "rules":
-            continue
-        if key in ("ladders", "snakes"):
-            lines.append(f"{key} = {_pair_list(value, '')}")
-        elif key == "description":
-            lines.append(f"{key} = {_toml_long_string(value)}")
-        else:
-            lines.append(f"{key} = {_toml_value(value)}")
-    rules = data.get("rules")
-    if rules:
-        lines.append("")
-        lines.append("[rules]")
-        lines.extend(f"{key} = {_toml_value(rules[key])}" for key in RULE_ORDER if key in rules)
-    return "\n".join(lines) + "\n"
-
-
-def _rules_text(rules: Rules) -> str:
-    options = rules.non_default()
-    return " ".join(
-        f"{key}={_toml_value(options[key]).strip(chr(34))}" for key in RULE_ORDER if key in options
-    )
-
-
-def _dump_txt(board: Board) -> str:
-    lines = []
-    if board.name:
-        lines.append(f"# name: {board.name}")  # one line, no edge spaces: Board checks
-    if board.description:
-        lines.extend(f"# description: {line}" for line in board.description.split("\n"))
-    if board.rules.non_default():
-        lines.append(f"# rules: {_rules_text(board.rules)}")
-    lines.append(f"{board.rows} {board.cols}")
-    if board.ladders:
-        lines.append("# ladders")
-        lines.extend(f"{jump.start} {jump.end}" for jump in board.ladders)
-    if board.snakes:
-        lines.append("# snakes")
-        lines.extend(f"{jump.start} {jump.end}" for jump in board.snakes)
-    return "\n".join(lines) + "\n"
+    for module in FILE_FORMATS:
+        if fmt in module.WRITES:
+            return module.dump(board, fmt)
+    raise ValueError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
 
 
 # -- built-in boards ---------------------------------------------------------------------------
@@ -709,10 +392,6 @@ class BuiltinBoard:
     @property
     def size_label(self) -> str:
         return f"{self.board.rows}x{self.board.cols}"
-
-    def load(self, rules: RulesOverride = None) -> Board:
-        """The board, optionally under other rules (like ``load_board(name, rules)``)."""
-        return load_board(self.name, rules)
 
 
 def _builtin_folder() -> Traversable:

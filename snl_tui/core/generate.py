@@ -7,7 +7,8 @@ figures to the targets:
 
 * expected turns: one linear solve of the absorbing chain per candidate (numpy, over the
   positions reachable from the start), the same equations as ``analysis``;
-* least rolls: a breadth-first search over the same roll table, only when targeted;
+* least rolls: the solver's own answer (``solve``) for the candidate board, only when
+  targeted;
 * the first seat's edge: the finishing-turn distribution, only when targeted.
 
 Every step is drawn from a ``random.Random(seed)`` and the schedule counts steps, never
@@ -43,6 +44,7 @@ from .engine import MAX_PLAYERS, count_to
 from .errors import SnlError
 from .rules import Rules
 from .solver import solve
+from .text import plural
 
 DEFAULT_TOLERANCE = 0.5
 DEFAULT_TIME_LIMIT = 10.0
@@ -69,6 +71,9 @@ class Targets:
     least_rolls: int | None = None
     players: int = 2
     max_first_seat_edge: float | None = None
+    within: int | None = None
+    """A tail target: ``share`` of one-player games end within this many turns."""
+    share: float | None = None
     rules: Rules = field(default_factory=Rules)
     name: str = ""
 
@@ -105,6 +110,48 @@ class Targets:
         if edge is not None and not (math.isfinite(edge) and 0 <= edge <= 1):
             raise GenerateError(f"the first seat's edge must be from 0 to 1, not {edge}")
         check_text(self.name, "the name")
+        if (self.within is None) != (self.share is None):
+            raise GenerateError("a tail target needs both: within (turns) and share (0 to 1)")
+        if self.within is not None and (type(self.within) is not int or self.within < 1):
+            raise GenerateError(
+                f"within must be a whole number of turns from 1, not {self.within!r}"
+            )
+        share = self.share
+        if share is not None and not (math.isfinite(share) and 0 < share < 1):
+            raise GenerateError(f"the share must be above 0 and below 1, not {share}")
+        reason = self.impossible()
+        if reason is not None:
+            raise GenerateError(f"no board can meet these targets: {reason}")
+
+    def impossible(self) -> str | None:
+        """Why no board can meet the targets, where that can be proved at once (None:
+        not provably impossible, the search decides)."""
+        rules = self.rules
+        walk = self.goal - rules.start_position  # squares to cover from the start
+        # Without ladders nothing shortens the walk: at least ceil(walk / faces) rolls.
+        fewest = -(-walk // rules.faces)
+        if self.ladders == 0 and self.least_rolls is not None and self.least_rolls < fewest:
+            return (
+                f"without ladders a {self.rows}x{self.cols} board takes at least "
+                f"{fewest} rolls with a {rules.faces}-sided die, not {self.least_rolls}"
+            )
+        no_ladders = self.ladders == 0 and not rules.six_again
+        if self.within is not None and no_ladders and self.within < fewest:
+            return (
+                f"without ladders no game ends within {self.within} turns: it takes at "
+                f"least {fewest}"
+            )
+        if self.expected_turns is not None and not rules.six_again:
+            # One roll per turn: a game lasts at least as many turns as its least rolls.
+            floor = fewest if self.ladders == 0 else 1
+            if self.least_rolls is not None:
+                floor = max(floor, self.least_rolls)
+            if self.expected_turns + self.tolerance < floor:
+                return (
+                    f"expected turns {self.expected_turns:g} (± {self.tolerance:g}) is below "
+                    f"the least rolls ({floor}): every game takes at least that many turns"
+                )
+        return None
 
     @property
     def goal(self) -> int:
@@ -126,6 +173,8 @@ class Figures:
     snakes: int
     first_seat_edge: float | None = None
     """First seat's win chance minus 1/players (None when not asked for)."""
+    within_share: float | None = None
+    """P(a one-player game ends within ``targets.within`` turns) (None when not asked for)."""
 
     def describe(self, targets: Targets | None = None) -> str:
         expected = f"{self.expected_turns:.2f}" if math.isfinite(self.expected_turns) else "inf"
@@ -141,7 +190,12 @@ class Figures:
             if targets is not None and targets.max_first_seat_edge is not None:
                 edge += f" (at most ±{targets.max_first_seat_edge:g})"
             parts.append(edge)
-        parts.append(f"{self.ladders} ladders, {self.snakes} snakes")
+        if self.within_share is not None and targets is not None and targets.within is not None:
+            tail = f"{self.within_share:.1%} of games within {plural(targets.within, 'turn')}"
+            if targets.share is not None:
+                tail += f" (target at least {targets.share:.0%})"
+            parts.append(tail)
+        parts.append(f"{plural(self.ladders, 'ladder')}, {plural(self.snakes, 'snake')}")
         return ", ".join(parts)
 
 
@@ -227,31 +281,9 @@ def _reachable(dest: np.ndarray, start: int, goal: int) -> list[int]:
     return [p for p in order if p != goal]
 
 
-def _least_rolls(dest: np.ndarray, start: int) -> int:
-    """Least rolls from ``start`` to the goal over the roll table (-1: unreachable)."""
-    goal = dest.shape[0]
-    if start == goal:
-        return 0
-    rows = dest.tolist()
-    seen = {start}
-    frontier = [start]
-    moves = 0
-    while frontier:
-        moves += 1
-        nxt = []
-        for here in frontier:
-            for there in rows[here]:
-                if there == goal:
-                    return moves
-                if there not in seen:
-                    seen.add(there)
-                    nxt.append(there)
-        frontier = nxt
-    return -1
-
-
-def _first_seat_win(dest: np.ndarray, start: int, six_again: bool, players: int) -> float:
-    """The first seat's chance of winning, seats independent, from the turn distribution."""
+def _turn_matrix(dest: np.ndarray, start: int, six_again: bool) -> np.ndarray:
+    """The one-turn transition matrix over the positions reachable from ``start`` (index
+    0 is ``start``, the last is the goal), a top roll under six_again continuing the turn."""
     goal, faces = dest.shape[0], dest.shape[1]
     states = [*_reachable(dest, start, goal), goal]
     n = len(states)
@@ -274,6 +306,23 @@ def _first_seat_win(dest: np.ndarray, start: int, six_again: bool, players: int)
         turn = np.linalg.solve(np.eye(n) - a, turn)
     else:
         np.add.at(turn, (rows, ending.ravel()), 1.0 / faces)
+    return turn
+
+
+def _finish_within(dest: np.ndarray, start: int, six_again: bool, turns: int) -> float:
+    """P(a one-player game from ``start`` ends within ``turns`` turns)."""
+    turn = _turn_matrix(dest, start, six_again)
+    u = np.zeros(turn.shape[0])
+    u[0] = 1.0
+    for _ in range(turns):
+        u = u @ turn
+    return float(u[-1])
+
+
+def _first_seat_win(dest: np.ndarray, start: int, six_again: bool, players: int) -> float:
+    """The first seat's chance of winning, seats independent, from the turn distribution."""
+    turn = _turn_matrix(dest, start, six_again)
+    n = turn.shape[0]
     u = np.zeros(n)
     u[0] = 1.0
     finished_before = 0.0
@@ -565,14 +614,18 @@ class _Search:
     def figures(self, jumps: dict[int, int], expected: float) -> Figures:
         t = self.targets
         dest = self.moves.dest(jumps)
-        least = _least_rolls(dest, self.start) if t.least_rolls is not None else -2
+        # The solver's answer for the candidate board (a board is cheap: ~0.1 ms).
+        least = solve(self.board(jumps)).moves if t.least_rolls is not None else -2
         edge = None
         if t.max_first_seat_edge is not None and math.isfinite(expected):
             edge = _first_seat_win(dest, self.start, self.rules.six_again, t.players) - (
                 1.0 / t.players
             )
+        tail = None
+        if t.within is not None and math.isfinite(expected):
+            tail = _finish_within(dest, self.start, self.rules.six_again, t.within)
         ladders = sum(1 for s, e in jumps.items() if e > s)
-        return Figures(expected, least, ladders, len(jumps) - ladders, edge)
+        return Figures(expected, least, ladders, len(jumps) - ladders, edge, tail)
 
     def cost(self, fig: Figures) -> float:
         t = self.targets
@@ -589,6 +642,9 @@ class _Search:
             if fig.least_rolls < 0:
                 return 1e6
             cost += abs(fig.least_rolls - t.least_rolls)
+        if t.share is not None and fig.within_share is not None:
+            # Aim a hair above the share: the exact check must not fail on rounding.
+            cost += max(0.0, t.share + 0.002 - fig.within_share) * 20
         if t.max_first_seat_edge is not None and fig.first_seat_edge is not None:
             miss = abs(fig.first_seat_edge) - t.max_first_seat_edge * 0.98
             cost += max(0.0, miss) / max(t.max_first_seat_edge, 0.002)
@@ -620,7 +676,12 @@ class _Search:
         edge = None
         if t.max_first_seat_edge is not None:
             edge = analysis.win_chances[0] - 1.0 / t.players
-        figures = Figures(expected, least, ladders, snakes, edge)
+        tail = None
+        if t.within is not None:
+            tail = analysis.finish_within(t.within)  # one seat: the same as analyze(board)
+        figures = Figures(expected, least, ladders, snakes, edge, tail)
+        if tail is not None and t.share is not None and tail < t.share:
+            return None
         if t.expected_turns is not None and not (abs(expected - t.expected_turns) <= t.tolerance):
             return None
         if t.least_rolls is not None and least != t.least_rolls:
@@ -699,10 +760,9 @@ def generate(
             if cost < best_cost:
                 best, best_fig, best_cost = candidate, fig, cost
     if best_fig.least_rolls == -2:  # not tracked: fill it in for the report
-        dest = search.moves.dest(best)
         best_fig = Figures(
             best_fig.expected_turns,
-            _least_rolls(dest, search.start),
+            solve(search.board(best)).moves,
             best_fig.ladders,
             best_fig.snakes,
             best_fig.first_seat_edge,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .board import Board, JumpKind
-from .chain import _Chain, chain_of, expected_from_rows
+from .chain import _Chain, chain_of, expected_from_rows, expected_turns
 from .engine import count_to, idle_jumps, resolve_landing
 
 Progress = Callable[[int, int], None]
@@ -81,20 +81,28 @@ def jump_impacts(board: Board, progress: Progress | None = None) -> list[JumpImp
     rules = board.rules
     start = rules.start_position
     with_all = float(chain.expected[start])
-    base = _WoodburyBase(chain, start) if math.isfinite(with_all) else None
+    by_rolls = math.isfinite(with_all) and not rules.three_sixes
+    base = _WoodburyBase(chain, start) if by_rolls else None
     counted, forfeit = _counted(board)
     jumps = board.jumps
     idle = {jump.start for jump in idle_jumps(board)}
     impacts = []
     for number, (origin, end) in enumerate(jumps.items()):
-        cells = list(board.cells)
-        cells[origin] = -1
-        landing = np.array(resolve_landing(cells, rules.chain), dtype=np.intp)
-        dest = np.where(forfeit, np.arange(board.goal + 1)[:, None], landing[counted])
-        without = base.expected_turns(dest) if base is not None else None
-        if without is None:
-            rows = dest[: board.goal].tolist()
-            without = expected_from_rows(rows, board.goal, rules.faces, rules.six_again, start)
+        if rules.three_sixes:
+            # A turn's end depends on where it began: the chain works on whole turns
+            # (the engine's turn table), so each board without a jump is solved anew.
+            others = [(a, b) for a, b in jumps.items() if a != origin]
+            without = expected_turns(board.with_jumps(others))
+        else:
+            cells = list(board.cells)
+            cells[origin] = -1
+            landing = np.array(resolve_landing(cells, rules.chain), dtype=np.intp)
+            dest = np.where(forfeit, np.arange(board.goal + 1)[:, None], landing[counted])
+            updated = base.expected_turns(dest) if base is not None else None
+            if updated is None:
+                rows = dest[: board.goal].tolist()
+                updated = expected_from_rows(rows, board.goal, rules.faces, rules.six_again, start)
+            without = updated
         delta = math.nan if math.isinf(with_all) and math.isinf(without) else with_all - without
         kind: JumpKind = "ladder" if end > origin else "snake"
         impacts.append(JumpImpact(origin, end, kind, without, delta, origin not in idle))

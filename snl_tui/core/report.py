@@ -1,17 +1,16 @@
-"""How the figures are written: text, JSON, histogram, percentages and square lists.
+"""How the analysis is written: the ``snl analyze`` report and JSON, histograms, luck.
 
-One module for the wording both ``snl analyze``/``snl check`` and the hint panel use, so
-"off the board", a share of games or a run of squares reads the same everywhere. Pure
-text: no numpy, no Textual (the analysis is only a type here).
+The words and numbers it is written with (squares, shares, plurals, escaping) live in
+``text.py``, which every layer uses. Pure text: no numpy, no Textual (the analysis is
+only a type here).
 """
 
 from __future__ import annotations
 
 import math
-import reprlib
-import unicodedata
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from .text import percent, place, plural
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -21,149 +20,20 @@ REPORT_TURNS = (10, 20, 30, 50, 100)
 REPORT_PERCENTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 
 
-# -- words and numbers -----------------------------------------------------------------
+def luck_text(share: float, players: int, turns: int) -> str:
+    """The luck of a game (``analysis.luck``) in words that read right for a quick game
+    and for a long one."""
+    games = "one-player games" if players == 1 else f"{players}-player games"
+    within = f"end within {plural(turns, 'turn')}"
+    if share <= 0.5:
+        return f"A quick game: only {percent(share, 0)} of {games} {within}."
+    return f"A long game: {percent(share, 0)} of {games} {within}."
 
 
-def place(position: int) -> str:
-    """'off the board' for position 0, 'square 12' otherwise."""
-    return "off the board" if position <= 0 else f"square {position}"
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """'1 turn', '2 turns', '0 snakes': ``count`` and ``word``, plural unless it is 1
-    (``many`` for an irregular plural)."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
-
-
-def one_line(text: str) -> str:
-    """``text`` with every run of whitespace (newlines included) as one space."""
-    return " ".join(text.split())
-
-
-QUOTE_LIMIT = 60
-"""How much of a value from a file an error message quotes."""
-LINE_LIMIT = 200
-"""The longest error line the CLI prints."""
-ELLIPSIS = "..."
-
-# Bidirectional overrides and isolates can make a terminal show text in another order
-# than it is stored ("Trojan Source"): escaped like the control characters.
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def is_unsafe_char(char: str, allowed: str = "") -> bool:
-    """Whether ``char`` must never reach a terminal raw: a control character (C0, DEL,
-    C1), a line or paragraph separator, or a bidirectional override."""
-    if char in allowed:
-        return False
-    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in _BIDI
-
-
-def escape_controls(text: str, allowed: str = "") -> str:
-    """``text`` with every unsafe character (``is_unsafe_char``) written as an escape:
-    ESC shows as ``\\x1b``, so an echoed file name cannot drive the terminal."""
-    if not any(is_unsafe_char(char, allowed) for char in text):
-        return text
-    return "".join((_escape(char) if is_unsafe_char(char, allowed) else char) for char in text)
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
-
-
-def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """``text`` cut to at most ``limit`` characters, ending in '...' when cut."""
-    if len(text) <= limit:
-        return text
-    return text[: max(limit - len(ELLIPSIS), 1)] + ELLIPSIS
-
-
-class _ShortRepr(reprlib.Repr):
-    """``repr`` bounded in depth, length and digits; never raises on a deep or huge value
-    (``repr`` itself hits the recursion limit, or int's 4,300-digit limit)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.maxlevel = 3
-        self.maxlist = self.maxtuple = self.maxdict = self.maxset = 6
-        self.maxstring = QUOTE_LIMIT
-        self.maxother = QUOTE_LIMIT
-
-    def repr_int(self, x: int, level: int) -> str:
-        if x.bit_length() > 128:
-            return f"<a number of about {int(x.bit_length() * 0.30103) + 1} digits>"
-        return repr(x)
-
-
-_SHORT_REPR = _ShortRepr()
-
-
-def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """A value from a file, quoted for an error message: ``repr``-like, at most ``limit``
-    characters, control characters escaped, whatever the value (deep, huge or odd)."""
-    try:
-        text = _SHORT_REPR.repr(value)
-    except Exception:  # a value whose repr fails is still named, not crashed on
-        text = f"<{type(value).__name__}>"
-    return clip(escape_controls(text), limit)
-
-
-def safe_line(text: str, limit: int = LINE_LIMIT) -> str:
-    """``text`` made fit for one line on a terminal: whitespace runs as one space,
-    control characters escaped, at most ``limit`` characters."""
-    return clip(escape_controls(one_line(text)), limit)
-
-
-def percent(p: float | None, digits: int = 1, certain: float = 0.0) -> str:
-    """A share as a percentage that never rounds a possibility to 0% or a doubt to 100%.
-
-    With ``digits`` decimals: a share below the smallest step shows as '<0.1%' (or '<1%'
-    with no decimals) and one above the largest as '>99.9%'. Shares within ``certain``
-    of 0 or 1 are shown as exactly '0%' or '100%' (floating-point crumbs are not
-    doubts). None (no figure) is 'n/a'.
-    """
-    if p is None:
-        return "n/a"
-    step = 10.0**-digits
-    if p <= certain:
-        return f"{0:.{digits}f}%"
-    if p >= 1.0 - certain:
-        return f"{100:.{digits}f}%"
-    if p * 100 < step:
-        return f"<{step:.{digits}f}%"
-    if p * 100 > 100 - step:
-        return f">{100 - step:.{digits}f}%"
-    return f"{p * 100:.{digits}f}%"
-
-
-def runs(squares: Sequence[int]) -> list[tuple[int, int]]:
-    """Maximal runs of consecutive numbers in sorted ``squares``: [(low, high), ...]."""
-    found: list[tuple[int, int]] = []
-    for square in squares:
-        if found and found[-1][1] == square - 1:
-            found[-1] = (found[-1][0], square)
-        else:
-            found.append((square, square))
-    return found
-
-
-def square_ranges(squares: Sequence[int]) -> str:
-    """'squares 5-9, 14' from sorted squares (0 reads 'start')."""
-    parts = []
-    for low, high in runs(squares):
-        label = "start" if low == 0 else str(low)
-        parts.append(label if low == high else f"{label}-{high}")
-    word = "square" if len(squares) == 1 else "squares"
-    return f"{word} {', '.join(parts)}"
-
-
-def turns_text(expected: float, digits: int = 2) -> str:
-    """'38.45 turns'; 'infinite' when some games never finish; 'too large to compute'
-    for ``nan`` (every game finishes, but the figure overflows)."""
-    if math.isnan(expected):
-        return "finite, but too large to compute"
-    return f"{expected:.{digits}f} turns" if math.isfinite(expected) else "infinite"
+LUCK_LEGEND = (
+    "luck: the share of games with as many players that end within as many turns, "
+    "median over the games won (lower is luckier)"
+)
 
 
 # -- snl analyze -------------------------------------------------------------------------

@@ -11,7 +11,9 @@ Decisions:
 - A game is first written after its first move: a game with no moves is not worth
   keeping (nothing to resume, nothing to count), so it never reaches the store.
 - A won game is written once more as won and then left alone: an undo after the end
-  (puzzle mode) does not turn a result back into a game in progress.
+  (puzzle mode) does not turn a result back into a game in progress. Play that goes on
+  after such an undo is a new attempt: saved as a new game from its next move (the won
+  game keeps its result), and the player is told so once.
 - ``turns`` is the winner's turns (the game's length, the unit of the exact
   distribution), or the most turns any seat has taken while playing; ``rolls`` counts
   every die roll (a puzzle's score, against the solver's optimum).
@@ -52,7 +54,7 @@ class GameSaver:
         self._game: Game | None = None
         """The game ``game_id`` belongs to: a different game object is a new game."""
         self._finished = False
-        self._warnings = list(store.warnings) if store is not None else []
+        self._notes: list[str] = []
 
     @property
     def store(self) -> Store | None:
@@ -60,7 +62,6 @@ class GameSaver:
         if self._opener is not None:
             opener, self._opener = self._opener, None
             self._store = opener()
-            self._warnings += self._store.warnings
         return self._store
 
     @property
@@ -81,7 +82,14 @@ class GameSaver:
         if game is not self._game:  # a new game of the session: a new row
             self.game_id, self._game, self._finished = None, game, False
         if self._finished:
-            return self.game_id
+            if game.winner is not None:
+                return self.game_id
+            # Undone after the win (puzzle mode): the result stays, play goes on as a
+            # new attempt, saved from now on as a game of its own.
+            self.game_id, self._finished = None, False
+            self._notes.append(
+                "The solved game stays saved as it was; playing on is saved as a new attempt."
+            )
         if not game.history and self.game_id is None:
             return None  # undone back to nothing before the first save: nothing to keep
         winner = game.winner
@@ -112,26 +120,43 @@ class GameSaver:
         self.game_id, self._game = None, None
 
     def notice(self) -> str | None:
-        """A one-line message for the player, once each: a damaged store moved aside,
-        then "not saving: ..." when the store is (or became) disabled."""
-        if self._warnings:
-            return self._warnings.pop(0)
+        """A one-line message for the player, once each: a damaged store moved aside
+        (on opening or found later), "not saving: ..." when the store became disabled."""
+        if self._notes:
+            return self._notes.pop(0)
         if self.store is None:
             return None
         return self.store.take_notice()
 
 
-def last_resumable(store: Store) -> SavedGame | None:
-    """The last unfinished game, when there is one that can be rebuilt, to offer it."""
+def resumable_games(
+    store: Store, matching: Callable[[SavedGame], bool] | None = None, limit: int = 50
+) -> list[SavedGame]:
+    """The unfinished games that can be rebuilt (and pass ``matching``), most recent
+    first: what the resume offer and the saved-games screen offer."""
     if not store.enabled:
-        return None
+        return []
+    found = []
     try:
-        saved = store.last_unfinished()
-        if saved is not None:
-            GameSession.from_dict(saved.data)  # a game that cannot be rebuilt is not offered
+        for saved in store.unfinished(limit):
+            if matching is not None and not matching(saved):
+                continue
+            try:
+                GameSession.from_dict(saved.data)  # one that cannot be rebuilt is not offered
+            except SnlError:
+                continue
+            found.append(saved)
     except SnlError:
-        return None
-    return saved
+        return found
+    return found
 
 
-__all__ = ["GAME_TIMEOUT", "GameSaver", "last_resumable"]
+def last_resumable(
+    store: Store, matching: Callable[[SavedGame], bool] | None = None
+) -> SavedGame | None:
+    """The last unfinished game (of those ``matching``), when one can be rebuilt."""
+    games = resumable_games(store, matching, limit=20)
+    return games[0] if games else None
+
+
+__all__ = ["GAME_TIMEOUT", "GameSaver", "last_resumable", "resumable_games"]

@@ -11,6 +11,7 @@ sense now, what the status line says, the seed of each game, and a complete, ver
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -19,10 +20,10 @@ from typing import Any
 from .board import Board
 from .engine import MAX_PLAYERS, Game, Player, Turn, move, unique_names
 from .errors import MoveError, SnlError
-from .report import is_unsafe_char, plural, quote, turns_text
 from .rules import Rules
 from .seats import Driver, Seat, TurnError, seat_driver
 from .solver import least_rolls_from, optimal_dice, optimal_route
+from .text import has_visible_char, is_unsafe_char, plural, quote, turns_text
 
 MODES = ("classic", "puzzle")
 SESSION_VERSION = 1
@@ -48,7 +49,13 @@ def parse_players(text: str) -> list[Player]:
         bad = next((char for char in name if is_unsafe_char(char)), None)
         if bad is not None:
             raise SnlError(f"A name contains a control character ({quote(bad)}).")
-    return unique_names([Player.parse(name) for name in names])
+    players = [Player.parse(name) for name in names]
+    for player in players:
+        if not has_visible_char(player.name):  # a zero-width space would show as nobody
+            raise SnlError(
+                f"The name {quote(player.name)} shows nothing: use a letter, digit or sign."
+            )
+    return unique_names(players)
 
 
 def players_text(players: Sequence[Player]) -> str:
@@ -135,6 +142,9 @@ class MoveOutcome:
     """The route's owner stepped off the shown route, which is now hidden."""
 
 
+_GENERATIONS = itertools.count(1)
+
+
 @dataclass
 class GameSession:
     """One player's sitting: a sequence of games with the same seed, and the current one."""
@@ -151,6 +161,9 @@ class GameSession:
     route_owner: int = field(init=False, default=0)
     move_note: str | None = field(init=False, default=None)
     """Puzzle mode: what the solver says about the last move when it was not optimal."""
+    generation: int = field(init=False, default=0)
+    """Stamps the game being played: a new number for every game started, never reused
+    (across sessions too), so work about an earlier game can be told apart."""
 
     def __post_init__(self) -> None:
         if self.settings.seed is not None:
@@ -163,6 +176,7 @@ class GameSession:
         settings = self.settings
         seed = game_seed(self.base_seed, self.game_index)
         self.game = Game(settings.board, settings.seated, seed)
+        self.generation = next(_GENERATIONS)
         self.route = []
         self.route_owner = 0
         self.move_note = None
@@ -253,8 +267,16 @@ class GameSession:
     def why_unavailable(self, action: str, keys: KeyNames) -> str | None:
         """What to say when the player presses the key of an action that ``available``
         hides now (rather than nothing happening); None when it is not hidden."""
-        if self.available(action) is not False:
+        available = self.available(action)
+        if action == "undo" and available is None:
+            return "Nothing to undo yet: no move has been made."
+        if available is not False:
             return None
+        if action == "pick":
+            return (
+                f"Classic mode: the die decides. Press {keys('roll')} to roll "
+                f"({keys('switch_mode')} switches to puzzle mode, where you choose)."
+            )
         if action == "roll":
             if self.puzzle:
                 faces = self.game.board.rules.faces
@@ -425,8 +447,8 @@ class GameSession:
         last = game.history[-1]
         # The die shows the last roll, which may be another player's: say whose.
         rolled = f"{game.players[last.player].name} rolled {last.move.die}."
-        if last.again:
-            return f"{rolled} {player.name}: roll again ({keys('roll')})."
+        if last.player == game.current:  # a roll again, or a one-player game
+            return f"{rolled} Press {keys('roll')} to roll again."
         return f"{rolled} {player.name}: press {keys('roll')} to roll."
 
     def square_text(self, square: int, expected: float | None = None) -> str:

@@ -198,6 +198,36 @@ def _distances(board: Board) -> tuple[int, ...]:
     return tuple(dist)
 
 
+def count_optimal_routes(board: Board, square: int | None = None) -> int:
+    """How many optimal routes there are from ``square`` (default: the rules' start): the
+    distinct sequences of die values that reach the goal in the least rolls (1: the answer
+    is unique; 0: the goal cannot be reached). Exact, however large (Python integers).
+
+    ``routes(p)`` is the sum of ``routes(next)`` over the faces whose ``next`` is one roll
+    nearer the goal (``distances_to_goal``), and ``routes(goal) = 1``: positions are taken
+    nearest the goal first, so each is summed once.
+    """
+    position = _check_start(board, square)
+    dist = distances_to_goal(board)
+    if dist[position] == UNREACHABLE:
+        return 0
+    faces, goal = board.rules.faces, board.goal
+    routes = [0] * (goal + 1)
+    routes[goal] = 1
+    order = sorted(
+        (p for p in range(goal) if dist[p] != UNREACHABLE and dist[p] <= dist[position]),
+        key=dist.__getitem__,
+    )
+    for here in order:
+        total = 0
+        for die in range(1, faces + 1):
+            there = next_position(board, here, die)
+            if dist[there] == dist[here] - 1:
+                total += routes[there]
+        routes[here] = total
+    return routes[position]
+
+
 def least_rolls_from(board: Board, square: int) -> int:
     """Least rolls from ``square`` (0 = off the board) to the goal; -1 if unreachable."""
     return distances_to_goal(board)[_check_start(board, square)]

@@ -9,9 +9,16 @@ Using it
 ``open_store()`` opens the database in ``$SNL_DATA_DIR`` (when set) or in
 ``platformdirs.user_data_dir("snl")``. It never raises for a problem of the environment
 (locked, read-only, a directory that cannot be made, a file from a newer snl): it returns
-a *disabled* store whose ``disabled_reason`` says why, and whose writes do nothing. A
-corrupt file is moved aside (``games.db.corrupt-<time>``) and a fresh one started; the
-one-line warning is in ``store.warnings``.
+a *disabled* store whose ``disabled_reason`` says why, and whose writes do nothing.
+
+Damage is looked for, not waited for: opening runs ``PRAGMA quick_check`` (a few
+milliseconds for thousands of games), and any read or write that meets a damaged page or
+undecodable text later does the same as a damaged file found on opening. The damaged file
+is moved aside (``games.db.corrupt-<time>``, with its ``-wal``/``-shm``), a fresh one is
+started, and every game whose rows still read back cleanly (its board, its moves) is copied
+into it with its id; the one-line warning ("... moved aside; 3 of 4 saved games kept") is in
+``store.warnings`` and, once, in ``take_notice()``. The read or write that met the damage
+is then tried once more on the fresh file.
 
 The game saves after every move, one transaction each::
 
@@ -129,7 +136,9 @@ def migrate(conn: sqlite3.Connection) -> int:
     Safe when two processes open a new file at once: the version is read again under the
     write lock. Raises ``_Unusable`` for a file written by a newer snl.
     """
-    found = conn.execute("PRAGMA user_version").fetchone()[0]
+    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if found < 0:  # snl writes 0..SCHEMA_VERSION: the header was overwritten
+        raise sqlite3.DatabaseError(f"database disk image is malformed (schema {found})")
     if found > SCHEMA_VERSION:
         raise _Unusable(
             f"not saving: {DB_NAME} was written by a newer snl (schema {found}, "
@@ -138,10 +147,19 @@ def migrate(conn: sqlite3.Connection) -> int:
     if found == SCHEMA_VERSION:
         return found
     with _transaction(conn):
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         for step in range(version, SCHEMA_VERSION):
             for statement in MIGRATIONS[step]:
-                conn.execute(statement)
+                try:
+                    conn.execute(statement)
+                except sqlite3.OperationalError as error:
+                    # A table that exists before the step that makes it: the version in
+                    # the header does not match the file, which snl never writes.
+                    if "already exists" in str(error) or "duplicate column" in str(error):
+                        raise sqlite3.DatabaseError(
+                            f"database disk image is malformed (schema {version}: {error})"
+                        ) from None
+                    raise
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     return found
 
@@ -225,8 +243,10 @@ class PlayerRecord:
     """Classic games played to the end (someone won) with this player in them."""
     wins: int
     lengths: tuple[int, ...]
-    """Turns this player took to reach the goal, one per classic game they won: samples
-    of the exact single-token distribution (``analyze(board).percentile``)."""
+    """Turns this player took to reach the goal, one per classic game they won."""
+    seats: tuple[int, ...] = ()
+    """How many players each of those games had (beside ``lengths``): the luck of a game
+    is measured among games with as many players (``analysis.luck``)."""
     puzzles: int = 0
     """Puzzle games won."""
     puzzle_best: int | None = None
@@ -292,9 +312,10 @@ class Store:
     def __init__(self, path: Path, *, timeout: float = BUSY_TIMEOUT, create: bool = True):
         self.path = path
         self.warnings: list[str] = []
-        """One-line warnings from opening (a corrupt file moved aside)."""
+        """One-line warnings (a damaged file moved aside), in the order they happened."""
         self.disabled_reason: str | None = None
-        self._notice: str | None = None
+        self._notices: list[str] = []
+        self._timeout = timeout
         self._lock = threading.Lock()
         self._boards: dict[str, Board | str] = {}
         """Parsed boards by key, or the reason a board failed validation."""
@@ -324,17 +345,45 @@ class Store:
         try:
             return self._open(timeout)
         except sqlite3.DatabaseError as error:
-            if not _is_corrupt(error):
+            if not _is_damage(error):
                 raise _Unusable(_write_failure(error, self.path)) from None
-        # The file is not a database, or a damaged one: keep it for the curious, start anew.
+        return self._start_afresh()
+
+    def _start_afresh(self) -> sqlite3.Connection:
+        """The file is damaged (or not a database): move it aside, open a fresh one and
+        copy into it every game that still reads back cleanly."""
         aside = self._move_aside()
-        self.warnings.append(
-            f"warning: {self.path} was damaged; moved it to {aside.name} and started afresh"
-        )
         try:
-            return self._open(timeout)
+            conn = self._open(self._timeout)
         except sqlite3.DatabaseError as error:
             raise _Unusable(_write_failure(error, self.path)) from None
+        kept, lost = salvage(aside, conn)
+        if kept or lost:
+            what = f"kept {kept} of {kept + lost} saved games"
+        else:
+            what = "no saved game could be read from it"
+        self._warn(f"warning: {self.path} was damaged; moved it to {aside.name} and {what}")
+        return conn
+
+    def _warn(self, warning: str) -> None:
+        self.warnings.append(warning)
+        self._notices.append(warning)
+
+    def _recover(self, error: sqlite3.Error) -> bool:
+        """Called with the lock held when a read or write met ``error``: True when it was
+        damage and a fresh file (with what could be kept) is now open."""
+        if not _is_damage(error) or self._conn is None:
+            return False
+        self._conn.close()
+        self._conn = None
+        self._boards.clear()
+        self._stored_keys.clear()
+        try:
+            self._conn = self._start_afresh()
+        except _Unusable as unusable:
+            self._disable(str(unusable))
+            return False
+        return True
 
     def _open(self, timeout: float) -> sqlite3.Connection:
         # Autocommit mode (isolation_level=None): transactions are explicit, one per save.
@@ -351,6 +400,18 @@ class Store:
             # Reading the schema reads page 1: a file of garbage fails here.
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             migrate(conn)
+            # Damage deeper in the file: every page is read once (btrees, free list).
+            problems = conn.execute("PRAGMA quick_check(1)").fetchone()
+            if problems is None or problems[0] != "ok":
+                raise sqlite3.DatabaseError(f"database disk image is malformed: {problems}")
+            try:  # every column snl reads is there: the schema's own text is intact
+                conn.execute(f"{self._SELECT_GAMES} LIMIT 0").fetchall()
+            except sqlite3.OperationalError as error:
+                raise sqlite3.DatabaseError(f"database disk image is malformed ({error})") from None
+        except UnicodeDecodeError as error:
+            # SQLite's message quoted damaged schema text that is not UTF-8.
+            conn.close()
+            raise sqlite3.DatabaseError(f"database disk image is malformed ({error})") from None
         except BaseException:
             conn.close()
             raise
@@ -385,10 +446,10 @@ class Store:
         return self.disabled_reason is None
 
     def take_notice(self) -> str | None:
-        """The one-line "not saving: ..." message, the first time it is asked for after
-        the store became disabled; None otherwise. Show it once in the status line."""
-        notice, self._notice = self._notice, None
-        return notice
+        """The next one-line message for the player, each once: a damaged file moved
+        aside, then "not saving: ..." after the store became disabled; None when there is
+        nothing new. Show it in the status line."""
+        return self._notices.pop(0) if self._notices else None
 
     def close(self) -> None:
         with self._lock:
@@ -405,7 +466,7 @@ class Store:
     def _disable(self, reason: str) -> None:
         if self.disabled_reason is None:
             self.disabled_reason = reason
-            self._notice = reason
+            self._notices.append(reason)
 
     # -- writing -------------------------------------------------------------------------
 
@@ -491,12 +552,16 @@ class Store:
         with self._lock:
             if self._conn is None or not self.enabled:
                 return None
-            try:
-                with _transaction(self._conn):
-                    return work(self._conn)
-            except sqlite3.Error as error:
-                self._disable(_write_failure(error, self.path))
-                return None
+            for attempt in (1, 2):
+                assert self._conn is not None
+                try:
+                    with _transaction(self._conn):
+                        return work(self._conn)
+                except sqlite3.Error as error:
+                    if attempt == 1 and self._recover(error):
+                        continue  # the fresh file takes the write
+                    self._disable(_write_failure(error, self.path))
+            return None
 
     def _board_key(self, board: Board) -> tuple[str, str]:
         # The game saves the same Board object after every move: dump it once.
@@ -512,15 +577,26 @@ class Store:
     _COLUMNS = (
         "id, board_key, board_name, players, mode, status, winner, turns, rolls, started, updated"
     )
+    _SELECT_GAMES = (
+        f"SELECT {_COLUMNS}, data, document FROM games"
+        " LEFT JOIN boards ON boards.key = games.board_key"
+    )
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            if self._conn is None:
-                raise StoreError(self.disabled_reason or "the store is closed")
-            try:
-                return self._conn.execute(sql, params).fetchall()
-            except sqlite3.Error as error:
-                raise StoreError(f"cannot read {self.path}: {error}") from None
+            for attempt in (1, 2):
+                if self._conn is None:
+                    break
+                try:
+                    try:
+                        return self._conn.execute(sql, params).fetchall()
+                    except UnicodeDecodeError as error:  # in SQLite's own message
+                        raise sqlite3.DatabaseError(f"malformed text ({error})") from None
+                except sqlite3.Error as error:
+                    if attempt == 1 and self._recover(error):
+                        continue  # read again what the fresh file kept
+                    raise StoreError(f"cannot read {self.path}: {error}") from None
+            raise StoreError(self.disabled_reason or "the store is closed")
 
     def list_games(self) -> Listing:
         """Every saved game, newest first; damaged rows are skipped and named."""
@@ -535,11 +611,7 @@ class Store:
     def load_game(self, game_id: int) -> SavedGame:
         """The saved game ``game_id`` with its board and data; StoreError when it is
         missing or its row fails validation."""
-        rows = self._read(
-            f"SELECT {self._COLUMNS}, data, document FROM games"
-            " LEFT JOIN boards ON boards.key = games.board_key WHERE id = ?",
-            (game_id,),
-        )
+        rows = self._read(f"{self._SELECT_GAMES} WHERE id = ?", (game_id,))
         if not rows:
             raise StoreError(f"no saved game {game_id}")
         try:
@@ -549,17 +621,24 @@ class Store:
 
     def last_unfinished(self) -> SavedGame | None:
         """The most recently saved game still in progress that can be loaded, or None."""
+        games = self.unfinished(limit=20)
+        return games[0] if games else None
+
+    def unfinished(self, limit: int = 50) -> list[SavedGame]:
+        """The games still in progress that can be loaded, most recently saved first
+        (at most ``limit`` rows are looked at; damaged ones are left out: `snl games`
+        names them)."""
         rows = self._read(
-            f"SELECT {self._COLUMNS}, data, document FROM games"
-            " LEFT JOIN boards ON boards.key = games.board_key"
-            " WHERE status = 'playing' ORDER BY updated DESC, id DESC LIMIT 20"
+            f"{self._SELECT_GAMES} WHERE status = 'playing' ORDER BY updated DESC, id DESC LIMIT ?",
+            (limit,),
         )
+        games = []
         for row in rows:
             try:
-                return self._saved_game(row)
+                games.append(self._saved_game(row))
             except _BadRow:
-                continue  # `snl games` names the damaged row; resume offers the next one
-        return None
+                continue
+        return games
 
     def _saved_game(self, row: tuple[Any, ...]) -> SavedGame:
         summary = _summary(row[:11])
@@ -623,6 +702,7 @@ class Store:
                 if seat == winner:
                     tally.wins += 1
                     tally.lengths.append(length)
+                    tally.seats.append(len(seats))
         documents: dict[str, object] = {}
         if per_board:
             placeholders = ",".join("?" * len(per_board))
@@ -658,12 +738,19 @@ class _Tally:
     games: int = 0
     wins: int = 0
     lengths: list[int] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
     puzzles: int = 0
     puzzle_best: int | None = None
 
     def record(self, name: str) -> PlayerRecord:
         return PlayerRecord(
-            name, self.games, self.wins, tuple(self.lengths), self.puzzles, self.puzzle_best
+            name,
+            self.games,
+            self.wins,
+            tuple(self.lengths),
+            tuple(self.seats),
+            self.puzzles,
+            self.puzzle_best,
         )
 
 
@@ -757,9 +844,96 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _is_corrupt(error: sqlite3.DatabaseError) -> bool:
+def _is_damage(error: sqlite3.Error) -> bool:
+    """Whether ``error`` says the file is damaged: a corrupt page, not a database at all,
+    or text that is not UTF-8 (snl writes only UTF-8, so that is damage too)."""
     code = getattr(error, "sqlite_errorcode", None)
-    return code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return True
+    text = str(error)
+    return any(
+        sign in text
+        for sign in ("malformed", "Could not decode to UTF-8", "unsupported file format")
+    )
+
+
+SALVAGE_MAX_ROWS = 1_000_000
+"""Rows looked for one by one when a damaged table cannot be read in one pass."""
+_READ_FAILURES = (sqlite3.Error, UnicodeDecodeError)
+"""What reading a damaged file raises (SQLite's message may quote text that is not UTF-8)."""
+
+
+def _readable_rows(conn: sqlite3.Connection, table: str, columns: str) -> list[tuple[Any, ...]]:
+    """Every row of ``table`` that can still be read: in one pass, or (when a damaged
+    page stops the pass) one rowid at a time, skipping the rows that fail."""
+    try:
+        return conn.execute(f"SELECT {columns} FROM {table} ORDER BY rowid").fetchall()
+    except _READ_FAILURES:
+        pass
+    try:
+        (top,) = conn.execute(f"SELECT max(rowid) FROM {table}").fetchone()
+    except _READ_FAILURES:
+        return []
+    rows = []
+    for rowid in range(1, min(int(top or 0), SALVAGE_MAX_ROWS) + 1):
+        try:
+            row = conn.execute(f"SELECT {columns} FROM {table} WHERE rowid = ?", (rowid,))
+            found = row.fetchone()
+        except _READ_FAILURES:
+            continue
+        if found is not None:
+            rows.append(found)
+    return rows
+
+
+def _text_row(row: Sequence[Any]) -> tuple[Any, ...]:
+    """A row read as bytes with its text decoded; UnicodeDecodeError for damaged text."""
+    return tuple(value.decode("utf-8") if isinstance(value, bytes) else value for value in row)
+
+
+def salvage(source: Path, target: sqlite3.Connection) -> tuple[int, int]:
+    """Copy into ``target`` (a fresh store) every game of the damaged file ``source``
+    whose row, data and board read back cleanly, with its id. Returns (kept, lost):
+    games copied, and game rows found but left behind."""
+    try:
+        old = sqlite3.connect(source, isolation_level=None)
+    except _READ_FAILURES:
+        return 0, 0
+    old.text_factory = bytes  # damaged text is found row by row, not by a failed query
+    try:
+        boards: dict[str, str] = {}
+        for row in _readable_rows(old, "boards", "key, document"):
+            try:
+                key, document = _text_row(row)
+            except UnicodeDecodeError:
+                continue
+            if isinstance(_parse_stored_board(str(key), document), Board):
+                boards[str(key)] = str(document)
+        columns = Store._COLUMNS + ", data"
+        kept = lost = 0
+        with _transaction(target):
+            for row in _readable_rows(old, "games", columns):
+                try:
+                    values = _text_row(row)
+                    _summary(values[:11])
+                    if not isinstance(_json(values[11], "data"), dict):
+                        raise _BadRow("data is not an object")
+                    document = boards[values[1]]
+                except (UnicodeDecodeError, _BadRow, KeyError, IndexError):
+                    lost += 1
+                    continue
+                target.execute(
+                    "INSERT OR IGNORE INTO boards (key, document) VALUES (?, ?)",
+                    (values[1], document),
+                )
+                target.execute(
+                    f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * 12)})", values
+                )
+                kept += 1
+        return kept, lost
+    finally:
+        old.close()
 
 
 def _write_failure(error: sqlite3.Error, path: Path) -> str:

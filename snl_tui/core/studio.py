@@ -20,11 +20,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from . import report
+from . import report, text
 from .analysis import AnalysisError, analyze
 from .board import Board
 from .errors import SnlError
 from .impacts import jump_impacts
+from .solver import count_optimal_routes
 
 WITHIN_TURNS = (10, 20, 50)
 LONG_GAME = 100
@@ -45,6 +46,8 @@ class StudioFigures:
     problem: str | None = None
     expected_turns: float = math.nan
     least_rolls: int = -1
+    routes: int = 0
+    """How many optimal routes (distinct die-value sequences): 1 is a unique answer."""
     median_turns: float = math.nan
     std_turns: float = math.nan
     mode_turns: int = -1
@@ -83,6 +86,7 @@ def compute_figures(board: Board) -> StudioFigures:
     return StudioFigures(
         expected_turns=expected,
         least_rolls=one.least_rolls,
+        routes=count_optimal_routes(board),
         median_turns=one.percentile_turns(0.5),
         std_turns=one.std_turns,
         mode_turns=one.mode_turns,
@@ -109,6 +113,13 @@ def jump_effects(board: Board) -> dict[int, float]:
 # -- text ------------------------------------------------------------------------------
 
 
+def _routes(count: int) -> str:
+    """'1 (unique)', '423', '1.2e+30': the number of optimal routes, short."""
+    if count == 1:
+        return "1 (unique)"
+    return str(count) if count < 10**9 else f"{count:.1e}"
+
+
 def _turns(value: float, digits: int = 1) -> str:
     if math.isnan(value):
         return "n/a"
@@ -126,8 +137,8 @@ def _whole_turns(value: float) -> str:
 
 
 def percent(value: float) -> str:
-    """A share in percent with one decimal (``report.percent``); 'n/a' for ``nan``."""
-    return "n/a" if math.isnan(value) else report.percent(value)
+    """A share in percent with one decimal (``text.percent``); 'n/a' for ``nan``."""
+    return "n/a" if math.isnan(value) else text.percent(value)
 
 
 def edge_text(value: float) -> str:
@@ -143,6 +154,7 @@ def figure_values(figures: StudioFigures) -> list[tuple[str, str]]:
     expected = _turns(figures.expected_turns)
     rows = [
         ("least rolls", str(least) if least >= 0 else "unreachable"),
+        ("routes", _routes(figures.routes) if least > 0 else "-"),
         ("expected", expected),
         ("median", _whole_turns(figures.median_turns)),
         ("std dev", _turns(figures.std_turns)),
@@ -195,8 +207,12 @@ def effect_line(
     return f"removing this {jump.kind}: {_turns(expected)} -> {_turns(without)}"
 
 
-def visits_line(figures: StudioFigures, square: int) -> str:
-    """The heat map's figure for the cursor square, written out."""
+def visits_line(figures: StudioFigures, square: int, board: Board | None = None) -> str:
+    """The heat map's figure for the cursor square, written out; on a jump's start (given
+    the ``board``) it says why no turn ever begins there."""
     if not figures.visits or not 0 <= square < len(figures.visits):
         return f"square {square}: visits n/a"
+    jump = board.jump_at(square) if board is not None else None
+    if jump is not None:
+        return f"square {square}: 0 expected visits (the {jump.kind} moves every token on at once)"
     return f"square {square}: {figures.visits[square]:.2f} expected visits"

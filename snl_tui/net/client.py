@@ -56,7 +56,7 @@ class Backoff:
     jitter: float = 0.2
 
     def delay(self, attempt: int) -> float:
-        base = min(self.most, self.first * 2 ** min(attempt, 30))
+        base = min(self.most, self.first * 2.0 ** min(attempt, 30))
         return base * random.uniform(1 - self.jitter, 1 + self.jitter)
 
 

@@ -39,8 +39,8 @@ from typing import Any
 
 from ..core.engine import Player
 from ..core.errors import SnlError
-from ..core.report import is_unsafe_char, quote
 from ..core.session import GameSession
+from ..core.text import is_unsafe_char, quote
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 64 * 1024

@@ -35,6 +35,13 @@ else:
     ScreenMixin = Generic
 
 
+def nothing_to_await() -> AwaitComplete:
+    """An awaitable that is already done (Textual's ``AwaitComplete.nothing``, which has
+    no type annotations)."""
+    done: AwaitComplete = AwaitComplete.nothing()  # type: ignore[no-untyped-call]
+    return done
+
+
 class DismissOnce(ScreenMixin[ResultType]):
     """Mixed into a screen (listed first): its ``dismiss`` acts once, and only while it
     is the top screen."""
@@ -48,11 +55,11 @@ class DismissOnce(ScreenMixin[ResultType]):
 
     def dismiss(self, result: ResultType | None = None) -> AwaitComplete:
         if self.dismissed:
-            return AwaitComplete.nothing()
+            return nothing_to_await()
         if not self.is_active:
             if self.waiting_result is None:  # the first result counts, as when on top
                 self.waiting_result = (result,)
-            return AwaitComplete.nothing()
+            return nothing_to_await()
         self.dismissed = True
         self.waiting_result = None
         return super().dismiss(result)

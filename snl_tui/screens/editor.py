@@ -22,11 +22,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Select, Static, Switch
+from textual.widgets import Footer, Input, Label, Select, Static
 
-from ..board_files import BoardSource, changed_on_disk, format_for, save_board
-from ..commands import GAME_COMMANDS, GameCommand, GameCommands
+from ..commands import GAME_COMMANDS, GameCommand, GameCommands, command
 from ..core.board import Board
+from ..core.board_files import BoardSource, changed_on_disk, format_for, save_board
 from ..core.checks import board_warnings
 from ..core.edit import (
     AddJump,
@@ -40,14 +40,10 @@ from ..core.edit import (
     SetRules,
 )
 from ..core.errors import BoardError
-from ..core.rules import MAX_FACES, MIN_FACES, OVERSHOOT_VALUES
-from ..widgets.board import (
-    EDITOR_COMPONENT_CLASSES,
-    HEAT_SHADES,
-    LEGEND_ITEMS,
-    ROUTE_MARK,
-    BoardView,
-)
+from ..core.rules import RULE_OPTIONS
+from ..core.text import parse_whole, plural
+from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
+from ..widgets.edit_board import HEAT_SHADES, EditBoard
 from ..widgets.studio_panel import NumbersPanel
 from ..widgets.title_bar import TitleBar
 from .dialog import DismissOnce
@@ -62,6 +58,9 @@ EDITOR_COMMANDS: tuple[GameCommand, ...] = (
         "Save as",
         "Save the board as...",
         "Save to a new path: .toml, .json or .txt picks the format.",
+    ),
+    GameCommand(
+        "export", "ctrl+e", "Export", "Export...", "Write a printable page: .pdf, .png or .svg."
     ),
     GameCommand("undo_edit", "ctrl+z", "Undo", "Undo the last edit", "Jumps, size, rules, name."),
     GameCommand("redo_edit", "ctrl+y", "Redo", "Redo the edit undone", "Step forward again."),
@@ -80,6 +79,8 @@ EDITOR_COMMANDS: tuple[GameCommand, ...] = (
         "Toggle the heat map",
         "Shade every square by its expected visits.",
     ),
+    command("toggle_jumps"),
+    command("toggle_fit"),
     GameCommand(
         "editor_help", "question_mark", "Help", "Editor help", "The editor's keys.", key_display="?"
     ),
@@ -105,8 +106,6 @@ BOARD_KEYS: tuple[tuple[str, str, str], ...] = (
 )
 EDITOR_ACTIONS = {command.action for command in EDITOR_COMMANDS}
 GAME_ONLY_ACTIONS = {command.action for command in GAME_COMMANDS} - EDITOR_ACTIONS
-START_CHOICES = [("on square 1", 1), ("off the board", 0)]
-OVERSHOOT_LABELS = {"stay": "stay (exact finish)", "bounce": "bounce back", "finish": "finish"}
 
 
 def editor_help_text() -> str:
@@ -155,15 +154,49 @@ def content(board: Board) -> tuple[object, ...]:
 
 @dataclass(frozen=True)
 class UseBoard:
-    """Replace the whole board (a generated one): one edit, so undo brings the old back."""
+    """Take a generated board's squares, jumps and rules, keeping the edited board's name
+    and description: one edit, so undo brings the old board back."""
 
     board: Board
+    seed: int | None = None
 
     def apply(self, board: Board) -> Board:
-        return self.board
+        new = self.board
+        return Board(
+            new.rows,
+            new.cols,
+            new.jumps.items(),
+            rules=new.rules,
+            name=board.name,
+            description=board.description,
+        )
 
     def describe(self) -> str:
-        return f"generated {self.board.name or 'a board'}"
+        new = self.board
+        size = f"{new.rows}x{new.cols}"
+        counts = f"{plural(len(new.ladders), 'ladder')}, {plural(len(new.snakes), 'snake')}"
+        seed = "" if self.seed is None else f" (seed {self.seed}: type it to get it again)"
+        return f"generated {size}: {counts}{seed}"
+
+
+ON_OFF: dict[object, str] = {True: "on", False: "off"}
+
+
+class EditorForm(VerticalScroll, can_focus=False):
+    """The side form. Not focusable itself (a scroll container is by default): the
+    first Tab from the board lands in the Name field, where letters are typed, not taken
+    as the board's commands. The field being edited carries ``-editing`` (its label is
+    then reversed: visible in every theme and colour depth)."""
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.call_after_refresh(self.mark_editing)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.call_after_refresh(self.mark_editing)
+
+    def mark_editing(self) -> None:
+        for field in self.query(".field"):
+            field.set_class(field.has_focus_within, "-editing")
 
 
 class EditorCommands(GameCommands):
@@ -173,46 +206,20 @@ class EditorCommands(GameCommands):
         return [command for command in EDITOR_COMMANDS if command.palette]
 
 
-class EditBoard(BoardView):
-    """The board with the editor's keys: the cursor, jumps, and a click to move."""
-
-    COMPONENT_CLASSES = EDITOR_COMPONENT_CLASSES  # with BoardView's: Textual merges them
-    LEGEND = tuple(item for item in LEGEND_ITEMS if not item.startswith(ROUTE_MARK))
-    BINDINGS = [
-        Binding("up", "cursor(0, -1)", "Up", show=False),
-        Binding("down", "cursor(0, 1)", "Down", show=False),
-        Binding("left", "cursor(-1, 0)", "Left", show=False),
-        Binding("right", "cursor(1, 0)", "Right", show=False),
-        Binding("enter", "jump", "Jump"),
-        Binding("x,delete", "remove", "Remove"),
-    ]
-
-    @property
-    def editor(self) -> EditorScreen:
-        screen = self.screen
-        assert isinstance(screen, EditorScreen)
-        return screen
-
-    def action_cursor(self, dx: int, dy: int) -> None:
-        self.editor.move_cursor(dx, dy)
-
-    def action_jump(self) -> None:
-        self.editor.jump_key()
-
-    def action_remove(self) -> None:
-        self.editor.remove_key()
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        square = self.square_at_offset(offset.x, offset.y)
-        if square is not None:
-            self.editor.set_cursor(square)
-
-
 class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     """Edit a board; dismisses with the board as it is when left (None: not pushed)."""
+
+    def on_cursor_move_requested(self, event: CursorMoveRequested) -> None:
+        self.move_cursor(event.dx, event.dy)
+
+    def on_jump_key_pressed(self, event: JumpKeyPressed) -> None:
+        self.jump_key()
+
+    def on_remove_key_pressed(self, event: RemoveKeyPressed) -> None:
+        self.remove_key()
+
+    def on_square_clicked(self, event: SquareClicked) -> None:
+        self.set_cursor(event.square)
 
     CSS_PATH = "editor.tcss"
     AUTO_FOCUS = "#board"
@@ -269,7 +276,7 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         with Horizontal(id="editor-main"):
             yield EditBoard(self.board, letters=(), id="board")
             with Vertical(id="editor-side"):
-                with VerticalScroll(id="editor-form"):
+                with EditorForm(id="editor-form"):
                     yield from self._form()
                 yield Static("", id="editor-warnings", markup=False)
                 numbers = NumbersPanel(id="numbers")
@@ -282,39 +289,25 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def _form(self) -> ComposeResult:
         board, rules = self.board, self.board.rules
 
-        def field(label: str, widget: Input | Select[object] | Switch) -> Horizontal:
+        def field(label: str, widget: Input | Select[object]) -> Horizontal:
             return Horizontal(Label(label, classes="field-label"), widget, classes="field")
 
         yield field("Name", Input(board.name, id="f-name", compact=True))
         yield field("Description", Input(board.description, id="f-description", compact=True))
         yield field("Rows", Input(str(board.rows), id="f-rows", type="integer", compact=True))
         yield field("Columns", Input(str(board.cols), id="f-cols", type="integer", compact=True))
-        yield field(
-            "Start",
-            Select(START_CHOICES, value=rules.start, allow_blank=False, id="f-start", compact=True),
-        )
-        yield field(
-            "Overshoot",
-            Select(
-                [(OVERSHOOT_LABELS[v], v) for v in OVERSHOOT_VALUES],
-                value=rules.overshoot,
-                allow_blank=False,
-                id="f-overshoot",
-                compact=True,
-            ),
-        )
-        yield field(
-            "Die faces",
-            Select(
-                [(str(n), n) for n in range(MIN_FACES, MAX_FACES + 1)],
-                value=rules.faces,
-                allow_blank=False,
-                id="f-faces",
-                compact=True,
-            ),
-        )
-        yield field("Chain jumps", Switch(rules.chain, id="f-chain"))
-        yield field("Top face again", Switch(rules.six_again, id="f-six_again"))
+        for option in RULE_OPTIONS:  # one field per rule, from the rules' one source
+            widget_id = f"f-{option.name}"
+            value = getattr(rules, option.name)
+            # Every option is a choice written out ("on"/"off" for the switches): its state
+            # reads as text, in a screen capture and without colours.
+            labels = ON_OFF if option.kind is bool else option.value_labels
+            choices = [(labels.get(v, str(v)), v) for v in option.values]
+            select: Select[object] = Select(
+                choices, value=value, allow_blank=False, id=widget_id, compact=True
+            )
+            select.tooltip = option.help
+            yield field(option.label, select)
 
     def on_mount(self) -> None:
         self.query_one("#editor-form").border_title = "Board"
@@ -404,19 +397,11 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
             field = self.query_one(f"#{widget_id}", Input)
             if field.value != value:
                 field.value = str(value)
-        selects: dict[str, object] = {
-            "f-start": rules.start,
-            "f-overshoot": rules.overshoot,
-            "f-faces": rules.faces,
-        }
-        for widget_id, value in selects.items():
-            select = self.query_one(f"#{widget_id}", Select)
+        for option in RULE_OPTIONS:
+            value = getattr(rules, option.name)
+            select = self.query_one(f"#f-{option.name}", Select)
             if select.value != value:
                 select.value = value
-        for name in ("chain", "six_again"):
-            switch = self.query_one(f"#f-{name}", Switch)
-            if switch.value != getattr(rules, name):
-                switch.value = getattr(rules, name)
 
     # -- edits ---------------------------------------------------------------------------
 
@@ -429,7 +414,8 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
             self._sync_form()
             return False
         self._show_board()
-        self._status(edit.describe().capitalize() + ".")
+        said = edit.describe()  # not str.capitalize: it would lower-case a name in it
+        self._status(f"{said[:1].upper()}{said[1:]}.")
         return True
 
     def action_undo_edit(self) -> None:
@@ -506,12 +492,13 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def remove_key(self) -> None:
         """``x``: remove the jump starting here; on a jump's end, the one jump ending here."""
         board, square = self.board, self.cursor
-        if board.jump_at(square) is not None:
-            self.apply_edit(RemoveJump(square))
+        here = board.jump_at(square)
+        if here is not None:
+            self.apply_edit(RemoveJump(square, here.end))
             return
         ends = [j for j in (*board.ladders, *board.snakes) if j.end == square]
         if len(ends) == 1:
-            self.apply_edit(RemoveJump(ends[0].start))
+            self.apply_edit(RemoveJump(ends[0].start, ends[0].end))
         elif ends:
             names = ", ".join(f"the {j.kind} {j.start} -> {j.end}" for j in ends)
             self._status(
@@ -529,8 +516,9 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
             self._status("Cancelled.")
         elif not isinstance(self.focused, EditBoard):
             self.query_one(EditBoard).focus()
-        else:
-            self.action_leave()
+        else:  # escape clears, it never leaves: q does that (and asks first)
+            leave = next(c for c in EDITOR_COMMANDS if c.action == "leave").keys.split(",")[0]
+            self._status(f"Nothing to cancel: {leave} leaves the editor.")
 
     # -- the form ------------------------------------------------------------------------
 
@@ -551,12 +539,12 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         elif field.id in ("f-rows", "f-cols"):
             rows_text = self.query_one("#f-rows", Input).value.strip()
             cols_text = self.query_one("#f-cols", Input).value.strip()
-            try:
-                rows, cols = int(rows_text), int(cols_text)
-            except ValueError:
+            rows_value, cols_value = parse_whole(rows_text), parse_whole(cols_text)
+            if rows_value is None or cols_value is None:
                 self._status("Refused: rows and columns must be whole numbers", error=True)
                 self._sync_form()
                 return
+            rows, cols = rows_value, cols_value
             if (rows, cols) != (board.rows, board.cols):
                 self.apply_edit(Resize(rows, cols))
 
@@ -565,13 +553,6 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         name = (event.select.id or "").removeprefix("f-")
         if event.value is Select.NULL or getattr(self.board.rules, name) == event.value:
             return  # the form showing the board (undo, refusal), not a change
-        self.apply_edit(SetRules({name: event.value}))
-
-    @on(Switch.Changed, ".field Switch")
-    def _switch_changed(self, event: Switch.Changed) -> None:
-        name = (event.switch.id or "").removeprefix("f-")
-        if getattr(self.board.rules, name) == event.value:
-            return
         self.apply_edit(SetRules({name: event.value}))
 
     # -- numbers and the heat map --------------------------------------------------------
@@ -642,6 +623,28 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         )
 
     def _write(self, path: Path, fmt: str, then: Callable[[], None] | None) -> None:
+        left_out = self.source.left_out
+        if not left_out:
+            self._write_now(path, fmt, then)
+            return
+
+        def answered(choice: str | None) -> None:
+            if choice == "s":
+                self._write_now(path, fmt, then)
+            else:
+                self._status("Not saved: the file keeps the jumps that were left out.")
+
+        count = plural(len(left_out), "jump")
+        self.app.push_screen(
+            ChoiceScreen(
+                f"The file had {count} that broke the board rules: {'; '.join(left_out)}. "
+                f"Save {path} without them?",
+                [("s", "Save without them"), ("c", "Cancel")],
+            ),
+            answered,
+        )
+
+    def _write_now(self, path: Path, fmt: str, then: Callable[[], None] | None) -> None:
         board = self.board
         try:
             stamp = save_board(board, path, fmt)
@@ -688,7 +691,8 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
 
     def action_play(self) -> None:
         from ..core.engine import Player
-        from .game import GameScreen, GameSettings
+        from ..core.session import GameSettings
+        from .game import GameScreen
 
         settings = getattr(self.app, "settings", None)
         players = tuple(settings.players) if settings is not None else (Player("You"),)
@@ -698,18 +702,30 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         self.app.push_screen(game, lambda _: self._status("Back from the game."))
 
     def action_generate(self) -> None:
-        try:
-            from .generate_dialog import GenerateScreen  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:  # the dialog comes with the studio panel (another branch)
-            self._status("The generator dialog is not in this build yet.", error=True)
-            return
+        from .generate_dialog import GenerateScreen
+
         board = self.board
         dialog = GenerateScreen(rows=board.rows, cols=board.cols, rules=board.rules)
-        self.app.push_screen(dialog, self._generated)
 
-    def _generated(self, board: Board | None) -> None:
-        if board is not None:
-            self.apply_edit(UseBoard(board))
+        def generated(new: Board | None) -> None:
+            if new is not None:
+                self.apply_edit(UseBoard(new, dialog.last_seed))
+
+        self.app.push_screen(dialog, generated)
+
+    def action_toggle_jumps(self) -> None:
+        self._status(self.query_one(EditBoard).toggle_jumps())
+
+    def action_toggle_fit(self) -> None:
+        self._status(self.query_one(EditBoard).toggle_fit())
+
+    def action_export(self) -> None:
+        from .export_dialog import ExportScreen
+
+        stem = "-".join("".join(c if c.isalnum() else " " for c in self.board.name).split())
+        suggestion = f"{stem.lower() or 'board'}.pdf"
+        dialog = ExportScreen(self.board, suggestion)
+        self.app.push_screen(dialog, lambda said: self._status(said or "Not exported."))
 
     def action_editor_help(self) -> None:
         self.app.push_screen(EditorHelpScreen(editor_help_text()))

@@ -18,35 +18,40 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
-from textual.events import Click, Key, Resize
-from textual.screen import Screen
+from textual.events import Resize
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
-from ..commands import command, game_bindings, keys_of
+from ..commands import game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
 from ..core.saving import GameSaver
-from ..core.session import MODES, GameSession, GameSettings, puzzle_player
-from ..messages import EditRequested, GameEnded, GameStarted, TurnPlayed
+from ..core.session import (
+    GameSession,
+    GameSettings,
+)
+from ..messages import (
+    GameEnded,
+    GameStarted,
+    TurnPlayed,
+)
 from ..widgets.board import BoardView
-from ..widgets.dice import DiceFace, DieInput
-from ..widgets.hint_panel import HintPanel, Odds, compute_odds
+from ..widgets.dice import DiceFace
+from ..widgets.hint_panel import HintPanel
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
+from .background import in_background
 from .dialog import DismissOnce
+from .game_input import GameInput
 
-__all__ = ["MODES", "GameScreen", "GameSettings", "puzzle_player"]
+__all__ = ["GameScreen"]
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """Below this the screen shows a short message instead of the game."""
@@ -56,10 +61,9 @@ SHORT_HEIGHT, TINY_HEIGHT = 34, 28
 """Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
 COMPUTER_DELAY = 0.6
-COMPUTING = "Computing…"
 
 
-class GameScreen(DismissOnce[None], Screen[None]):
+class GameScreen(DismissOnce[None], GameInput):
     """Where the game is played."""
 
     BINDINGS = game_bindings()
@@ -112,18 +116,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
     @property
     def game(self) -> Game:
         return self.session.game
-
-    @property
-    def settings(self) -> GameSettings:
-        return self.session.settings
-
-    @property
-    def mode(self) -> str:
-        return self.session.mode
-
-    @property
-    def solver_ready(self) -> bool:
-        return self.solved_board is self.session.board
 
     @property
     def ready(self) -> bool:
@@ -229,15 +221,19 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     # -- the solver, off the UI thread ---------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="solver")
     def _solve(self, board: Board) -> None:
-        """The solver's answer for every square (cached per board by the core)."""
-        optimal = self.session.optimal_moves if self.session.board is board else -1
-        self.app.call_from_thread(self._solved, board, optimal)
+        """The solver's answer for every square (cached per board by the core), in a
+        worker; shown if the board is still the session's."""
+        session = self.session
+        in_background(
+            self,
+            "solver",
+            key=lambda: id(self.session.board),
+            compute=lambda: session.optimal_moves,
+            show=lambda optimal: self._solved(board, optimal),
+        )
 
     def _solved(self, board: Board, optimal: int) -> None:
-        if board is not self.session.board:
-            return  # a board that was replaced meanwhile
         self.solved_board = board
         self.optimal_moves = optimal
         if optimal < 0:
@@ -251,95 +247,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     # -- showing the state -------------------------------------------------------------
 
-    def _show_titles(self) -> None:
-        """The game's name in the header, above the board; the rules below it."""
-        session = self.session
-        board_view = self.query_one(BoardView)
-        # Text from a board file is shown literally: a name like "[/]" is not markup.
-        self.sub_title = session.title()
-        board_view.border_title = Content(session.title())
-        board_view.border_subtitle = Content(session.board.rules.describe())
-
-    def _show_tokens(self) -> None:
-        """The tokens and the route on the board, the view on the current player (the
-        winner, once there is one: the view follows them to the goal)."""
-        game = self.session.game
-        current = None if game.over else game.current
-        board_view = self.query_one(BoardView)
-        board_view.show(game.positions, self.session.route, current)
-        followed = current if current is not None else game.winner
-        if followed is not None:
-            board_view.follow(game.positions[followed])
-
-    def _show_everything(self) -> None:
-        game = self.session.game
-        self._show_titles()
-        self.query_one(DiceFace).faces = game.board.rules.faces
-        self._show_die(game.history[-1].move.die if game.history else None)
-        self.query_one(MoveLog).show_history(game.history, game.players)
-        self._show_state()
-
-    def _show_state(self) -> None:
-        """Players, board tokens, route, hint and status from the session."""
-        game = self.session.game
-        current = None if game.over else game.current
-        self.query_one(PlayersPanel).show(game.players, game.positions, current, game.winner)
-        self._show_tokens()
-        self._show_hint()
-        self._show_status()
-        self._show_die_values()
-        self._refresh_footer()
-
-    def _show_die_values(self) -> None:
-        """Puzzle mode: the legal die values as links that play them when clicked."""
-        values = self.query_one("#die-values", Static)
-        legal = self.session.game.legal_dice() if self.session.puzzle else ()
-        values.display = bool(legal)
-        links = " ".join(f"[@click=screen.pick({die})]{die}[/]" for die in legal)
-        values.update(f"Play: {links}" if legal else "")
-
-    def _show_hint(self) -> None:
-        panel = self.query_one(HintPanel)
-        panel.display = self.hint_visible
-        self.set_class(self.hint_visible, "-hint-on")
-        if not self.hint_visible:
-            return
-        panel.compact = self.has_class("-short")
-        if not self.solver_ready:
-            panel.query_one("#hint-text", Static).update(COMPUTING)
-            return
-        game = self.session.game
-        self._compute_hint(game.board, tuple(game.positions), self.session.hint_seat)
-
-    @work(thread=True, exclusive=True, group="hint")
-    def _compute_hint(self, board: Board, positions: tuple[int, ...], seat: int) -> None:
-        """The odds from the analysis (0.4 s on classic the first time, seconds on big
-        boards), then the panel is refreshed on the UI thread."""
-        odds = compute_odds(board, positions, seat)
-        self.app.call_from_thread(self._hint_computed, board, positions, seat, odds)
-
-    def _hint_computed(
-        self, board: Board, positions: tuple[int, ...], seat: int, odds: Odds
-    ) -> None:
-        game = self.session.game
-        current = (tuple(game.positions), self.session.hint_seat)
-        if board is not game.board or (positions, seat) != current:
-            return  # the game moved on: a newer computation follows
-        self.query_one(HintPanel).show_hint(board, game.players, positions, seat, odds=odds)
-
-    def _show_status(self, message: str | None = None) -> None:
-        status = self.query_one("#status", Static)
-        status.set_class(message is not None, "-error")
-        if message is None:
-            if self.session.puzzle and not self.solver_ready:
-                message = f"{COMPUTING} (the puzzle's optimum)"
-            else:
-                message = self.session.status(keys_of)
-        status.update(message)
-
-    def _show_die(self, value: int | None) -> None:
-        self.query_one(DiceFace).value = value
-
     # -- moves -------------------------------------------------------------------------
 
     def _start_move(self, die: int | None) -> None:
@@ -351,7 +258,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
             self.notify(self.session.left_route_message(outcome.turn, keys_of), markup=False)
         self.busy = True
         if self.animation_on:
-            self._show_status(f"{name} rolls..." if die is None else f"{name} plays {die}...")
+            self._show_status(f"{name}: rolling..." if die is None else f"{name}: playing {die}...")
             self.run_worker(self.show_move(outcome.turn), group="animation", exclusive=True)
         else:
             self.post_message(TurnPlayed(outcome.turn))
@@ -387,38 +294,21 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     @on(GameEnded)
     def _game_ended(self) -> None:
-        self._report(self.session.game, self.optimal_moves)
-
-    @work(thread=True, exclusive=True, group="report")
-    def _report(self, game: object, optimal: int) -> None:
         """The end-of-game report (the classic one asks the analysis: seconds on big
-        boards), then the dialog, on the UI thread."""
-        from .winner import puzzle_solved, winner_report
+        boards) in a worker, then its dialog, unless a new game began meanwhile."""
+        from .winner import GameOverScreen, GameReport, puzzle_solved, winner_report
 
-        session_game = self.session.game
-        if game is not session_game:
-            return
-        report = (
-            puzzle_solved(session_game, optimal)
-            if self.session.puzzle
-            else winner_report(session_game)
+        session, game, optimal = self.session, self.session.game, self.optimal_moves
+
+        def report() -> GameReport:
+            return puzzle_solved(game, optimal) if session.puzzle else winner_report(game)
+
+        def show(result: GameReport) -> None:
+            self.app.push_screen(GameOverScreen(result), self._after_game_over)
+
+        in_background(
+            self, "report", key=lambda: self.session.generation, compute=report, show=show
         )
-        self.app.call_from_thread(self._show_report, game, report)
-
-    def _show_report(self, game: object, report: object) -> None:
-        from .winner import GameOverScreen, GameReport
-
-        if game is not self.session.game or not isinstance(report, GameReport):
-            return  # a new game began while the report was being written
-        self.app.push_screen(GameOverScreen(report), self._after_game_over)
-
-    def _after_game_over(self, choice: str | None) -> None:
-        if choice == "retry":
-            self.restart(again=True)
-        elif choice == "new":
-            self.action_new_game()  # the same dialog as n: players, mode and board
-        elif choice == "quit":
-            self.action_quit()
 
     @on(GameStarted)
     def _game_started(self) -> None:
@@ -433,15 +323,15 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if self.computer_timer is not None:
             self.computer_timer.stop()
             self.computer_timer = None
-        roll = partial(self._computer_roll, self.session.game)
+        roll = partial(self._computer_roll, self.session.generation)
         if self.computer_delay > 0:
             self.computer_timer = self.set_timer(self.computer_delay, roll)
         else:  # tests and the benchmark: no pause, but still one move per message loop turn
             self.call_later(roll)
 
-    def _computer_roll(self, game: object) -> None:
+    def _computer_roll(self, generation: int) -> None:
         self.computer_timer = None
-        if game is not self.session.game or self.busy:
+        if generation != self.session.generation or self.busy:
             return  # the game was replaced meanwhile, or a move is still being shown
         if self.has_class("too-small"):
             return  # the board is hidden: on_resize resumes when it is back
@@ -450,85 +340,12 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     # -- actions -----------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Which keys the footer offers (the session decides; a hidden board offers
-        nothing but quit and help). Whose turn it is and whether a move is still being
-        shown are checked by ``can_move``."""
-        if self.has_class("too-small") and action not in ("quit", "help"):
-            return False  # nothing happens on a board the player cannot see
-        available = self.session.available(action)
-        if available and not self.panels_mounted and action not in ("quit", "help"):
-            return None  # the game begins once the panels are up (a key mounts them)
-        return available
-
-    @property
-    def active_bindings(self) -> dict[str, ActiveBinding]:
-        """The footer's keys, with the die choice as this board's die has it: '1-6' on a
-        die of up to 9 faces (each value has its key), '1-9/d' on a bigger one."""
-        bindings = super().active_bindings
-        faces = self.session.board.rules.faces
-        for key, active in bindings.items():
-            if active.binding.action == "choose_die" and faces <= 9:
-                binding = replace(active.binding, key_display=f"1-{faces}")
-                bindings[key] = active._replace(binding=binding)
-        return bindings
-
-    async def on_key(self, event: Key) -> None:
-        """A key whose action is hidden now (``r`` after the game, ``u`` in classic mode)
-        says why in the status line instead of doing nothing. A key typed before the
-        first frame (the terminal's type-ahead) mounts the panels first: the app checks
-        its bindings only after this, as the key bubbles up to it."""
-        await self.mount_panels()
-        if self.has_class("too-small"):
-            return
-        for action in ("roll", "undo"):
-            if event.key in command(action).keys.split(","):
-                reason = self.session.why_unavailable(action, keys_of)
-                if reason is not None:
-                    self._show_status(reason)
-
-    @on(Click, "#board")
-    async def _board_clicked(self, event: Click) -> None:
-        """A click on a square says what it holds in the status line."""
-        await self.mount_panels()  # a click before the first frame: the panels first
-        view = self.query_one(BoardView)
-        offset = event.get_content_offset(view)
-        square = None if offset is None else view.square_at_offset(offset.x, offset.y)
-        if square is not None:
-            self._show_status(self.session.square_text(square))
-            self._square_odds(self.session.board, square)
-
-    @work(thread=True, exclusive=True, group="square")
-    def _square_odds(self, board: Board, square: int) -> None:
-        """The expected turns left from a clicked square (the analysis: a worker)."""
-        from ..core.chain import expected_turns
-        from ..core.errors import SnlError
-
-        jump = board.jump_at(square)
-        try:  # a token never rests on a jump's start: it goes on from the jump's end
-            expected = expected_turns(board, jump.end if jump is not None else square)
-        except SnlError:
-            return
-        text = self.session.square_text(square, expected)
-        self.app.call_from_thread(self._square_shown, board, square, text)
-
-    def _square_shown(self, board: Board, square: int, text: str) -> None:
-        if board is self.session.board:
-            self._show_status(text)
-
     def can_move(self) -> bool:
         """A human may move now: no move is being shown and it is a human's turn (and a
         puzzle's optimum is known, to judge the move)."""
         if self.busy or not self.session.human_to_move:
             return False
         return self.solver_ready or not self.session.puzzle
-
-    def _refresh_footer(self) -> None:
-        """Refresh the footer's keys only when what it offers changed."""
-        keys = tuple(self.check_action(action, ()) for action in ("roll", "pick", "undo"))
-        if keys != self.footer_keys:
-            self.footer_keys = keys
-            self.refresh_bindings()
 
     def action_roll(self) -> None:
         if self.check_action("roll", ()) is True and self.can_move():
@@ -544,147 +361,15 @@ class GameScreen(DismissOnce[None], Screen[None]):
         else:
             self._show_status(problem)
 
-    async def action_choose_die(self) -> None:
-        """Ask for any die value in a box (faces above 9 have no key of their own)."""
-        if self.check_action("choose_die", ()) is not True or not self.can_move():
-            return
-        faces = self.session.board.rules.faces
-        if faces <= 9:  # every value has its key: no box for values the die cannot roll
-            self._show_status(f"A {faces}-sided die: press 1-{faces} to play a value.")
-            return
-        die_input = next(self.query("#die-input").results(Input), None)
-        if die_input is None:  # made on first use: only dice with over 9 faces need it
-            die_input = DieInput(id="die-input", placeholder="die value, Enter", type="integer")
-            await self.query_one("#side").mount(die_input, after="#dice-row")
-        die_input.display = True
-        die_input.value = ""
-        die_input.focus()
-
-    @on(Input.Submitted, "#die-input")
-    def _die_entered(self, event: Input.Submitted) -> None:
-        die_input = event.input
-        die_input.display = False
-        self.query_one(BoardView).focus()
-        text = event.value.strip()
-        if not text:
-            return
-        try:
-            die = int(text)
-        except ValueError:
-            self._show_status(f"{text!r} is not a die value.")
-            return
-        self.action_pick(die)
-
     def action_undo(self) -> None:
         if self.check_action("undo", ()) is not True or self.busy:
             return
         self.session.undo()
         self._save()
+        history = self.session.game.history
+        self._show_die(history[-1].move.die if history else None)  # not the undone value
         self._show_everything()
         self._say_save_notice()
-
-    def action_toggle_hint(self) -> None:
-        self.hint_visible = not self.hint_visible
-        self._show_hint()
-
-    def action_toggle_route(self) -> None:
-        session = self.session
-        if session.route_on:
-            session.hide_route()
-        elif not self.solver_ready:
-            self.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
-            return
-        elif (problem := session.show_route()) is not None:
-            over = session.game.over
-            self.notify(problem, severity="information" if over else "warning", markup=False)
-        game = session.game
-        current = None if game.over else game.current
-        self.query_one(BoardView).show(game.positions, session.route, current)
-
-    def action_toggle_animation(self) -> None:
-        self.animation_on = not self.animation_on
-        self.notify(f"Animation {'on' if self.animation_on else 'off'}.")
-
-    def in_progress(self) -> bool:
-        """A game with moves and no winner yet: replacing it asks first."""
-        game = self.session.game
-        return bool(game.history) and not game.over
-
-    def confirm_then(self, question: str, proceed: Callable[[], None]) -> None:
-        """Run ``proceed`` now, or after a yes when it would replace a game in progress."""
-        if not self.in_progress():
-            proceed()
-            return
-        from .confirm import ConfirmScreen
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                proceed()
-
-        self.app.push_screen(ConfirmScreen(question), answered)
-
-    def action_switch_mode(self) -> None:
-        mode = "puzzle" if self.mode == "classic" else "classic"
-
-        def switch() -> None:
-            self.restart(self.settings.with_changes(mode=mode))
-            self.notify(f"{mode.capitalize()} mode.")
-
-        self.confirm_then(f"Switch to {mode} mode? The game in progress ends.", switch)
-
-    def action_new_game(self) -> None:
-        from .new_game import NewGameScreen
-
-        self.app.push_screen(NewGameScreen(self.settings), self._new_game_chosen)
-
-    def _new_game_chosen(self, settings: GameSettings | None) -> None:
-        if settings is not None:
-            self.restart(settings)
-
-    def action_load_board(self) -> None:
-        from .load_board import LoadBoardScreen
-
-        self.app.push_screen(LoadBoardScreen(), self._board_chosen)
-
-    def _board_chosen(self, board: Board | None) -> None:
-        if board is None:
-            return
-
-        def play() -> None:
-            self.restart(self.settings.with_changes(board=board))
-            name = f"{board.name or 'board'} ({board.rows}x{board.cols})"
-            self.notify(f"Loaded {name}.", markup=False)
-
-        self.confirm_then(
-            f"Play {board.name or 'the loaded board'}? The game in progress ends.", play
-        )
-
-    def action_stats(self) -> None:
-        from .stats import StatsScreen
-
-        you = puzzle_player(self.settings.players).name  # the first human seat
-        self.app.push_screen(StatsScreen(self.saver.store, self.session.board, you))
-
-    def action_help(self) -> None:
-        from .help import HelpScreen
-
-        self.app.push_screen(HelpScreen())
-
-    def action_quit(self) -> None:
-        if self.pushed:
-            self.dismiss(None)
-            return
-        self.app.exit(return_code=0)
-
-    def action_edit(self) -> None:
-        """Edit this board (SPEC 7); an edited board is played when the editor closes."""
-        self.post_message(EditRequested(self.settings.board, self._edited))
-
-    def _edited(self, board: Board | None) -> None:
-        if board is not None and board != self.settings.board:
-            settings = self.settings
-            self.restart(settings.with_changes(board=board))
-            self.notify("Playing the edited board.")
 
     # -- new games ---------------------------------------------------------------------
 
@@ -724,12 +409,3 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """One transaction after each move (about a millisecond; a locked store waits
         at most ``GAME_TIMEOUT`` once, then saving stops for the session)."""
         self.saver.moved(self.session)
-
-    def _say_save_notice(self) -> None:
-        """Say once, in the status line and a toast, that the game is not being saved
-        (or that a damaged store was moved aside)."""
-        notice = self.saver.notice()
-        if notice is None:
-            return
-        self._show_status(notice)
-        self.notify(notice, severity="warning", timeout=10, markup=False)

@@ -10,6 +10,7 @@ generator's ``clock``, which it reads to know when to give up). Returns ``Board 
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable
 
@@ -29,6 +30,7 @@ from ..core.generate import (
     generate,
 )
 from ..core.rules import Rules
+from ..core.text import parse_decimal, parse_whole, quote
 from .dialog import Dialog
 
 SEARCHING = "searching… (escape stops and closes)"
@@ -44,7 +46,9 @@ FIELDS: tuple[tuple[str, str, str, str, str], ...] = (
     ("least", "Least rolls", "integer", "", "any"),
     ("players", "Players", "integer", "2", ""),
     ("edge", "Max seat-1 edge", "number", "", "any, e.g. 0.02"),
-    ("seed", "Seed", "integer", "0", ""),
+    ("within", "Games within", "integer", "", "turns, e.g. 25"),
+    ("share", "... at least", "number", "", "share, e.g. 0.9"),
+    ("seed", "Seed", "integer", "", "new each time"),
     ("time", "Time limit (s)", "number", f"{DEFAULT_TIME_LIMIT:g}", ""),
 )
 
@@ -73,7 +77,7 @@ class GenerateScreen(Dialog[Board | None]):
         grid-size: 4;
         grid-columns: 16 1fr 16 1fr;
         grid-rows: 1;
-        grid-gutter: 1 1;
+        grid-gutter: 0 1;  /* one field per line: the whole form fits at 80x24 */
         height: auto;
         margin: 1 0;
     }
@@ -112,6 +116,8 @@ class GenerateScreen(Dialog[Board | None]):
         self.max_steps = max_steps
         self.clock = clock
         self.searching = False
+        self.last_seed: int | None = None
+        """The seed of the last search started (typed, or drawn when none was)."""
         self.stopped = False
         """Set by escape: the running search's clock then reads infinity and it gives up."""
         self.closed = False
@@ -149,11 +155,11 @@ class GenerateScreen(Dialog[Board | None]):
         text = self.query_one(f"#gen-{key}", Input).value.strip()
         if not text:
             return None
-        try:
-            return kind(text)
-        except ValueError:
+        value = parse_whole(text) if kind is int else parse_decimal(text)
+        if value is None:
             label = next(label for k, label, *_ in FIELDS if k == key)
-            raise SnlError(f"{label}: {text!r} is not a number") from None
+            raise SnlError(f"{label}: {quote(text)} is not a number") from None
+        return value
 
     def targets(self) -> Targets:
         """The form's targets; raises SnlError (shown in the dialog) when invalid."""
@@ -183,6 +189,8 @@ class GenerateScreen(Dialog[Board | None]):
             least_rolls=whole("least"),
             players=players,
             max_first_seat_edge=real("edge"),
+            within=whole("within"),
+            share=real("share"),
             rules=self.rules,
         )
 
@@ -209,10 +217,11 @@ class GenerateScreen(Dialog[Board | None]):
         self.stopped = False
         self.query_one("#generate-go", Button).disabled = True
         self._status(SEARCHING)
+        # No seed typed: a new board each time (a typed seed gives the same board again).
+        chosen = int(seed) if seed is not None else random.SystemRandom().randrange(1 << 31)
+        self.last_seed = chosen
         self._search(
-            targets,
-            None if seed is None else int(seed),
-            DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit),
+            targets, chosen, DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
         )
 
     @work(thread=True, exclusive=True, group="generate", exit_on_error=False)

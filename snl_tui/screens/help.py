@@ -14,10 +14,11 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Markdown
+from textual.widgets import Footer, Markdown
 
 from .. import commands
 from ..commands import KEY_NAMES, command_help, fill_keys
+from ..core.rules import RULE_OPTIONS
 from .dialog import Dialog
 
 HELP_FILE = Path(__file__).with_name("help.md")
@@ -63,6 +64,7 @@ def game_over_keys_table() -> str:
     notes = {
         "t": "The same puzzle again (after a puzzle).",
         "n": "Choose players, mode and board.",
+        "p": "Watch this game again, move by move; q comes back.",
         "escape": "Look at the final board.",
     }
     rows = []
@@ -74,10 +76,28 @@ def game_over_keys_table() -> str:
     return table(rows)
 
 
+def rules_table() -> str:
+    """A Markdown table of the rule options, from ``core.rules.RULE_OPTIONS`` (the one
+    source the command line, the files and the editor use too); two columns, like the
+    key tables, so it reads well from 80x24 up."""
+    lines = ["| Rule | What it does |", "|---|---|"]
+    for option in RULE_OPTIONS:
+        if option.kind is bool:
+            values = "on or off"
+        elif option.kind is int and len(option.values) > 2:
+            values = f"{option.values[0]} to {option.values[-1]}"
+        else:
+            values = " or ".join(str(v) for v in option.values)
+        text = sentence(option.label, f"{option.help[:1].upper()}{option.help[1:]} ({values}).")
+        lines.append(f"| `{option.flag}` | {text} |")
+    return "\n".join(lines)
+
+
 def help_text() -> str:
     """``help.md`` with its key tables, and each ``{action}`` in its prose replaced by that
     action's key from the command table (so a rebinding updates the help)."""
     text = HELP_FILE.read_text(encoding="utf-8")
+    text = text.replace("{{RULES}}", rules_table())
     text = text.replace("{{KEYS}}", keys_table()).replace(
         "{{GAME_OVER_KEYS}}", game_over_keys_table()
     )
@@ -104,6 +124,7 @@ class HelpScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
             yield Markdown(help_text())
+        yield Footer()  # help's own keys, over the game's (which do nothing here)
 
     def action_close(self) -> None:
         self.dismiss(None)  # once: Dialog ignores a second key before it is gone

@@ -10,6 +10,7 @@ on untouched until a board actually loads.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,8 +25,8 @@ from textual.worker import get_current_worker
 from ..core.board import Board
 from ..core.errors import SnlError
 from ..core.formats import builtin_boards, is_board_file, load_board, looks_like_board
-from ..core.report import safe_line
 from ..core.solver import least_rolls_from
+from ..core.text import safe_line
 from .dialog import Dialog
 
 
@@ -48,12 +49,23 @@ def choice_label(name: str, board: Board) -> str:
     return f"{name:<16} {size:>7}  {least_rolls_label(board)}"
 
 
+LIST_WIDTH = 62
+"""The board list's width in cells inside the dialog (72 wide, less border and padding)."""
+
+
 def file_label(choice: BoardChoice) -> str:
     """A board file's line once checked: its size and least rolls, or its error."""
     try:
         board = load_board(choice.source)
     except (SnlError, OSError) as error:
-        return f"{choice.label:<16} broken: {error}"
+        # Wrapped here, under the reason, so the next lines of a long reason hang
+        # indented past the name instead of starting at the list's left edge.
+        return textwrap.fill(
+            f"{choice.label:<16} broken: {error}",
+            width=LIST_WIDTH,
+            subsequent_indent=" " * 17,
+            break_on_hyphens=False,
+        )
     return choice_label(choice.label, board)
 
 

@@ -3,24 +3,28 @@
 The screen rebuilds the game from the start in the engine (``Game`` with the saved
 board, players and seed) and plays the saved die values one at a time, showing each with
 the game's widgets (board, players, die, move log) and the game's animation. ``space``
-pauses and resumes, ``n`` (or ``right``) shows one more move and holds there, ``+`` and
-``-`` change the speed, ``q`` leaves. Nothing is rolled and nothing is saved. The keys
-the status line names come from the screen's bindings, so they never go stale.
+pauses and resumes, ``n`` (or ``right``) shows one more move and holds there, ``b`` (or
+``left``) goes one move back, ``g`` asks for a move number to go to, ``+`` and ``-``
+change the speed, ``q`` leaves (back to the game when the winner dialog opened it).
+Nothing is rolled and nothing is saved. The keys the status line names come from the
+screen's bindings, so they never go stale.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 from ..core.engine import Game
 from ..core.session import GameSession
+from ..core.text import parse_whole
 from ..widgets.board import BoardView
 from ..widgets.dice import DiceFace
 from ..widgets.move_log import MoveLog
@@ -42,13 +46,18 @@ class ReplayScreen(Screen[None]):
         Binding("space", "toggle_pause", "Pause/resume"),
         Binding("n", "step", "Next move"),
         Binding("right", "step", "Next move", show=False),
+        Binding("b", "back", "Back a move"),
+        Binding("left", "back", "Back a move", show=False),
+        Binding("g", "go_to", "Go to move"),
         Binding("plus", "speed(1)", "Faster", key_display="+"),
         Binding("minus", "speed(-1)", "Slower", key_display="-"),
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, saved: GameSession, *, animate: bool = True) -> None:
+    def __init__(self, saved: GameSession, *, animate: bool = True, pushed: bool = False) -> None:
+        """``pushed``: over the game (the winner dialog's Replay), so ``q`` goes back."""
         super().__init__()
+        self.pushed = pushed
         played = saved.game
         self.rolls = list(played.rolls)
         """The die values to show, in order (the saved game's whole history)."""
@@ -94,6 +103,11 @@ class ReplayScreen(Screen[None]):
             with Horizontal(id="dice-row"):
                 yield DiceFace(id="dice")
                 yield Static(id="status", markup=False)
+            move_input = Input(
+                id="move-input", placeholder=f"go to move 0-{len(self.rolls)}, Enter"
+            )
+            move_input.display = False
+            yield move_input
             log = MoveLog(id="log")
             log.border_title = "Moves"
             yield log
@@ -101,7 +115,6 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         game = self.game
-        self.sub_title = self.title_text
         board_view = self.query_one(BoardView)
         board_view.border_title = Content(self.title_text)
         board_view.border_subtitle = Content(game.board.rules.describe())
@@ -142,7 +155,7 @@ class ReplayScreen(Screen[None]):
     async def _play(self) -> None:
         board_view = self.query_one(BoardView)
         log = self.query_one(MoveLog)
-        for die in self.rolls:
+        while self.shown < len(self.rolls):
             await self.running.wait()
             # Always a real wait (sleep(0) too): each move lets keys and repaints in. A
             # move asked for with the step key comes at once.
@@ -151,7 +164,9 @@ class ReplayScreen(Screen[None]):
             if self.one_more:  # this is the one move: hold after it
                 self.one_more = False
                 self.running.clear()
-            turn = self.game.play(die)
+            if self.shown >= len(self.rolls):
+                break  # gone to the end while waiting
+            turn = self.game.play(self.rolls[self.shown])
             self.query_one(DiceFace).value = turn.move.die
             if self.animation_on:
                 await board_view.walk(self.game.positions, turn, self.speed)
@@ -160,6 +175,51 @@ class ReplayScreen(Screen[None]):
             self._show_state()
         self.finished = True
         self._show_status()
+
+    def go_to(self, move: int) -> None:
+        """Show the game as it stood after ``move`` saved moves (0: the start), and
+        hold there: the engine replays them from the start at once."""
+        move = max(0, min(move, len(self.rolls)))
+        self.running.clear()
+        self.one_more = False
+        game = Game(self.game.board, self.game.players, self.game.seed)
+        for die in self.rolls[:move]:
+            game.play(die)
+        self.game = game
+        self.query_one(DiceFace).value = game.history[-1].move.die if game.history else None
+        self.query_one(MoveLog).show_history(game.history, game.players)
+        if game.history:
+            self.query_one(BoardView).follow(game.history[-1].move.end)
+        if self.finished and move < len(self.rolls):  # the replay's loop had ended
+            self.finished = False
+            self.run_worker(self._play(), group="replay", exclusive=True)
+        self._show_state()
+
+    def action_back(self) -> None:
+        """One move back (pausing the replay)."""
+        if self.shown == 0:
+            self.query_one("#status", Static).update("At the start: no move to go back to.")
+            return
+        self.go_to(self.shown - 1)
+
+    def action_go_to(self) -> None:
+        """Ask for a move number to go to."""
+        move_input = self.query_one("#move-input", Input)
+        move_input.display = True
+        move_input.value = ""
+        move_input.focus()
+
+    @on(Input.Submitted, "#move-input")
+    def _move_entered(self, event: Input.Submitted) -> None:
+        event.input.display = False
+        self.query_one(BoardView).focus()
+        move = parse_whole(event.value)
+        if move is None or not 0 <= move <= len(self.rolls):
+            self.query_one("#status", Static).update(
+                f"Go to a move from 0 to {len(self.rolls)}, not {event.value.strip()!r}."
+            )
+            return
+        self.go_to(move)
 
     def action_toggle_pause(self) -> None:
         if self.running.is_set():
@@ -183,4 +243,7 @@ class ReplayScreen(Screen[None]):
         self._show_status()
 
     def action_quit(self) -> None:
+        if self.pushed:
+            self.app.pop_screen()
+            return
         self.app.exit(return_code=0)

@@ -13,8 +13,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from ..core.report import place
 from ..core.store import SavedGame
+from ..core.text import place, plural
 from .dialog import Dialog
 
 
@@ -22,7 +22,9 @@ def describe(saved: SavedGame) -> list[str]:
     """What the dialog says about a saved game: board, mode, players and squares."""
     data = saved.data
     positions = data.get("positions")
-    lines = [f"{saved.board_name or 'board'} · {saved.mode} mode · {saved.turns} turns played"]
+    lines = [
+        f"{saved.board_name or 'board'} · {saved.mode} mode · {plural(saved.turns, 'turn')} played"
+    ]
     if isinstance(positions, list) and len(positions) == len(saved.players):
         pairs = zip(saved.players, positions, strict=True)
         lines += [f"{name}: {place(square)}" for name, square in pairs]

@@ -2,7 +2,7 @@
 
 The same figures as ``snl stats`` (per board and player: games, wins, average length
 against the exact expected length, luck; puzzle bests against the optimum; the table is
-written by ``store_cli``), the current board first, and a histogram of your game lengths
+written by ``core.history``), the current board first, and a histogram of your game lengths
 on the current board drawn over the exact distribution of ``core.analysis``. Reading the
 store and the analysis (seconds on big boards) run in a thread worker; the screen says
 "Computing…" meanwhile. The histogram is text: ``░`` the exact share, ``█`` yours.
@@ -22,8 +22,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
 from ..core.board import Board
-from ..core.report import percent
+from ..core.report import LUCK_LEGEND
 from ..core.store import Store, StoreError, board_key
+from ..core.text import percent
 from .dialog import Dialog
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ def _overlay(exact: int, yours: int, width: int) -> str:
 
 def statistics_text(store: Store | None, board: Board, you: str) -> str:
     """Everything the screen shows, as plain text (the worker's job: analysis inside)."""
-    from ..store_cli import board_summary, exact_odds, print_board
+    from ..core.history import board_summary, exact_odds, print_board
 
     if store is None:
         return "Saving is off (--no-save): no history is read or written."
@@ -119,8 +120,7 @@ def statistics_text(store: Store | None, board: Board, you: str) -> str:
         print("No finished games yet: finish a game and come back.", file=out)
     else:
         print(
-            "\navg length: turns to reach the goal in the games won; luck: the median share "
-            "of games that finish that fast (lower is luckier)",
+            f"\navg length: turns to reach the goal in the games won; {LUCK_LEGEND}",
             file=out,
         )
     name = board.name or "this board"

@@ -84,7 +84,7 @@ class SaveAsScreen(Dialog[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="save-as"):
-            yield Static("Save the board as", classes="dialog-title")
+            yield Static("Save the board as", classes="dialog-title", markup=False)
             yield Input(self.suggestion, placeholder="myboard.toml", id="save-path")
             yield Static("", id="save-error", markup=False)
             yield Static(

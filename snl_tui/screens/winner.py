@@ -17,7 +17,8 @@ from textual.widgets import Button, Label, Static
 
 from ..core.engine import Game
 from ..core.errors import SnlError
-from ..core.report import percent, plural
+from ..core.report import luck_text
+from ..core.text import plural
 from .dialog import Dialog
 
 
@@ -54,9 +55,7 @@ def winner_report(game: Game) -> GameReport:
     lines = [f"{winner.name} won in {plural(turns, 'turn')} ({plural(rolls, 'roll')} in all)."]
     share = winner_share(game, turns)
     if share is not None:
-        players = len(game.players)
-        kind = "A one-player game" if players == 1 else f"A {players}-player game"
-        lines.append(f"{kind} this short happens in {percent(share, 0)} of games.")
+        lines.append(luck_text(share, len(game.players), turns))
     return GameReport(wins(winner.name), tuple(lines))
 
 
@@ -81,8 +80,8 @@ def puzzle_solved(game: Game, optimal: int) -> GameReport:
 
 
 class GameOverScreen(Dialog[str | None]):
-    """Offers a new game (or the same puzzle again) or quitting; Escape closes it to look
-    at the board."""
+    """Offers a new game (or the same puzzle again), a replay of this game or quitting;
+    Escape closes it to look at the board."""
 
     CSS_PATH = "dialogs.tcss"
 
@@ -92,6 +91,7 @@ class GameOverScreen(Dialog[str | None]):
     BINDINGS = [
         Binding("t", "choose('retry')", "Try again"),
         Binding("n", "choose('new')", "New game"),
+        Binding("p", "choose('replay')", "Replay"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("escape", "choose(None)", "Close"),
     ]
@@ -118,6 +118,7 @@ class GameOverScreen(Dialog[str | None]):
                     id="new",
                     variant="default" if self.report.retry else "primary",
                 )
+                yield Button(button_label("replay"), id="replay")
                 yield Button(button_label("quit"), id="quit", variant="error")
 
     def action_choose(self, choice: str | None) -> None:

@@ -17,17 +17,23 @@ same information.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Region, Size
+from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..commands import keys_of
 from ..core.board import Board
+from ..core.cells import cell_width, cut_cells
 from ..core.engine import Turn
+from ..core.geometry import jump_paths
+from ..messages import SettingChanged
+from .jump_art import Art, draw_jumps
 
 CELL_HEIGHT = 3
 """Lines per square when the board scrolls anyway (the number, the jump, the tokens)."""
@@ -48,17 +54,19 @@ STEP_DELAY = 0.06
 """Seconds per square as a token walks (``BoardView.walk``, at pace 1)."""
 JUMP_DELAY = 0.18
 """Seconds before a token takes the jump it landed on."""
-HEAT_SHADES = 4
-"""How many shades the editor's heat map uses (``board--heat-1`` .. ``-4``)."""
+DRAW_MIN_EXTRA = 2
+"""Jumps are drawn on squares at least this many columns wider than the goal's number."""
+ART_CLASSES = {
+    ("ladder", 0): "board--ladder-line",
+    ("ladder", 1): "board--ladder-line-alt",
+    ("snake", 0): "board--snake-line",
+    ("snake", 1): "board--snake-line-alt",
+}
+"""The style of a drawn jump by (kind, lane): neighbouring jumps get the other shade."""
+FULL, STATUS_ONLY, BARE = 2, 1, 0
+"""What goes below the grid: the status line and the legend, the status line, nothing."""
 
 Piece = tuple[str, Style]
-
-EDITOR_COMPONENT_CLASSES = {
-    "board--cursor",
-    "board--mark",
-    *(f"board--heat-{shade}" for shade in range(1, HEAT_SHADES + 1)),
-}
-"""The styles of ``show_editing``: a board that shows them (the editor's) declares them."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,7 @@ def legend_lines(width: int, items: tuple[str, ...] = LEGEND_ITEMS) -> list[str]
     """The legend's ``items`` packed into lines of at most ``width`` columns."""
     lines: list[str] = []
     for item in items:
-        if lines and len(lines[-1]) + len(LEGEND_GAP) + len(item) <= width:
+        if lines and cell_width(lines[-1]) + len(LEGEND_GAP) + cell_width(item) <= width:
             lines[-1] += LEGEND_GAP + item
         else:
             lines.append(item)
@@ -101,7 +109,8 @@ def legend_lines(width: int, items: tuple[str, ...] = LEGEND_ITEMS) -> list[str]
 
 
 def _length(pieces: Sequence[Piece]) -> int:
-    return sum(len(text) for text, _ in pieces)
+    """Terminal cells the pieces take."""
+    return sum(cell_width(text) for text, _ in pieces)
 
 
 class BoardView(ScrollView, can_focus=True):
@@ -122,13 +131,23 @@ class BoardView(ScrollView, can_focus=True):
         "board--token-4",
         "board--current",
         "board--legend",
+        "board--ladder-line",
+        "board--ladder-line-alt",
+        "board--snake-line",
+        "board--snake-line-alt",
     }
     """The game's styles. Textual styles each component class afresh whenever the CSS
     is applied to the widget (three times before the game's first frame: mounted,
-    focused, shown), so the editor's own (``EDITOR_COMPONENT_CLASSES``) are left to
-    the editor's board."""
+    focused, shown), so the editor's own are left to the editor's board
+    (``edit_board.EditBoard``)."""
     LEGEND: tuple[str, ...] = LEGEND_ITEMS
     """What the legend below the grid explains (the editor's board shows no route)."""
+    fit_zoom: var[bool] = var(False, init=False)
+    """Zoomed out: squares as narrow as their numbers, so that big boards fit whole
+    (``z`` switches)."""
+    jumps_drawn: var[bool] = var(True, init=False)
+    """Snakes and ladders drawn from end to end (True) or only marked at their ends
+    (``j`` switches; the squares' ``▲38``/``▼6`` labels show either way)."""
 
     def __init__(
         self,
@@ -166,15 +185,81 @@ class BoardView(ScrollView, can_focus=True):
         """The view size the squares were last fitted to (``fit_to_size``)."""
         self.lines_painted = 0
         """How many grid lines were rendered afresh (the benchmark and tests read it)."""
-        self.cursor: int | None = None
-        """The editor's cursor square (drawn reversed); None in the game."""
-        self.mark: int | None = None
-        """The editor's pending jump start (where ``enter`` began a jump)."""
-        self.heat: dict[int, int] = {}
-        """The editor's heat map: square -> shade 1..HEAT_SHADES (absent: not shaded)."""
+        self.art: Art | None = None
+        """The drawn jumps for the current square size (None: not drawn at this size, or
+        not made yet: ``jump_art_now``)."""
+        self.art_made = False
+        self.art_waits: bool | None = True
+        """True until the first frame, which goes out without the drawn jumps (they take
+        a few milliseconds on a big board); None while they are due in the next frame
+        (``_draw_art_now``); False after."""
         self._set_geometry()
 
     # -- state from the app ------------------------------------------------------------
+
+    def watch_fit_zoom(self) -> None:
+        self.fitted_size = None  # the next frame fits the squares again
+        self.refresh()
+
+    def toggle_fit(self) -> str:
+        """Zoom out to fit the whole board, or back; what to tell the player."""
+        self.fit_zoom = not self.fit_zoom
+        return "Zoomed out: the whole board fits." if self.fit_zoom else "Zoomed in."
+
+    def on_mount(self) -> None:
+        # The choice of drawn jumps is the app's when it keeps one (SnlApp remembers it
+        # between runs, and ``j`` on one board switches every board): follow it.
+        if hasattr(self.app, "jumps_drawn"):
+            self.watch(self.app, "jumps_drawn", self._follow_jumps_setting)
+
+    def _follow_jumps_setting(self, drawn: bool) -> None:
+        self.jumps_drawn = drawn
+
+    def toggle_jumps(self) -> str:
+        """Draw the snakes and ladders, or mark only their ends; what to tell the player.
+        The app hears of it (``SettingChanged``), to remember it."""
+        self.jumps_drawn = not self.jumps_drawn
+        self.post_message(SettingChanged("drawn_jumps", self.jumps_drawn))
+        if not self.jumps_drawn:
+            return "Jumps marked at their ends only."
+        if not self.draws_jumps:
+            return f"Jumps drawn when the squares are bigger ({keys_of('toggle_fit')} zooms)."
+        return "Snakes and ladders drawn."
+
+    def _draw_art_now(self) -> None:
+        self.art_waits = False
+        if self.draws_jumps and self.board.jumps:
+            self.watch_jumps_drawn()
+
+    def watch_jumps_drawn(self) -> None:
+        self.art, self.art_made = None, False
+        self.line_cache.clear()
+        self.cell_memo.clear()
+        self.refresh()
+
+    @property
+    def draws_jumps(self) -> bool:
+        """Jumps are drawn: switched on, and the squares leave room beside their text
+        (the smallest squares show only the markers)."""
+        digits = len(str(self.board.goal))
+        return (
+            self.jumps_drawn
+            and self.cell_height >= MIN_CELL_HEIGHT
+            and self.cell_width >= digits + DRAW_MIN_EXTRA
+        )
+
+    def jump_art_now(self) -> Art | None:
+        """The drawn jumps for the current squares (made on first use)."""
+        if self.art_waits is not False:
+            if self.art_waits:
+                self.art_waits = None
+                self.call_after_refresh(self._draw_art_now)
+            return None
+        if not self.art_made:
+            self.art_made = True
+            drawn = self.draws_jumps and bool(self.board.jumps)
+            self.art = draw_jumps(self.board, self.cell_width, self.cell_height) if drawn else None
+        return self.art
 
     def _set_geometry(self) -> None:
         ends: dict[int, str] = {}
@@ -186,56 +271,65 @@ class BoardView(ScrollView, can_focus=True):
         fitted = self._fitted_cell(self.outer_size)
         self._set_cell(*(fitted or (cell_width_for(self.board), CELL_HEIGHT, True)))
 
-    def _set_cell(self, width: int, height: int = CELL_HEIGHT, extras: bool = True) -> None:
-        """Lay the grid out with squares ``width`` columns by ``height`` lines, with or
-        without the off-board line and the legend below (all lines repainted)."""
+    def _set_cell(self, width: int, height: int = CELL_HEIGHT, extras: int = FULL) -> None:
+        """Lay the grid out with squares ``width`` columns by ``height`` lines, with the
+        status line and the legend below (``FULL``), the status line only
+        (``STATUS_ONLY``) or neither (``BARE``); all lines are repainted."""
         self.cell_width, self.cell_height, self.extras = width, height, extras
         board_width = width * self.board.cols
-        self.legend = legend_lines(board_width, self.LEGEND) if extras else []
+        self.legend = legend_lines(board_width, self.LEGEND) if extras == FULL else []
+        self.art, self.art_made = None, False
         self.line_cache.clear()
         self.cell_memo.clear()
         # The grid, the off-board line (tokens not yet on square 1), then the legend.
         self.virtual_size = Size(board_width, self.grid_lines + self.extra_lines)
 
     @property
-    def cell(self) -> tuple[int, int, bool]:
+    def cell(self) -> tuple[int, int, int]:
         """(width, height, extras): the layout ``_fitted_cell`` compares with."""
         return self.cell_width, self.cell_height, self.extras
 
     @property
     def extra_lines(self) -> int:
-        return 1 + len(self.legend) if self.extras else 0
+        return (1 + len(self.legend)) if self.extras != BARE else 0
 
     @property
     def grid_lines(self) -> int:
         return self.cell_height * self.board.rows
 
-    def _fitted_cell(self, size: Size) -> tuple[int, int, bool] | None:
+    def _fitted_cell(self, size: Size) -> tuple[int, int, int] | None:
         """The squares' (width, height, extras) for the widget's outer ``size`` (border
         and scrollbars included), or None before the widget
         has a size. The tallest squares (2 to ``MAX_CELL_HEIGHT`` lines) that fit the
-        whole grid with the off-board line and legend below, else without them, else a
-        scrolling board of ``CELL_HEIGHT``-line squares; then the widest that fit the
-        row (from the narrowest that reads to about square on screen)."""
+        whole grid with the status line and legend below, else with the status line,
+        else without either (if the row fits too), else a scrolling board of
+        ``CELL_HEIGHT``-line squares (of 2-line squares when zoomed out to fit); then
+        the widest that fit the row (from the narrowest that reads to about square on
+        screen). Zoomed out (``fit_zoom``), the narrowest square is the number alone."""
         if not size.area:
             return None
         board, styles = self.board, self.styles
         cols, rows = board.cols, board.rows
         room_x = size.width - styles.gutter.width
         room_y = size.height - styles.gutter.height
+        narrowest = len(str(board.goal)) + 1 if self.fit_zoom else min_cell_width(board)
 
         def fit(room: int, height: int) -> int:
             widest = max(cell_width_for(board), 3 * height)  # terminal cells are tall
-            return max(min_cell_width(board), min(widest, room // cols))
+            return max(narrowest, min(widest, room // cols))
 
-        for extras in (True, False):
+        for extras in (FULL, STATUS_ONLY, BARE):
             width = fit(room_x, MIN_CELL_HEIGHT)
-            extra = 1 + len(legend_lines(width * cols, self.LEGEND)) if extras else 0
+            if extras == BARE and width * cols > room_x:
+                break  # a board that scrolls sideways keeps its status line
+            extra = 1 + len(legend_lines(width * cols, self.LEGEND)) if extras == FULL else 0
+            extra += extras == STATUS_ONLY
             height = min(MAX_CELL_HEIGHT, (room_y - extra) // rows)
             if height >= MIN_CELL_HEIGHT:
                 return fit(room_x, height), height, extras
         # Too tall for the view: it will scroll up and down.
-        return fit(room_x - styles.scrollbar_size_vertical, CELL_HEIGHT), CELL_HEIGHT, True
+        height = MIN_CELL_HEIGHT if self.fit_zoom else CELL_HEIGHT
+        return fit(room_x - styles.scrollbar_size_vertical, height), height, FULL
 
     def set_board(self, board: Board, letters: Sequence[str]) -> None:
         """Show another board (a new game): everything is redrawn."""
@@ -285,8 +379,6 @@ class BoardView(ScrollView, can_focus=True):
         for square in changed:
             row, _ = self.board.position_of(square)
             lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
-        if tuple(off) != self.off_board or current != self.current_seat:
-            lines.add(self.grid_lines)
         self.cell_states = states
         self.off_board = tuple(off)
         self.current_seat = current
@@ -294,6 +386,9 @@ class BoardView(ScrollView, can_focus=True):
         for line in lines:
             self.line_cache.pop(line, None)
         self._refresh_virtual_lines(sorted(lines))
+        status_y = self._status_y()
+        if status_y is not None and self.is_mounted:
+            self.refresh(Region(0, status_y, self.size.width, 1))
 
     def follow(self, square: int) -> None:
         """Scroll so that ``square`` is in view (large boards)."""
@@ -343,26 +438,24 @@ class BoardView(ScrollView, can_focus=True):
         if self.pending_follow is not None and size.area:
             self.follow(self.pending_follow)
 
-    # -- the editor's cursor, pending jump and heat map ----------------------------------
+    # -- repainting some squares ---------------------------------------------------------
 
-    def show_editing(
-        self, cursor: int | None, mark: int | None = None, heat: dict[int, int] | None = None
-    ) -> None:
-        """Draw the editor's cursor, the start of a jump being made and the heat map;
-        repaints only the rows whose squares changed."""
-        heat = heat or {}
-        changed = {self.cursor, cursor, self.mark, mark}
-        changed |= {s for s in heat.keys() | self.heat.keys() if heat.get(s) != self.heat.get(s)}
-        self.cursor, self.mark, self.heat = cursor, mark, dict(heat)
+    def refresh_squares(self, squares: Iterable[int | None]) -> None:
+        """Repaint only the rows of ``squares`` (a subclass's decorations changed)."""
         self.cell_memo.clear()
         lines: set[int] = set()
-        for square in changed:
+        for square in squares:
             if square is not None and 1 <= square <= self.board.goal:
                 row, _ = self.board.position_of(square)
                 lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
         for line in lines:
             self.line_cache.pop(line, None)
         self._refresh_virtual_lines(sorted(lines))
+
+    def decorate_square(self, square: int, base: Style) -> Style:
+        """The style of ``square``'s background: a subclass adds its marks (the editor's
+        cursor, pending jump and heat map); the game's board adds none."""
+        return base
 
     def square_at_offset(self, x: int, y: int) -> int | None:
         """The square under content offset (x, y) (as ``get_content_offset`` gives it),
@@ -442,13 +535,16 @@ class BoardView(ScrollView, can_focus=True):
         legend_top = min(
             self.grid_lines + 1 - scroll_y + pad_y, self.size.height - len(self.legend)
         )
+        if self.extras != BARE and y == legend_top - 1:
+            # The status line: off the board, crowded squares, tokens out of view.
+            return self._join([(" " * pad_x, base), *self.status_pieces()], base, width)
         if self.legend and legend_top <= y < legend_top + len(self.legend):
             # The legend stays in view (below the grid, or at the bottom while the board
             # scrolls) and does not scroll sideways.
             text = self.legend[y - legend_top]
             style = self.component_style("board--legend")
             return self._join([(" " * pad_x, base), (text, style)], base, width)
-        if not 0 <= line < self.virtual_size.height or line > self.grid_lines:
+        if not 0 <= line < self.grid_lines:
             return Strip.blank(width, base)
         # A board narrower than the view is cached centred and view-wide, so a line is
         # one Strip (each Strip carries several caches: making them is not free).
@@ -499,14 +595,7 @@ class BoardView(ScrollView, can_focus=True):
         board_width = self.cell_width * board.cols
         fill = self.base_style or self.rich_style
         pieces: list[Piece] = [(" " * left, fill)] if left else []
-        if line >= grid_lines:
-            legend = self.component_style("board--legend")
-            if self.off_board:
-                pieces.append((" off the board: ", legend))
-                for seat in self.off_board:
-                    pieces.append((self._letter(seat), self._token_style(seat, legend)))
-                    pieces.append((" ", legend))
-        else:
+        if line < grid_lines:
             row, part = divmod(line, self.cell_height)
             memo = self.cell_memo
             if row != self.memo_row:
@@ -520,6 +609,74 @@ class BoardView(ScrollView, can_focus=True):
                 pieces += lines[part]
         return self._join(pieces, fill, left + board_width if width is None else width)
 
+    def _status_y(self) -> int | None:
+        """The view line of the status line (None: no room for one)."""
+        if self.extras == BARE:
+            return None
+        _, pad_y = self._offsets()
+        scroll_y = round(self.scroll_offset.y)
+        return min(self.grid_lines - scroll_y + pad_y, self.size.height - len(self.legend) - 1)
+
+    def status_pieces(self) -> list[Piece]:
+        """The line below the grid: who is off the board, every token of a square too
+        narrow to show them all, and where the tokens out of view are."""
+        legend = self.component_style("board--legend")
+        pieces: list[Piece] = []
+
+        def name(seat: int) -> None:
+            pieces.append((" ", legend))
+            pieces.append((self._letter(seat), self._token_style(seat, legend)))
+
+        if self.off_board:
+            pieces.append((" off the board:", legend))
+            for seat in self.off_board:
+                name(seat)
+        for square, state in sorted(self.cell_states.items()):
+            if len(state.tokens) > self.cell_width:
+                pieces.append((f" on {square}:", legend))
+                for seat in state.tokens:
+                    name(seat)
+        away = self.out_of_view()
+        if away:
+            pieces.append((" out of view:", legend))
+            for seat, square, arrow in away:
+                pieces.append((f" {arrow}", legend))
+                pieces.append((self._letter(seat), self._token_style(seat, legend)))
+                pieces.append((str(square), legend))
+        return pieces
+
+    def out_of_view(self) -> list[tuple[int, int, str]]:
+        """(seat, square, arrow) for each token on a square not wholly in view; the arrow
+        points the way to scroll (up and down before left and right)."""
+        if not self.size.area:
+            return []
+        width, height = self.cell_width, self.cell_height
+        pad_x, _ = self._offsets()
+        top = round(self.scroll_offset.y)
+        below = (1 + len(self.legend)) if self.extras != BARE else 0
+        bottom = top + self.size.height - below
+        left = 0 if pad_x else self._view_x()
+        right = left + (self.virtual_size.width if pad_x else self._whole_width())
+        away = []
+        for square, state in self.cell_states.items():
+            if not state.tokens:
+                continue
+            row, col = self.board.position_of(square)
+            arrow = (
+                "↑"
+                if row * height < top
+                else "↓"
+                if (row + 1) * height > bottom
+                else "←"
+                if col * width < left
+                else "→"
+                if (col + 1) * width > right
+                else None
+            )
+            if arrow is not None:
+                away += [(seat, square, arrow) for seat in state.tokens]
+        return sorted(away)
+
     @staticmethod
     def _join(pieces: list[Piece], fill: Style, width: int) -> Strip:
         """One Strip of exactly ``width`` cells: neighbouring pieces of one style become
@@ -528,10 +685,13 @@ class BoardView(ScrollView, can_focus=True):
         text, style = "", fill
         room = width
         for piece_text, piece_style in pieces:
-            piece_text = piece_text[:room]
+            cells = cell_width(piece_text)
+            if cells > room:
+                piece_text = cut_cells(piece_text, room)
+                cells = cell_width(piece_text)
             if not piece_text:
                 continue
-            room -= len(piece_text)
+            room -= cells
             if piece_style is style or piece_style == style:
                 text += piece_text
                 continue
@@ -565,19 +725,13 @@ class BoardView(ScrollView, can_focus=True):
             base = self.component_style("board--goal")
         else:
             base = self.component_style("board--light" if (row + col) % 2 == 0 else "board--dark")
-        shade = self.heat.get(square)
-        if shade is not None:
-            base = base + self.component_style(f"board--heat-{shade}", partial=True)
-        if square == self.mark:
-            base = base + self.component_style("board--mark", partial=True)
-        if square == self.cursor:
-            base = base + self.component_style("board--cursor", partial=True)
+        base = self.decorate_square(square, base)
         width = self.cell_width
         number = f" {square}"
         step = None if state.route_step is None else f"{ROUTE_MARK}{state.route_step}"
         # The route step sits beside the number, or on the token line when that is
         # too narrow (compact squares).
-        step_on_top = step is not None and len(number) + len(step) <= width
+        step_on_top = step is not None and len(number) + cell_width(step) <= width
         top: list[Piece] = [(number, base + self.component_style("board--number", partial=True))]
         label: list[Piece] = []
         if square == board.goal:
@@ -591,29 +745,68 @@ class BoardView(ScrollView, can_focus=True):
         if end_mark is not None:
             kind = "board--ladder" if end_mark == LADDER_END else "board--snake"
             label.append((end_mark, base + self.component_style(kind, partial=True)))
-        if label:
+        if label and _length(label) < width:
             label.insert(0, (" ", base))
         tokens: list[Piece] = [(self._letter(s), self._token_style(s, base)) for s in state.tokens]
+        if len(tokens) > width:  # the status line names them all
+            keep = max(1, width - 2)
+            more = base + self.component_style("board--number", partial=True)
+            tokens = [*tokens[:keep], (f"+{len(tokens) - keep}", more)]
         bottom: list[Piece] = [(" ", base), *tokens] if tokens else []
+        if _length(bottom) > width:
+            bottom = tokens
         if self.cell_height < CELL_HEIGHT and tokens:
             # Two lines: the tokens join the jump's line, else the number's, else they
             # take the jump's line (where everyone stands matters most in a game).
-            if _length(label) + len(tokens) + 1 <= width:
+            if _length(label) + _length(tokens) + 1 <= width:
                 label, bottom = label + bottom, []
-            elif label and _length(label) + len(tokens) <= width:
+            elif label and _length(label) + _length(tokens) <= width:
                 label, bottom = label + tokens, []
-            elif _length(top) + len(tokens) + 1 <= width and not step_on_top:
+            elif _length(top) + _length(tokens) + 1 <= width and not step_on_top:
                 top, bottom = top + bottom, []
             else:
                 label, bottom = bottom, []
         parts = [top, label, bottom] if self.cell_height >= CELL_HEIGHT else [top, label]
         step_part = 0 if step_on_top else len(parts) - 1
-        return [
+        lines = [
             self._fit_cell_line(
                 parts[part] if part < len(parts) else [], base, step, part == step_part
             )
             for part in range(self.cell_height)
         ]
+        art = self.jump_art_now()
+        if art is not None:
+            first = row * self.cell_height
+            for part in range(self.cell_height):
+                drawn = art.get(first + part)
+                if drawn:
+                    lines[part] = self._under_art(lines[part], drawn, col * width, base)
+        return lines
+
+    def _under_art(
+        self, pieces: list[Piece], drawn: dict[int, tuple[str, int]], left: int, base: Style
+    ) -> list[Piece]:
+        """One line of a square with the drawn jumps showing through its blanks: a blank
+        next to text stays blank, so numbers, labels and tokens read clearly."""
+        width = self.cell_width
+        if not any(column in drawn for column in range(left, left + width)):
+            return pieces
+        cells: list[Piece] = [(char, style) for text, style in pieces for char in text]
+        paths = jump_paths(self.board)
+        out: list[Piece] = []
+        for index, (char, style) in enumerate(cells):
+            art = drawn.get(left + index)
+            if art is not None and char == " ":
+                before = cells[index - 1][0] if index else " "
+                after = cells[index + 1][0] if index + 1 < len(cells) else " "
+                if before == " " and after == " ":
+                    glyph, which = art
+                    path = paths[which]
+                    name = ART_CLASSES[path.kind, path.lane]
+                    out.append((glyph, base + self.component_style(name, partial=True)))
+                    continue
+            out.append((char, style))
+        return out
 
     def _fit_cell_line(
         self, part: list[Piece], base: Style, step: str | None, step_here: bool
@@ -623,12 +816,12 @@ class BoardView(ScrollView, can_focus=True):
         width = self.cell_width
         pieces = list(part)
         if step is not None and step_here:
-            gap = width - _length(pieces) - len(step)
+            gap = width - _length(pieces) - cell_width(step)
             if gap >= 0:
                 pieces.append((" " * gap, base))
                 step_style = base + self.component_style("board--route-step", partial=True)
                 pieces.append((step, step_style))
-        used = sum(len(text) for text, _ in pieces)
+        used = _length(pieces)
         if used < width:
             pieces.append((" " * (width - used), base))
         elif used > width:
@@ -638,7 +831,8 @@ class BoardView(ScrollView, can_focus=True):
             for text, style in pieces:
                 if room <= 0:
                     break
-                trimmed.append((text[:room], style))
-                room -= len(text[:room])
+                text = cut_cells(text, room)
+                trimmed.append((text, style))
+                room -= cell_width(text)
             pieces = trimmed
         return pieces

@@ -5,15 +5,14 @@ optimal route (die values and squares) or "goal unreachable"; then the odds of r
 play (expected turns left, chance to finish within 5 and 10 turns, each seat's chance of
 winning) and a sparkline of the finishing-turn distribution. A player on the goal has no
 odds left to show, and a square random play never finishes from has no chart. Everything
-comes from ``core.solver`` and ``core.analysis``, and the wording of shares and places
-from ``core.report``; this widget only lays it out.
+comes from ``core.solver`` and ``core.odds``, and the wording of shares and places from
+``core.text``; this widget only lays it out.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,81 +21,10 @@ from textual.widgets import Static
 
 from ..core.board import Board
 from ..core.engine import Player
-from ..core.errors import SnlError
-from ..core.report import percent as format_percent
-from ..core.report import place
+from ..core.odds import CERTAIN, Odds
 from ..core.solver import least_rolls_from, optimal_dice, optimal_route
-
-CHART_MIN_TURNS, CHART_MAX_TURNS = 30, 1000
-"""The sparkline covers turns 1..(99th percentile of the games that finish), clamped to
-this range."""
-
-CERTAIN = 1e-9
-"""A probability this close to 0 or 1 is shown as exactly 0% or 100%."""
-
-
-@dataclass
-class Odds:
-    """The analysis figures the panel shows (None when the analysis is unavailable)."""
-
-    expected_turns: float | None = None
-    within_5: float | None = None
-    within_10: float | None = None
-    win_chances: list[float] = field(default_factory=list)
-    distribution: list[float] = field(default_factory=list)
-    """P(finishing at exactly turn t) for t = 1, 2, ...; empty when it never finishes."""
-    never_finishes: float | None = None
-    """P(random play from the square never reaches the goal)."""
-    finished: bool = False
-    """The player is on the goal already: there are no odds to show."""
-    why_unavailable: str | None = None
-    """Why there are no odds (e.g. too many squares for the exact analysis)."""
-
-    @property
-    def never(self) -> bool:
-        """Random play from the square never reaches the goal."""
-        if self.never_finishes is not None:
-            return self.never_finishes >= 1.0 - CERTAIN
-        expected = self.expected_turns
-        return expected is not None and math.isinf(expected) and not any(self.distribution)
-
-
-def compute_odds(
-    board: Board, positions: Sequence[int], to_move: int, *, players: int | None = None
-) -> Odds:
-    """Ask ``core.analysis`` for the odds from the current position (cached per board)."""
-    from ..core.analysis import MAX_ANALYSIS_SQUARES, analyze
-
-    square = positions[to_move]
-    if square >= board.goal:  # nothing left to estimate (and no flat chart to draw)
-        return Odds(0.0, 1.0, 1.0, never_finishes=0.0, finished=True)
-    seats = players if players is not None else len(positions)
-    try:
-        analysis = analyze(board, players=seats, positions=list(positions), to_move=to_move)
-    except SnlError as error:
-        if board.goal > MAX_ANALYSIS_SQUARES:
-            why = f"too many squares for exact odds: {board.goal:,} > {MAX_ANALYSIS_SQUARES:,}"
-            return Odds(why_unavailable=why)
-        return Odds(why_unavailable=str(error))
-    never = analysis.never_finishes  # from ``square``, the seat to move's square
-    finishing = 1.0 - never
-    distribution: list[float] = []
-    if finishing > CERTAIN:
-        # The chart spans the games that do finish: on a board with a trap, the 99th
-        # percentile of all games is "never", which would stretch it to the clamp.
-        tail = analysis.percentile_turns(0.99 * finishing)
-        horizon = CHART_MAX_TURNS if math.isinf(tail) else int(tail)
-        horizon = min(max(horizon, CHART_MIN_TURNS), CHART_MAX_TURNS)
-        # pmf is indexed by turn from the player's square; turn 0 is always 0 here.
-        distribution = [float(p) for p in analysis.pmf(horizon)[1:]]
-    return Odds(
-        expected_turns=analysis.expected_turns_from(square),
-        within_5=analysis.finish_within_from(square, 5),
-        within_10=analysis.finish_within_from(square, 10),
-        win_chances=list(analysis.win_chances),
-        distribution=distribution,
-        never_finishes=never,
-    )
+from ..core.text import percent as format_percent
+from ..core.text import place
 
 
 def percent(value: float | None) -> str:
@@ -183,7 +111,8 @@ class HintPanel(Vertical):
         from textual.widgets import Sparkline
 
         square = positions[to_move]
-        self.query_one("#hint-text", Static).update(hint_lines(board, players[to_move], square))
+        text = hint_lines(board, players[to_move], square)
+        _show_text(self.query_one("#hint-text", Static), text)
         odds_view = self.query_one("#hint-odds", Static)
         chart = self.query_one("#hint-chart", Sparkline)
         label = self.query_one("#hint-chart-label", Static)
@@ -202,12 +131,13 @@ class HintPanel(Vertical):
             if chart_shown:
                 chart.data = distribution
                 peak = max(range(len(distribution)), key=distribution.__getitem__) + 1
-                label.update(f"Finishing turn, 1-{len(distribution)}, most likely turn {peak}")
+                label_text = f"Finishing turn, 1-{len(distribution)}, most likely turn {peak}"
+                _show_text(label, label_text)
         if not chart_shown:
             chart.data = []
-            label.update("")
+            _show_text(label, "")
         chart.display = label.display = chart_shown and not self.compact
-        odds_view.update(odds_text)
+        _show_text(odds_view, odds_text)
         odds_view.display = bool(odds_text)
 
     @staticmethod
@@ -235,3 +165,16 @@ class HintPanel(Vertical):
                 name = players[seat].name if seat < len(players) else f"seat {seat + 1}"
                 text.append(f"{name} ")
                 text.append(percent(chance), style="bold")
+
+
+def _show_text(view: Static, content: str | Text) -> None:
+    """Show ``content`` in ``view`` unless it shows it already: what did not change after
+    a move is neither laid out nor painted again."""
+    old = view.content
+    same = (
+        old.plain == content.plain and old.spans == content.spans
+        if isinstance(old, Text) and isinstance(content, Text)
+        else old == content
+    )
+    if not same:
+        view.update(content)

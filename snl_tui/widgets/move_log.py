@@ -24,17 +24,18 @@ from textual.selection import Selection
 from textual.strip import Strip
 
 from ..core.engine import Player, Turn
-
-CONTROL_CHARACTERS = re.compile("[\u0000-\u001f\u007f]")
-"""What a terminal would act on instead of showing (newlines, escapes): never written."""
+from ..core.text import is_unsafe_char
 
 NUMBER_PREFIX = re.compile(r"^\s*\d+\. ")
 """The move number ('  3. ') a continuation row is indented past."""
 
 
-def describe_turn(turn: Turn, players: tuple[Player, ...]) -> str:
-    """'3. Ann rolled 4: 12 -> 16, snake to 6' plus a note for an extra roll."""
-    text = f"{turn.turn:>3}. {turn.move.describe(players[turn.player].name)}"
+def describe_turn(turn: Turn, players: tuple[Player, ...], chosen: bool = False) -> str:
+    """'3. Ann rolled 4: 12 -> 16, snake to 6' plus a note for an extra roll ('chose 4'
+    when the value was chosen: puzzle mode)."""
+    text = f"{turn.turn:>3}. {turn.move.describe(players[turn.player].name, chosen)}"
+    if turn.cancelled:  # the roll's own effect did not happen: say what did instead
+        text = f"{text.split(':')[0]}: a third top face in a row cancels the turn"
     if turn.again:
         text += " (rolls again)"
     return text
@@ -42,7 +43,10 @@ def describe_turn(turn: Turn, players: tuple[Player, ...]) -> str:
 
 def clean_line(text: str) -> str:
     """One printable line: tabs expanded, control characters (newlines too) replaced."""
-    return CONTROL_CHARACTERS.sub("\N{REPLACEMENT CHARACTER}", text.expandtabs())
+    # The core's one test of what a terminal would act on (C0, DEL, C1, bidi overrides).
+    return "".join(
+        "\N{REPLACEMENT CHARACTER}" if is_unsafe_char(char) else char for char in text.expandtabs()
+    )
 
 
 def wrap_move(text: str, width: int) -> list[str]:
@@ -129,6 +133,8 @@ class MoveLog(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.move_texts: list[str] = []
         """One text per move, unwrapped."""
+        self.chosen = False
+        """The die values were chosen (puzzle mode): moves read 'chose', not 'rolled'."""
         self.wrapped_rows: list[str] = []
         """The rows on screen: every move wrapped to ``wrap_width``."""
         self.wrap_width = 0
@@ -160,7 +166,7 @@ class MoveLog(ScrollView, can_focus=True):
 
     def show_history(self, history: list[Turn], players: tuple[Player, ...]) -> None:
         """Replace the log with a whole history (new game, undo)."""
-        self.move_texts = [describe_turn(turn, players) for turn in history]
+        self.move_texts = [describe_turn(turn, players, self.chosen) for turn in history]
         self.rewrap(self.content_width())
 
     def catch_up(self, history: list[Turn], players: tuple[Player, ...]) -> None:
@@ -169,7 +175,9 @@ class MoveLog(ScrollView, can_focus=True):
         if len(history) < len(self.move_texts):
             self.show_history(history, players)
             return
-        self.write_moves(describe_turn(turn, players) for turn in history[len(self.move_texts) :])
+        self.write_moves(
+            describe_turn(turn, players, self.chosen) for turn in history[len(self.move_texts) :]
+        )
 
     def write_moves(self, texts: Iterable[str]) -> None:
         """Append moves (one text each) and bring the newest into view."""

@@ -8,14 +8,18 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
+from ..core.cells import cell_width, cut_cells
 from ..core.engine import Player
+from ..core.text import place
 
 
 def token_letters(players: Sequence[Player]) -> tuple[str, ...]:
-    """One distinct letter per seat: the name's first letter, else the next free one."""
+    """One distinct letter per seat: the name's first letter, else the next free one.
+    A token takes one terminal cell: a wide letter (``小``) is passed over."""
     letters: list[str] = []
     for seat, player in enumerate(players):
-        candidates = [c.upper() for c in player.name if c.isalnum()]
+        capitals = (c.upper() for c in player.name if c.isalnum())
+        candidates = [c for c in capitals if len(c) == 1 and cell_width(c) == 1]
         candidates += list("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
         letter = next((c for c in candidates if c not in letters), str(seat + 1))
         letters.append(letter)
@@ -23,7 +27,8 @@ def token_letters(players: Sequence[Player]) -> tuple[str, ...]:
 
 
 def where(square: int) -> str:
-    return "start (off the board)" if square <= 0 else f"square {square}"
+    """'square 12', or 'start (off the board)': the core's words for a place."""
+    return f"start ({place(square)})" if square <= 0 else place(square)
 
 
 class PlayersPanel(Widget):
@@ -65,16 +70,35 @@ class PlayersPanel(Widget):
         return max(1, len(self.players))
 
     def render(self) -> Text:
+        """One line per seat: the full wording when every line fits the panel, else a
+        short one (``Ann: 12 ◀``), so that four players show whole at 80x24."""
+        width = self.content_region.width
+        rows = [self._row(seat, short=False) for seat in range(len(self.players))]
+        if width and any(3 + cell_width(line + mark) > width for line, mark, _ in rows):
+            rows = [self._row(seat, short=True) for seat in range(len(self.players))]
         text = Text(no_wrap=True, overflow="ellipsis")
-        for seat, player in enumerate(self.players):
+        for seat, (line, mark, mark_style) in enumerate(rows):
             if seat:
                 text.append("\n")
+            if width and 3 + cell_width(line + mark) > width:
+                room = max(1, width - 3 - cell_width(mark))
+                line = cut_cells(line, room - 1) + "…"
             token_style = self.get_component_rich_style(f"board--token-{seat % 4 + 1}")
             text.append(f" {self.letters[seat]} ", token_style)
-            kind = " (cpu)" if player.computer else ""
-            text.append(f" {player.name}{kind}: {where(self.positions[seat])}")
-            if self.winner == seat:
-                text.append("  winner", self.get_component_rich_style("players--winner"))
-            elif self.winner is None and seat == self.current_seat:
-                text.append("  ◀ to move", self.get_component_rich_style("players--turn"))
+            text.append(line)
+            if mark:
+                text.append(mark, self.get_component_rich_style(mark_style))
         return text
+
+    def _row(self, seat: int, *, short: bool) -> tuple[str, str, str]:
+        """(name and square, turn or winner mark, the mark's component class)."""
+        player, square = self.players[seat], self.positions[seat]
+        kind = " (cpu)" if player.computer else ""
+        place = (str(square) if square > 0 else "start") if short else where(square)
+        if self.winner == seat:
+            mark, mark_style = ("  winner", "players--winner")
+        elif self.winner is None and seat == self.current_seat:
+            mark, mark_style = (" ◀" if short else "  ◀ to move", "players--turn")
+        else:
+            mark, mark_style = "", ""
+        return f" {player.name}{kind}: {place}", mark, mark_style

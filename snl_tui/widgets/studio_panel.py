@@ -23,7 +23,6 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..core.board import Board
-from ..core.report import plural
 from ..core.studio import (
     StudioFigures,
     compute_figures,
@@ -32,6 +31,7 @@ from ..core.studio import (
     jump_effects,
     visits_line,
 )
+from ..core.text import plural
 
 COMPUTING = "computing…"
 
@@ -164,7 +164,7 @@ class NumbersPanel(Widget):
             expected = figures.expected_turns
             lines = [
                 effect_line(board, self.cursor, self.effects, expected),
-                visits_line(figures, self.cursor),
+                visits_line(figures, self.cursor, board),
             ]
             text = "\n".join(lines)
         self.query_one("#numbers-cursor", Static).update(text)

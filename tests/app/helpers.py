@@ -62,3 +62,17 @@ async def started(pilot: Pilot) -> GameScreen:
 
 def cpu(name: str = "CPU") -> Player:
     return Player(name, computer=True)
+
+
+def record_notes(app: SnlApp) -> list[str]:
+    """The messages of every notification ``app`` shows from now on (screens' and
+    widgets' ``notify`` go through the app's): public API, no private list."""
+    seen: list[str] = []
+    notify = app.notify
+
+    def recording(message: str, **options: object) -> None:
+        seen.append(str(message))
+        notify(message, **options)  # type: ignore[arg-type]
+
+    app.notify = recording  # type: ignore[method-assign]
+    return seen

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from snl_tui.core.analysis import analyze, luck
 from snl_tui.core.engine import Game, Player
 from snl_tui.core.formats import load_board
+from snl_tui.core.report import luck_text
 from snl_tui.core.session import game_seed
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.new_game import NewGameScreen
@@ -13,7 +15,7 @@ from snl_tui.screens.winner import GameOverScreen, wins
 from snl_tui.widgets.board import BoardView
 from snl_tui.widgets.move_log import MoveLog
 
-from .helpers import SIZE, cpu, game_screen, settle, started, wait_until
+from .helpers import SIZE, cpu, game_screen, record_notes, settle, started, wait_until
 
 
 async def test_starts_on_the_classic_board_with_you_and_cpu(make_app) -> None:
@@ -82,7 +84,11 @@ async def test_a_seeded_two_player_game_is_played_to_a_winner(make_app) -> None:
         text = "\n".join(lines)
         assert wins(winner) in text
         assert f"won in {game.turns_taken[game.winner]} turns" in text
-        assert "A 2-player game this short happens in" in text and "% of games" in text
+        # The luck line: the one definition (analysis.luck), worded for quick or long.
+        turns = game.turns_taken[game.winner]
+        share = luck(analyze(game.board), 2, turns)
+        assert luck_text(share, 2, turns) in text
+        assert ("A quick game" in text) == (share <= 0.5)
         # The log has every move; the same seed replays the same game in the core.
         assert app.game_screen.query_one(MoveLog).line_count == len(game.history)
         replay = Game(game.board, game.players, seed=11)
@@ -236,7 +242,8 @@ async def test_an_unwinnable_board_is_announced(make_app, tmp_path) -> None:
     wall = tmp_path / "wall.txt"
     wall.write_text("3 3\n" + "".join(f"{square} 1\n" for square in range(2, 8)))
     app = make_app(board=load_board(str(wall)), players=[Player("Ann")])
+    notes = record_notes(app)
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
         await settle(pilot)
-        assert any("cannot be reached" in str(n.message) for n in app._notifications)
+        assert any("cannot be reached" in note for note in notes)

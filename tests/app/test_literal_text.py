@@ -149,8 +149,8 @@ async def test_names_from_files_and_players_are_shown_literally(name: str) -> No
 
     # The replay screen: title, players and log.
     session = GameSession.from_dict(offer.data)
-    app = SnlApp(animate=False, replay=session)
-    replay = app.replay_screen
+    app = SnlApp.replaying(session, animate=False)
+    replay = app.front_screen
     assert isinstance(replay, ReplayScreen)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_until(pilot, lambda: replay.finished)

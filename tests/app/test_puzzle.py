@@ -6,15 +6,15 @@ from textual.widgets import Button, Input, Static
 
 from snl_tui.core.engine import Player, move
 from snl_tui.core.formats import load_board
-from snl_tui.core.report import plural
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import least_rolls_from, optimal_dice, optimal_route
+from snl_tui.core.text import plural
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.new_game import NewGameScreen
 from snl_tui.screens.winner import GameOverScreen
 from snl_tui.widgets.move_log import MoveLog
 
-from .helpers import SIZE, game_screen, settle, started, wait_until
+from .helpers import SIZE, game_screen, record_notes, settle, started, wait_until
 
 
 def status_text(screen: GameScreen) -> str:
@@ -250,16 +250,15 @@ async def test_a_finishing_die_missed_is_named(make_app) -> None:
 
 
 async def test_a_puzzle_names_its_player_only_when_a_human_sits_out(make_app) -> None:
-    def notes(app) -> list[str]:  # type: ignore[no-untyped-def]
-        return [str(n.message) for n in app._notifications]
-
     quiet = make_app(players=[Player("You"), Player("CPU", computer=True)], mode="puzzle")
+    quiet_notes = record_notes(quiet)
     async with quiet.run_test(size=SIZE) as pilot:
         await started(pilot)
         await settle(pilot)
-        assert not any("puzzle has one" in note for note in notes(quiet))
+        assert not any("puzzle has one" in note for note in quiet_notes)
     told = make_app(players=[Player("Ann"), Player("Bob")], mode="puzzle")
+    told_notes = record_notes(told)
     async with told.run_test(size=SIZE) as pilot:
         await started(pilot)
         await settle(pilot)
-        assert "A puzzle has one player: Ann. Bob sits out." in notes(told)
+        assert "A puzzle has one player: Ann. Bob sits out." in told_notes

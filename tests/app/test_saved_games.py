@@ -211,8 +211,8 @@ async def test_the_statistics_screen_shows_the_store_beside_the_exact_odds():
 def replay_app(store: Store, *, animate: bool) -> tuple[GameSession, SnlApp, ReplayScreen]:
     """A saved 14-move game, and an app that replays it from its saved form."""
     session, _ = saved_session(store, moves=14)
-    app = SnlApp(animate=animate, replay=GameSession.from_dict(session.to_dict()))
-    replay = app.replay_screen
+    app = SnlApp.replaying(GameSession.from_dict(session.to_dict()), animate=animate)
+    replay = app.front_screen
     assert isinstance(replay, ReplayScreen)
     return session, app, replay
 
@@ -220,15 +220,16 @@ def replay_app(store: Store, *, animate: bool) -> tuple[GameSession, SnlApp, Rep
 async def test_a_replay_shows_every_move_and_space_pauses_it():
     store = open_store()
     session, app, replay = replay_app(store, animate=False)
+    # Paused before it starts: without animation a replay can end before a key arrives.
+    replay.running.clear()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: replay.shown >= 3)
-        await pilot.press("space")
-        assert replay.paused
-        paused_at = replay.shown
+        await pilot.press("n", "n", "n")  # three moves, each shown and held
+        await wait_until(pilot, lambda: replay.shown == 3 and replay.paused)
         for _ in range(20):
             await pilot.pause()
-        assert replay.shown == paused_at < len(session.game.rolls)
+        assert replay.shown == 3 < len(session.game.rolls)  # paused: nothing more
         await pilot.press("space")
+        assert not replay.paused
         await wait_until(pilot, lambda: replay.finished)
         assert replay.game.rolls == session.game.rolls
         assert replay.game.positions == session.game.positions

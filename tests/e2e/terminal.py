@@ -23,6 +23,10 @@ from pathlib import Path
 import pytest
 
 TMUX = shutil.which("tmux")
+SOCKET = f"snl-tests-{os.getpid()}"
+"""This test process's own tmux server (``tmux -L``): tests running at once in several
+processes (pytest-xdist) never race to start one server, and the user's tmux sessions are
+never touched. The server ends with its last session."""
 SNL = Path(sys.executable).with_name("snl")
 """The ``snl`` console script of this virtualenv (the one under test)."""
 
@@ -38,7 +42,7 @@ def require_tmux_and_snl() -> None:
 def tmux(*args: str) -> str:
     """Run ``tmux *args`` and return its output; a failing tmux command raises."""
     assert TMUX is not None
-    done = subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
+    done = subprocess.run([TMUX, "-L", SOCKET, *args], capture_output=True, text=True, timeout=10)
     if done.returncode != 0:
         raise RuntimeError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
     return done.stdout
@@ -94,16 +98,20 @@ def tmux_session(
     require_tmux_and_snl()
     assert TMUX is not None
     name = f"{prefix}-{uuid.uuid4().hex[:8]}"
-    clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TMUX")}
+    # COLUMNS and LINES (pytest-xdist's workers set 80x24) would override the pane's size.
+    unset = ("NO_COLOR", "TMUX", "COLUMNS", "LINES")
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
     with tempfile.TemporaryDirectory(prefix="snl-e2e-data-") as data:
         variables = {"TERM": "xterm-256color", "SNL_DATA_DIR": data, **(env or {})}
         # A tmux server that is already running (another test's, the user's) starts a
         # new session with the server's environment, not this process's: the variables
         # go on the session's command line, where every server honours them.
         assigned = [f"{key}={value}" for key, value in variables.items()]
-        line = shlex.join(["env", "-u", "NO_COLOR", *assigned, "sh", "-c", command])
+        dropped = [arg for name in unset for arg in ("-u", name)]
+        line = shlex.join(["env", *dropped, *assigned, "sh", "-c", command])
+        size = ["-x", str(width), "-y", str(height)]
         subprocess.run(
-            [TMUX, "new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), line],
+            [TMUX, "-L", SOCKET, "new-session", "-d", "-s", name, *size, line],
             check=True,
             env={**clean, **variables},
             timeout=10,
@@ -111,4 +119,6 @@ def tmux_session(
         try:
             yield name
         finally:
-            subprocess.run([TMUX, "kill-session", "-t", name], capture_output=True, timeout=10)
+            subprocess.run(
+                [TMUX, "-L", SOCKET, "kill-session", "-t", name], capture_output=True, timeout=10
+            )

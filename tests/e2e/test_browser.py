@@ -12,11 +12,8 @@ process group is killed at the end.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -28,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .processes import stop_group
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
@@ -146,14 +145,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., str]]:
         yield start
     finally:
         for process in processes:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+            stop_group(process)
 
 
 def screen_text(page: Any) -> str:

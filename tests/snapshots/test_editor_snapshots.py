@@ -8,30 +8,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
-from snl_tui.board_files import BoardSource
 from snl_tui.core.board import Board
+from snl_tui.core.board_files import BoardSource
 from snl_tui.screens.editor import EditorScreen
 
 SIZE = (120, 40)
-WORKDIR = Path(__file__).with_name("workdir")
-
-
-@pytest.fixture(autouse=True)
-def fixed_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
-    monkeypatch.chdir(WORKDIR)
 
 
 def editor_app() -> SnlApp:
     board = Board(8, 8, [(3, 22), (12, 40), (30, 51), (27, 9), (46, 20), (62, 43)], name="designer")
     source = BoardSource(Path("designer.toml"), "toml")
     editor = EditorScreen(board, source, exit_on_leave=True)
-    app = SnlApp(board=board, editor=editor, animate=False)
+    app = SnlApp.editing(editor, board, animate=False)
     app.theme = "textual-dark"
     return app
 

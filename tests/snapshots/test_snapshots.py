@@ -6,9 +6,6 @@ and look at the SVGs in ``__snapshots__`` before committing them.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
@@ -17,15 +14,6 @@ from snl_tui.core.formats import load_board
 from tests.app.helpers import computed
 
 SIZE = (120, 40)
-WORKDIR = Path(__file__).with_name("workdir")
-
-
-@pytest.fixture(autouse=True)
-def fixed_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Snapshots must not depend on the terminal they were taken from."""
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
-    monkeypatch.chdir(WORKDIR)  # the load dialog lists this folder's board files
 
 
 def quiet_app(**options: object) -> SnlApp:

@@ -7,7 +7,6 @@ Update with ``pytest tests/snapshots/test_stats_snapshot.py --snapshot-update``.
 
 from __future__ import annotations
 
-import pytest
 from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
@@ -19,16 +18,9 @@ from snl_tui.core.solver import optimal_dice
 from snl_tui.core.store import Store, open_store
 from snl_tui.screens.stats import StatsScreen
 
-from .test_snapshots import SIZE, WORKDIR, computed, started
+from .test_snapshots import SIZE, computed, started
 
 PLAYERS = (Player("You"), Player("CPU", computer=True))
-
-
-@pytest.fixture(autouse=True)
-def fixed_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
-    monkeypatch.chdir(WORKDIR)
 
 
 def seeded_store() -> Store:

@@ -6,7 +6,6 @@ and look at the SVGs in ``__snapshots__`` before committing them.
 
 from __future__ import annotations
 
-import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
@@ -15,12 +14,6 @@ from snl_tui.core.formats import load_board
 from snl_tui.widgets.studio_panel import NumbersPanel
 
 SIZE = (60, 44)
-
-
-@pytest.fixture(autouse=True)
-def fixed_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.delenv("TEXTUAL_THEME", raising=False)
 
 
 class PanelApp(App[None]):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 import unicodedata
 from fractions import Fraction
 
@@ -267,10 +266,9 @@ def fork_board() -> Board:
     return Board.from_jumps(1, 12, ladders=[(2, 9)], snakes=[(6, 4), (7, 4)], rules=Rules(faces=2))
 
 
-def test_unreachable_goal_is_infinite_and_fast() -> None:
-    started = time.perf_counter()
+def test_unreachable_goal_is_infinite() -> None:
+    # Found by graph search, not by iterating (its speed is benchmarks/analysis.py's).
     a = analyze(wall_board(), players=2)
-    assert time.perf_counter() - started < 2.0
     assert a.expected_turns == math.inf
     assert a.never_finishes == 1.0
     assert a.median_turns == -1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -50,7 +50,7 @@ def test_every_builtin_is_listed_and_known() -> None:
 def test_every_builtin_has_a_name_and_a_description(entry) -> None:
     assert entry.board.name
     assert len(entry.description) > 40
-    assert entry.load() == entry.board
+    assert load_board(entry.name) == entry.board
     assert entry.size_label == f"{entry.board.rows}x{entry.board.cols}"
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from snl_tui import Board, Rules, load_board
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import builtin_names, parse_board
 
@@ -405,3 +405,42 @@ def test_python_dash_m(tmp_path: Path) -> None:
         "board": "leetcode-2",
         "goal": 4,
     }
+
+
+# -- the edges a new player and an attacker found (issue 18) -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["resume", "99999999999999999999"], "snl resume: no saved game 99999999999999999999"),
+        (["replay", "99999999999999999999"], "snl replay: no saved game 99999999999999999999"),
+        (["resume", "\u0663"], "snl resume: not a saved game's number: '\u0663'"),
+        (["play", "--faces", "\u0666"], "must be a whole number from 2 to 20, not '\u0666'"),
+        (["--version", "x"], "snl: --version takes nothing after it, not 'x'"),
+        (["clasic"], "did you mean 'snl play classic'?"),
+        (["river"], "'river' is a board, not a command: did you mean 'snl play river'?"),
+        (["pla"], "did you mean 'snl play'?"),
+        (
+            ["solve", "classic", "--jsn"],
+            "snl solve: unrecognized arguments: --jsn: did you mean --json?",
+        ),
+        (["play", "--players", "a,b,c,d,e"], "snl play: argument --players: at most 4 players"),
+        (["play", "--players", "Ann,\u200b"], "shows nothing"),
+        (["play", "--players", "cpu:\u2060"], "shows nothing"),
+    ],
+)
+def test_mistakes_are_one_line_and_exit_2(argv, expected, tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("SNL_DATA_DIR", str(tmp_path))
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and expected in captured.err, captured.err
+    assert "..." not in captured.err  # nothing cut short
+
+
+def test_every_board_argument_has_help(capsys) -> None:  # type: ignore[no-untyped-def]
+    for command in ("play", "solve", "analyze", "check", "convert"):
+        assert main([command, "--help"]) == 0
+        help_text = capsys.readouterr().out
+        assert "BOARD" in help_text and "built-in board" in help_text, command

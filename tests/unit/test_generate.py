@@ -14,8 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.analysis import analyze
 from snl_tui.core.board import Board
 from snl_tui.core.checks import check_board
@@ -29,6 +31,7 @@ from snl_tui.core.generate import (
     generate,
 )
 from snl_tui.core.rules import Rules
+from snl_tui.core.solver import solve
 
 from .reference import brute_force_least_rolls, reference_step
 
@@ -277,3 +280,75 @@ def test_cli_bad_arguments_exit_2_with_one_line(
     assert code == 2
     assert captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1
+
+
+def test_an_existing_output_file_is_kept_unless_forced(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22 (5): `snl generate -o existing.toml` used to replace a hand-made board."""
+    target = tmp_path / "mine.toml"
+    target.write_text("# my board\nsize = 4\n")
+    argv = ["generate", "--size", "4", "--seed", "1", "-o", str(target)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exists" in err and "--force" in err
+    assert target.read_text() == "# my board\nsize = 4\n"
+    assert main([*argv, "--force"]) == 0
+    assert target.read_text() != "# my board\nsize = 4\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["--size", "20", "--ladders", "0", "--least-rolls", "1"], "at least 67 rolls"),
+        (["--size", "10", "--least-rolls", "5", "--expected-turns", "3"], "below the least"),
+        (["--size", "6", "--ladders", "0", "--expected-turns", "2"], "below the least"),
+    ],
+)
+def test_provably_impossible_targets_are_refused_at_once(argv, reason, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22 (6): these used to search for the whole time limit, then name a
+    meaningless closest board. The bound holds for every board: checked on the search's
+    own start boards below."""
+    assert main(["generate", *argv, "--time-limit", "60"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no board can meet" in err and reason in err
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    size=st.integers(3, 8),
+    faces=st.integers(2, 8),
+    snakes=st.integers(0, 4),
+    seed=st.integers(0, 99),
+)
+def test_the_no_ladder_bound_holds_for_real_boards(size, faces, snakes, seed) -> None:  # type: ignore[no-untyped-def]
+    """Without ladders no board beats ceil(walk / faces) rolls (the bound refuses by)."""
+    rng = random.Random(seed)
+    goal = size * size
+    jumps = {}
+    for _ in range(snakes):
+        start = rng.randint(3, goal - 1)
+        end = rng.randint(2, start - 1)
+        if start not in jumps and end not in jumps and start not in jumps.values():
+            jumps[start] = end
+    board = Board(size, size, jumps.items(), rules=Rules(faces=faces))
+    least = solve(board).moves
+    assert least == -1 or least >= -(-(goal - 1) // faces)
+
+
+@pytest.mark.parametrize(("within", "share", "seed"), [(25, 0.9, 3), (15, 0.5, 1), (40, 0.95, 2)])
+def test_a_tail_target_is_met_by_the_exact_figures(within: int, share: float, seed: int) -> None:
+    """Issue 22: "90% of games end within 25 turns", checked on the board returned."""
+    targets = Targets(rows=8, cols=8, within=within, share=share)
+    result = generate(targets, seed=seed, max_steps=20_000)
+    assert result.board is not None, result.describe()
+    assert analyze(result.board).finish_within(within) >= share
+    assert result.figures is not None and result.figures.within_share is not None
+    assert result.figures.within_share >= share
+
+
+def test_a_tail_target_needs_both_halves_and_sane_values() -> None:
+    with pytest.raises(GenerateError, match="needs both"):
+        Targets(within=20)
+    with pytest.raises(GenerateError, match="share"):
+        Targets(within=20, share=1.5)
+    with pytest.raises(GenerateError, match="no game ends within 3 turns"):
+        Targets(rows=10, cols=10, within=3, share=0.5, ladders=0)

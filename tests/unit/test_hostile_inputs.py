@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.board import Board
 from snl_tui.core.errors import BoardError
 from snl_tui.core.formats import (
@@ -28,7 +28,7 @@ from snl_tui.core.formats import (
     looks_like_board,
     parse_board,
 )
-from snl_tui.core.report import LINE_LIMIT, is_unsafe_char, quote, safe_line
+from snl_tui.core.text import LINE_LIMIT, is_unsafe_char, quote, safe_line
 
 from .hostile import build_corpus, build_tricky_valid, hostile_texts
 
@@ -342,3 +342,18 @@ def test_bad_arguments_are_one_line_and_exit_2(
     assert out == ""
     line = assert_one_clean_line(err, None)
     assert "Traceback" not in line and "usage:" not in line
+
+
+def test_files_opened_to_be_fixed_fail_as_cleanly(tmp_path: Path) -> None:
+    """``load_board_to_fix`` (the editor's way in) reads the same hostile files: one
+    BoardError naming the file, never another exception."""
+    from snl_tui.core.formats import load_board_to_fix
+
+    for index, content in enumerate(
+        ["[" * 100_000, "{" * 50_000, "\x00" * 10, "size = 6\nladders = [[3, 1e999]]\n"]
+    ):
+        path = tmp_path / f"h{index}.json"
+        path.write_text(content)
+        with pytest.raises(BoardError) as caught:
+            load_board_to_fix(path)
+        assert str(path) in str(caught.value) and "\n" not in str(caught.value)

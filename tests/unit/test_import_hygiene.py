@@ -76,7 +76,7 @@ def test_importing_the_library_api_loads_neither_textual_nor_rich() -> None:
     ids=" ".join,
 )
 def test_the_non_game_commands_load_neither_textual_nor_rich(argv: list[str]) -> None:
-    code = f"from snl_tui.cli import main\nstatus = main({argv!r})\n"
+    code = f"from snl_tui.cli.main import main\nstatus = main({argv!r})\n"
     status, loaded = loaded_ui_packages(code)
     assert status in (0, 1)  # 1: `check` found warnings; never a usage error
     assert loaded == []

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from snl_tui.cli import parse_players
+from snl_tui.cli.common import parse_players
 from snl_tui.core.engine import Player, unique_names
 
 

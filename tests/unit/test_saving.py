@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
 from snl_tui.core.saving import GameSaver
@@ -170,3 +170,28 @@ def test_resume_and_replay_refuse_bad_ids_in_one_line(capsys, tmp_path, monkeypa
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith(f"snl {argv[0]}: "), err
     assert not os.path.exists(tmp_path / "nothing")
+
+
+def test_play_after_a_solved_puzzle_is_a_new_saved_attempt(store):
+    """Solve, undo twice, play on, quit (issue 18 item 7): the solved game keeps its
+    result and the attempt that goes on is saved and resumable, and the player is told."""
+    played, saver = session(mode="puzzle"), GameSaver(store)
+    while not played.game.over:
+        played.move(optimal_dice(played.board, played.game.position)[0])
+        saver.moved(played)
+    won = saver.game_id
+    assert saver.notice() is None
+    played.undo()
+    saver.moved(played)
+    played.undo()
+    saver.moved(played)
+    note = saver.notice()
+    assert note is not None and "new attempt" in note and saver.notice() is None
+    played.move(optimal_dice(played.board, played.game.position)[-1])
+    saver.moved(played)
+    assert saver.game_id is not None and saver.game_id != won
+    assert store.load_game(won).status == "won"
+    resumable = store.last_unfinished()
+    assert resumable is not None and resumable.id == saver.game_id
+    rebuilt = GameSession.from_dict(resumable.data)
+    assert rebuilt.game.history == played.game.history

@@ -8,13 +8,18 @@ import sys
 
 import pytest
 
-from snl_tui import serve
-from snl_tui.cli import build_parser, main, rule_overrides
+from snl_tui.cli import serve
+from snl_tui.cli.common import rule_overrides
+from snl_tui.cli.main import build_parser, main
 
 
 def command_for(*argv: str) -> list[str]:
+    """The words of the game command a tab runs, after its memory limit."""
     args = build_parser().parse_args(["serve", *argv])
-    return shlex.split(serve.play_command(args, rule_overrides(args)))
+    words = shlex.split(serve.play_command(args, rule_overrides(args)))
+    assert words[:3] == ["ulimit", "-d", str(serve.MEMORY_LIMIT_MB * 1024)]
+    assert words[3:5] == ["&&", "exec"]
+    return words[5:]
 
 
 def test_each_tab_runs_this_interpreter_with_the_options(tmp_path, monkeypatch) -> None:
@@ -58,3 +63,45 @@ def test_only_another_host_warns(monkeypatch, capsys, host, warned) -> None:
 def test_a_bad_board_is_one_line_before_serving(capsys) -> None:
     assert main(["serve", "no-such-board"]) == 2
     assert "no-such-board" in capsys.readouterr().err
+
+
+def test_a_host_that_cannot_be_resolved_is_one_line(capsys) -> None:
+    assert main(["serve", "--host", "not a host!"]) == 2
+    err = capsys.readouterr().err
+    assert err == "snl serve: cannot resolve the host 'not a host!'\n"
+
+
+def test_allow_origin_must_be_an_origin(capsys) -> None:
+    assert main(["serve", "--allow-origin", "games.example.org"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not an origin" in err
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("80", 80), ("10000", 400), (99999, 400), ("-5", 20), ("lots", 33), (None, 33), ("", 33)],
+)
+def test_page_sizes_are_clamped(value: object, expected: int) -> None:
+    assert serve.clamp(value, (20, 400), 33) == expected
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "extra", "let_in"),
+    [
+        ("http://127.0.0.1:8000", "127.0.0.1:8000", (), True),
+        ("http://localhost:8000", "localhost:8000", (), True),
+        ("http://evil.example.com", "127.0.0.1:8000", (), False),
+        ("http://evil.example.com:8000", "evil.example.com:8000", (), False),  # rebound
+        (None, "127.0.0.1:8000", (), False),
+        ("https://games.example.org", "127.0.0.1:8000", ("https://games.example.org",), True),
+    ],
+)
+def test_origins(origin: str | None, host: str, extra: tuple[str, ...], let_in: bool) -> None:
+    hosts = serve.host_names("127.0.0.1", 8000)
+    assert serve.allowed(origin, host, hosts, extra) is let_in
+
+
+def test_another_address_accepts_the_pages_own_origin_only() -> None:
+    hosts = serve.host_names("0.0.0.0", 8000)
+    assert serve.allowed("http://192.168.1.5:8000", "192.168.1.5:8000", hosts, ())
+    assert not serve.allowed("http://evil.example.com", "192.168.1.5:8000", hosts, ())

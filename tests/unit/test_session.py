@@ -70,11 +70,11 @@ def test_bad_player_lists_are_refused_with_a_reason(text: str, message: str) -> 
 
 
 def test_the_command_line_delegates_to_the_same_parser() -> None:
-    from snl_tui.cli import UsageError
-    from snl_tui.cli import parse_players as cli_parse
+    from snl_tui.cli.common import UsageError
+    from snl_tui.cli.common import parse_players as cli_parse
 
     assert cli_parse("Ann, cpu") == parse_players("Ann, cpu")
-    with pytest.raises(UsageError, match="--players: An empty name"):
+    with pytest.raises(UsageError, match="--players: an empty name"):
         cli_parse("Ann,,Bob")
 
 

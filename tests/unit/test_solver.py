@@ -240,3 +240,30 @@ def test_optimal_route_limit_keeps_the_full_count_and_the_same_start():
     short = optimal_route(board, 1, limit=5)
     assert full.moves == short.moves == 50
     assert short.rolls == full.rolls[:5] and short.squares == full.squares[:5]
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards(max_side=5, max_faces=4))
+def test_count_optimal_routes_against_every_die_sequence(board) -> None:  # type: ignore[no-untyped-def]
+    """The number of optimal routes (issue 22: is the puzzle's answer unique?) equals
+    the die-value sequences of the least length that reach the goal, enumerated."""
+    from itertools import product
+
+    from snl_tui.core.engine import next_position
+    from snl_tui.core.solver import count_optimal_routes
+
+    least = solve(board).moves
+    counted = count_optimal_routes(board)
+    if least < 0:
+        assert counted == 0
+        return
+    if board.rules.faces**least > 20_000:
+        return  # too many sequences to enumerate
+    start = board.rules.start_position
+    found = 0
+    for dice in product(range(1, board.rules.faces + 1), repeat=least):
+        here = start
+        for die in dice:
+            here = next_position(board, here, die)
+        found += here == board.goal
+    assert counted == found

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.main import main
 from snl_tui.core.analysis import analyze
 from snl_tui.core.engine import Game
 from snl_tui.core.formats import load_board
@@ -113,14 +113,30 @@ def test_stats_text_shows_each_player(data_dir, capsys):
     assert {row[0] for row in rows if row[1:2] == ["4"]} == {"Ann", "CPU"}
 
 
-def test_a_missing_data_directory_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("SNL_DATA_DIR", str(tmp_path / "nowhere"))
-    for command in (["games"], ["stats", "--json"]):
-        assert main(command) == 2
+def test_before_anything_was_saved_there_are_no_saved_games(tmp_path, monkeypatch, capsys):
+    """Nothing played yet (no data folder, or a folder without the store) is not an
+    error: one line on stdout, exit 0, and nothing is created."""
+    for folder in (tmp_path / "nowhere", tmp_path):
+        monkeypatch.setenv("SNL_DATA_DIR", str(folder))
+        for command in (["games"], ["stats"], ["stats", "classic"]):
+            assert main(command) == 0
+            captured = capsys.readouterr()
+            assert captured.out == "no saved games yet\n" and captured.err == ""
+        assert main(["games", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out) == []
+        assert main(["stats", "nosuchboard"]) == 2
         captured = capsys.readouterr()
-        assert captured.out == ""
-        assert len(captured.err.splitlines()) == 1 and "does not exist" in captured.err
-    assert not (tmp_path / "nowhere").exists()
+        assert captured.err == "snl stats: no board or saved game is called 'nosuchboard'\n"
+    assert not (tmp_path / "nowhere").exists() and not (tmp_path / DB_NAME).exists()
+
+
+def test_an_unknown_board_is_one_line_and_exit_2(data_dir, capsys):
+    store_finished(finished(1, ("Ann",)))
+    assert main(["stats", "nosuchboard"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert main(["stats", "x\x1b]0;pwn\x07\x1b[2J"]) == 2
+    assert "\x1b" not in capsys.readouterr().err
 
 
 def test_a_data_directory_that_is_a_file_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
@@ -142,7 +158,7 @@ def test_a_corrupt_store_warns_once_and_lists_nothing(data_dir, capsys):
 def test_store_commands_do_not_load_textual_or_rich(data_dir):
     store_finished(finished(2, ("Ann", "CPU")))
     code = (
-        "import sys\nfrom snl_tui.cli import main\n"
+        "import sys\nfrom snl_tui.cli.main import main\n"
         "assert main(['games', '--json']) == 0\nassert main(['stats', '--json']) == 0\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
     )

@@ -262,3 +262,13 @@ def test_visits_line_writes_the_square_figure(square: int) -> None:
     assert visits_line(figures, square) == (
         f"square {square}: {figures.visits[square]:.2f} expected visits"
     )
+
+
+def test_a_jumps_start_says_why_it_has_no_visits() -> None:
+    board = load_board("classic")
+    figures = compute_figures(board)
+    assert figures.visits[1] == 0.0  # the ladder 1 -> 38: no turn begins on square 1
+    assert visits_line(figures, 1, board) == (
+        "square 1: 0 expected visits (the ladder moves every token on at once)"
+    )
+    assert visits_line(figures, 2, board).endswith("expected visits")

@@ -335,7 +335,7 @@ async def test_the_host_stops_and_resume_reopens_the_room(tmp_path: Path) -> Non
         assert resumed.session.game.rolls == rolls
         assert [seat.name for seat in resumed.seats] == ["Ann", "CPU", "Bob"]
         # On a new port here; with `snl host --resume` the same address is used again
-        # and the clients find it by themselves (tests/unit/net/test_host_cli.py).
+        # and the clients find it by themselves (tests/unit/net/test_host_command.py).
         await close_all([ann, bob])
         ann2, bob2 = await seated(new_port, resumed, ["Ann", "Bob"])
         assert (ann2.seat, bob2.seat) == (0, 2)

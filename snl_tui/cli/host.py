@@ -17,16 +17,16 @@ import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .argtypes import whole_number
-from .core.board import Board
-from .core.engine import MAX_PLAYERS, Player, unique_names
-from .core.errors import SnlError
-from .core.report import safe_line
-from .core.session import GameSettings, parse_players
+from ..core.board import Board
+from ..core.engine import MAX_PLAYERS, Player, unique_names
+from ..core.errors import SnlError
+from ..core.session import GameSettings
+from ..core.text import safe_line
+from .common import Subcommands, parse_players, whole_number
 
 if TYPE_CHECKING:
-    from .core.store import Store
-    from .net.server import Room, RoomServer
+    from ..core.store import Store
+    from ..net.server import Room, RoomServer
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_SEATS = 2
@@ -36,11 +36,11 @@ EXIT_OK = 0
 
 
 def add_host_parser(
-    commands: argparse._SubParsersAction[Any],
+    commands: Subcommands,
     add_rule_options: Callable[[argparse.ArgumentParser], None],
 ) -> None:
     """Register ``snl host`` on the CLI's subparsers."""
-    from .net.protocol import DEFAULT_PORT
+    from ..net.protocol import DEFAULT_PORT
 
     host = commands.add_parser("host", help="open a room for friends on other machines")
     host.add_argument("board", nargs="?", metavar="BOARD", help="the board (default classic)")
@@ -82,10 +82,7 @@ def room_players(players_text: str | None, seats: int | None) -> tuple[Player, .
     people; ``--seats`` alone (default 2) gives that many free seats."""
     players: list[Player] = []
     if players_text is not None:
-        try:
-            players = parse_players(players_text)
-        except SnlError as error:
-            raise SnlError(f"--players: {error}") from None
+        players = parse_players(players_text)  # its errors name --players
     people = sum(not player.computer for player in players)
     wanted = seats if seats is not None else (people if players else DEFAULT_SEATS)
     if wanted < people:
@@ -106,7 +103,7 @@ def cmd_host(
     err: TextIO,
 ) -> int:
     """Open the room (new, or ``--resume``d), print its ``snl join`` line, serve."""
-    from .net.server import RoomServer
+    from ..net.server import RoomServer
 
     def say(line: str) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -143,14 +140,14 @@ def cmd_host(
 
 
 def _store() -> Store:
-    from .core.saving import GAME_TIMEOUT
-    from .core.store import open_store
+    from ..core.saving import GAME_TIMEOUT
+    from ..core.store import open_store
 
     return open_store(timeout=GAME_TIMEOUT)
 
 
 def _resumed(server: RoomServer, store: Store | None, text: str, password: str | None) -> Room:
-    from .core.store import StoreError
+    from ..core.store import StoreError
 
     try:
         game_id = int(text)
@@ -167,7 +164,7 @@ def _resumed(server: RoomServer, store: Store | None, text: str, password: str |
 
 
 async def _serve(server: RoomServer, room: Room, host: str, port: int, out: TextIO) -> None:
-    from .net.protocol import RoomAddress
+    from ..net.protocol import RoomAddress
 
     try:
         bound = await server.start(host, port)

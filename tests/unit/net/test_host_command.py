@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli import main
+from snl_tui.cli.host import room_players
+from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
 from snl_tui.core.errors import SnlError
 from snl_tui.core.store import open_store
-from snl_tui.host_cli import room_players
 from snl_tui.net.client import RoomClient
 from snl_tui.net.protocol import parse_address
 
@@ -35,7 +35,7 @@ def test_seats_from_players_and_seats() -> None:
         ("Ann,Bob", 1, "already names 2 people"),
         ("cpu,cpu", None, "at least one seat for a person"),
         ("Ann,cpu,cpu", 3, "at most 4 seats"),
-        ("Ann,,Bob", None, "--players: An empty name"),
+        ("Ann,,Bob", None, "argument --players: an empty name"),
     ]:
         with pytest.raises(SnlError, match=message):
             room_players(text, seats)

@@ -308,7 +308,7 @@ def test_the_key_tables_list_each_key_once_in_two_columns() -> None:
     assert game_keys[0] == "`r`/`Space`"
     over = {row[0]: row[1] for row in table_rows(game_over_keys_table())}
     assert over["`t`"].startswith("**Try again.**")
-    assert set(over) == {"`t`", "`n`", "`q`", "`Escape`"}
+    assert set(over) == {"`t`", "`n`", "`p`", "`q`", "`Escape`"}
     # Generated from GAME_COMMANDS: every command's title is there, once.
     text = keys_table()
     for command in GAME_COMMANDS:

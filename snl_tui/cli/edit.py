@@ -1,4 +1,4 @@
-"""``snl edit [BOARD] [--size N | --rows R --cols C]``: open the board editor.
+"""``snl edit [BOARD] [--size N | --rows R --cols C | --template NAME]``: the board editor.
 
 Kept apart from ``cli.py`` (which only registers it): the size options, opening the
 board (``board_files.open_for_editing``) and starting the app on the editor screen.
@@ -7,16 +7,18 @@ board (``board_files.open_for_editing``) and starting the app on the editor scre
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from .argtypes import whole_number
-from .core.errors import SnlError
+from ..core.errors import SnlError
+from ..core.templates import TEMPLATES
+from .common import whole_number
 
 
 class EditUsageError(SnlError):
     """A bad combination of ``snl edit`` options."""
 
 
-def add_edit_parser(commands: argparse._SubParsersAction) -> None:
+def add_edit_parser(commands: argparse._SubParsersAction[Any]) -> None:
     """Register ``snl edit`` on the CLI's subparsers."""
     edit = commands.add_parser(
         "edit",
@@ -27,6 +29,12 @@ def add_edit_parser(commands: argparse._SubParsersAction) -> None:
         nargs="?",
         metavar="BOARD",
         help="a board file, a built-in board (read-only), or a new .toml/.json/.txt path",
+    )
+    edit.add_argument(
+        "--template",
+        choices=sorted(TEMPLATES),
+        help="start a new board from a starter: "
+        + "; ".join(f"{t.name}: {t.summary}" for t in TEMPLATES.values()),
     )
     size = edit.add_argument_group("size of a new board (default 10x10)")
     size.add_argument("--size", type=whole_number(1), metavar="N", help="an N x N board")
@@ -47,12 +55,20 @@ def edit_size(args: argparse.Namespace) -> tuple[int | None, int | None]:
 
 def cmd_edit(args: argparse.Namespace) -> int:
     """Open the board (errors are one line, exit 2, before any screen) and edit it."""
-    from .board_files import open_for_editing
+    from ..core.board_files import open_for_editing
 
     rows, cols = edit_size(args)
     board, source, note = open_for_editing(args.board, rows, cols)
-    from .app import SnlApp, run_app
-    from .screens.editor import EditorScreen
+    if args.template is not None:
+        if rows is not None:
+            raise EditUsageError("a template has its own size: give --template or --size")
+        if source.stamp is not None or source.builtin is not None:
+            raise EditUsageError(
+                f"--template starts a new board, and {args.board} is an existing one"
+            )
+        board = TEMPLATES[args.template].board(name=board.name or None)
+    from ..app import SnlApp, run_app
+    from ..screens.editor import EditorScreen
 
     editor = EditorScreen(board, source, exit_on_leave=True, note=note)
-    return run_app(SnlApp(board=board, editor=editor))
+    return run_app(SnlApp.editing(editor, board))

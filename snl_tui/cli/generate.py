@@ -13,11 +13,11 @@ import math
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from .argtypes import whole_number
-from .core.errors import SnlError
-from .core.rules import Rules
+from ..core.errors import SnlError
+from ..core.rules import Rules
+from .common import whole_number
 
 EXIT_NO_BOARD = 1
 FORMAT_BY_SUFFIX = {".toml": "toml", ".json": "json", ".txt": "txt"}
@@ -42,7 +42,7 @@ def _number(text: str) -> float:
 
 
 def add_generate_parser(
-    commands: argparse._SubParsersAction,
+    commands: argparse._SubParsersAction[Any],
     add_rule_options: Callable[[argparse.ArgumentParser], None],
 ) -> None:
     """Register ``snl generate`` with its options on the CLI's subparsers."""
@@ -67,6 +67,19 @@ def add_generate_parser(
         metavar="E",
         help="the first seat's win chance within E of 1/P",
     )
+    gen.add_argument(
+        "--within",
+        type=COUNT,
+        metavar="K",
+        help="a tail target, with --share: the longest games parents care about",
+    )
+    gen.add_argument(
+        "--share",
+        type=_number,
+        metavar="S",
+        help="with --within: at least this share of one-player games end within K turns "
+        "(--within 25 --share 0.9: 90%% of games within 25 turns)",
+    )
     gen.add_argument("--seed", type=int, help="same seed and options, same board")
     gen.add_argument(
         "--time-limit",
@@ -79,6 +92,9 @@ def add_generate_parser(
     gen.add_argument(
         "-o", "--output", metavar="FILE", help="write here (.toml, .json or .txt); default stdout"
     )
+    gen.add_argument(
+        "--force", action="store_true", help="replace FILE when it exists (default: refuse)"
+    )
     add_rule_options(gen)
 
 
@@ -86,11 +102,11 @@ def cmd_generate(
     args: argparse.Namespace, rules_given: dict[str, object], out: TextIO, err: TextIO
 ) -> int:
     """Run the generator for parsed ``args``; ``rules_given`` are the rule options given."""
-    from .core.formats import dump_board
-    from .core.generate import Targets, generate
+    from ..core.formats import dump_board
+    from ..core.generate import Targets, generate
 
     rows, cols = _size(args)
-    fmt, target = _output(args.output)
+    fmt, target = _output(args.output, args.force)
     if args.time_limit <= 0:
         raise GenerateUsageError(f"--time-limit must be above 0, not {args.time_limit:g}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
@@ -104,8 +120,10 @@ def cmd_generate(
         least_rolls=args.least_rolls,
         players=args.players,
         max_first_seat_edge=args.max_first_seat_edge,
+        within=args.within,
+        share=args.share,
         rules=Rules.from_mapping(rules_given),
-        name=args.name if args.name is not None else f"Generated {rows}x{cols} (seed {seed})",
+        name=args.name if args.name is not None else f"Generated board (seed {seed})",
     )
     result = generate(targets, seed=seed, time_limit=args.time_limit)
     if result.board is None:
@@ -137,8 +155,9 @@ def _size(args: argparse.Namespace) -> tuple[int, int]:
     return args.rows, args.cols
 
 
-def _output(path: str | None) -> tuple[str, Path | None]:
-    """The format and file for ``-o`` (checked before the search, not after it)."""
+def _output(path: str | None, force: bool = False) -> tuple[str, Path | None]:
+    """The format and file for ``-o`` (checked before the search, not after it): an
+    existing file is a board someone made, replaced only with ``--force``."""
     if path is None:
         return "toml", None
     target = Path(path)
@@ -150,13 +169,15 @@ def _output(path: str | None) -> tuple[str, Path | None]:
         raise GenerateUsageError(f"-o {path}: no folder {str(folder)!r}")
     if target.is_dir():
         raise GenerateUsageError(f"-o {path}: is a folder")
+    if target.exists() and not force:
+        raise GenerateUsageError(f"-o {path}: the file exists; --force replaces it")
     return fmt, target
 
 
 def _write_atomically(target: Path, text: str) -> None:
     """``board_files.write_atomically`` (a temporary file, then a rename: never a
     half-written board), with a folder that cannot be written to as one line."""
-    from .board_files import write_atomically
+    from ..core.board_files import write_atomically
 
     try:
         write_atomically(target, text)

@@ -15,10 +15,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .core.board import Board
-from .core.edit import empty_board
-from .core.errors import BoardError
-from .core.formats import builtin_names, dump_board, load_board, lost_in_matrix
+from .board import Board
+from .board_formats.json_board import lost_in_matrix
+from .edit import empty_board
+from .errors import BoardError
+from .formats import builtin_names, dump_board, load_board, load_board_to_fix
+from .share import looks_like_code
+from .text import plural
 
 SAVE_FORMATS = {".toml": "toml", ".json": "json", ".txt": "txt"}
 DEFAULT_SIZE = 10
@@ -38,6 +41,9 @@ class BoardSource:
     """The built-in board it is a copy of (read-only: saving asks for a path)."""
     stamp: Stamp | None = None
     """The file's stamp when it was opened or last saved; None when there was no file."""
+    left_out: tuple[str, ...] = ()
+    """Jumps of the file that broke the board rules and were left out when it was opened
+    (one line each, with the reason): saving asks first, since the file still has them."""
 
     @property
     def label(self) -> str:
@@ -84,25 +90,44 @@ def open_for_editing(
 ) -> tuple[Board, BoardSource, str | None]:
     """The board to edit, where it lives, and a note for the designer (or None).
 
-    ``spec`` is a board file, a built-in board's name, a path that does not exist yet
-    (a new empty ``rows`` x ``cols`` board named after the file), or None (a new board not
-    saved anywhere). Bad files raise BoardError with the loader's words.
+    ``spec`` is a board file, a built-in board's name, a share code, a path that does not
+    exist yet (a new empty ``rows`` x ``cols`` board named after the file), or None (a new
+    board not saved anywhere). Bad files, and paths the system refuses (a name too long, a
+    folder that cannot be read), raise BoardError with one line.
     """
+    try:
+        return _open_for_editing(spec, rows, cols)
+    except OSError as error:
+        raise BoardError(f"cannot use this path: {error.strerror or error}", source=spec) from None
+
+
+def _open_for_editing(
+    spec: str | None, rows: int | None = None, cols: int | None = None
+) -> tuple[Board, BoardSource, str | None]:
+    """The work of ``open_for_editing`` (which adds the paths the system refuses)."""
     size_given = rows is not None or cols is not None
     rows = DEFAULT_SIZE if rows is None else rows
     cols = rows if cols is None else cols
     if spec is None:
         return empty_board(rows, cols), BoardSource(), None
     path = Path(spec).expanduser()
+    if looks_like_code(spec) and not os.path.lexists(spec):  # shared: saving asks where
+        return load_board(spec), BoardSource(), None
     if spec in builtin_names() and not path.exists():
         return load_board(spec), BoardSource(builtin=spec), None
     if path.exists():
         if path.is_dir():
             raise BoardError("is a directory, not a board file", source=spec)
-        board = load_board(path)
+        board, left_out = load_board_to_fix(path)
         text = path.read_text(encoding="utf-8-sig")
-        source = BoardSource(path, format_for(path, text), stamp=file_stamp(path))
+        fmt = format_for(path, text)
+        source = BoardSource(path, fmt, stamp=file_stamp(path), left_out=tuple(left_out))
         note = None
+        if left_out:
+            note = (
+                f"{spec} breaks the board rules; opened without "
+                f"{plural(len(left_out), 'jump')} to fix: " + "; ".join(left_out)
+            )
         if size_given and (rows, cols) != (board.rows, board.cols):
             note = (
                 f"{spec} exists: opened as it is ({board.rows}x{board.cols}); "

@@ -1,0 +1,1 @@
+"""The ``snl`` command line: one module per command family; ``main.main`` runs it."""

@@ -1,0 +1,291 @@
+"""``snl solve``, ``analyze``, ``check``, ``boards`` and ``convert``: boards on the command
+line, without Textual (numpy loads only for the commands that need it)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
+
+from ..core.board_formats.json_board import lost_in_matrix
+from ..core.cells import cell_width, cut_cells, pad_cells
+from ..core.engine import MAX_PLAYERS, move
+from ..core.formats import FORMATS, builtin_boards, dump_board, load_board
+from ..core.solver import count_optimal_routes, solve
+from ..core.text import parse_whole, place, plural, quote
+
+if TYPE_CHECKING:
+    pass
+from .common import (
+    BOARD_HELP,
+    EXIT_OK,
+    EXIT_WARNINGS,
+    Subcommands,
+    UsageError,
+    add_rule_options,
+    board_from_args,
+    whole_number,
+)
+
+
+def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
+    board = board_from_args(args)
+    if args.start_square == 0 and board.rules.start == 1:
+        # Position 0 exists only when tokens start off the board (SPEC 1).
+        raise UsageError(
+            "--from 0: this board starts on square 1 (start = 1), there is no "
+            "off-the-board position; use --start 0 or a square from 1"
+        )
+    solution = solve(board, args.start_square)
+    routes = count_optimal_routes(board, args.start_square) if args.count else None
+    if args.json:
+        data = solution.to_dict()
+        data["board"] = board.name
+        data["goal"] = board.goal
+        if routes is not None:
+            data["routes"] = routes
+        print(json.dumps(data), file=out)
+        return EXIT_OK
+    origin = place(solution.start)
+    label = board.name or args.board
+    if not solution.reachable:
+        print(f"{label}: the goal (square {board.goal}) cannot be reached from {origin}", file=out)
+        return EXIT_OK
+    if solution.moves == 0:
+        print(f"{label}: already on the goal (square {board.goal})", file=out)
+        return EXIT_OK
+    plural = "roll" if solution.moves == 1 else "rolls"
+    long_route = solution.moves > LONG_ROUTE
+    dice = _run_length(solution.rolls) if long_route else " ".join(map(str, solution.rolls))
+    print(f"{label}: {solution.moves} {plural} from {origin} (dice: {dice})", file=out)
+    position = solution.start
+    width = len(str(solution.moves))
+    # A long route (a big board) shows its two ends; --json has every step.
+    shown_head = LONG_ROUTE // 2 if long_route else solution.moves
+    shown_tail = solution.moves - LONG_ROUTE // 2 if long_route else solution.moves
+    for number, die in enumerate(solution.rolls, start=1):
+        step = move(board, position, die)
+        if number <= shown_head or number > shown_tail:
+            print(f"  {number:>{width}}. {step.describe()}", file=out)
+        elif number == shown_head + 1:
+            hidden = shown_tail - shown_head
+            print(f"  {'':>{width}}  ... {hidden} more moves (--json lists every one)", file=out)
+        position = step.end
+    if routes is not None:
+        unique = " (this one is the only one)" if routes == 1 else ""
+        print(f"optimal routes: {routes} distinct sequences of die values{unique}", file=out)
+    return EXIT_OK
+
+
+LONG_ROUTE = 40
+"""Routes longer than this print their first and last moves only."""
+
+
+def _run_length(rolls: list[int]) -> str:
+    """'4 6x12 2' for 4 6 6 ... 6 2: a long route's dice on one readable line."""
+    groups: list[str] = []
+    index = 0
+    while index < len(rolls):
+        end = index
+        while end < len(rolls) and rolls[end] == rolls[index]:
+            end += 1
+        count = end - index
+        groups.append(f"{rolls[index]}x{count}" if count > 1 else str(rolls[index]))
+        index = end
+    return " ".join(groups)
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    board = load_board(args.board)
+    from ..core.checks import check_board  # numpy loads only when needed
+
+    # Warnings: the board's own findings, then the odds' (jumps that never fire, traps
+    # with the share of games that never end); notes: what each jump does to the
+    # expected game length. Progress goes to a terminal only, never into a pipe.
+    progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
+    report = check_board(board, progress)
+    warnings = report.warnings
+    for warning in warnings:
+        print(f"warning: {warning.message}", file=out)
+    for note in report.notes:
+        print(note, file=out)
+    summary = (
+        f"{args.board}: {board.rows}x{board.cols}, {plural(len(board.ladders), 'ladder')}, "
+        f"{plural(len(board.snakes), 'snake')}"
+    )
+    if warnings:
+        count = len(warnings)
+        print(f"{summary}: valid, {count} warning{'s' if count > 1 else ''}", file=out)
+        return EXIT_WARNINGS
+    print(f"{summary}: ok", file=out)
+    return EXIT_OK
+
+
+def _progress_printer(err: TextIO, label: str) -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` that redraws one line on a terminal, then clears it."""
+    shown = [-1]
+
+    def progress(done: int, total: int) -> None:
+        percent = done * 100 // max(total, 1)
+        if percent != shown[0]:
+            shown[0] = percent
+            print(f"\r{label}: {done}/{total}", end="", file=err, flush=True)
+        if done >= total:
+            print("\r\033[K", end="", file=err, flush=True)
+
+    return progress
+
+
+def cmd_boards(args: argparse.Namespace, out: TextIO) -> int:
+    entries = builtin_boards()
+    rows = [
+        (entry.name, entry.size_label, str(solve(entry.board).moves), entry.description)
+        for entry in entries
+    ]
+    if args.json:
+        data = [
+            {
+                "name": name,
+                "title": entry.board.name,
+                "rows": entry.board.rows,
+                "cols": entry.board.cols,
+                "least_rolls": int(least),
+                "rules": entry.board.rules.non_default(),
+                "description": description,
+            }
+            for entry, (name, _, least, description) in zip(entries, rows, strict=True)
+        ]
+        print(json.dumps(data, indent=2), file=out)
+        return EXIT_OK
+    header = ("name", "size", "least rolls", "description")
+    widths = [max(cell_width(row[i]) for row in [header, *rows]) for i in range(3)]
+    room = max(20, shutil.get_terminal_size((100, 24)).columns - sum(widths) - 7)
+    for row in [header, *rows]:
+        text = " ".join(row[3].split())
+        if cell_width(text) > room:
+            text = cut_cells(text, room - 3).rstrip() + "..."
+        name, size, least = (pad_cells(row[i], widths[i], right=i == 2) for i in range(3))
+        print(f"{name}  {size}  {least}  {text}", file=out)
+    return EXIT_OK
+
+
+def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    board = load_board(args.board)
+    if args.to == "matrix":
+        lost = lost_in_matrix(board)
+        if lost:
+            options = ", ".join(f"{key}={_rule_text(value)}" for key, value in lost.items())
+            if not args.force:
+                raise UsageError(
+                    f"{args.board}: a LeetCode matrix cannot hold the rules ({options}); "
+                    "use --to toml or txt, or --force to drop them"
+                )
+            print(f"snl convert: warning: rules dropped ({options})", file=err)
+    out.write(dump_board(board, args.to))
+    return EXIT_OK
+
+
+def _rule_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    board = board_from_args(args)
+    from ..core import report  # numpy loads only when needed
+    from ..core.analysis import analyze
+
+    analysis = analyze(board, players=args.players)
+    if args.json:
+        data = report.analysis_json(analysis, visits=args.visits)
+        print(json.dumps(data), file=out)
+        return EXIT_OK
+    print(report.format_report(analysis, board, visits=args.visits), file=out)
+    return EXIT_OK
+
+
+def square_number(text: str) -> int:
+    value = parse_whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"not a square number: {quote(text)}")
+    return value
+
+
+player_count = whole_number(1, MAX_PLAYERS)
+
+
+def add_solve_parser(commands: Subcommands) -> None:
+    solve_cmd = commands.add_parser("solve", help="least rolls and one optimal route")
+    solve_cmd.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    solve_cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    solve_cmd.add_argument(
+        "--from",
+        dest="start_square",
+        type=square_number,
+        metavar="SQUARE",
+        help="start from this square (0 = off the board) instead of the rules' start",
+    )
+    solve_cmd.add_argument(
+        "--count",
+        action="store_true",
+        help="also count the optimal routes (distinct die-value sequences): is it unique?",
+    )
+    add_rule_options(solve_cmd)
+
+
+def add_analyze_parser(commands: Subcommands) -> None:
+    analyze = commands.add_parser("analyze", help="exact odds of the real game")
+    analyze.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    analyze.add_argument("--json", action="store_true", help="print one JSON object")
+    analyze.add_argument(
+        "--players",
+        type=player_count,
+        default=1,
+        metavar="N",
+        help=f"win chances for N players in turn order (1-{MAX_PLAYERS}, default 1)",
+    )
+    analyze.add_argument(
+        "--visits",
+        action="store_true",
+        help="also the expected turns begun on each square in a one-player game",
+    )
+    add_rule_options(analyze)
+
+
+def add_check_parser(commands: Subcommands) -> None:
+    check = commands.add_parser(
+        "check", help="validate a board and print warnings (exit 0 ok, 1 warnings, 2 errors)"
+    )
+    check.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+
+
+def add_boards_parser(commands: Subcommands) -> None:
+    boards = commands.add_parser("boards", help="list the built-in boards")
+    boards.add_argument("--json", action="store_true", help="print a JSON list")
+
+
+def cmd_share(args: argparse.Namespace, out: TextIO) -> int:
+    """``snl share BOARD``: the board's share code, one line (``snl play CODE`` opens it)."""
+    from ..core.share import board_code
+
+    print(board_code(board_from_args(args)), file=out)
+    return EXIT_OK
+
+
+def add_share_parser(commands: Subcommands) -> None:
+    share = commands.add_parser(
+        "share", help="print a one-line code of a board: snl play CODE (or edit, ...) opens it"
+    )
+    share.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+
+
+def add_convert_parser(commands: Subcommands) -> None:
+    convert = commands.add_parser("convert", help="print a board in another format")
+    convert.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    convert.add_argument("--to", required=True, choices=FORMATS, help="the output format")
+    convert.add_argument(
+        "--force",
+        action="store_true",
+        help="with --to matrix: drop rules the matrix cannot hold instead of refusing",
+    )

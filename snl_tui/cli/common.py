@@ -1,0 +1,144 @@
+"""What every ``snl`` command shares: one-line errors and exit codes, the parser class,
+the rule options (built from ``core.rules``), reading BOARD with them, and players."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias
+
+from ..core.board import Board
+from ..core.engine import Player
+from ..core.errors import SnlError
+from ..core.formats import load_board
+from ..core.rules import RULE_NAMES, RULE_OPTIONS, Rules
+from ..core.session import parse_players as session_parse_players
+from ..core.text import LINE_LIMIT, parse_whole, quote, safe_line
+
+if TYPE_CHECKING:
+    pass
+
+
+EXIT_OK = 0
+
+
+EXIT_WARNINGS = 1
+
+
+EXIT_USAGE = 2
+
+
+EXIT_BROKEN_PIPE = 1
+"""What Python itself exits with on EPIPE (the docs' recipe)."""
+
+
+BOARD_HELP = "a built-in board's name (see 'snl boards') or a .toml, .json or .txt file"
+
+
+class UsageError(SnlError):
+    """A command-line mistake found after parsing (e.g. too many players)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage block) and exit 2.
+    ``subcommands`` maps each command built on it to its parser."""
+
+    subcommands: dict[str, argparse.ArgumentParser]
+
+    def error(self, message: str) -> NoReturn:
+        # argparse quotes the bad argument: it may hold control characters or be huge.
+        line = safe_line(f"{self.prog}: {message}", LINE_LIMIT - 30)
+        self.exit(EXIT_USAGE, f"{line} (see {self.prog} --help)\n")
+
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[Any]"  # what add_subparsers returns
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """One option per rule (``core.rules.RULE_OPTIONS``): it overrides the board's rule."""
+    group = parser.add_argument_group("rule options (default: the board's own rules)")
+    for option in RULE_OPTIONS:
+        if option.kind is bool:
+            group.add_argument(
+                option.flag,
+                dest=option.name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=option.help,
+            )
+        elif option.kind is int:
+            low, high = option.values[0], option.values[-1]
+            group.add_argument(
+                option.flag,
+                dest=option.name,
+                type=whole_number(low, high),
+                metavar="N" if len(option.values) > 2 else None,
+                help=option.help,
+            )
+        else:
+            group.add_argument(
+                option.flag, dest=option.name, choices=option.values, help=option.help
+            )
+
+
+def rule_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The rule options given on the command line (the rest come from the board)."""
+    return {
+        name: getattr(args, name) for name in RULE_NAMES if getattr(args, name, None) is not None
+    }
+
+
+def board_from_args(args: argparse.Namespace) -> Board:
+    overrides = rule_overrides(args)
+    # Check the options alone first, so a bad value is blamed on the option, not the file.
+    Rules.from_mapping(overrides)
+    return load_board(args.board, overrides or None)
+
+
+def parse_players(text: str) -> list[Player]:
+    """``"Ann,cpu,cpu:Robo"`` -> players: the session's one parser (``--players: `` first)."""
+    try:
+        return session_parse_players(text)
+    except SnlError as error:  # a sentence for the dialog, a clause like argparse's here
+        sentence = str(error).rstrip(".")
+        raise UsageError(f"argument --players: {sentence[:1].lower()}{sentence[1:]}") from None
+
+
+def add_no_save(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-save",
+        action="store_true",
+        help="play without reading or writing saved games",
+    )
+
+
+def report_error(err: TextIO, text: str) -> None:
+    """One safe line on stderr; if even stderr is gone there is no one left to tell."""
+    with contextlib.suppress(OSError, ValueError):
+        print(safe_line(text), file=err, flush=True)
+
+
+def drop_stdout() -> None:
+    """Send what is still buffered for stdout to devnull (it cannot be written)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # stdout is not a real file (a test's capture): nothing to flush later
+
+
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type`` for a whole number from ``low`` (to ``high``, when given)."""
+    span = f"from {low}" if high is None else f"from {low} to {high}"
+
+    def parse(text: str) -> int:
+        value = parse_whole(text)  # ASCII digits only, as in board files
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be a whole number {span}, not {quote(text)}")
+        return value
+
+    return parse

@@ -1,0 +1,189 @@
+"""``snl play``, ``snl resume`` and ``snl replay``: the commands that open the game."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ..core.errors import SnlError
+from ..core.session import GameSession
+from ..core.text import clip, parse_whole, quote
+
+if TYPE_CHECKING:
+    from ..core.settings import Settings
+    from ..core.store import SavedGame, Store
+from .common import (
+    BOARD_HELP,
+    Subcommands,
+    UsageError,
+    add_no_save,
+    add_rule_options,
+    board_from_args,
+    parse_players,
+    whole_number,
+)
+
+MAX_GAME_ID = 2**63 - 1
+"""The largest id SQLite can store: a larger number names no saved game."""
+
+
+DEFAULT_PLAYERS = "You,cpu"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``snl play``: what was named on the command line is played. Only a bare ``snl``
+    (no board, mode or players named) offers the last unfinished game; with a board or
+    mode named, only an unfinished game of that board and mode is offered."""
+    named = args.board is not None or args.mode is not None or args.players is not None
+    args.board = args.board or "classic"
+    mode = args.mode or "classic"
+    board = board_from_args(args)
+    remembered, notices = _remembered(args)
+    named_players = args.players  # "" is a mistake to report, not "not given"
+    if named_players is None:
+        named_players = remembered.players or DEFAULT_PLAYERS
+    players = parse_players(named_players)
+    from ..app import SnlApp, run_app  # Textual loads only to play
+
+    def same_game(saved: SavedGame) -> bool:
+        return saved.board == board and saved.mode == mode
+
+    app = SnlApp(
+        board=board,
+        players=players,
+        seed=args.seed,
+        mode=mode,
+        animate=not args.no_animation and remembered.animation,
+        # The saved games open after the first frame (the store's module and SQLite
+        # load then), and the last unfinished game is offered then.
+        open_store=None if args.no_save else _game_store,
+        offer_last=not args.no_resume_offer,
+        offer_only=same_game if named else None,
+        settings=None if args.no_save else remembered,
+        notices=notices,
+    )
+    return run_app(app)  # non-zero after a crash, which leaves a short note on stderr
+
+
+def _remembered(args: argparse.Namespace) -> tuple[Settings, list[str]]:
+    """The settings remembered from earlier runs (defaults with ``--no-save``, which
+    touches nothing in the data folder)."""
+    from ..core.settings import Settings, load_settings
+
+    if args.no_save:
+        return Settings(), []
+    return load_settings()
+
+
+def _game_store() -> Store:
+    """The store a game saves to: a short busy timeout, so a locked store costs one
+    short wait, after which the game goes on without saving (and says so once)."""
+    from ..core.saving import GAME_TIMEOUT
+    from ..core.store import open_store
+
+    return open_store(timeout=GAME_TIMEOUT)
+
+
+def _saved_game(store: Store, text: str | None) -> SavedGame:
+    """Saved game ``text`` (an id), or the last unfinished one when None."""
+    if not store.enabled:
+        raise UsageError(
+            (store.disabled_reason or "the store cannot be opened").removeprefix("not saving: ")
+        )
+    if text is None:
+        saved = store.last_unfinished()
+        if saved is None:
+            raise UsageError("no unfinished game to resume ('snl games' lists saved games)")
+        return saved
+    game_id = parse_whole(text)
+    if game_id is None or game_id < 1:
+        raise UsageError(f"not a saved game's number: {quote(text)} (see 'snl games')")
+    if game_id > MAX_GAME_ID:  # more than SQLite can hold: no such game
+        raise UsageError(f"no saved game {clip(text, 24)} ('snl games' lists saved games)")
+    return store.load_game(game_id)
+
+
+def _session(saved: SavedGame) -> GameSession:
+    try:
+        return GameSession.from_dict(saved.data)
+    except SnlError as error:
+        raise UsageError(f"saved game {saved.id} cannot be read back: {error}") from None
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """``snl resume [ID]``: continue a saved game (``--no-save``: without saving)."""
+    from ..core.store import open_store
+
+    store = _game_store() if not args.no_save else open_store(create=False)
+    with store:
+        saved = _saved_game(store, args.game)
+        if saved.status == "won":
+            raise UsageError(
+                f"game {saved.id} is over ({saved.status_text}): 'snl replay {saved.id}' shows it"
+            )
+        session = _session(saved)
+        if args.no_save:
+            store.close()  # read, never written
+        from ..app import SnlApp, run_app  # Textual loads only to play
+
+        app = SnlApp(
+            board=session.settings.board,
+            players=session.settings.players,
+            mode=session.mode,
+            animate=not args.no_animation,
+            store=None if args.no_save else store,
+            resume=(session, saved.id),
+        )
+        return run_app(app)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``snl replay ID``: show a saved game again, move by move (nothing is written)."""
+    from ..core.store import open_store
+
+    with open_store(create=False) as store:
+        saved = _saved_game(store, args.game)
+    session = _session(saved)
+    from ..app import SnlApp, run_app
+
+    return run_app(SnlApp.replaying(session, animate=not args.no_animation))
+
+
+def add_play_parser(commands: Subcommands) -> None:
+    play = commands.add_parser("play", help="play a board in the terminal (the default)")
+    play.add_argument("board", nargs="?", metavar="BOARD", help=BOARD_HELP + " (default: classic)")
+    play.add_argument(
+        "--players",
+        metavar="LIST",
+        help="1-4 comma-separated names; 'cpu' or 'cpu:Name' is a computer "
+        "(default: the last game's players, at first You,cpu)",
+    )
+    play.add_argument("--seed", type=whole_number(0), help="seed the dice (same seed, same game)")
+    play.add_argument(
+        "--mode",
+        choices=("classic", "puzzle"),
+        help="classic (the default): random dice; puzzle: you choose each die value",
+    )
+    play.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    add_no_save(play)
+    play.add_argument(
+        "--no-resume-offer",
+        action="store_true",
+        help="start a new game without offering the last unfinished one (snl serve's tabs)",
+    )
+    add_rule_options(play)
+
+
+def add_resume_parser(commands: Subcommands) -> None:
+    resume = commands.add_parser("resume", help="continue a saved game (default: the last)")
+    resume.add_argument(
+        "game", nargs="?", metavar="ID", help="the game's id in 'snl games' (default: the last)"
+    )
+    resume.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    add_no_save(resume)
+
+
+def add_replay_parser(commands: Subcommands) -> None:
+    replay = commands.add_parser("replay", help="show a saved game again, move by move")
+    replay.add_argument("game", metavar="ID", help="the game's id in 'snl games'")
+    replay.add_argument("--no-animation", action="store_true", help="move tokens instantly")

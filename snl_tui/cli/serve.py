@@ -1,0 +1,313 @@
+"""``snl serve``: play in a browser through textual-serve (SPEC 9).
+
+Each browser tab (each websocket) runs its own ``snl play`` process, started with the
+running interpreter so it works from any directory and any install. textual-serve is an
+optional extra (``snl-tui[web]``); without it ``snl serve`` says how to install it.
+
+The page comes from ``snl_tui/web/`` (our template): titled ``snl``, no external fonts,
+the terminal focused as soon as it is connected, a font size that fits the board. The
+number of games at once is capped, because each one is a process of ~40 MB.
+
+The browser door is guarded (SPEC 9), because loopback is no protection against pages
+that the user's own browser opens on other sites:
+- a websocket is accepted only from the page's own origin (or one given with
+  ``--allow-origin``), and only for a Host header this server answers to (a page whose
+  name was re-pointed at 127.0.0.1, "DNS rebinding", is refused too): anything else is 403;
+- every size the page sends (the query string and each resize message) is clamped to
+  ``WIDTH_RANGE`` x ``HEIGHT_RANGE`` before a game process sees it, and each game process
+  runs under a memory limit (``MEMORY_LIMIT_MB``, ``ulimit -d``);
+- ``/static/`` and its folders list nothing (404).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import socket
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+from ..core.text import parse_whole, quote
+from .common import whole_number
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_MAX_SESSIONS = 8
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+INSTALL_HINT = (
+    "snl serve: browser play needs textual-serve: pip install 'snl-tui[web]' "
+    '(from a checkout: pip install ".[web]")'
+)
+FULL_CLOSE_CODE = 1013
+"""The websocket close code for "try again later": the page shows its "full" message."""
+
+TEMPLATES = Path(__file__).parent.parent / "web"
+WIDTH_RANGE = (20, 400)
+HEIGHT_RANGE = (10, 200)
+"""Terminal sizes a page may ask for (cells). 400x200 is a 4K screen at the page's smallest
+font; a game process at that size stays near 60 MB (10000x5000 took it past 400 MB)."""
+MEMORY_LIMIT_MB = 1024
+"""Each game process's data limit: several times what a game needs (about 60 MB at the
+largest size), so one process can never take the machine down."""
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+def add_serve_parser(
+    commands: argparse._SubParsersAction[Any],
+    add_rule_options: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    """Register ``snl serve`` on the CLI's subparsers."""
+    serve = commands.add_parser("serve", help="play in a web browser (needs snl-tui[web])")
+    serve.add_argument("board", nargs="?", default="classic", metavar="BOARD")
+    serve.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)",
+    )
+    serve.add_argument(
+        "--port", type=whole_number(0, 65535), default=DEFAULT_PORT, help="default 8000"
+    )
+    serve.add_argument(
+        "--max-sessions",
+        type=whole_number(1),
+        default=DEFAULT_MAX_SESSIONS,
+        metavar="N",
+        help=f"games at once, one per browser tab (default {DEFAULT_MAX_SESSIONS})",
+    )
+    serve.add_argument(
+        "--players", default="You,cpu", metavar="LIST", help="as for 'snl play' (default You,cpu)"
+    )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="also accept browser pages from this origin, e.g. https://games.example.org "
+        "behind a reverse proxy (repeatable; default: only this server's own pages)",
+    )
+    serve.add_argument("--mode", choices=("classic", "puzzle"), default="classic")
+    serve.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    serve.add_argument(
+        "--no-save", action="store_true", help="browser games are not saved (default: saved)"
+    )
+    add_rule_options(serve)
+
+
+def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
+    """The shell command each browser session runs: this interpreter's ``snl play``,
+    under a data limit of ``MEMORY_LIMIT_MB`` (``ulimit -d``, in every POSIX shell).
+
+    A board file is made absolute, so the game finds it whatever the directory. Every
+    tab is a new game: it saves like a terminal game (unless ``--no-save``) but does not
+    offer to resume the last one, which may be the game in another open tab.
+    """
+    board = args.board
+    if Path(board).suffix and Path(board).exists():
+        board = str(Path(board).resolve())
+    words = [sys.executable, "-m", "snl_tui", "play", board, "--players", args.players]
+    words += ["--mode", args.mode]
+    if args.no_animation:
+        words.append("--no-animation")
+    words.append("--no-save" if args.no_save else "--no-resume-offer")
+    for name, value in overrides.items():
+        flag = "--" + name.replace("_", "-")
+        if isinstance(value, bool):
+            words.append(flag if value else flag.replace("--", "--no-", 1))
+        else:
+            words += [flag, str(value)]
+    return f"ulimit -d {MEMORY_LIMIT_MB * 1024} && exec {shlex.join(words)}"
+
+
+def clamp(value: object, bounds: tuple[int, int], default: int) -> int:
+    """A size from the page as a whole number within ``bounds`` (``default`` when it is
+    not a whole number at all)."""
+    number = value if type(value) is int else parse_whole(str(value))
+    if number is None:
+        return default
+    low, high = bounds
+    return max(low, min(high, number))
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of ``url`` in lower case, or None when it has none."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def host_names(host: str, port: int) -> set[str]:
+    """The Host headers this server answers to when it listens on ``host``: loopback
+    listens answer to the loopback names only (so a re-pointed name is refused); another
+    address answers to any name (the network reaches it by names we cannot know)."""
+    if host not in LOOPBACK:
+        return set()
+    names = {"127.0.0.1", "localhost", "[::1]"}
+    return {f"{name}:{port}" for name in names} | (names if port == 80 else set())
+
+
+def allowed(origin: str | None, host: str, hosts: set[str], extra: Iterable[str]) -> bool:
+    """Whether a websocket from page ``origin`` to Host ``host`` is let in: the page's
+    own origin (same host and port as the request, on a name this server answers to), or
+    an origin given with ``--allow-origin``. No Origin header (not a browser) is refused
+    too: every browser sends one, and the game has no other client."""
+    if origin is None:
+        return False
+    origin = origin.strip().lower()
+    if origin in extra:
+        return True
+    host = host.lower()
+    if hosts and host not in hosts:
+        return False
+    return origin in (f"http://{host}", f"https://{host}")
+
+
+def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) -> int:
+    """Serve the game until Ctrl+C; exit 2 with one line when textual-serve is missing."""
+    try:
+        server_class = _server_class()
+    except ImportError:
+        print(INSTALL_HINT, file=err)
+        return EXIT_USAGE
+    try:
+        socket.getaddrinfo(args.host, args.port, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        print(f"snl serve: cannot resolve the host {quote(args.host)}", file=err)
+        return EXIT_USAGE
+    extra = []
+    for url in args.allow_origin:
+        origin = origin_of(url)
+        if origin is None:
+            print(
+                f"snl serve: --allow-origin {quote(url)} is not an origin such as "
+                "https://games.example.org",
+                file=err,
+            )
+            return EXIT_USAGE
+        extra.append(origin)
+    if args.host not in LOOPBACK:
+        print(
+            f"snl serve: warning: listening on {args.host}: anyone who can reach this "
+            "address and port can play (and start processes on this machine)",
+            file=err,
+        )
+    server = server_class(
+        play_command(args, overrides),
+        host=args.host,
+        port=args.port,
+        max_sessions=args.max_sessions,
+        allow_origins=tuple(extra),
+    )
+    try:
+        server.serve()
+    except OSError as error:  # the port is taken, the address is not this machine's
+        print(f"snl serve: cannot listen on {args.host}:{args.port}: {error.strerror}", file=err)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def _server_class() -> type[Any]:
+    """``SnlServer``, defined only when textual-serve can be imported."""
+    import aiohttp_jinja2
+    from aiohttp import web
+    from textual_serve.server import Server
+
+    class ClampedSizes:
+        """An app service whose terminal size is always clamped (every resize message)."""
+
+        def __init__(self, service: Any) -> None:
+            self.service = service
+
+        async def set_terminal_size(self, width: object, height: object) -> None:
+            await self.service.set_terminal_size(
+                clamp(width, WIDTH_RANGE, 80), clamp(height, HEIGHT_RANGE, 24)
+            )
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.service, name)
+
+    class SnlServer(Server):
+        """textual-serve's server with our page, a cap on concurrent games and the guards
+        of the module's docstring."""
+
+        def __init__(
+            self,
+            command: str,
+            *,
+            host: str,
+            port: int,
+            max_sessions: int,
+            allow_origins: tuple[str, ...] = (),
+        ) -> None:
+            # Our templates folder (absolute, so textual-serve's own base path is ignored).
+            super().__init__(command, host=host, port=port, title="snl", templates_path=TEMPLATES)
+            self.max_sessions = max_sessions
+            self.sessions = 0
+            self.hosts = host_names(host, port)
+            self.allow_origins = allow_origins
+
+        async def _make_app(self) -> web.Application:
+            # textual-serve builds its aiohttp app here (its only hook for it): the guard
+            # runs before every route, including its static files and websocket.
+            app = await super()._make_app()
+
+            @web.middleware
+            async def guard(request: web.Request, handler: Any) -> web.StreamResponse:
+                return await self.guard(request, handler)
+
+            app.middlewares.append(guard)
+            return app
+
+        async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+            """Refuse what the module's docstring refuses; clamp the page's sizes."""
+            if request.path.startswith("/static") and request.path.endswith("/"):
+                raise web.HTTPNotFound()  # no folder listings
+            if self.hosts and request.host.lower() not in self.hosts:
+                raise web.HTTPForbidden(text="snl serve: unknown host")
+            if request.path == "/ws":
+                origin = request.headers.get("Origin")
+                if not allowed(origin, request.host, self.hosts, self.allow_origins):
+                    raise web.HTTPForbidden(text="snl serve: pages from other sites may not play")
+                query = request.rel_url.query
+                sizes = {
+                    "width": str(clamp(query.get("width", "80"), WIDTH_RANGE, 80)),
+                    "height": str(clamp(query.get("height", "24"), HEIGHT_RANGE, 24)),
+                }
+                request = request.clone(rel_url=request.rel_url.update_query(sizes))
+            response: web.StreamResponse = await handler(request)
+            return response
+
+        async def _process_messages(self, websocket: Any, app_service: Any) -> None:
+            clamped: Any = ClampedSizes(app_service)
+            await super()._process_messages(websocket, clamped)
+
+        def full(self) -> bool:
+            return self.sessions >= self.max_sessions
+
+        async def handle_index(self, request: web.Request) -> web.StreamResponse:
+            if self.full():
+                return aiohttp_jinja2.render_template(
+                    "full.html", request, {"max_sessions": self.max_sessions}, status=503
+                )
+            response: web.StreamResponse = await super().handle_index(request)
+            return response
+
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            if self.full():
+                # A page loaded before the others took the last seats: refuse with "try
+                # again later"; the page shows that the server is full.
+                websocket = web.WebSocketResponse()
+                await websocket.prepare(request)
+                await websocket.close(code=FULL_CLOSE_CODE, message=b"full")
+                return websocket
+            self.sessions += 1  # no await since the check: no other session in between
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self.sessions -= 1
+
+    return SnlServer

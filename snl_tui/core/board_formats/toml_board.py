@@ -1,0 +1,65 @@
+"""TOML board files: the board document, the format for hand editing. Read with the
+standard ``tomllib``; written with ``tomlkit`` (one ``[from, to]`` pair per line, the
+rules in a ``[rules]`` table), which can also keep a designer's comments."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+import tomlkit
+
+from ..board import Board
+from ..errors import BoardError
+from .common import RULE_ORDER, NotThisFormat, Parsed, document, parse_document
+
+NAME = "toml"
+SUFFIX = ".toml"
+WRITES: tuple[str, ...] = ("toml",)
+
+
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def parse(text: str) -> Parsed:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        where = None
+        found = _TOML_POSITION.search(message)
+        if found:
+            where = f"line {found.group(1)}, column {found.group(2)}"
+            message = message[: found.start()]
+        if message.endswith(" (at end of document)"):
+            message, where = message.removesuffix(" (at end of document)"), "end of file"
+        raise NotThisFormat(BoardError(f"malformed TOML: {message}", where=where)) from None
+    except RecursionError:
+        raise NotThisFormat(BoardError("malformed TOML: nested too deeply")) from None
+    except ValueError:
+        # tomllib converts integers itself: one of over 4,300 digits raises ValueError.
+        raise BoardError("a number in the file is far too large") from None
+    return parse_document(data)
+
+
+def dump(board: Board, fmt: str = "toml") -> str:
+    """The board document as TOML (``fmt`` is always ``toml``)."""
+    data = document(board)
+    out = tomlkit.document()
+    for key, value in data.items():
+        if key == "rules":
+            continue
+        if key in ("ladders", "snakes"):
+            pairs = tomlkit.array()
+            pairs.extend(value)
+            out[key] = pairs.multiline(bool(value))
+        else:
+            out[key] = value
+    rules = data.get("rules")
+    if rules:
+        table = tomlkit.table()
+        for key in RULE_ORDER:
+            if key in rules:
+                table[key] = rules[key]
+        out["rules"] = table
+    return tomlkit.dumps(out)

@@ -1,0 +1,129 @@
+"""The history of saved games beside the exact odds: what ``snl stats`` and the game's
+statistics screen both show, figured and written once (no Textual)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .cells import cell_width, pad_cells
+from .errors import SnlError
+from .text import safe_line
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+    from .board import Board
+    from .store import BoardRecord
+
+
+def print_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int], out: TextIO
+) -> None:
+    rows = [tuple(safe_line(cell, 60) for cell in row) for row in rows]  # names from the store
+    widths = [max(cell_width(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        cells = [
+            pad_cells(cell, width, right=index in right)
+            for index, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        print("  ".join(cells).rstrip(), file=out)
+
+
+def exact_odds(board: Board) -> Analysis | None:
+    """The exact one-player odds of ``board``, or None for a board too large for them."""
+    from .analysis import analyze  # numpy loads only when there is history to compare
+
+    try:
+        return analyze(board)
+    except SnlError:
+        return None
+
+
+def board_summary(record: BoardRecord, odds: Analysis | None = None) -> dict[str, Any]:
+    """A board's history with the exact odds beside it (JSON-able); ``odds`` when the
+    caller has them already (``exact_odds(record.board)``). Used by ``snl stats`` and the
+    game's statistics screen, so both show the same figures."""
+    from .analysis import luck
+    from .solver import solve
+
+    if odds is None:
+        odds = exact_odds(record.board)
+    if odds is not None:
+        expected: float | None = odds.expected_turns
+        median: int | None = odds.median_turns
+    else:  # a board too large for the exact odds: history without them
+        expected, median = None, None
+    if expected is not None and not math.isfinite(expected):
+        expected = None
+    optimum = solve(record.board).moves
+    players = []
+    for player in record.players:
+        seats = player.seats or (1,) * len(player.lengths)
+        luck_shares = (
+            [luck(odds, count, length) for length, count in zip(player.lengths, seats, strict=True)]
+            if odds
+            else []
+        )
+        players.append(
+            {
+                "player": player.player,
+                "games": player.games,
+                "wins": player.wins,
+                "lengths": list(player.lengths),
+                "average_length": player.average_length,
+                "luck_percentiles": luck_shares,
+                "median_luck": _median(luck_shares),
+                "puzzles": player.puzzles,
+                "puzzle_best": player.puzzle_best,
+            }
+        )
+    return {
+        "board": record.name,
+        "key": record.key,
+        "expected_turns": expected,
+        "median_turns": median if median is None or median >= 0 else None,
+        "optimum": optimum if optimum >= 0 else None,
+        "players": players,
+    }
+
+
+def _median(values: Sequence[float]) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[middle]
+    return (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def print_board(board: dict[str, Any], out: TextIO) -> None:
+    expected = board["expected_turns"]
+    exact = (
+        f"exact: {expected:.1f} turns expected, median {board['median_turns']}"
+        if expected is not None
+        else "exact odds not available for this board"
+    )
+    print(f"{safe_line(board['board'] or '(unnamed board)')} ({exact})", file=out)
+    header = ("player", "games", "wins", "avg length", "luck", "puzzle best")
+    rows = [_player_row(player, board) for player in board["players"]]
+    print_table(header, rows, {1, 2, 3, 4}, out)
+
+
+def _player_row(player: dict[str, Any], board: dict[str, Any]) -> tuple[str, ...]:
+    average = player["average_length"]
+    median_luck = player["median_luck"]
+    best = player["puzzle_best"]
+    puzzle = "-"
+    if best is not None:
+        optimum = board["optimum"]
+        puzzle = f"{best} (optimum {optimum})" if optimum is not None else str(best)
+    return (
+        player["player"],
+        str(player["games"]),
+        str(player["wins"]),
+        "-" if average is None else f"{average:.1f}",
+        "-" if median_luck is None else f"{median_luck:.0%}",
+        puzzle,
+    )

@@ -1,0 +1,163 @@
+"""The game screen's commands that open dialogs or switch things: new game, load, mode,
+statistics, saved games, help, edit, the hint and the route, animation, the end of a game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..core.board import Board
+from ..core.session import (
+    GameSettings,
+    players_text,
+    puzzle_player,
+)
+from ..messages import (
+    EditRequested,
+    ResumeRequested,
+    SettingChanged,
+)
+from ..widgets.board import BoardView
+from .game_view import COMPUTING, GameView
+
+
+class GameMenu(GameView):
+    """The dialogs and switches of the game screen."""
+
+    def _after_game_over(self, choice: str | None) -> None:
+        if choice == "retry":
+            self.restart(again=True)
+        elif choice == "new":
+            self.action_new_game()  # the same dialog as n: players, mode and board
+        elif choice == "replay":
+            from .replay import ReplayScreen
+
+            replay = ReplayScreen(self.session, animate=self.animation_on, pushed=True)
+            self.app.push_screen(replay)
+        elif choice == "quit":
+            self.action_quit()
+
+    def action_toggle_hint(self) -> None:
+        self.hint_visible = not self.hint_visible
+        self._show_hint()
+
+    def action_toggle_route(self) -> None:
+        session = self.session
+        if session.route_on:
+            session.hide_route()
+        elif not self.solver_ready:
+            self.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
+            return
+        elif (problem := session.show_route()) is not None:
+            over = session.game.over
+            self.notify(problem, severity="information" if over else "warning", markup=False)
+        game = session.game
+        current = None if game.over else game.current
+        self.query_one(BoardView).show(game.positions, session.route, current)
+
+    def action_toggle_jumps(self) -> None:
+        self.notify(self.query_one(BoardView).toggle_jumps())
+
+    def action_toggle_fit(self) -> None:
+        self.notify(self.query_one(BoardView).toggle_fit())
+
+    def action_toggle_animation(self) -> None:
+        self.animation_on = not self.animation_on
+        self.notify(f"Animation {'on' if self.animation_on else 'off'}.")
+        self.post_message(SettingChanged("animation", self.animation_on))
+
+    def action_saved_games(self) -> None:
+        """The unfinished saved games, to pick one and continue it."""
+        from .saved_games import SavedGamesScreen
+
+        store = self.saver.store
+        if store is None or not store.enabled:
+            self._show_status("Not saving games: there are no saved games to open here.")
+            return
+
+        def chosen(game_id: int | None) -> None:
+            if game_id is not None and game_id != self.saver.game_id:
+                self.post_message(ResumeRequested(game_id))
+
+        self.app.push_screen(SavedGamesScreen(store, current=self.saver.game_id), chosen)
+
+    def in_progress(self) -> bool:
+        """A game with moves and no winner yet: replacing it asks first."""
+        game = self.session.game
+        return bool(game.history) and not game.over
+
+    def confirm_then(self, question: str, proceed: Callable[[], None]) -> None:
+        """Run ``proceed`` now, or after a yes when it would replace a game in progress."""
+        if not self.in_progress():
+            proceed()
+            return
+        from .confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                proceed()
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+    def action_switch_mode(self) -> None:
+        mode = "puzzle" if self.mode == "classic" else "classic"
+
+        def switch() -> None:
+            self.restart(self.settings.with_changes(mode=mode))
+            self.notify(f"{mode.capitalize()} mode.")
+
+        self.confirm_then(f"Switch to {mode} mode? The game in progress ends.", switch)
+
+    def action_new_game(self) -> None:
+        from .new_game import NewGameScreen
+
+        self.app.push_screen(NewGameScreen(self.settings), self._new_game_chosen)
+
+    def _new_game_chosen(self, settings: GameSettings | None) -> None:
+        if settings is not None:
+            self.restart(settings)
+            self.post_message(SettingChanged("players", players_text(settings.players)))
+
+    def action_load_board(self) -> None:
+        from .load_board import LoadBoardScreen
+
+        self.app.push_screen(LoadBoardScreen(), self._board_chosen)
+
+    def _board_chosen(self, board: Board | None) -> None:
+        if board is None:
+            return
+
+        def play() -> None:
+            self.restart(self.settings.with_changes(board=board))
+            name = f"{board.name or 'board'} ({board.rows}x{board.cols})"
+            self.notify(f"Loaded {name}.", markup=False)
+
+        self.confirm_then(
+            f"Play {board.name or 'the loaded board'}? The game in progress ends.", play
+        )
+
+    def action_stats(self) -> None:
+        from .stats import StatsScreen
+
+        you = puzzle_player(self.settings.players).name  # the first human seat
+        self.app.push_screen(StatsScreen(self.saver.store, self.session.board, you))
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_quit(self) -> None:
+        if self.pushed:
+            self.dismiss(None)
+            return
+        self.app.exit(return_code=0)
+
+    def action_edit(self) -> None:
+        """Edit this board (SPEC 7); an edited board is played when the editor closes."""
+        self.post_message(EditRequested(self.settings.board, self._edited))
+
+    def _edited(self, board: Board | None) -> None:
+        if board is not None and board != self.settings.board:
+            settings = self.settings
+            self.restart(settings.with_changes(board=board))
+            self.notify("Playing the edited board.")
