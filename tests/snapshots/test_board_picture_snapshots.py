@@ -1,7 +1,8 @@
 """Snapshots of the drawn board: classic and everest with the snakes and ladders drawn at
 two terminal sizes, zoomed out to fit, and with ``j`` (markers only).
 
-Same fixed environment as ``test_snapshots.py`` (``conftest.py``) (textual-dark, seeded, no animation).
+Same fixed environment as ``test_snapshots.py`` (textual-dark, seeded, no animation;
+``conftest.py``).
 """
 
 from __future__ import annotations
