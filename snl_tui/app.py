@@ -48,6 +48,7 @@ from .screens.game import GameScreen
 if TYPE_CHECKING:
     from .core.settings import Settings
     from .core.store import SavedGame, Store
+    from .net.client import RoomClient
     from .palette import SnlCommandPalette
 
 DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
@@ -132,6 +133,17 @@ class SnlApp(App[None]):
     def editing(cls, editor: Screen[Board | None], board: Board, animate: bool = True) -> SnlApp:
         """``snl edit``: the board editor as the base screen (``p`` plays its board)."""
         return cls(board=board, animate=animate, front=editor, front_css=EDITOR_CSS)
+
+    @classmethod
+    def joining(
+        cls, client: RoomClient, *, join_line: str | None = None, animate: bool = True
+    ) -> SnlApp:
+        """``snl join`` (and ``snl host --name``): a room's game as the base screen,
+        from this terminal's seat; ``client`` has been welcomed in the room."""
+        from .screens.room import RoomScreen
+
+        room = RoomScreen(client, animate=animate, join_line=join_line)
+        return cls(board=room.session.board, animate=animate, front=room)
 
     @classmethod
     def replaying(cls, session: GameSession, animate: bool = True) -> SnlApp:

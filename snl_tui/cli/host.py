@@ -26,6 +26,7 @@ from .common import Subcommands, parse_players, whole_number
 
 if TYPE_CHECKING:
     from ..core.store import Store
+    from ..net.client import RoomClient
     from ..net.server import Room, RoomServer
 
 DEFAULT_HOST = "127.0.0.1"
@@ -66,6 +67,13 @@ def add_host_parser(
     )
     host.add_argument("--seed", type=int, help="seed the dice (same seed, same rolls)")
     host.add_argument("--password", metavar="P", help="people must give it to join")
+    host.add_argument(
+        "--name",
+        metavar="NAME",
+        help="take a seat yourself and play in this terminal (the others' 'snl join' "
+        "line shows on the game screen)",
+    )
+    host.add_argument("--no-animation", action="store_true", help="move tokens instantly")
     host.add_argument(
         "--resume",
         metavar="ID",
@@ -116,7 +124,8 @@ def cmd_host(
         if args.no_save:
             raise SnlError("--resume and --no-save: a resumed room goes on saving")
     store = None if args.no_save else _store()
-    server = RoomServer(store, log=say)
+    # With --name the game screen is up: it shows who sits where, no lines over it.
+    server = RoomServer(store, log=None if args.name is not None else say)
     if store is not None:
         for warning in [*store.warnings, *([store.disabled_reason] if not store.enabled else [])]:
             say(warning or "")
@@ -132,11 +141,48 @@ def cmd_host(
             "(use --password, or an SSH tunnel: see the README, 'Play with friends')"
         )
     try:
+        if args.name is not None:
+            return _host_and_play(server, room, args, say)
         asyncio.run(_serve(server, room, args.host, args.port, out))
     finally:
         if store is not None:
             store.close()
     return EXIT_OK
+
+
+def _host_and_play(
+    server: RoomServer, room: Room, args: argparse.Namespace, say: Callable[[str], None]
+) -> int:
+    """``--name``: serve the room and take a seat in it from this terminal; the others'
+    ``snl join`` line is on the game screen (and printed when the game closes)."""
+    from ..net.protocol import RoomAddress, check_name
+    from .join import join_room, play_in_room
+
+    name = check_name(args.name)
+    where: list[RoomAddress] = []
+
+    async def start() -> None:
+        bound = await _listen(server, args.host, args.port)
+        where.append(RoomAddress(_shown_host(args.host), bound, room.code))
+
+    async def joined() -> RoomClient:
+        own = RoomAddress(_local_host(args.host), where[0].port, room.code)
+        return await join_room(own, [name], password=args.password)
+
+    def join_line() -> str:
+        return f"snl join {where[0]}" if where else ""
+
+    try:
+        return play_in_room(
+            joined,
+            animate=not args.no_animation,
+            join_line=join_line,
+            before=start,
+            after=server.stop,
+        )
+    finally:
+        if where:
+            say(f"the room is closed (it was {join_line()})")
 
 
 def _store() -> Store:
@@ -163,16 +209,32 @@ def _resumed(server: RoomServer, store: Store | None, text: str, password: str |
     return server.resume_room(saved, password=password)
 
 
-async def _serve(server: RoomServer, room: Room, host: str, port: int, out: TextIO) -> None:
-    from ..net.protocol import RoomAddress
-
+async def _listen(server: RoomServer, host: str, port: int) -> int:
+    """Start listening; the port bound (``--port 0``: any free one)."""
     try:
-        bound = await server.start(host, port)
+        return await server.start(host, port)
     except OSError as error:
         reason = os.strerror(error.errno) if error.errno else str(error)
         raise SnlError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
-    shown = socket.gethostname() if host in ANY_ADDRESS else host
-    print(f"snl join {RoomAddress(shown, bound, room.code)}", file=out, flush=True)
+
+
+def _shown_host(host: str) -> str:
+    """The address others type: this machine's name when listening on every address."""
+    return socket.gethostname() if host in ANY_ADDRESS else host
+
+
+def _local_host(host: str) -> str:
+    """Where this machine reaches its own room."""
+    if host in ANY_ADDRESS:
+        return "127.0.0.1"
+    return host
+
+
+async def _serve(server: RoomServer, room: Room, host: str, port: int, out: TextIO) -> None:
+    from ..net.protocol import RoomAddress
+
+    bound = await _listen(server, host, port)
+    print(f"snl join {RoomAddress(_shown_host(host), bound, room.code)}", file=out, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):

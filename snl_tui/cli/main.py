@@ -72,6 +72,7 @@ COMMANDS = (
     "export",
     "serve",
     "host",
+    "join",
     *history.COMMANDS,
 )
 
@@ -126,6 +127,12 @@ def _add_host(commands: Subcommands) -> None:
     add_host_parser(commands, add_rule_options)
 
 
+def _add_join(commands: Subcommands) -> None:
+    from .join import add_join_parser
+
+    add_join_parser(commands)
+
+
 _SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] = (
     (("play",), add_play_parser),
     (("resume",), add_resume_parser),
@@ -142,6 +149,7 @@ _SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] 
     (history.COMMANDS, history.register),  # games, stats
     (("serve",), _add_serve),
     (("host",), _add_host),
+    (("join",), _add_join),
 )
 """Each subcommand's name(s) and what adds it to the parser."""
 
@@ -231,6 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "export": lambda: _export(args, out),
         "serve": lambda: _serve(args, err),
         "host": lambda: _host(args, out, err),
+        "join": lambda: _join(args),
         **{name: lambda: history.run(args, out, err) for name in history.COMMANDS},
     }
     try:
@@ -287,3 +296,9 @@ def _host(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return board_from_args(args)
 
     return cmd_host(args, board, rule_overrides(args), out, err)
+
+
+def _join(args: argparse.Namespace) -> int:
+    from .join import cmd_join  # the network library and Textual load only to join
+
+    return cmd_join(args)

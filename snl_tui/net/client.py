@@ -119,6 +119,12 @@ class RoomClient:
         """Why the room refused this client for good (it stopped reconnecting)."""
         self.connections = 0
         """How many times a connection was made (1 for the first; more after drops)."""
+        self.failures = 0
+        """Connections that ended without a welcome (refused, unreachable, dropped)."""
+        self.last_failure: str | None = None
+        """Why the last connection could not be made, in words ("connection refused")."""
+        self.last_refusal: ProtocolError | None = None
+        """The room's last refusal, final or not (a name already playing, say)."""
         self._websocket: ClientConnection | None = None
         self._closing = False
         self._changed = asyncio.Condition()
@@ -155,6 +161,8 @@ class RoomClient:
         attempt = 0
         while not self._closing and self.refused is None:
             welcomed = await self._connect_once()
+            if not welcomed:
+                self.failures += 1
             if self._closing or self.refused is not None:
                 break
             attempt = 0 if welcomed else attempt + 1
@@ -176,8 +184,8 @@ class RoomClient:
                 async for frame in websocket:
                     await self._receive(websocket, frame)
                     welcomed = welcomed or self.role is not None
-        except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake, InvalidURI):
-            pass
+        except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake, InvalidURI) as error:
+            self.last_failure = _failure_text(error)
         finally:
             self._websocket = None
             self.role = None
@@ -313,6 +321,7 @@ class RoomClient:
         return True
 
     def _refused(self, code: str, message: str) -> None:
+        self.last_refusal = ProtocolError(code, message)
         if code == "wrong-token":
             self.token = None  # the host forgot it (restarted): rejoin by name
         elif code in FINAL_REFUSALS:
@@ -327,6 +336,21 @@ class RoomClient:
     async def _notify(self) -> None:
         async with self._changed:
             self._changed.notify_all()
+
+
+def _failure_text(error: BaseException) -> str:
+    """Why a connection failed, for a person: 'connection refused', 'no answer'..."""
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused (is snl host running there?)"
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    if isinstance(error, InvalidHandshake | InvalidURI):
+        return "that address does not answer as an snl room"
+    if isinstance(error, ConnectionClosed):
+        return "the connection was closed"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return str(error) or type(error).__name__
 
 
 def _status(value: str) -> str:

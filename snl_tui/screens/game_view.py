@@ -3,12 +3,15 @@ the footer's keys. The state it reads is declared here and kept by ``GameScreen`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
 from ..commands import keys_of
 from ..core.board import Board
+from ..core.engine import Player
 from ..core.odds import compute_odds
 from ..core.saving import GameSaver
 from ..core.session import (
@@ -68,6 +71,15 @@ class GameView(Screen[None]):
     def action_pick(self, die: int) -> None:
         raise NotImplementedError  # GameScreen's
 
+    def shown_players(self) -> Sequence[Player]:
+        """The players as the players panel lists them (a room's screen adds who is you,
+        who is away and which seats are free)."""
+        return self.session.game.players
+
+    def hint_seat(self) -> int:
+        """The seat the hint, the odds and the route are about (a room's screen: its own)."""
+        return self.session.hint_seat
+
     def _show_titles(self) -> None:
         """The game's name above the board, the rules below it (once: the header says
         what the program is, "snl — Snakes & Ladders", not the game's name again)."""
@@ -102,7 +114,8 @@ class GameView(Screen[None]):
         """Players, board tokens, route, hint and status from the session."""
         game = self.session.game
         current = None if game.over else game.current
-        self.query_one(PlayersPanel).show(game.players, game.positions, current, game.winner)
+        players = self.shown_players()
+        self.query_one(PlayersPanel).show(players, game.positions, current, game.winner)
         self._show_tokens()
         self._show_hint()
         self._show_status()
@@ -132,7 +145,7 @@ class GameView(Screen[None]):
         # The odds from the analysis (0.4 s on classic the first time, seconds on big
         # boards) in a worker; shown if the game has not moved on meanwhile.
         game = self.session.game
-        board, positions, seat = game.board, tuple(game.positions), self.session.hint_seat
+        board, positions, seat = game.board, tuple(game.positions), self.hint_seat()
         in_background(
             self,
             "hint",
@@ -145,7 +158,7 @@ class GameView(Screen[None]):
 
     def _hint_key(self) -> tuple[int, tuple[int, ...], int]:
         game = self.session.game
-        return self.session.generation, tuple(game.positions), self.session.hint_seat
+        return self.session.generation, tuple(game.positions), self.hint_seat()
 
     def _show_status(self, message: str | None = None) -> None:
         status = self.query_one("#status", Static)

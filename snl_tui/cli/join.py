@@ -1,0 +1,140 @@
+"""``snl join HOST:PORT/CODE``: play in a friend's room from this terminal (SPEC 11).
+
+The room is joined before the game screen opens, so a wrong code or password, a name
+already playing, or a host that cannot be reached is one line and exit 2, and the screen
+opens on the game as it is. The client then runs on the app's own event loop
+(``App.run(loop=...)``, public Textual API) for as long as the screen is up: it rejoins by
+itself after a drop. ``snl host --name`` plays through the same path (``play_in_room``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from ..core.errors import SnlError
+from .common import Subcommands
+
+if TYPE_CHECKING:
+    from ..net.client import RoomClient
+    from ..net.protocol import RoomAddress
+
+JOIN_TIMEOUT = 15.0
+"""Seconds to wait for the room's welcome before giving up with one line."""
+MAX_NAME_TRIES = 8
+"""A default name already playing in the room is tried as "Name 2" .. "Name 8"."""
+
+
+def add_join_parser(commands: Subcommands) -> None:
+    """Register ``snl join`` on the CLI's subparsers."""
+    join = commands.add_parser("join", help="play in a friend's room (what 'snl host' printed)")
+    join.add_argument("address", metavar="HOST:PORT/CODE", help="as 'snl host' printed it")
+    join.add_argument(
+        "--name",
+        metavar="NAME",
+        help="your name in the room (default: your user name); the same name takes "
+        "your seat back after you left",
+    )
+    join.add_argument("--password", metavar="P", help="the room's password, if it has one")
+    join.add_argument("--watch", action="store_true", help="watch without taking a seat")
+    join.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    from ..net.protocol import check_name, parse_address
+
+    address = parse_address(args.address)
+    given = args.name is not None
+    name = check_name(args.name if given else default_name())
+    names = [name] if given else [name, *(f"{name} {n}" for n in range(2, MAX_NAME_TRIES + 1))]
+
+    async def joined() -> RoomClient:
+        return await join_room(address, names, password=args.password, watch=args.watch)
+
+    return play_in_room(joined, animate=not args.no_animation)
+
+
+def default_name() -> str:
+    """The user's login name, else "Player"."""
+    with contextlib.suppress(Exception):  # getpass raises whatever the platform gives
+        name = getpass.getuser().strip()
+        if name and name.isprintable() and "," not in name:
+            return name[:1].upper() + name[1:]
+    return "Player"
+
+
+async def join_room(
+    address: RoomAddress,
+    names: list[str],
+    *,
+    password: str | None = None,
+    watch: bool = False,
+    timeout: float = JOIN_TIMEOUT,
+) -> RoomClient:
+    """A client welcomed in the room under the first of ``names`` the room accepts
+    (the next one only when a name is already playing); SnlError with one line else."""
+    from ..net.client import RoomClient
+
+    for index, name in enumerate(names):
+        client = RoomClient(address, name, password=password, spectate=watch)
+        client.start()
+        try:
+            await client.wait_for(
+                lambda c=client: (
+                    c.role is not None  # type: ignore[misc]
+                    or c.last_refusal is not None
+                    or c.failures > 0
+                ),
+                timeout,
+            )
+        except TimeoutError:
+            await client.close()
+            raise SnlError(f"{address}: no answer in {timeout:.0f} seconds") from None
+        if client.role is not None:
+            return client
+        await client.close()
+        refusal = client.last_refusal
+        if refusal is not None and refusal.code == "name-taken" and index + 1 < len(names):
+            continue
+        if refusal is not None:
+            raise SnlError(f"{address}: {refusal}")
+        raise SnlError(f"cannot reach {address}: {client.last_failure or 'no connection'}")
+    raise SnlError(f"{address}: every name tried is playing already: give --name")
+
+
+def play_in_room(
+    joined: Callable[[], Awaitable[RoomClient]],
+    *,
+    animate: bool = True,
+    join_line: Callable[[], str] | None = None,
+    before: Callable[[], Awaitable[object]] | None = None,
+    after: Callable[[], Awaitable[object]] | None = None,
+) -> int:
+    """Join (``joined``), then open the room's screen on the same event loop until the
+    player quits; ``before``/``after`` run on that loop first and last (the host's own
+    server; ``join_line`` says, once it has run, what others type to join). Joining's
+    SnlError propagates (one line, exit 2)."""
+    from ..app import SnlApp, run_app
+
+    loop = asyncio.new_event_loop()
+    client: RoomClient | None = None
+    try:
+        if before is not None:
+            loop.run_until_complete(before())
+        client = loop.run_until_complete(joined())
+        line = join_line() if join_line is not None else None
+        app = SnlApp.joining(client, join_line=line, animate=animate)
+        return run_app(app, loop=loop)
+    finally:
+        if client is not None:
+            loop.run_until_complete(client.close())
+        if after is not None:
+            loop.run_until_complete(after())
+        loop.close()
+
+
+__all__ = ["add_join_parser", "cmd_join", "join_room", "play_in_room"]

@@ -1,0 +1,118 @@
+"""``snl join``: every way joining can fail is one line and exit 2 before any screen opens
+(a bad address, nobody listening, a wrong code or password, a name already playing), and
+a default name already playing is tried again with a number."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from snl_tui.cli.join import join_room
+from snl_tui.cli.main import main
+from snl_tui.core.errors import SnlError
+from snl_tui.net.protocol import RoomAddress
+from snl_tui.net.server import Room, RoomServer
+
+from .rooms import WAIT, settings
+
+
+class ServerThread:
+    """A room server on its own event loop in a thread (``snl join`` runs its own loop)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.server = RoomServer(None, cpu_delay=0)
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.port = self.run(self.server.start("127.0.0.1", 0))
+
+    def run(self, coroutine):  # type: ignore[no-untyped-def]
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(WAIT)
+
+    def open_room(self, *names: str, password: str | None = None) -> Room:
+        async def opened() -> Room:
+            return self.server.open_room(settings(list(names)), password=password)
+
+        return self.run(opened())  # type: ignore[no-any-return]
+
+    def stop(self) -> None:
+        self.run(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(WAIT)
+        self.loop.close()
+
+
+@pytest.fixture
+def host() -> Iterator[ServerThread]:
+    server = ServerThread()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def one_line_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("snl join: ")
+    return lines[0]
+
+
+@pytest.mark.parametrize("text", ["nohost", "host:port/CODE", "127.0.0.1:8765", ":1/AB", "a b:1/C"])
+def test_a_bad_address_is_one_line(text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    line = one_line_exit_2(["join", text, "--name", "Ann"], capsys)
+    assert "HOST:PORT/CODE" in line or "address" in line
+
+
+def test_nobody_listening_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    line = one_line_exit_2(["join", f"127.0.0.1:{free_port()}/ABCD", "--name", "Ann"], capsys)
+    assert "cannot reach" in line and "connection refused" in line
+
+
+def test_a_wrong_code_or_password_is_one_line(
+    host: ServerThread, capsys: pytest.CaptureFixture[str]
+) -> None:
+    room = host.open_room("Ann", "Bob", password="sesame")
+    line = one_line_exit_2(["join", f"127.0.0.1:{host.port}/NOROOM", "--name", "Ann"], capsys)
+    assert "no room" in line.lower()
+    where = f"127.0.0.1:{host.port}/{room.code}"
+    line = one_line_exit_2(["join", where, "--name", "Ann", "--password", "nope"], capsys)
+    assert "password" in line.lower()
+    line = one_line_exit_2(["join", where, "--name", "Ann"], capsys)
+    assert "password" in line.lower()
+
+
+def test_a_name_already_playing_is_refused_or_numbered(host: ServerThread) -> None:
+    room = host.open_room("Ann", "Bob", "Cat")
+    where = RoomAddress("127.0.0.1", host.port, room.code)
+
+    async def scenario() -> tuple[str, str, str]:
+        first = await join_room(where, ["Dan"])
+        try:
+            with pytest.raises(SnlError, match="already playing"):
+                await join_room(where, ["Dan"])  # given by --name: refused
+            second = await join_room(where, ["Dan", "Dan 2"])  # a default name: numbered
+            try:
+                assert second.seat is not None
+                return first.name, second.name, str(second.address)
+            finally:
+                await second.close()
+        finally:
+            await first.close()
+
+    first, second, shown = asyncio.run(scenario())
+    assert (first, second) == ("Dan", "Dan 2")
+    assert shown == str(where)
