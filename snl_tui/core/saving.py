@@ -133,7 +133,8 @@ def resumable_games(
     store: Store, matching: Callable[[SavedGame], bool] | None = None, limit: int = 50
 ) -> list[SavedGame]:
     """The unfinished games that can be rebuilt (and pass ``matching``), most recent
-    first: what the resume offer and the saved-games screen offer."""
+    first: what the resume offer and the saved-games screen offer. A room's game
+    (``snl host``) is not among them: played here alone, its other seats would have no one."""
     if not store.enabled:
         return []
     found = []
@@ -141,6 +142,8 @@ def resumable_games(
         for saved in store.unfinished(limit):
             if matching is not None and not matching(saved):
                 continue
+            if isinstance(saved.data, dict) and "room" in saved.data:
+                continue  # a room's game: ``snl host --resume ID`` reopens it, with its seats
             try:
                 GameSession.from_dict(saved.data)  # one that cannot be rebuilt is not offered
             except SnlError:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from snl_tui.core.engine import Player
+from snl_tui.core.saving import last_resumable, resumable_games
 from snl_tui.core.session import GameSession
 from snl_tui.net.client import RoomClient
 from snl_tui.net.protocol import CLOSE_POLICY, MAX_STRIKES, encode
@@ -329,6 +330,9 @@ async def test_the_host_stops_and_resume_reopens_the_room(tmp_path: Path) -> Non
     await ann.wait_for(lambda: not ann.connected, WAIT)
     saved = store.load_game(game_id)
     assert saved.status == "playing"
+    # Unfinished, but a room's: `snl` does not offer it to continue alone here.
+    assert [g.id for g in store.unfinished(10)] == [game_id]
+    assert last_resumable(store) is None and resumable_games(store) == []
     async with serving(store) as (server, new_port):
         resumed = server.resume_room(saved)
         assert resumed.code == code
