@@ -40,6 +40,11 @@ def add_join_parser(commands: Subcommands) -> None:
         "your seat back after you left",
     )
     join.add_argument("--password", metavar="P", help="the room's password, if it has one")
+    join.add_argument(
+        "--numbered",
+        action="store_true",
+        help="if NAME is playing already, join as NAME 2, NAME 3, ... (the default name is)",
+    )
     join.add_argument("--watch", action="store_true", help="watch without taking a seat")
     join.add_argument("--no-animation", action="store_true", help="move tokens instantly")
 
@@ -50,7 +55,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     address = parse_address(args.address)
     given = args.name is not None
     name = check_name(args.name if given else default_name())
-    names = [name] if given else [name, *(f"{name} {n}" for n in range(2, MAX_NAME_TRIES + 1))]
+    numbered = not given or args.numbered
+    names = [name, *(f"{name} {n}" for n in range(2, MAX_NAME_TRIES + 1))] if numbered else [name]
 
     async def joined() -> RoomClient:
         return await join_room(address, names, password=args.password, watch=args.watch)

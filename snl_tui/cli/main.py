@@ -285,6 +285,11 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
 
     board_from_args(args)  # a bad board or rule is one line now, not in every browser tab
     parse_players(args.players)
+    if args.room is not None:  # likewise a bad room address or name
+        from ..net.protocol import check_name, parse_address
+
+        parse_address(args.room)
+        check_name(args.name)
     return cmd_serve(args, rule_overrides(args), err)
 
 

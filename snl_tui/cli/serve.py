@@ -94,17 +94,38 @@ def add_serve_parser(
     serve.add_argument(
         "--no-save", action="store_true", help="browser games are not saved (default: saved)"
     )
+    serve.add_argument(
+        "--room",
+        metavar="HOST:PORT/CODE",
+        help="every browser tab joins this room of 'snl host' instead of a game of its own",
+    )
+    serve.add_argument(
+        "--name",
+        default="Guest",
+        metavar="NAME",
+        help="with --room: the tabs' name in the room (Guest, then Guest 2, ...)",
+    )
+    serve.add_argument("--password", metavar="P", help="with --room: the room's password")
     add_rule_options(serve)
 
 
 def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
-    """The shell command each browser session runs: this interpreter's ``snl play``,
-    under a data limit of ``MEMORY_LIMIT_MB`` (``ulimit -d``, in every POSIX shell).
+    """The shell command each browser session runs: this interpreter's ``snl play``
+    (``snl join`` with ``--room``), under a data limit of ``MEMORY_LIMIT_MB``
+    (``ulimit -d``, in every POSIX shell).
 
     A board file is made absolute, so the game finds it whatever the directory. Every
     tab is a new game: it saves like a terminal game (unless ``--no-save``) but does not
     offer to resume the last one, which may be the game in another open tab.
     """
+    if args.room is not None:
+        words = [sys.executable, "-m", "snl_tui", "join", args.room, "--name", args.name]
+        words.append("--numbered")  # each tab a seat of its own: Guest, Guest 2, ...
+        if args.password is not None:
+            words += ["--password", args.password]
+        if args.no_animation:
+            words.append("--no-animation")
+        return f"ulimit -d {MEMORY_LIMIT_MB * 1024} && exec {shlex.join(words)}"
     board = args.board
     if Path(board).suffix and Path(board).exists():
         board = str(Path(board).resolve())

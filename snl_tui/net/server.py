@@ -310,6 +310,11 @@ class Room:
             game_index=session.game_index,
             remote_seats=session.remote_seats,
         )
+        # Everyone already here plays on with the new name in the game (the move log, the
+        # status line): the whole state, not only the seats.
+        for other in self.connections():
+            if other is not connection:
+                other.send(encode("state", state=self.state()))
         self._sit(connection, index, f"You sit in seat {index + 1}.")
 
     def _sit(self, connection: Connection, index: int, notice: str) -> None:

@@ -208,3 +208,64 @@ def test_the_page_says_when_the_server_is_full(browser: Any, serve: Callable[...
     finally:
         for page in (late, first, second):
             page.close()
+
+
+@pytest.fixture
+def room_host(tmp_path: Path) -> Iterator[str]:
+    """``snl host`` (two seats, throws-30) on a free port; yields its HOST:PORT/CODE."""
+    log_path = tmp_path / "host.log"
+    log = log_path.open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", "host", "throws-30", "--port", "0", "--no-save"],
+        cwd=tmp_path,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+    def join_line() -> str:
+        found = re.search(r"^snl join (\S+)$", log_path.read_text(), re.MULTILINE)
+        return found.group(1) if found else ""
+
+    try:
+        wait_for(lambda: process.poll() is not None or bool(join_line()), "snl host to listen")
+        assert process.poll() is None, log_path.read_text()
+        yield join_line()
+    finally:
+        stop_group(process)
+
+
+def test_browser_tabs_join_a_room(browser: Any, serve: Callable[..., str], room_host: str) -> None:
+    url = serve("--room", room_host, "--no-animation")
+    first = open_game(browser, url, 1280, 800)
+    second = open_game(browser, url, 1280, 800)
+    try:
+        # Each tab is its own person in the room: Guest, then Guest 2 (the name is taken).
+        wait_for(lambda: "Guest (you)" in screen_text(first), "the first tab's seat")
+        wait_for(lambda: "Guest 2 (you)" in screen_text(second), "the second tab's seat")
+
+        # The first to join moves first: the host rolls, both tabs see it. (A key
+        # pressed while the tab still shows the last move is not taken: press again,
+        # as a player would, until the move shows.)
+        def rolled(page: Any, other: Any, name: str) -> Callable[[], bool]:
+            def check() -> bool:
+                if f"{name} rolled" in screen_text(other):
+                    return True
+                page.keyboard.press("r")
+                time.sleep(0.5)
+                return False
+
+            return check
+
+        wait_for(rolled(first, second, "Guest"), "the move in the other tab")
+        try:
+            wait_for(rolled(second, first, "Guest 2"), "the second tab's move")
+        except AssertionError:
+            print("SECOND:", screen_text(second)[-3000:])
+            import re as _re
+
+            print("FIRST:", _re.findall(r".{0,30}rolled.{0,30}", screen_text(first)))
+            raise
+    finally:
+        for page in (first, second):
+            page.close()

@@ -170,3 +170,27 @@ def test_host_and_two_players_play_through_a_kill_and_a_host_restart(room: Room)
     )
     saved = next(g for g in json.loads(listing.stdout) if g["id"] == game_id)
     assert saved["status"] == "won" and saved["winner"] == winner.group(1)
+
+
+def test_the_host_plays_in_its_own_terminal(room: Room) -> None:
+    command = f"'{SNL}' host {BOARD} --port 0 --seats 2 --name Hana --no-animation; sleep 120"
+    host = room.stack.enter_context(tmux_session("snl-hana", command, env=room.env))
+    # The join line is on the host's own game screen (the status line while seats wait).
+    found = re.compile(r"snl join (\S+:\d+/[A-Z0-9]+)")
+    wait_until(
+        lambda: found.search(screen(host)) is not None, TIMEOUT, "the join line", session=host
+    )
+    match = found.search(screen(host))
+    assert match is not None
+    room.address = match.group(1)
+    assert "Hana (you)" in screen(host)
+    bob = room.join("Bob")
+    wait_until(lambda: my_turn(host), TIMEOUT, "Hana's turn", session=host)
+    tmux("send-keys", "-t", host, "r")
+    wait_until(lambda: "Hana rolled" in screen(bob), TIMEOUT, "Hana's move", session=bob)
+    # The host leaves: the room closes; Bob's screen keeps trying to find it.
+    tmux("send-keys", "-t", host, "q")
+    wait_until(
+        lambda: "the room is closed" in screen(host), TIMEOUT, "the room closed", session=host
+    )
+    wait_until(lambda: "Reconnecting" in screen(bob), TIMEOUT, "Bob reconnecting", session=bob)

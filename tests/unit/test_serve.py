@@ -36,6 +36,29 @@ def test_each_tab_runs_this_interpreter_with_the_options(tmp_path, monkeypatch) 
     assert "--no-save" in command_for("--no-save")
 
 
+def test_with_a_room_each_tab_joins_it_under_a_numbered_name() -> None:
+    words = command_for("--room", "127.0.0.1:8765/ABCD", "--password", "p w", "--no-animation")
+    assert words[:5] == [sys.executable, "-m", "snl_tui", "join", "127.0.0.1:8765/ABCD"]
+    assert words[words.index("--name") + 1] == "Guest"
+    assert "--numbered" in words and words[words.index("--password") + 1] == "p w"
+    assert "--no-animation" in words and "play" not in words
+    named = command_for("--room", "h:1/C", "--name", "Table 2")
+    assert named[named.index("--name") + 1] == "Table 2"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--room", "nowhere"], "not a room address"),
+        (["--room", "h:1/C", "--name", "cpu"], "computer"),
+    ],
+)
+def test_a_bad_room_or_name_is_one_line(argv: list[str], message: str, capsys) -> None:
+    assert main(["serve", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+
+
 def test_without_textual_serve_one_line_says_how_to_install(monkeypatch, capsys) -> None:
     monkeypatch.setitem(sys.modules, "textual_serve", None)
     monkeypatch.setitem(sys.modules, "textual_serve.server", None)

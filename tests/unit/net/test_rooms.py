@@ -310,6 +310,22 @@ async def test_a_frame_over_64_kb_closes_the_connection() -> None:
         assert close_code == 1009  # message too big
 
 
+async def test_everyone_sees_the_names_of_those_who_take_free_seats() -> None:
+    async with serving(None) as (server, port):
+        room = server.open_room(settings(["Player 1", "Player 2", "cpu"]))
+        ann, bob = await seated(port, room, ["Ann", "Bob"])
+        names = ["Ann", "Bob", "CPU"]
+        for client in (ann, bob):
+            await client.wait_for(
+                lambda c=client: (
+                    c.session is not None and [p.name for p in c.session.game.players] == names
+                ),
+                WAIT,
+            )
+        assert [p.name for p in room.session.game.players] == names
+        await close_all([ann, bob])
+
+
 async def test_the_host_stops_and_resume_reopens_the_room(tmp_path: Path) -> None:
     store = store_in(tmp_path)
     async with serving(store) as (server, port):
