@@ -41,10 +41,12 @@ class TurnError(SnlError):
 
 
 def seat_driver(player: Player, remote: bool) -> Driver:
-    """A computer player is always the computer's; a person is remote or local."""
-    if player.computer:
-        return Driver.COMPUTER
-    return Driver.REMOTE if remote else Driver.LOCAL
+    """A seat played elsewhere is remote, whoever plays it there (a room's client sees
+    the host's computer seats as remote: the host rolls for them); here, a computer
+    player is the computer's and a person is local."""
+    if remote:
+        return Driver.REMOTE
+    return Driver.COMPUTER if player.computer else Driver.LOCAL
 
 
 __all__ = ["Driver", "Seat", "TurnError", "seat_driver"]

@@ -298,12 +298,13 @@ class RoomClient:
         self._drive_seats()
 
     def _drive_seats(self) -> None:
-        """Our own seat is driven here; the other people's seats come over the network."""
+        """Our own seat is driven here; every other seat, people's and the computer's,
+        is the host's to move: its moves come over the network."""
         session = self.session
         if session is None:
             return
-        people = {i for i, seat in enumerate(self.seats) if seat.kind == "person"}
-        session.remote_seats = frozenset(people - {self.seat} if self.seat is not None else people)
+        seats = set(range(len(session.game.players)))  # the host rolls for them all
+        session.remote_seats = frozenset(seats - {self.seat} if self.seat is not None else seats)
 
     def _move(self, message: dict[str, Any]) -> bool:
         session = self.session

@@ -32,6 +32,7 @@ from ..commands import game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
 from ..core.saving import GameSaver
+from ..core.seats import Driver
 from ..core.session import (
     GameSession,
     GameSettings,
@@ -318,7 +319,9 @@ class GameScreen(DismissOnce[None], GameInput):
             self.notify(notice, markup=False)
 
     def _maybe_computer_turn(self) -> None:
-        if not self.session.computer_to_move:
+        """The computer rolls for a seat it drives, after a pause; a seat driven
+        elsewhere (a room's) is left to its driver: the screen waits for its move."""
+        if self.session.driver_to_move is not Driver.COMPUTER:
             return
         if self.computer_timer is not None:
             self.computer_timer.stop()
@@ -335,7 +338,7 @@ class GameScreen(DismissOnce[None], GameInput):
             return  # the game was replaced meanwhile, or a move is still being shown
         if self.has_class("too-small"):
             return  # the board is hidden: on_resize resumes when it is back
-        if self.session.computer_to_move:
+        if self.session.driver_to_move is Driver.COMPUTER:
             self._start_move(None)
 
     # -- actions -----------------------------------------------------------------------
@@ -343,7 +346,7 @@ class GameScreen(DismissOnce[None], GameInput):
     def can_move(self) -> bool:
         """A human may move now: no move is being shown and it is a human's turn (and a
         puzzle's optimum is known, to judge the move)."""
-        if self.busy or not self.session.human_to_move:
+        if self.busy or self.session.driver_to_move is not Driver.LOCAL:
             return False
         return self.solver_ready or not self.session.puzzle
 

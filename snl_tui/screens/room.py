@@ -1,10 +1,11 @@
 """A room's game seen from one seat: ``snl join`` (and ``snl host --name``) (SPEC 11).
 
 The screen is the usual game screen on the room's shared session, with one difference in
-who moves: the host rolls every die. This screen never moves a seat itself: ``r`` on its
-own seat's turn asks the host to roll (``RoomClient.roll``); every move, its own included,
-arrives from the host and is shown as it comes (the die, the token's steps, the jump). The
-computer seats are the host's too. The hint, the odds and the route are about this
+who moves: the host rolls every die. In the client's session every seat but this one is
+remote (``Driver.REMOTE``, the computer's seats too), so the game screen's own rules leave
+it nothing to drive but its own seat's ``r``, which asks the host to roll
+(``RoomClient.roll``); every move, its own included, arrives from the host and is shown as
+it comes (the die, the token's steps, the jump). The hint, the odds and the route are about this
 screen's own seat; the players panel says who is you, who is away and which seats are
 still free; the status line says whose turn it is, or "reconnecting..." while the client
 finds the room again (``RoomClient`` does that by itself, with backoff). A spectator
@@ -123,11 +124,10 @@ class RoomScreen(GameScreen):
 
     # -- who moves: the host, always ----------------------------------------------------
 
-    def _maybe_computer_turn(self) -> None:
-        """The host plays the computer seats: nothing to do here."""
-
     def can_move(self) -> bool:
-        return not self.busy and not self.rolling and self.client.my_turn
+        # Every seat but this screen's own is remote (the client says so to the session):
+        # the game screen's own rule leaves only this seat's turn, and the host decides.
+        return super().can_move() and not self.rolling and self.client.my_turn
 
     def action_roll(self) -> None:
         if self.check_action("roll", ()) is not True:

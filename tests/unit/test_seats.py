@@ -33,6 +33,16 @@ def test_each_seat_has_its_driver() -> None:
     assert [seat.player.name for seat in played.seats()] == ["Ann", "Robo", "Bob"]
 
 
+def test_a_computer_seat_played_elsewhere_is_remote() -> None:
+    # A room's client: the host rolls for the computer, so that seat is remote here.
+    played = session(remote=frozenset({1, 2}))
+    assert [seat.driver for seat in played.seats()] == [
+        Driver.LOCAL,
+        Driver.REMOTE,
+        Driver.REMOTE,
+    ]
+
+
 def test_a_puzzle_seat_is_local_whatever_the_remote_seats() -> None:
     puzzle = GameSession(GameSettings(CLASSIC, PLAYERS, 1, "puzzle"), remote_seats=frozenset({0}))
     assert puzzle.driver(0) is Driver.LOCAL

@@ -79,16 +79,19 @@ async def test_each_client_drives_its_own_seat_and_sees_others_as_remote() -> No
         room = server.open_room(settings(["A", "B", "cpu"]))
         ann, bob = await seated(port, room, ["Ann", "Bob"])
         assert ann.session is not None and bob.session is not None
+        # The computer's seat is the host's to move: remote to both clients.
         assert [seat.driver.value for seat in ann.session.seats()] == [
             "local",
             "remote",
-            "computer",
+            "remote",
         ]
         assert [seat.driver.value for seat in bob.session.seats()] == [
             "remote",
             "local",
-            "computer",
+            "remote",
         ]
+        host_drivers = [seat.driver.value for seat in room.session.seats()]
+        assert host_drivers == ["remote", "remote", "computer"]
         assert [seat.name for seat in ann.seats] == ["Ann", "Bob", "CPU"]
         await close_all([ann, bob])
 
