@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from snl_tui.net.protocol import CODE_LENGTH
+
 from .terminal import SNL, screen, tmux, tmux_session, wait_for, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -176,14 +178,15 @@ def test_the_host_plays_in_its_own_terminal(room: Room) -> None:
     command = f"'{SNL}' host {BOARD} --port 0 --seats 2 --name Hana --no-animation; sleep 120"
     host = room.stack.enter_context(tmux_session("snl-hana", command, env=room.env))
     # The join line is on the host's own game screen (the status line while seats wait).
-    found = re.compile(r"snl join (\S+:\d+/[A-Z0-9]+)")
+    # (A whole line's worth: the status line may wrap it, the notification does not.)
+    found = re.compile(rf"snl join (\S+:\d+/[A-Z0-9]{{{CODE_LENGTH}}})\b")
     wait_until(
         lambda: found.search(screen(host)) is not None, TIMEOUT, "the join line", session=host
     )
     match = found.search(screen(host))
     assert match is not None
     room.address = match.group(1)
-    assert "Hana (you)" in screen(host)
+    wait_until(lambda: "Hana (you)" in screen(host), TIMEOUT, "Hana's seat", session=host)
     bob = room.join("Bob")
     wait_until(lambda: my_turn(host), TIMEOUT, "Hana's turn", session=host)
     tmux("send-keys", "-t", host, "r")
