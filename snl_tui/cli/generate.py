@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..core.board import Board
 from ..core.errors import SnlError
 from ..core.rules import Rules
 from .common import whole_number
@@ -80,6 +81,38 @@ def add_generate_parser(
         help="with --within: at least this share of one-player games end within K turns "
         "(--within 25 --share 0.9: 90%% of games within 25 turns)",
     )
+    gen.add_argument(
+        "--jumps", type=COUNT, metavar="N", help="N jumps in all (ladders and snakes)"
+    )
+    gen.add_argument(
+        "--longest-jump",
+        type=COUNT,
+        metavar="L",
+        help="no jump spans more than L squares",
+    )
+    gen.add_argument(
+        "--safe-start",
+        type=COUNT,
+        default=0,
+        metavar="N",
+        help="no snake head on the first N squares",
+    )
+    gen.add_argument(
+        "--no-snakes-in-last-row",
+        action="store_true",
+        help="no snake head in the last row (the goal's)",
+    )
+    gen.add_argument(
+        "--unique-route",
+        action="store_true",
+        help="exactly one optimal route (a puzzle with one answer)",
+    )
+    gen.add_argument(
+        "--keep",
+        metavar="BOARD",
+        help="keep this board's jumps (and its size and rules, unless given) and fill "
+        "in the rest",
+    )
     gen.add_argument("--seed", type=int, help="same seed and options, same board")
     gen.add_argument(
         "--time-limit",
@@ -105,7 +138,11 @@ def cmd_generate(
     from ..core.formats import dump_board
     from ..core.generate import Targets, generate
 
-    rows, cols = _size(args)
+    kept = _kept(args.keep)
+    rows, cols = _size(args, kept)
+    rules = Rules.from_mapping(rules_given)
+    if kept is not None:
+        rules = Rules.from_mapping(rules_given, base=kept.rules)
     fmt, target = _output(args.output, args.force)
     if args.time_limit <= 0:
         raise GenerateUsageError(f"--time-limit must be above 0, not {args.time_limit:g}")
@@ -122,8 +159,14 @@ def cmd_generate(
         max_first_seat_edge=args.max_first_seat_edge,
         within=args.within,
         share=args.share,
-        rules=Rules.from_mapping(rules_given),
-        name=args.name if args.name is not None else f"Generated board (seed {seed})",
+        rules=rules,
+        name=_name(args.name, kept, seed),
+        keep=tuple(kept.jumps.items()) if kept is not None else (),
+        jumps=args.jumps,
+        longest_jump=args.longest_jump,
+        safe_start=args.safe_start,
+        no_snakes_in_last_row=args.no_snakes_in_last_row,
+        unique_route=args.unique_route,
     )
     result = generate(targets, seed=seed, time_limit=args.time_limit)
     if result.board is None:
@@ -143,7 +186,27 @@ def cmd_generate(
     return 0
 
 
-def _size(args: argparse.Namespace) -> tuple[int, int]:
+def _kept(path: str | None) -> Board | None:
+    """The board whose jumps ``--keep`` keeps (a name, a file or a share code)."""
+    if path is None:
+        return None
+    from ..core.formats import load_board
+
+    return load_board(path)
+
+
+def _name(given: str | None, kept: Board | None, seed: int) -> str:
+    if given is not None:
+        return given
+    if kept is not None and kept.name:
+        return kept.name
+    return f"Generated board (seed {seed})"
+
+
+def _size(args: argparse.Namespace, kept: Board | None = None) -> tuple[int, int]:
+    given = args.size is not None or args.rows is not None or args.cols is not None
+    if kept is not None and not given:
+        return kept.rows, kept.cols
     if args.size is not None:
         if args.rows is not None or args.cols is not None:
             raise GenerateUsageError("give --size or --rows and --cols, not both")

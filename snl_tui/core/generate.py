@@ -32,7 +32,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -43,7 +43,7 @@ from .edit import check_text
 from .engine import MAX_PLAYERS, count_to
 from .errors import SnlError
 from .rules import Rules
-from .solver import solve
+from .solver import count_optimal_routes, solve
 from .text import plural
 
 DEFAULT_TOLERANCE = 0.5
@@ -76,6 +76,19 @@ class Targets:
     share: float | None = None
     rules: Rules = field(default_factory=Rules)
     name: str = ""
+    keep: tuple[tuple[int, int], ...] = ()
+    """Jumps the designer placed, (start, end): kept as they are; the generator fills the
+    rest (the ladder and snake counts include them)."""
+    jumps: int | None = None
+    """How many jumps in all, ladders and snakes (the kept ones included)."""
+    longest_jump: int | None = None
+    """No jump the generator places spans more squares than this."""
+    safe_start: int = 0
+    """No snake head on squares 1 to ``safe_start``."""
+    no_snakes_in_last_row: bool = False
+    """No snake head in the last row (the row of the goal)."""
+    unique_route: bool = False
+    """Exactly one optimal route (a puzzle with one answer: ``count_optimal_routes``)."""
 
     def __post_init__(self) -> None:
         check_dimensions(self.rows, self.cols)
@@ -119,13 +132,52 @@ class Targets:
         share = self.share
         if share is not None and not (math.isfinite(share) and 0 < share < 1):
             raise GenerateError(f"the share must be above 0 and below 1, not {share}")
+        self._check_shapes()
         reason = self.impossible()
         if reason is not None:
             raise GenerateError(f"no board can meet these targets: {reason}")
 
+    def _check_shapes(self) -> None:
+        """The kept jumps, the counts and the zones, each on its own terms."""
+        if self.jumps is not None and (type(self.jumps) is not int or self.jumps < 0):
+            raise GenerateError(f"jumps must be a whole number from 0, not {self.jumps!r}")
+        if self.jumps is not None and self.jumps > self.max_jumps:
+            raise GenerateError(
+                f"a {self.rows}x{self.cols} board has room for at most {self.max_jumps} "
+                f"jumps, not {self.jumps}"
+            )
+        longest = self.longest_jump
+        if longest is not None and (type(longest) is not int or longest < 1):
+            raise GenerateError(f"the longest jump must be a whole number from 1, not {longest!r}")
+        if type(self.safe_start) is not int or not 0 <= self.safe_start < self.goal:
+            raise GenerateError(
+                f"the safe start must be a whole number from 0 to {self.goal - 1}, "
+                f"not {self.safe_start!r}"
+            )
+        if self.keep:
+            try:
+                Board.from_jumps(
+                    self.rows,
+                    self.cols,
+                    ladders=[(s, e) for s, e in self.keep if e > s],
+                    snakes=[(s, e) for s, e in self.keep if e <= s],
+                    rules=self.rules,
+                )
+            except SnlError as error:
+                raise GenerateError(f"the jumps to keep: {error}") from None
+
+    def snake_head_allowed(self, head: int) -> bool:
+        """A snake may start on ``head`` under the zones."""
+        if head <= self.safe_start:
+            return False
+        return not (self.no_snakes_in_last_row and head > self.goal - self.cols)
+
     def impossible(self) -> str | None:
         """Why no board can meet the targets, where that can be proved at once (None:
         not provably impossible, the search decides)."""
+        reason = self._impossible_shapes()
+        if reason is not None:
+            return reason
         rules = self.rules
         walk = self.goal - rules.start_position  # squares to cover from the start
         # Without ladders nothing shortens the walk: at least ceil(walk / faces) rolls.
@@ -153,6 +205,37 @@ class Targets:
                 )
         return None
 
+    def _impossible_shapes(self) -> str | None:
+        kept_ladders = sum(1 for s, e in self.keep if e > s)
+        kept_snakes = len(self.keep) - kept_ladders
+        for label, count, kept in (
+            ("ladders", self.ladders, kept_ladders),
+            ("snakes", self.snakes, kept_snakes),
+            ("jumps", self.jumps, len(self.keep)),
+        ):
+            if count is not None and count < kept:
+                return f"{kept} {label} are kept, more than the {count} asked for"
+        total, ladders, snakes = self.jumps, self.ladders, self.snakes
+        fixed = total is not None and ladders is not None and snakes is not None
+        if fixed and (ladders or 0) + (snakes or 0) != total:
+            return (
+                f"{plural(ladders or 0, 'ladder')} and {plural(snakes or 0, 'snake')} "
+                f"are not {plural(total or 0, 'jump')}"
+            )
+        for start, end in self.keep:
+            if end < start and not self.snake_head_allowed(start):
+                where = (
+                    "in the last row"
+                    if start > self.safe_start
+                    else f"in the first {self.safe_start} squares"
+                )
+                return f"the kept snake {start} -> {end} has its head {where}"
+        if self.snakes and self.safe_start:
+            room = [head for head in range(2, self.goal) if self.snake_head_allowed(head)]
+            if not room:
+                return "the zones leave no square for a snake's head"
+        return None
+
     @property
     def goal(self) -> int:
         return self.rows * self.cols
@@ -175,6 +258,8 @@ class Figures:
     """First seat's win chance minus 1/players (None when not asked for)."""
     within_share: float | None = None
     """P(a one-player game ends within ``targets.within`` turns) (None when not asked for)."""
+    routes: int | None = None
+    """The number of optimal routes (None when not asked for)."""
 
     def describe(self, targets: Targets | None = None) -> str:
         expected = f"{self.expected_turns:.2f}" if math.isfinite(self.expected_turns) else "inf"
@@ -195,6 +280,8 @@ class Figures:
             if targets.share is not None:
                 tail += f" (target at least {targets.share:.0%})"
             parts.append(tail)
+        if self.routes is not None:
+            parts.append(f"{plural(self.routes, 'optimal route')}")
         parts.append(f"{plural(self.ladders, 'ladder')}, {plural(self.snakes, 'snake')}")
         return ", ".join(parts)
 
@@ -478,12 +565,23 @@ class _Expectation:
 
 
 def _default_counts(targets: Targets) -> tuple[int, int]:
-    """Jump counts for a board of this size (classic 10x10 has 9 and 10)."""
+    """Jump counts to start from (classic 10x10 has 9 and 10), the kept jumps included;
+    with a number of jumps in all, split between the kinds."""
     goal = targets.goal
     base = max(1, round(goal / 11)) if goal >= 20 else max(0, goal // 8)
     base = min(base, targets.max_jumps // 2)
-    ladders = targets.ladders if targets.ladders is not None else base
-    snakes = targets.snakes if targets.snakes is not None else base
+    kept_ladders = sum(1 for s, e in targets.keep if e > s)
+    kept_snakes = len(targets.keep) - kept_ladders
+    total = targets.jumps
+    if total is not None:
+        if targets.ladders is not None:
+            return targets.ladders, total - targets.ladders
+        if targets.snakes is not None:
+            return total - targets.snakes, targets.snakes
+        snakes = max(kept_snakes, min(total - kept_ladders, total // 2))
+        return total - snakes, snakes
+    ladders = targets.ladders if targets.ladders is not None else max(base, kept_ladders)
+    snakes = targets.snakes if targets.snakes is not None else max(base, kept_snakes)
     return ladders, snakes
 
 
@@ -495,7 +593,10 @@ class _Search:
         self.moves = _Moves(targets.rows, targets.cols, targets.rules)
         self.goal = targets.goal
         self.start = targets.rules.start_position
-        self.min_length = 3 if self.goal >= 30 else 1
+        self.longest = targets.longest_jump if targets.longest_jump is not None else self.goal
+        self.min_length = min(3 if self.goal >= 30 else 1, self.longest)
+        self.kept = dict(targets.keep)
+        """The designer's jumps: never moved or removed."""
         # Squares a jump may start on: not the goal, not square 1 under start = 1 (it
         # could never fire: a warning).
         self.first_start = 1 if self.start == 0 else 2
@@ -517,6 +618,13 @@ class _Search:
                 return False
         return True
 
+    def allowed(self, start: int, end: int) -> bool:
+        """A jump the generator may place: within the longest jump, no snake head in
+        a zone kept free of them."""
+        if abs(end - start) > self.longest:
+            return False
+        return end > start or self.targets.snake_head_allowed(start)
+
     def random_jump(self, jumps: dict[int, int], kind: str) -> tuple[int, int] | None:
         """A fresh jump of ``kind`` on free squares, or None after a few tries."""
         rng, goal = self.rng, self.goal
@@ -526,22 +634,22 @@ class _Search:
                 if goal - 1 - self.min_length < self.first_start:
                     return None
                 start = rng.randint(self.first_start, goal - 1 - self.min_length)
-                end = rng.randint(start + self.min_length, goal)
+                end = rng.randint(start + self.min_length, min(goal, start + self.longest))
             else:
                 low = max(self.first_start, 1 + self.min_length, 2)
                 if low > goal - 1:
                     return None
                 start = rng.randint(low, goal - 1)
-                end = rng.randint(1, start - self.min_length)
-            if start in used or end in used or start == end:
+                end = rng.randint(max(1, start - self.longest), start - self.min_length)
+            if start in used or end in used or start == end or not self.allowed(start, end):
                 continue
             return start, end
         return None
 
     def initial(self, ladders: int, snakes: int) -> dict[int, int]:
-        jumps: dict[int, int] = {}
+        jumps: dict[int, int] = dict(self.kept)
         for kind, count in (("ladder", ladders), ("snake", snakes)):
-            placed = 0
+            placed = sum(1 for s, e in self.kept.items() if (e > s) == (kind == "ladder"))
             for _ in range(count * 20 + 20):
                 if placed == count:
                     break
@@ -561,7 +669,21 @@ class _Search:
         snakes = len(jumps) - ladders
         choice = rng.random()
         new = dict(jumps)
-        if choice < 0.12 and len(jumps) < t.max_jumps:
+        movable = sorted(start for start in jumps if start not in self.kept)
+        if t.jumps is not None and choice < 0.24:
+            # A number of jumps in all: trade one jump for one of the other kind.
+            if t.ladders is not None or t.snakes is not None or not movable:
+                return None
+            start = rng.choice(movable)
+            up = jumps[start] > start
+            if (ladders if up else snakes) <= 1 and self.keep_one:
+                return None
+            del new[start]
+            jump = self.random_jump(new, "snake" if up else "ladder")
+            if jump is None:
+                return None
+            new[jump[0]] = jump[1]
+        elif choice < 0.12 and len(jumps) < t.max_jumps:
             kind = rng.choice(("ladder", "snake"))
             if (kind == "ladder" and t.ladders is not None) or (
                 kind == "snake" and t.snakes is not None
@@ -571,8 +693,8 @@ class _Search:
             if jump is None:
                 return None
             new[jump[0]] = jump[1]
-        elif choice < 0.24 and jumps:
-            start = rng.choice(sorted(jumps))
+        elif choice < 0.24 and movable:
+            start = rng.choice(movable)
             kind_is_ladder = jumps[start] > start
             fixed = t.ladders if kind_is_ladder else t.snakes
             if fixed is not None:
@@ -580,8 +702,8 @@ class _Search:
             if (ladders if kind_is_ladder else snakes) <= 1 and self.keep_one:
                 return None
             del new[start]
-        elif jumps:
-            start = rng.choice(sorted(jumps))
+        elif movable:
+            start = rng.choice(movable)
             end = new.pop(start)
             up = end > start
             what = rng.random()
@@ -598,6 +720,8 @@ class _Search:
             if not (self.first_start <= start < goal and 1 <= end <= goal):
                 return None
             if (end > start) != up or abs(end - start) < self.min_length:
+                return None
+            if not self.allowed(start, end):
                 return None
             if start in new or end in new or start in new.values() or end in new.values():
                 return None
@@ -624,8 +748,9 @@ class _Search:
         tail = None
         if t.within is not None and math.isfinite(expected):
             tail = _finish_within(dest, self.start, self.rules.six_again, t.within)
+        routes = count_optimal_routes(self.board(jumps)) if t.unique_route else None
         ladders = sum(1 for s, e in jumps.items() if e > s)
-        return Figures(expected, least, ladders, len(jumps) - ladders, edge, tail)
+        return Figures(expected, least, ladders, len(jumps) - ladders, edge, tail, routes)
 
     def cost(self, fig: Figures) -> float:
         t = self.targets
@@ -648,9 +773,55 @@ class _Search:
         if t.max_first_seat_edge is not None and fig.first_seat_edge is not None:
             miss = abs(fig.first_seat_edge) - t.max_first_seat_edge * 0.98
             cost += max(0.0, miss) / max(t.max_first_seat_edge, 0.002)
+        if t.jumps is not None:
+            cost += abs(fig.ladders + fig.snakes - t.jumps)
+        if fig.routes is not None:
+            # Fewer routes is nearer one: a slope for the search, zero only at one.
+            cost += 1e6 if fig.routes == 0 else 0.25 * math.log2(fig.routes)
         return cost
 
     # -- the exact check ---------------------------------------------------------------
+
+    @property
+    def sparse(self) -> bool:
+        """Few jumps wanted: a length target, with every count left free."""
+        t = self.targets
+        free = t.ladders is None and t.snakes is None and t.jumps is None
+        return free and (t.expected_turns is not None or t.within is not None)
+
+    @property
+    def sparse_floor(self) -> int:
+        """Fewest jumps of each kind a sparse board keeps: half the usual density (4 of
+        each on a 10x10, 3 on an 8x8), so that it still plays like Snakes & Ladders."""
+        ladders, snakes = _default_counts(replace(self.targets, keep=()))
+        return max(1, min(ladders, snakes) // 2)
+
+    def kept_count(self, kind: str) -> int:
+        return sum(1 for s, e in self.kept.items() if (e > s) == (kind == "ladder"))
+
+    def sparsest(
+        self, jumps: dict[int, int], found: tuple[Board, Figures]
+    ) -> tuple[Board, Figures]:
+        """With a length target and the counts left free, the board with jumps taken away
+        one by one while it still meets every target: designers asked for short games,
+        not crowded boards (an 8x8 for 8 turns had come out with 29 jumps). One of each
+        kind stays; the kept jumps stay."""
+        if not self.sparse:
+            return found
+        order = [start for start in sorted(jumps) if start not in self.kept]
+        self.rng.shuffle(order)
+        current = dict(jumps)
+        for start in order:
+            up = current[start] > start
+            if sum(1 for s, e in current.items() if (e > s) == up) <= self.sparse_floor:
+                continue
+            trial = {s: e for s, e in current.items() if s != start}
+            if not self.fits(trial):
+                continue
+            better = self.verified(trial)
+            if better is not None:
+                current, found = trial, better
+        return found
 
     def board(self, jumps: dict[int, int]) -> Board:
         t = self.targets
@@ -679,7 +850,17 @@ class _Search:
         tail = None
         if t.within is not None:
             tail = analysis.finish_within(t.within)  # one seat: the same as analyze(board)
-        figures = Figures(expected, least, ladders, snakes, edge, tail)
+        routes = count_optimal_routes(board) if t.unique_route else None
+        figures = Figures(expected, least, ladders, snakes, edge, tail, routes)
+        if routes is not None and routes != 1:
+            return None
+        if any(jumps.get(start) != end for start, end in self.kept.items()):
+            return None
+        if t.jumps is not None and len(jumps) != t.jumps:
+            return None
+        placed = (item for item in jumps.items() if item[0] not in self.kept)
+        if not all(self.allowed(start, end) for start, end in placed):
+            return None
         if tail is not None and t.share is not None and tail < t.share:
             return None
         if t.expected_turns is not None and not (abs(expected - t.expected_turns) <= t.tolerance):
@@ -695,6 +876,52 @@ class _Search:
         if least < 0 or not math.isfinite(expected):
             return None
         return board, figures
+
+
+POLISH_STEPS = 3000
+"""Steps spent, once a board meets a length target with free counts, on one with fewer
+jumps that still meets it (deterministic: counted in steps, like the search)."""
+
+
+def _fewer_jumps(
+    search: _Search, jumps: dict[int, int], found: tuple[Board, Figures], budget: int
+) -> tuple[dict[int, int], tuple[Board, Figures]]:
+    """An annealing walk that scores a board by its number of jumps while it meets the
+    targets (and by how far it misses them, heavily, when it does not); the board with
+    the fewest jumps that passed the exact check is kept."""
+    rng, expectation = search.rng, search.expectation
+    best_jumps, best_found = jumps, found
+    current = dict(jumps)
+    expectation.reset(current)
+
+    floor = search.sparse_floor
+
+    def score(candidate: dict[int, int], expected: float) -> tuple[float, float]:
+        figures = search.figures(candidate, expected)
+        miss = search.cost(figures)
+        # Jumps count only above the floor of each kind: no gain in stripping a board.
+        count = max(figures.ladders, floor) + max(figures.snakes, floor)
+        return count + 20.0 * miss, miss
+
+    current_score, _ = score(current, expectation.reset(current))
+    best_score = current_score
+    for step in range(budget):
+        candidate = search.neighbour(current)
+        if candidate is None or tuple(sorted(candidate.items())) in search.rejected:
+            continue
+        expected, token = expectation.trial(candidate)
+        new_score, miss = score(candidate, expected)
+        temperature = 1.0 * (0.02 / 1.0) ** (step / budget)
+        if new_score <= current_score or rng.random() < math.exp(
+            -(new_score - current_score) / temperature
+        ):
+            expectation.accept(token, candidate)
+            current, current_score = candidate, new_score
+            if miss == 0.0 and new_score < best_score:
+                verified = search.verified(candidate)
+                if verified is not None:
+                    best_jumps, best_found, best_score = candidate, verified, new_score
+    return best_jumps, best_found
 
 
 def generate(
@@ -713,6 +940,10 @@ def generate(
     began = clock()
     search = _Search(targets, seed)
     ladders, snakes = _default_counts(targets)
+    if search.sparse:  # a length target, counts free: grow from few jumps (``sparsest``)
+        floor = search.sparse_floor
+        ladders = max(floor, search.kept_count("ladder"))
+        snakes = max(floor, search.kept_count("snake"))
     rng = search.rng
     expectation = search.expectation
     current = search.initial(ladders, snakes)
@@ -729,7 +960,10 @@ def generate(
         if current_cost == 0.0:
             found = search.verified(current)
             if found is not None:
-                board, figures = found
+                if search.sparse:
+                    current, found = _fewer_jumps(search, current, found, POLISH_STEPS)
+                    steps += POLISH_STEPS
+                board, figures = search.sparsest(current, found)
                 return GenerateResult(board, figures, targets, steps, clock() - began, False)
             # Meets the figures but not the exact checks (a jump that never fires, say):
             # never again, and climb away from it.

@@ -352,3 +352,125 @@ def test_a_tail_target_needs_both_halves_and_sane_values() -> None:
         Targets(within=20, share=1.5)
     with pytest.raises(GenerateError, match="no game ends within 3 turns"):
         Targets(rows=10, cols=10, within=3, share=0.5, ladders=0)
+
+
+# -- issue 22, second round: around what is placed, zones, sizes of jumps, puzzles -------
+
+
+def _jumps_of(board: Board) -> dict[int, int]:
+    return {j.start: j.end for j in (*board.ladders, *board.snakes)}
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    safe=st.integers(0, 30),
+    last_row=st.booleans(),
+    longest=st.integers(12, 40),
+    turns=st.sampled_from([20.0, 30.0, 45.0]),
+)
+def test_zones_and_the_longest_jump_hold_on_every_board(  # type: ignore[no-untyped-def]
+    seed, safe, last_row, longest, turns
+) -> None:
+    targets = Targets(
+        expected_turns=turns,
+        tolerance=1.0,
+        safe_start=safe,
+        no_snakes_in_last_row=last_row,
+        longest_jump=longest,
+    )
+    result = generate(targets, seed=seed, max_steps=30_000)
+    assert result.board is not None, result.describe()
+    board = result.board
+    _check_board(board, targets)
+    for jump in board.snakes:
+        assert jump.start > safe
+        assert not (last_row and jump.start > board.goal - board.cols)
+    assert all(abs(j.end - j.start) <= longest for j in (*board.ladders, *board.snakes))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_jumps_placed_by_hand_are_kept_and_the_rest_filled_in(seed: int) -> None:
+    keep = ((5, 60), (97, 3), (40, 22))
+    targets = Targets(expected_turns=30, keep=keep, ladders=4, snakes=5)
+    result = generate(targets, seed=seed, max_steps=40_000)
+    assert result.board is not None, result.describe()
+    jumps = _jumps_of(result.board)
+    assert all(jumps.get(start) == end for start, end in keep)
+    assert (len(result.board.ladders), len(result.board.snakes)) == (4, 5)
+    _check_board(result.board, targets)
+
+
+def test_a_number_of_jumps_in_all() -> None:
+    result = generate(Targets(expected_turns=30, jumps=7), seed=4, max_steps=40_000)
+    assert result.board is not None, result.describe()
+    assert len(result.board.ladders) + len(result.board.snakes) == 7
+
+
+@pytest.mark.parametrize(("size", "least", "seed"), [(6, 4, 1), (8, 5, 2), (10, 6, 3)])
+def test_a_unique_optimal_route(size: int, least: int, seed: int) -> None:
+    from snl_tui.core.solver import count_optimal_routes
+
+    targets = Targets(rows=size, cols=size, least_rolls=least, unique_route=True)
+    result = generate(targets, seed=seed, max_steps=40_000)
+    assert result.board is not None, result.describe()
+    assert count_optimal_routes(result.board) == 1
+    assert (
+        brute_force_least_rolls(
+            result.board.to_matrix(),
+            result.board.rules.start,
+            result.board.rules.faces,
+            result.board.rules.overshoot,
+            result.board.rules.chain,
+        )
+        == least
+    )
+    assert result.figures is not None and result.figures.routes == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_short_games_come_on_sparse_boards(seed: int) -> None:
+    """The designer's 8x8 for 8 turns had come out with 23 ladders and 6 snakes."""
+    from snl_tui.core.generate import _default_counts
+
+    targets = Targets(rows=8, cols=8, expected_turns=8)
+    result = generate(targets, seed=seed, max_steps=40_000)
+    assert result.board is not None, result.describe()
+    _check_board(result.board, targets)
+    jumps = len(result.board.ladders) + len(result.board.snakes)
+    assert jumps <= sum(_default_counts(targets))  # at most the usual density, not more
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "reason"),
+    [
+        ({"keep": ((5, 60), (97, 3)), "ladders": 0}, "1 ladders are kept"),
+        ({"keep": ((97, 3),), "no_snakes_in_last_row": True}, "has its head in the last row"),
+        ({"keep": ((15, 3),), "safe_start": 20}, "in the first 20 squares"),
+        ({"jumps": 5, "ladders": 3, "snakes": 3}, "are not 5 jumps"),
+        ({"keep": ((5, 60), (5, 70))}, "the jumps to keep"),
+        ({"longest_jump": 0}, "the longest jump"),
+        ({"safe_start": 100}, "safe start"),
+    ],
+)
+def test_impossible_shapes_are_refused_at_once(kwargs: dict[str, object], reason: str) -> None:
+    with pytest.raises(GenerateError, match=reason):
+        Targets(**kwargs)  # type: ignore[arg-type]
+
+
+def test_cli_keeps_a_boards_jumps_size_and_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = tmp_path / "mia.toml"
+    mine.write_text('name = "Mia"\nsize = 8\nladders = [[3, 30]]\nsnakes = [[50, 12]]\n')
+    out = tmp_path / "new.toml"
+    argv = ["generate", "--keep", str(mine), "--expected-turns", "12", "--seed", "3"]
+    assert main([*argv, "--safe-start", "10", "-o", str(out)]) == 0
+    board = load_board(str(out))
+    assert (board.rows, board.cols, board.name) == (8, 8, "Mia")
+    assert _jumps_of(board)[3] == 30 and _jumps_of(board)[50] == 12
+    assert all(j.start > 10 for j in board.snakes)
+    capsys.readouterr()
+    assert main([*argv, "--safe-start", "60"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "kept snake 50 -> 12" in err[0]
