@@ -81,9 +81,7 @@ def add_generate_parser(
         help="with --within: at least this share of one-player games end within K turns "
         "(--within 25 --share 0.9: 90%% of games within 25 turns)",
     )
-    gen.add_argument(
-        "--jumps", type=COUNT, metavar="N", help="N jumps in all (ladders and snakes)"
-    )
+    gen.add_argument("--jumps", type=COUNT, metavar="N", help="N jumps in all (ladders and snakes)")
     gen.add_argument(
         "--longest-jump",
         type=COUNT,
@@ -110,8 +108,7 @@ def add_generate_parser(
     gen.add_argument(
         "--keep",
         metavar="BOARD",
-        help="keep this board's jumps (and its size and rules, unless given) and fill "
-        "in the rest",
+        help="keep this board's jumps (and its size and rules, unless given) and fill in the rest",
     )
     gen.add_argument("--seed", type=int, help="same seed and options, same board")
     gen.add_argument(
