@@ -73,6 +73,13 @@ EDITOR_COMMANDS: tuple[GameCommand, ...] = (
         "Let the generator find a board that meets targets (undo brings this one back).",
     ),
     GameCommand(
+        "toggle_lock",
+        "l",
+        "Lock",
+        "Lock the jump for the generator",
+        "Generate keeps the locked jumps as they are and fills in the rest.",
+    ),
+    GameCommand(
         "toggle_heat",
         "v",
         "Heat map",
@@ -255,6 +262,8 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         """The editor is the app's base screen (``snl edit``): leaving quits."""
         self.note = note
         self.cursor = 1
+        self.locked: set[tuple[int, int]] = set()
+        """Jumps locked for the generator, (start, end): kept when generating (``l``)."""
         self.pending: tuple[str, int] | None = None
         """("new", start) while a jump is being made; ("move", start) while one is moved."""
         self.heat_on = False
@@ -360,7 +369,33 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def _show_marks(self) -> None:
         heat = heat_shades(self.visits, self.board.goal) if self.heat_on and self.visits else {}
         mark = self.pending[1] if self.pending else None
-        self.query_one(EditBoard).show_editing(self.cursor, mark, heat)
+        locked = frozenset(start for start, _ in self.kept_jumps())
+        self.query_one(EditBoard).show_editing(self.cursor, mark, heat, locked)
+
+    def kept_jumps(self) -> tuple[tuple[int, int], ...]:
+        """The locked jumps still on the board as they were locked (a locked jump moved or
+        removed since is no longer kept)."""
+        jumps = self.board.jumps
+        return tuple(sorted(jump for jump in self.locked if jumps.get(jump[0]) == jump[1]))
+
+    def action_toggle_lock(self) -> None:
+        """Lock the jump under the cursor for the generator, or unlock it."""
+        jump = self.board.jump_at(self.cursor)
+        if jump is None:
+            self._status("No jump starts here: put the cursor on a jump's start to lock it.")
+            return
+        kind = "ladder" if jump.end > jump.start else "snake"
+        key = (jump.start, jump.end)
+        if key in self.locked:
+            self.locked.discard(key)
+            self._status(f"Unlocked the {kind} {jump.start} -> {jump.end}.")
+        else:
+            self.locked.add(key)
+            self._status(
+                f"Locked the {kind} {jump.start} -> {jump.end}: generating keeps it "
+                f"({len(self.kept_jumps())} locked, underlined)."
+            )
+        self._show_marks()
 
     def _show_cursor_line(self) -> None:
         board, square = self.board, self.cursor
@@ -705,7 +740,9 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         from .generate_dialog import GenerateScreen
 
         board = self.board
-        dialog = GenerateScreen(rows=board.rows, cols=board.cols, rules=board.rules)
+        dialog = GenerateScreen(
+            rows=board.rows, cols=board.cols, rules=board.rules, keep=self.kept_jumps()
+        )
 
         def generated(new: Board | None) -> None:
             if new is not None:

@@ -18,7 +18,8 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
 
 from ..core.board import Board
 from ..core.errors import SnlError
@@ -30,10 +31,17 @@ from ..core.generate import (
     generate,
 )
 from ..core.rules import Rules
-from ..core.text import parse_decimal, parse_whole, quote
+from ..core.text import parse_decimal, parse_whole, plural, quote
 from .dialog import Dialog
 
 SEARCHING = "searching… (escape stops and closes)"
+CANDIDATES = 3
+"""How many boards "3 candidates" looks for (seeds in a row), to choose one from."""
+# (select id, label, off, on): the targets that are a yes or a no, in words.
+SWITCHES: tuple[tuple[str, str, str, str], ...] = (
+    ("last-row", "Snakes, top row", "allowed", "none"),
+    ("unique", "Optimal routes", "any number", "one only"),
+)
 
 # (input id, label, input type, default text, placeholder)
 FIELDS: tuple[tuple[str, str, str, str, str], ...] = (
@@ -48,6 +56,9 @@ FIELDS: tuple[tuple[str, str, str, str, str], ...] = (
     ("edge", "Max seat-1 edge", "number", "", "any, e.g. 0.02"),
     ("within", "Games within", "integer", "", "turns, e.g. 25"),
     ("share", "... at least", "number", "", "share, e.g. 0.9"),
+    ("jumps", "Jumps in all", "integer", "", "any"),
+    ("longest", "Longest jump", "integer", "", "any"),
+    ("safe", "Snake-free start", "integer", "", "squares, e.g. 10"),
     ("seed", "Seed", "integer", "", "new each time"),
     ("time", "Time limit (s)", "number", f"{DEFAULT_TIME_LIMIT:g}", ""),
 )
@@ -88,6 +99,14 @@ class GenerateScreen(Dialog[Board | None]):
         color: $text-error;
         text-style: bold;
     }
+    GenerateScreen #generate-candidates {
+        display: none;
+        height: auto;
+        max-height: 5;
+    }
+    GenerateScreen #generate-candidates.-shown {
+        display: block;
+    }
     GenerateScreen .buttons {
         height: auto;
         margin-top: 1;
@@ -106,12 +125,17 @@ class GenerateScreen(Dialog[Board | None]):
         cols: int = 10,
         rules: Rules | None = None,
         *,
+        keep: tuple[tuple[int, int], ...] = (),
         max_steps: int | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``max_steps`` bounds the search by work instead of time (tests)."""
+        """``keep``: the jumps locked in the editor, kept as they are. ``max_steps`` bounds
+        the search by work instead of time (tests)."""
         super().__init__()
         self.rows, self.cols = rows, cols
+        self.keep = keep
+        self.candidates: list[GenerateResult] = []
+        """The boards found by "3 candidates", to choose from."""
         self.rules = rules if rules is not None else Rules()
         self.max_steps = max_steps
         self.clock = clock
@@ -137,13 +161,25 @@ class GenerateScreen(Dialog[Board | None]):
                         compact=True,
                         id=f"gen-{key}",
                     )
+                for key, label, off, on in SWITCHES:  # in words: readable without colour
+                    yield Label(label)
+                    yield Select(
+                        [(off, False), (on, True)],
+                        value=False,
+                        allow_blank=False,
+                        compact=True,
+                        id=f"gen-{key}",
+                    )
+            kept = f" Keeps the {plural(len(self.keep), 'locked jump')}." if self.keep else ""
             yield Static(
-                "Targets left empty are free. Rules: " + self.rules.describe(),
+                "Targets left empty are free." + kept + " Rules: " + self.rules.describe(),
                 id="generate-status",
                 markup=False,
             )
+            yield OptionList(id="generate-candidates")
             with Horizontal(classes="buttons"):
                 yield Button("Generate", id="generate-go", variant="primary")
+                yield Button(f"{CANDIDATES} candidates", id="generate-three")
                 yield Button("Cancel", id="generate-cancel")
 
     def on_mount(self) -> None:
@@ -160,6 +196,9 @@ class GenerateScreen(Dialog[Board | None]):
             label = next(label for k, label, *_ in FIELDS if k == key)
             raise SnlError(f"{label}: {quote(text)} is not a number") from None
         return value
+
+    def _switch(self, key: str) -> bool:
+        return self.query_one(f"#gen-{key}", Select).value is True
 
     def targets(self) -> Targets:
         """The form's targets; raises SnlError (shown in the dialog) when invalid."""
@@ -192,6 +231,12 @@ class GenerateScreen(Dialog[Board | None]):
             within=whole("within"),
             share=real("share"),
             rules=self.rules,
+            keep=self.keep,
+            jumps=whole("jumps"),
+            longest_jump=whole("longest"),
+            safe_start=whole("safe", 0) or 0,
+            no_snakes_in_last_row=self._switch("last-row"),
+            unique_route=self._switch("unique"),
         )
 
     def _status(self, text: str, failed: bool = False) -> None:
@@ -201,7 +246,9 @@ class GenerateScreen(Dialog[Board | None]):
 
     # -- actions ----------------------------------------------------------------------
 
-    def start_search(self) -> None:
+    def start_search(self, count: int = 1) -> None:
+        """Search for one board (it is returned when found), or ``count`` candidates from
+        seeds in a row, listed with their figures to choose one."""
         if self.searching or self.closed:
             return
         try:
@@ -215,36 +262,84 @@ class GenerateScreen(Dialog[Board | None]):
             return
         self.searching = True
         self.stopped = False
-        self.query_one("#generate-go", Button).disabled = True
+        self._buttons(disabled=True)
         self._status(SEARCHING)
         # No seed typed: a new board each time (a typed seed gives the same board again).
         chosen = int(seed) if seed is not None else random.SystemRandom().randrange(1 << 31)
         self.last_seed = chosen
-        self._search(
-            targets, chosen, DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
-        )
+        limit = DEFAULT_TIME_LIMIT if time_limit is None else float(time_limit)
+        self._search(targets, chosen, limit, count)
+
+    def _buttons(self, *, disabled: bool) -> None:
+        for button in self.query(".buttons Button"):
+            if button.id != "generate-cancel":
+                button.disabled = disabled
 
     @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
-    def _search(self, targets: Targets, seed: int | None, time_limit: float) -> None:
+    def _search(self, targets: Targets, seed: int, time_limit: float, count: int) -> None:
         def clock() -> float:
             # Escape makes the search's clock run out: it stops at its next look.
             return math.inf if self.stopped else self.clock()
 
+        results = []
         try:
-            result = generate(
-                targets, seed=seed, time_limit=time_limit, max_steps=self.max_steps, clock=clock
-            )
+            for offset in range(count):  # each candidate has the time limit to itself
+                results.append(
+                    generate(
+                        targets,
+                        seed=seed + offset,
+                        time_limit=time_limit,
+                        max_steps=self.max_steps,
+                        clock=clock,
+                    )
+                )
         except SnlError as error:
             self.app.call_from_thread(self._failed, str(error))
             return
-        self.app.call_from_thread(self._finished, result)
+        if count == 1:
+            self.app.call_from_thread(self._finished, results[0])
+        else:
+            self.app.call_from_thread(self._offer, results)
 
     def _failed(self, message: str) -> None:
         self.searching = False
         if self.closed:
             return
-        self.query_one("#generate-go", Button).disabled = False
+        self._buttons(disabled=False)
         self._status(message, failed=True)
+
+    def _offer(self, results: list[GenerateResult]) -> None:
+        """The candidates found, each with its figures: enter (or a click) takes one."""
+        self.searching = False
+        if self.closed:
+            return
+        self._buttons(disabled=False)
+        found = [result for result in results if result.board is not None]
+        self.candidates = found
+        if not found:
+            self._status(results[-1].describe(), failed=True)
+            return
+        listing = self.query_one("#generate-candidates", OptionList)
+        listing.clear_options()
+        listing.add_options(
+            Option(f"{n}. {result.describe()}", id=str(n - 1))
+            for n, result in enumerate(found, start=1)
+        )
+        listing.add_class("-shown")
+        listing.highlighted = 0
+        listing.focus()
+        missing = len(results) - len(found)
+        more = f" ({missing} seed{'s' if missing > 1 else ''} found none)" if missing else ""
+        self._status(f"{plural(len(found), 'candidate')}{more}: enter takes the one highlighted.")
+
+    @on(OptionList.OptionSelected, "#generate-candidates")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        index = int(event.option.id or 0)
+        self.last_seed = (self.last_seed or 0) + index
+        board = self.candidates[index].board
+        if board is not None:
+            self._close(board)
 
     def _finished(self, result: GenerateResult) -> None:
         self.searching = False
@@ -254,7 +349,7 @@ class GenerateScreen(Dialog[Board | None]):
         if result.board is not None:
             self._close(result.board)
             return
-        self.query_one("#generate-go", Button).disabled = False
+        self._buttons(disabled=False)
         self._status(result.describe(), failed=True)
 
     def _close(self, board: Board | None) -> None:
@@ -275,6 +370,10 @@ class GenerateScreen(Dialog[Board | None]):
     @on(Button.Pressed, "#generate-go")
     def _go(self) -> None:
         self.start_search()
+
+    @on(Button.Pressed, "#generate-three")
+    def _three(self) -> None:
+        self.start_search(CANDIDATES)
 
     @on(Button.Pressed, "#generate-cancel")
     def _cancel(self) -> None:

@@ -16,6 +16,7 @@ HEAT_SHADES = 4
 EDITOR_COMPONENT_CLASSES = {
     "board--cursor",
     "board--mark",
+    "board--locked",
     *(f"board--heat-{shade}" for shade in range(1, HEAT_SHADES + 1)),
 }
 """The styles of the editor's marks, declared by the editor's board only."""
@@ -33,6 +34,8 @@ class EditBoard(BoardView):
     """Where the jump being made starts (None: no jump is being made)."""
     heat: dict[int, int] = {}  # replaced, never changed in place (show_editing)
     """The heat map: square -> shade 1..HEAT_SHADES (absent: not shaded)."""
+    locked: frozenset[int] = frozenset()
+    """Starts of the jumps locked for the generator (underlined: not by colour alone)."""
     LEGEND = tuple(item for item in LEGEND_ITEMS if not item.startswith(ROUTE_MARK))
     BINDINGS = [
         Binding("up", "cursor(0, -1)", "Up", show=False),
@@ -63,17 +66,25 @@ class EditBoard(BoardView):
             self.post_message(SquareClicked(square))
 
     def show_editing(
-        self, cursor: int | None, mark: int | None = None, heat: dict[int, int] | None = None
+        self,
+        cursor: int | None,
+        mark: int | None = None,
+        heat: dict[int, int] | None = None,
+        locked: frozenset[int] = frozenset(),
     ) -> None:
-        """Draw the cursor, the start of a jump being made and the heat map; repaints only
-        the rows whose squares changed."""
+        """Draw the cursor, the start of a jump being made, the heat map and the locked
+        jumps; repaints only the rows whose squares changed."""
         heat = heat or {}
-        changed = {self.cursor, cursor, self.mark, mark}
+        changed: set[int | None] = {self.cursor, cursor, self.mark, mark}
         changed |= {s for s in heat.keys() | self.heat.keys() if heat.get(s) != self.heat.get(s)}
+        changed |= set(locked ^ self.locked)
         self.cursor, self.mark, self.heat = cursor, mark, dict(heat)
+        self.locked = locked
         self.refresh_squares(changed)
 
     def decorate_square(self, square: int, base: Style) -> Style:
+        if square in self.locked:
+            base = base + self.component_style("board--locked", partial=True)
         shade = self.heat.get(square)
         if shade is not None:
             base = base + self.component_style(f"board--heat-{shade}", partial=True)
