@@ -13,8 +13,12 @@ handled before the computation ends would have to allow (it is timed too).
 command in a fresh process (start-up and numpy's import included); the generator's own
 search time (as it reports it) is shown beside it.
 
-Run:  python benchmarks/studio.py [--seeds 5] [--quick] [--editor-only | --generator-only]
-      [--edits 21]
+Designers' targets (issue 22): for each (a sparse short game, jumps kept, zones, the
+longest jump, jumps in all, a unique route, a tail), how many seeds meet it, how fast, and
+how many jumps the boards have.
+
+Run:  python benchmarks/studio.py [--seeds 5] [--quick] [--edits 21]
+      [--editor-only | --generator-only | --targets-only]
 """
 
 from __future__ import annotations
@@ -182,6 +186,55 @@ def editor_benchmark(edits: int) -> bool:
     return ok_all
 
 
+TARGET_CASES: list[tuple[str, list[str]]] = [
+    # (what the designer asked, snl generate's options): issue 22's targets
+    ("8x8 for 8 turns, sparse", ["--size", "8", "--expected-turns", "8"]),
+    ("keep 3 jumps, 30 turns", ["--keep", "{keep}", "--expected-turns", "30"]),
+    (
+        "zones, 30 turns",
+        ["--expected-turns", "30", "--safe-start", "15", "--no-snakes-in-last-row"],
+    ),
+    ("longest jump 20, 30 turns", ["--expected-turns", "30", "--longest-jump", "20"]),
+    ("7 jumps in all, 30 turns", ["--expected-turns", "30", "--jumps", "7"]),
+    ("unique route, 8x8, 5 rolls", ["--size", "8", "--least-rolls", "5", "--unique-route"]),
+    ("90% within 25 turns", ["--within", "25", "--share", "0.9"]),
+]
+KEPT = 'name = "kept"\nsize = 10\nladders = [[4, 40], [33, 70]]\nsnakes = [[88, 24]]\n'
+
+
+def targets_benchmark(seeds: int) -> None:
+    """Each of the designer's targets: how often it is met (exit 0) and how fast, in a
+    fresh process per seed (start-up included), and the jumps on the boards found."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        keep = Path(folder) / "kept.toml"
+        keep.write_text(KEPT)
+        print(f"{'target':<28} {'met':>5} {'median wall':>12} {'max wall':>9} {'jumps':>9}")
+        for label, options in TARGET_CASES:
+            argv = [option.replace("{keep}", str(keep)) for option in options]
+            walls, met, jumps = [], 0, []
+            for seed in range(1, seeds + 1):
+                began = time.perf_counter()
+                done = subprocess.run(
+                    [*SNL, "generate", *argv, "--seed", str(seed)],
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                )
+                walls.append(time.perf_counter() - began)
+                if done.returncode == 0:
+                    met += 1
+                    found = re.search(r"(\d+) ladders?, (\d+) snakes?", done.stderr)
+                    if found:
+                        jumps.append(int(found[1]) + int(found[2]))
+            spread = f"{min(jumps)}-{max(jumps)}" if jumps else "-"
+            print(
+                f"{label:<28} {met:>2}/{seeds:<2} {statistics.median(walls):>10.2f} s "
+                f"{max(walls):>7.2f} s {spread:>9}"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5)
@@ -190,12 +243,17 @@ def main() -> int:
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--editor-only", action="store_true")
     only.add_argument("--generator-only", action="store_true")
+    only.add_argument("--targets-only", action="store_true", help="issue 22's targets only")
     args = parser.parse_args()
     failed = False
+    if args.targets_only:
+        targets_benchmark(args.seeds)
+        return 0
     if not args.generator_only:
         failed |= not editor_benchmark(args.edits)
     if args.editor_only:
         return 1 if failed else 0
+    targets_benchmark(args.seeds)
     print(f"{'board':>6} {'T':>5} {'median wall':>12} {'max wall':>9} {'median search':>14}  ok")
     for size, turns, limit in CASES:
         if args.quick and size != 10:
