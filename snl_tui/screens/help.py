@@ -34,8 +34,10 @@ def key_cell(keys: str) -> str:
 
 
 def sentence(title: str, text: str = "") -> str:
-    """'**Roll the die.** Roll for the player to move (classic mode).'"""
-    return f"**{title}.** {text}".rstrip()
+    """'**Roll the die.** Roll for the player to move (classic mode).' A title that ends
+    its own sentence ('Save the board as...') gets no second full stop."""
+    end = "" if title.endswith((".", "…", "?", "!")) else "."
+    return f"**{title}{end}** {text}".rstrip()
 
 
 def table(rows: Iterable[tuple[str, str]]) -> str:

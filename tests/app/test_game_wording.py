@@ -66,3 +66,15 @@ async def test_help_shows_its_own_keys_in_the_footer():
         await pilot.pause()
         shown = " ".join(str(key.render()) for key in footer.query("FooterKey"))
         assert "Close" in shown and "Roll" not in shown and "Hint" not in shown
+
+
+def test_help_sentences_end_with_one_full_stop() -> None:
+    """Issue 22: the editor's help read "Save the board as...." (the title's own dots and
+    one more)."""
+    from snl_tui.screens.editor import editor_help_text
+    from snl_tui.screens.help import sentence
+
+    text = editor_help_text()
+    assert "Save the board as...**" in text and "Export...**" in text
+    assert "...." not in text
+    assert sentence("Roll the die", "Roll.") == "**Roll the die.** Roll."
