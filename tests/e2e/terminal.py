@@ -110,12 +110,22 @@ def tmux_session(
         dropped = [arg for name in unset for arg in ("-u", name)]
         line = shlex.join(["env", *dropped, *assigned, "sh", "-c", command])
         size = ["-x", str(width), "-y", str(height)]
-        subprocess.run(
-            [TMUX, "-L", SOCKET, "new-session", "-d", "-s", name, *size, line],
-            check=True,
-            env={**clean, **variables},
-            timeout=10,
-        )
+        # The tests' tmux server exits when its last session ends: a session started
+        # just then meets a server on its way out ("server exited unexpectedly"). Start
+        # again, a bounded number of times: a new server comes up.
+        for attempt in range(5):
+            started = subprocess.run(
+                [TMUX, "-L", SOCKET, "new-session", "-d", "-s", name, *size, line],
+                env={**clean, **variables},
+                capture_output=True,
+                text=True,
+                timeout=10,
+            )
+            if started.returncode == 0:
+                break
+            if "server exited" not in started.stderr or attempt == 4:
+                raise RuntimeError(f"tmux new-session: {started.stderr.strip()}")
+            time.sleep(0.2)
         try:
             yield name
         finally:
