@@ -17,8 +17,10 @@ import numpy as np
 from .board import Board
 from .chain import (
     MAX_ANALYSIS_SQUARES,
+    MAX_DISTRIBUTION_SQUARES,
     TAIL_TOLERANCE,
     AnalysisError,
+    Column,
     _Chain,
     chain_of,
     clear_cache,
@@ -29,8 +31,10 @@ from .solver import distances_to_goal
 
 __all__ = [
     "MAX_ANALYSIS_SQUARES",
+    "MAX_DISTRIBUTION_SQUARES",
     "Analysis",
     "AnalysisError",
+    "FigureAccuracy",
     "analyze",
     "clear_cache",
     "winner_finished_within",
@@ -39,6 +43,28 @@ __all__ = [
 # When a percentile lands exactly on a table value (0.5 after one turn on a coin-flip
 # board), rounding must not push it one turn later.
 _PERCENTILE_SLACK = 1e-12
+
+EXACT = 1e-9
+"""A figure whose error bound is at most this is exact (SPEC 12: exact to 1e-9)."""
+
+
+@dataclass(frozen=True)
+class FigureAccuracy:
+    """How exact one of the analysis's figures is.
+
+    ``status`` is "exact" (to ``EXACT`` or better), "bounded" (``error`` bounds how far
+    the figure may be off: the probability mass the computation did not resolve) or
+    "left out" (not computed; ``why`` says why).
+    """
+
+    figure: str
+    status: str
+    error: float = 0.0
+    why: str = ""
+
+    @property
+    def exact(self) -> bool:
+        return self.status == "exact"
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +84,7 @@ class Analysis:
     to_move: int
     _chain: _Chain = field(repr=False)
     _wins: tuple[float, ...] = field(repr=False)
+    _wins_error: float = field(default=0.0, repr=False)
 
     # -- single seat -------------------------------------------------------------------
 
@@ -101,7 +128,9 @@ class Analysis:
     @property
     def mode_turns(self) -> int:
         """The most likely finishing turn from ``start`` (the earliest when tied);
-        -1 when no game ever finishes."""
+        -1 when no game ever finishes. When the distribution stops before its tail is
+        resolved, the likeliest turn so far (``accuracy`` says whether a later turn
+        could still beat it)."""
         dist = self.distribution
         best = max(range(len(dist)), key=dist.__getitem__, default=-1)
         return best if best >= 0 and dist[best] > 0 else -1
@@ -113,14 +142,32 @@ class Analysis:
         which the first seat finishes). ``inf`` when no seat finishes surely; with one
         player it is ``expected_turns``.
         """
+        return self._game_rounds()[0]
+
+    def _game_rounds(self) -> tuple[float, float]:
+        """(game rounds, error bound)."""
         if not any(self._chain.safe[p] for p in self.positions):
-            return math.inf
+            return math.inf, 0.0
         if self.players == 1:
-            return self.expected_turns
-        # E[min T_i] = sum_t prod_i P(T_i > t), seats independent; past the table the
-        # product decays geometrically (the table ends below 1e-12 of unresolved mass).
-        survival = np.prod([1.0 - self._chain.column(p) for p in self.positions], axis=0)
-        return float(survival.sum()) + _geometric_tail(survival)
+            return self.expected_turns, 0.0
+        # E[min T_i] = sum_t prod_i P(T_i > t), seats independent.
+        columns = _padded(self._columns(self.positions))
+        survivals = [1.0 - column for column in columns]
+        survival = np.prod(survivals, axis=0)
+        partial = float(survival.sum())
+        # Past the last turn H, prod_i S_i(t) <= S_j(t) prod_{i != j} S_i(H) for every
+        # seat j, and sum_{t > H} S_j(t) = E_j - sum_{t <= H} S_j(t) exactly (from the
+        # expectation's own solve): a bound on the rest of the sum, rigorous.
+        bound = math.inf
+        for j, square in enumerate(self.positions):
+            expected = float(self._chain.expected[square])
+            if not math.isfinite(expected):
+                continue
+            rest = max(expected - float(survivals[j].sum()), 0.0)
+            others = math.prod(float(s[-1]) for i, s in enumerate(survivals) if i != j)
+            bound = min(bound, rest * others)
+        tail = min(_geometric_tail(survival), bound)
+        return partial + tail, bound
 
     def visits(self) -> list[float] | None:
         """Expected turns that BEGIN on each square in a one-player game from
@@ -146,13 +193,14 @@ class Analysis:
     def finish_within_from(self, square: int, turns: int) -> float:
         """P(finished within ``turns`` turns) for a token whose turn starts on ``square``.
 
-        Beyond the table's horizon the value is the table's last (exact to within
-        ``TAIL_TOLERANCE`` when the table converged, a lower bound otherwise).
+        Beyond the distribution's last turn the value is its last (exact to within
+        ``TAIL_TOLERANCE`` when the tail is resolved; otherwise a lower bound, off by at
+        most the column's unresolved mass: ``accuracy``).
         """
         square = self._square(square)
         if turns < 0:
             return 0.0
-        column = self._chain.column(square)
+        column = self._columns([square])[0]
         return float(column[min(turns, len(column) - 1)])
 
     def percentile(self, turns: int) -> float:
@@ -176,7 +224,7 @@ class Analysis:
         nearly_all = q > chain.finish_probability[self.start] - 10 * TAIL_TOLERANCE
         if nearly_all and chain.endless[self.start]:
             return math.inf
-        column = chain.column(self.start)
+        column = self._columns([self.start])[0]
         hits = np.flatnonzero(column >= q - _PERCENTILE_SLACK)
         return int(hits[0]) if len(hits) else math.inf
 
@@ -189,7 +237,7 @@ class Analysis:
     @property
     def distribution(self) -> tuple[float, ...]:
         """P(finishing at exactly turn t) from ``start``, t = 0..horizon (index = turn)."""
-        column = self._chain.column(self.start)
+        column = self._columns([self.start])[0]
         return tuple(np.diff(column, prepend=0.0).clip(0.0).tolist())
 
     def pmf(self, max_turns: int) -> list[float]:
@@ -199,19 +247,102 @@ class Analysis:
 
     @property
     def horizon(self) -> int:
-        """The last turn the distribution table covers."""
-        return self._chain.table.horizon
+        """The last turn the distribution from ``start`` covers."""
+        return self._start_column.horizon
 
     @property
     def truncated(self) -> bool:
-        """True when the memory cap cut the table before the tail was resolved."""
-        return not self._chain.table.converged
+        """True when the distribution from ``start`` stops before its tail is resolved
+        (``accuracy`` gives the bound)."""
+        return not self._start_column.resolved
+
+    @property
+    def _start_column(self) -> Column:
+        self._distribution_available()
+        return self._chain.column(self.start)
+
+    def _columns(self, squares: Sequence[int]) -> list[np.ndarray]:
+        self._distribution_available()
+        return [column.cdf for column in self._chain.columns(squares)]
+
+    def _distribution_available(self) -> None:
+        why = self._chain.distribution_left_out
+        if why is not None:
+            raise AnalysisError(why)
+
+    # -- how exact the figures are ----------------------------------------------------
+
+    @property
+    def left_out(self) -> str | None:
+        """Why the distribution's figures (median, percentiles, P(within k), most likely
+        turn, win chances, game rounds) are not computed, or None when they are."""
+        return self._chain.distribution_left_out
+
+    @property
+    def accuracy(self) -> tuple[FigureAccuracy, ...]:
+        """Every figure's exactness: "exact", "bounded" (with its error bound) or "left
+        out" (with the reason). Figures: expected_turns, std_turns, visits, distribution
+        (median, percentiles, P(finished within k)), mode_turns and, for several seats,
+        win_chances and game_rounds."""
+        figures = []
+        relative = self._chain.relative_error
+        expected, std = self.expected_turns, self.std_turns
+        spread = relative * (std * std + expected * expected) / max(2.0 * std, 1e-300)
+        for name, error, scale in (
+            ("expected_turns", relative * expected, expected),
+            ("std_turns", spread, std),
+            ("visits", relative * expected, expected),
+        ):
+            if self.too_large:
+                figures.append(FigureAccuracy(name, "left out", why="too large for floating point"))
+            elif not math.isfinite(expected) or error <= EXACT * max(1.0, scale):
+                figures.append(FigureAccuracy(name, "exact", error if math.isfinite(error) else 0))
+            else:
+                figures.append(
+                    FigureAccuracy(name, "bounded", error, "rounding in an ill-conditioned solve")
+                )
+        names = ["distribution", "mode_turns"]
+        if self.players > 1:
+            names += ["win_chances", "game_rounds"]
+        why = self.left_out
+        if why is not None:
+            figures.extend(FigureAccuracy(name, "left out", why=why) for name in names)
+            return tuple(figures)
+        column = self._start_column
+        horizon = column.horizon
+        unresolved = column.unresolved
+        cut = (
+            f"the distribution stops at turn {horizon:,} (work budget) with "
+            f"{unresolved:.2g} of the games unresolved"
+        )
+        figures.append(_accuracy("distribution", unresolved, cut))
+        dist = self.distribution
+        peak = max(dist, default=0.0)
+        if unresolved <= EXACT or peak > unresolved:
+            figures.append(FigureAccuracy("mode_turns", "exact"))
+        else:
+            figures.append(
+                FigureAccuracy("mode_turns", "left out", why=f"{cut}: a later turn may be likelier")
+            )
+        if self.players > 1:
+            figures.append(_accuracy("win_chances", self._wins_error, cut))
+            figures.append(_accuracy("game_rounds", self._game_rounds()[1], cut))
+        return tuple(figures)
+
+    def accuracy_of(self, figure: str) -> FigureAccuracy:
+        """``accuracy``'s entry for one figure (``KeyError`` for an unknown name)."""
+        for entry in self.accuracy:
+            if entry.figure == figure:
+                return entry
+        raise KeyError(figure)
 
     # -- seats -------------------------------------------------------------------------
 
     @property
     def win_chances(self) -> list[float]:
-        """Each seat's chance of winning (index = seat), from the current situation."""
+        """Each seat's chance of winning (index = seat), from the current situation
+        (off by at most ``accuracy_of("win_chances").error``)."""
+        self._distribution_available()
         return list(self._wins)
 
     @property
@@ -252,16 +383,45 @@ def analyze(
     if type(to_move) is not int or not 0 <= to_move < players:
         raise SnlError(f"seat {to_move!r} does not exist (0..{players - 1})")
     chain = chain_of(board)
-    wins = _win_chances([chain.column(square) for square in squares], to_move)
-    if chain.table.converged:
-        # The table ends where less than TAIL_TOLERANCE is unresolved; hand that crumb
+    if chain.distribution_left_out is not None:
+        return Analysis(board, players, squares, to_move, chain, ())
+    columns = chain.columns(squares)
+    cdfs = _padded([column.cdf for column in columns])
+    wins = _win_chances(cdfs, to_move)
+    # The game is still undecided after the last turn H only when some seat is
+    # unresolved there and every other one has not finished: a bound on what the sums
+    # leave out (seats independent).
+    unfinished = [1.0 - float(cdf[-1]) for cdf in cdfs]
+    error = sum(
+        column.unresolved * math.prod(u for j, u in enumerate(unfinished) if j != i)
+        for i, column in enumerate(columns)
+    )
+    if all(column.resolved for column in columns):
+        # The columns end where less than TAIL_TOLERANCE is unresolved; hand that crumb
         # back in proportion so the chances add up to exactly 1 - P(no winner).
         finish = chain.finish_probability
         someone = 1.0 - float(np.prod([1.0 - finish[p] for p in squares]))
         total = sum(wins)
         if total > 0:
             wins = tuple(w * someone / total for w in wins)
-    return Analysis(board, players, squares, to_move, chain, wins)
+    return Analysis(board, players, squares, to_move, chain, wins, error)
+
+
+def _padded(columns: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Columns of one length: a shorter one (resolved earlier) keeps its last value."""
+    length = max(len(column) for column in columns)
+    return [
+        column
+        if len(column) == length
+        else np.concatenate((column, np.full(length - len(column), column[-1])))
+        for column in columns
+    ]
+
+
+def _accuracy(figure: str, error: float, cut: str) -> FigureAccuracy:
+    if error <= EXACT:
+        return FigureAccuracy(figure, "exact", error)
+    return FigureAccuracy(figure, "bounded", error, cut)
 
 
 def luck(one: Analysis, players: int, turns: int) -> float:

@@ -2,10 +2,9 @@
 
 The chain's states are the positions 0..goal (0 = off the board); the goal absorbs. The
 engine decides what every roll does: ``count_to`` and the board's landing table (what
-``next_position`` is made of) are asked once for every position and face, and everything
-else is linear algebra on that table. The heavy work runs on the positions a roll can
-end on (never the bottom of a jump, nor the off-board start); the others follow from them
-in one roll.
+``next_position`` is made of) give one roll table, ``dest[p, d - 1]``, built with numpy
+(a million-square board in a fraction of a second); everything else is sparse linear
+algebra on that table.
 
 Two time scales matter:
 
@@ -17,61 +16,106 @@ Two time scales matter:
 What is computed, once per board and cached (boards are immutable and hashable):
 
 * which positions can reach the goal, and which can reach a *doomed* position (one from
-  which the goal is unreachable): plain graph searches, so an infinite expectation is
-  detected exactly and never by iterating until something gives up;
-* the expected number of turns from every position, by one linear solve over the
-  positions that finish with probability 1 (``math.inf`` elsewhere). From 100 unknowns
-  on, the same quantity (the fundamental matrix applied to 1) is read off the turn table
-  below as sum_t P(not finished within t) plus its geometric tail, and accepted only if
-  it satisfies the one-turn equations to 1e-10: a solve that large would run on
-  LAPACK's thread pool, which stalls whenever another process holds a core;
-* the probability of ever finishing from every position (a second solve, only when some
-  position finishes with a probability strictly between 0 and 1);
-* the table ``P(finished within t turns | start on p)`` for every turn ``t`` and position
-  ``p``, by iterating the turn operator backwards from the goal until every position's
-  unresolved mass is below ``TAIL_TOLERANCE`` (or a memory cap is hit: then the table is
-  marked as truncated). Every percentile, histogram and win chance reads this table.
-  Only single-threaded matrix-vector products and gathers are used per turn.
+  which the goal is unreachable): graph searches (``scipy.sparse.csgraph``), so an
+  infinite expectation is detected exactly and never by iterating until something gives
+  up;
+* one sparse LU factorisation of I - R over the positions that finish surely (R: the
+  per-roll matrix, six non-zeros a row on a six-sided die), reused for every right-hand
+  side: the expected turns, their second moment (the standard deviation) and the
+  expected visits (the transposed system). Exact to rounding on every board the solver
+  takes (up to 1000 x 1000); there is no dense solve and no iteration behind them;
+* the probability of ever finishing (a second factorisation, only when some position
+  finishes with a probability strictly between 0 and 1);
+* the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
+  position ``p``, by iterating the turn operator backwards from the goal until every
+  position's unresolved mass is below ``TAIL_TOLERANCE``. It is kept for every position
+  while it fits in ``TABLE_CELLS``; past that the iteration goes on from the table's last
+  turn for the positions asked about only (``columns``), within ``COLUMN_WORK``. A
+  column that stops before its tail is resolved says so (``Column.unresolved``: the mass
+  neither finished nor doomed at its last turn bounds every figure read from it), never
+  silently. Boards over ``MAX_DISTRIBUTION_SQUARES`` get no table at all
+  (``distribution_left_out`` says why).
 
-``analysis.analyze`` only combines table columns, so the game can call it after every
-move. ``expected_turns(board)`` is the fast path for a generator's inner loop: one small
-linear solve, no table.
+``analysis.analyze`` only combines columns, so the game can call it after every move.
+``expected_turns(board)`` is the fast path for a generator's inner loop: one small sparse
+solve over the positions a game from the start can reach, no table.
+
+scipy is imported on first use (inside the functions), never when this module loads:
+the game's first frame does not wait for it.
 """
 
 from __future__ import annotations
 
 import math
-from collections import deque
-from collections.abc import Iterable
+import warnings
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from .board import Board
-from .engine import turn_table
+from .board import MAX_SIDE, Board
+from .engine import count_to, jump_table, turn_table
 from .errors import SnlError
 
-MAX_ANALYSIS_SQUARES = 2500
-"""Largest board analysed exactly (50 x 50): the linear solves are dense."""
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+MAX_ANALYSIS_SQUARES = MAX_SIDE * MAX_SIDE
+"""Largest board analysed (the solver's own limit, 1000 x 1000): expected turns, their
+standard deviation and the visits come from one sparse factorisation at every size."""
+MAX_DISTRIBUTION_SQUARES = 200 * 200
+"""Largest board whose finishing-turn distribution (median, percentiles, P(within k),
+most likely turn, win chances, game rounds) is computed; past it those figures are left
+out, and say so."""
+MAX_RELATIVE_ERROR = 1e-6
+"""A solve whose error bound (``_System.relative_error``) exceeds this is not shown: the
+figure is "finite, but too large to compute"."""
 TAIL_TOLERANCE = 1e-12
 """The turn table stops once no position has more unresolved probability than this."""
 MAX_TURN_TABLE_CELLS = 4_000_000
 """Turn outcomes held for ``three_sixes`` (faces**3 per square): 80 MB of Python ints."""
-MAX_TABLE_CELLS = 1 << 23
-"""Memory cap of the turn table (turns x positions float64 cells, 64 MiB)."""
-
-# When a percentile lands exactly on a table value (0.5 after one turn on a coin-flip
-# board), rounding must not push it one turn later.
-_PERCENTILE_SLACK = 1e-12
+TABLE_CELLS = 1 << 22
+"""Memory cap of the turn table kept for every position (turns x positions float64
+cells, 32 MiB). Past it only the positions asked about are followed (``COLUMN_WORK``)."""
+COLUMN_WORK = 300_000_000
+"""Work budget (turns x positions) for following asked-about positions past the table:
+a few seconds at most. A column still unresolved then carries its error bound."""
 
 
 class AnalysisError(SnlError, ValueError):
     """A board that cannot be analysed exactly (too large)."""
 
 
+def too_large_message(goal: int) -> str:
+    return (
+        f"the board has {goal:,} squares: exact odds are computed for boards of at most "
+        f"{MAX_ANALYSIS_SQUARES:,} squares"
+    )
+
+
 # -- the chain of one board ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    """P(finished within t turns | a turn starts on a position), t = 0..horizon."""
+
+    cdf: np.ndarray
+    unresolved: float
+    """Mass neither finished nor doomed at the last turn: below ``TAIL_TOLERANCE`` when
+    the tail is resolved; otherwise every later P(finished within t) lies between the
+    last value and the last value plus this."""
+
+    @property
+    def resolved(self) -> bool:
+        return self.unresolved < TAIL_TOLERANCE
+
+    @property
+    def horizon(self) -> int:
+        return int(self.cdf.shape[0]) - 1
 
 
 class _Chain:
@@ -83,125 +127,134 @@ class _Chain:
 
     def __init__(self, board: Board) -> None:
         if board.goal > MAX_ANALYSIS_SQUARES:
-            raise AnalysisError(
-                f"the board has {board.goal} squares: exact odds are computed for boards "
-                f"of at most {MAX_ANALYSIS_SQUARES} squares"
-            )
+            raise AnalysisError(too_large_message(board.goal))
         self.goal = goal = board.goal
-        # What one turn does, from the engine: its rolls (or, under three_sixes, the
-        # equally likely ends of a whole turn, each one turn).
-        rows, self.faces, self.six_again = _turn_rows(board)
+        # dest[p, d - 1]: where face d from p ends (the engine's rules), or under
+        # three_sixes the equally likely ends of a whole turn, each one turn. The goal
+        # row loops onto itself so that the goal absorbs.
+        self.dest, self.faces, self.six_again = roll_array(board)
         self.size = goal + 1
-        # dest[p, d - 1]: where a roll of d from p ends, straight from the engine: its
-        # count_to and the board's landing table are what next_position is made of. The
-        # goal row loops onto itself so that the goal absorbs.
-        self.dest = np.array(rows, dtype=np.intp)
-        self.can_finish, self.safe = _reachability(rows, goal)
+        self.can_finish, self.safe = _reachability(self.dest, goal)
         self.doomed = ~self.can_finish
         # safe: finishes with probability 1 (cannot even reach a doomed position).
         self.risky = self.can_finish & ~self.safe
-        # The turn table only needs the positions a roll can end on (the bottom of a
-        # jump never is one, nor the off-board start): every other column follows from
-        # them in one more step (``column``). On classic that is 82 of 101 positions.
-        self.kept = np.unique(self.dest)
-        self.kept_index = np.full(self.size, -1, dtype=np.intp)
-        self.kept_index[self.kept] = np.arange(len(self.kept))
-        self._derived: dict[int, np.ndarray] = {}
+        self._columns: dict[int, Column] = {}
 
-    # -- expectation and absorption (linear solves) ------------------------------------
+    @property
+    def distribution_left_out(self) -> str | None:
+        """Why the finishing-turn distribution is not computed, or None when it is."""
+        if self.goal > MAX_DISTRIBUTION_SQUARES:
+            return (
+                f"the distribution of the finishing turn is computed for boards of at most "
+                f"{MAX_DISTRIBUTION_SQUARES:,} squares (this one has {self.goal:,})"
+            )
+        return None
 
-    def _roll_matrix(self, states: np.ndarray) -> np.ndarray:
-        """Dense per-roll transition probabilities among ``states`` (sorted indices)."""
-        index = np.full(self.size, -1, dtype=np.intp)
-        index[states] = np.arange(len(states))
-        sub = index[self.dest[states]]  # (k, faces): column in the sub-matrix or -1
-        matrix = np.zeros((len(states), len(states)))
-        rows = np.repeat(np.arange(len(states)), self.faces)
-        cols = sub.ravel()
-        keep = cols >= 0
-        np.add.at(matrix, (rows[keep], cols[keep]), 1.0 / self.faces)
-        return matrix
+    # -- expectation, spread, visits: one sparse factorisation ---------------------------
+
+    def _ends_turn(self, states: np.ndarray) -> np.ndarray:
+        """Per state and face: the roll ends the turn without winning."""
+        ends: np.ndarray = self.dest[states] != self.goal
+        if self.six_again:
+            ends[:, -1] = False  # a top roll that does not win rolls again, same turn
+        return ends
+
+    @cached_property
+    def _safe_system(self) -> _System:
+        """I - R over every safe position but the goal (a turn may begin anywhere)."""
+        safe = self.safe.copy()
+        safe[self.goal] = False
+        return _System(self.dest, np.flatnonzero(safe), self.faces)
+
+    @cached_property
+    def _extra_rolls(self) -> np.ndarray:
+        """X(p): expected turns still to *start* after the roll about to be made from p,
+        on the safe positions (0 on the goal, nan where the factorisation failed)."""
+        system = self._safe_system
+        extra = np.zeros(self.size)
+        states = system.states
+        if len(states):
+            b = self._ends_turn(states).sum(axis=1) / self.faces
+            extra[states] = system.solve(b)
+            if system.relative_error > MAX_RELATIVE_ERROR:
+                extra[states] = math.nan  # finite, but beyond floating point
+        return extra
+
+    @property
+    def relative_error(self) -> float:
+        """A bound on the relative error of the expectations, spreads and visits (the
+        factorisation's rounding times the system's condition number)."""
+        return self._safe_system.relative_error
 
     @cached_property
     def expected(self) -> np.ndarray:
-        """Expected turns to finish from each position (``inf`` unless it finishes surely)."""
-        return self.solve_expected(use_table=True)
-
-    def solve_expected(self, use_table: bool) -> np.ndarray:
-        """Expected turns from each position; ``use_table`` allows reading large systems
-        off the turn table (computing it if needed) instead of a threaded solve.
+        """Expected turns to finish from each position (``inf`` unless it finishes surely).
 
         With X(p) = the expected number of turns still to *start* after the roll about to
         be made from p, X = R X + b over the safe positions, where R is the per-roll
         matrix and b(p) the chance that this roll ends the turn without winning. A top
         roll under ``six_again`` continues the same turn, so it carries X and not 1 + X.
-        Then a turn starting on p lasts 1 + X(p) turns in expectation. Using the per-roll
-        matrix keeps the system sparse-shaped; the per-turn matrix never has to exist.
+        Then a turn starting on p lasts 1 + X(p) turns in expectation.
         """
         result = np.full(self.size, math.inf)
         result[self.goal] = 0.0
-        safe = self.safe.copy()
-        safe[self.goal] = False
-        ends_turn = self.dest != self.goal
-        if self.six_again:
-            ends_turn[:, -1] = False  # a top roll that does not win rolls again
-        b = ends_turn.sum(axis=1) / self.faces
-        extra = np.zeros(self.size)  # X, 0 on the goal
-        kept = self.kept_index >= 0
-        # Solved on the positions a roll can end on; the other rows follow in one roll.
-        states = np.flatnonzero(safe & kept)
-        from_table = None
-        if use_table and len(states) >= SINGLE_THREAD_SOLVE:
-            from_table = self._expected_from_table(states)
-        if from_table is not None:
-            extra[states] = from_table - 1.0
-        elif len(states):
-            system = np.eye(len(states)) - self._roll_matrix(states)
-            extra[states] = np.linalg.solve(system, b[states])
-        others = np.flatnonzero(safe & ~kept)
-        extra[others] = b[others] + extra[self.dest[others]].sum(axis=1) / self.faces
-        result[safe] = 1.0 + extra[safe]
+        states = self._safe_system.states
+        result[states] = 1.0 + self._extra_rolls[states]
         # Every safe position finishes surely, so its expectation is finite; a value that
-        # is not (an overflow inside the solve: ~2^667 turns on a 2 x 1000 board with a
-        # coin for a die) is "finite but too large to compute", never "infinite".
-        result[safe & ~np.isfinite(result)] = math.nan
+        # is not (an overflow: ~2^667 turns on a 2 x 1000 board with a coin for a die) is
+        # "finite but too large to compute", never "infinite".
+        result[states[~np.isfinite(result[states])]] = math.nan
         return result
 
-    def _expected_from_table(self, states: np.ndarray) -> np.ndarray | None:
-        """Expected turns on ``states`` (kept, safe) as sum_t P(not finished within t).
+    @cached_property
+    def second_moment(self) -> np.ndarray:
+        """E[T^2] of the finishing turn T from each position (``inf`` unless safe).
 
-        The same fundamental-matrix sum as the linear solve, read off the turn table
-        (already there, and resolved to below 1e-12 per position) plus its geometric
-        tail. It is only accepted when it satisfies the one-turn equations
-        E = 1 + T E to 1e-10 relative; otherwise (or when the table was cut short) the
-        caller solves. Large solves would go to LAPACK's thread pool, which stalls for
-        tens of milliseconds whenever another process holds a core.
+        T = 1 + C with C the number of rolls that end a turn without winning. With
+        X = E[C] and Y = E[C^2], one roll from p gives
+        Y(p) = sum_d (c + 2 c X(next) + Y(next)) / f for c = 1 when roll d ends the
+        turn: the same factorisation as X, another right-hand side.
         """
-        table = self.table
-        if not table.converged or table.horizon < 2:
-            return None
-        columns = self.kept_index[states]
-        cdf = table.cdf[:, columns]
-        survival_sum = (table.horizon + 1) - cdf.sum(axis=0)
-        # Far out every survival decays by the chain's slowest rate r per turn. Measure
-        # it over a long lag on the slowest position: near 1e-13, 1 - cdf keeps only a
-        # few digits, so turn-by-turn ratios are noise.
-        last = 1.0 - cdf[-1]
-        slowest = int(last.argmax())
-        lag = min(32, table.horizon)
-        earlier = 1.0 - cdf[-1 - lag, slowest]
-        rate = (last[slowest] / earlier) ** (1.0 / lag) if earlier > 0 else 0.0
-        rate = min(max(rate, 0.0), 1.0 - 1e-9)
-        expected = survival_sum + last * rate / (1.0 - rate)
-        values = np.zeros(len(self.kept))
-        values[columns] = expected
-        one_turn = np.empty(len(self.kept))
-        self._turn_operator.apply(values, one_turn)
-        residual = np.abs(expected - 1.0 - one_turn[columns]).max()
-        if residual > 1e-10 * max(1.0, float(expected.max())):
-            return None
-        result: np.ndarray = expected
+        system = self._safe_system
+        states = system.states
+        result = np.full(self.size, math.inf)
+        result[self.goal] = 0.0
+        if not len(states):
+            return result
+        x = self._extra_rolls
+        with np.errstate(all="ignore"):
+            following = x[self.dest[states]]
+            g = (self._ends_turn(states) * (1.0 + 2.0 * following)).sum(axis=1) / self.faces
+            y = system.solve(g)
+            result[states] = 1.0 + 2.0 * x[states] + y
+        result[states[~np.isfinite(result[states])]] = math.nan  # finite, too large
         return result
+
+    def visits_from(self, start: int) -> np.ndarray | None:
+        """Expected number of turns that begin on each position (0..goal) in a game
+        from ``start``; they sum to the expected turns. None unless ``start`` is safe.
+
+        W(q), the expected rolls made from q, solves W (I - R) = e_start (the transposed
+        system, same factorisation); a turn begins on q at the start and after every
+        roll that lands on q and ends a turn.
+        """
+        system = self._safe_system
+        if start == self.goal:
+            return np.zeros(self.size)
+        if system.index[start] < 0:
+            return None
+        e = np.zeros(len(system.states))
+        e[system.index[start]] = 1.0
+        with np.errstate(all="ignore"):
+            rolls = system.solve(e, transposed=True)
+            visits = np.zeros(self.size)
+            ends = self._ends_turn(system.states)
+            dest = self.dest[system.states]
+            weights = np.broadcast_to((rolls / self.faces)[:, None], dest.shape)
+            visits += np.bincount(dest[ends], weights[ends], minlength=self.size)
+            visits[start] += 1.0
+        visits[self.goal] = 0.0
+        return visits
 
     @cached_property
     def finish_probability(self) -> np.ndarray:
@@ -209,16 +262,11 @@ class _Chain:
         result = self.safe.astype(float)
         if not self.risky.any():
             return result
-        kept = self.kept_index >= 0
         # Absorption into the goal, over the risky positions: the safe ones contribute
         # their certainty, doomed ones nothing.
-        states = np.flatnonzero(self.risky & kept)
-        if len(states):
-            to_safe = self.safe[self.dest[states]].sum(axis=1) / self.faces
-            system = np.eye(len(states)) - self._roll_matrix(states)
-            result[states] = np.clip(np.linalg.solve(system, to_safe), 0.0, 1.0)
-        others = np.flatnonzero(self.risky & ~kept)
-        result[others] = result[self.dest[others]].sum(axis=1) / self.faces
+        states = np.flatnonzero(self.risky)
+        to_safe = self.safe[self.dest[states]].sum(axis=1) / self.faces
+        result[states] = np.clip(_System(self.dest, states, self.faces).solve(to_safe), 0, 1)
         return result
 
     @cached_property
@@ -230,94 +278,40 @@ class _Chain:
         below P(ever finished) for every t. False means the finishing turn is bounded.
         Only the tail tolerance would blur the two, so percentiles ask this instead.
         """
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import connected_components
+
         undecided = self.can_finish.copy()
         undecided[self.goal] = False
-        edges: list[list[int]] = [[] for _ in range(self.size)]
-        ends_turn: list[list[bool]] = [[] for _ in range(self.size)]
-        for here in np.flatnonzero(undecided).tolist():
-            for face, there in enumerate(self.dest[here].tolist(), start=1):
-                if undecided[there]:
-                    edges[here].append(there)
-                    ends_turn[here].append(not (self.six_again and face == self.faces))
-        component = _components(edges)
-        looping = np.zeros(self.size, dtype=bool)
-        for here, targets in enumerate(edges):
-            for there, ends in zip(targets, ends_turn[here], strict=True):
-                if ends and component[here] == component[there]:
-                    looping[here] = True
-        # Everything that can reach a looping position (through undecided ones) is endless.
-        preds: list[list[int]] = [[] for _ in range(self.size)]
-        for here, targets in enumerate(edges):
-            for there in targets:
-                preds[there].append(here)
-        return _reaching(preds, np.flatnonzero(looping).tolist())
-
-    # -- more figures (SPEC 6): spread of the finishing turn, visits per square ---------
-
-    @cached_property
-    def _safe_system(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(states, index, I - R over them, per-roll "ends the turn without winning")
-        over every safe position but the goal (all of them: a turn may begin anywhere)."""
-        safe = self.safe.copy()
-        safe[self.goal] = False
-        states = np.flatnonzero(safe)
-        index = np.full(self.size, -1, dtype=np.intp)
-        index[states] = np.arange(len(states))
-        ends = self.dest[states] != self.goal
+        here = np.repeat(np.arange(self.size), self.faces)
+        there = self.dest.ravel()
+        keep = undecided[here] & undecided[there]
+        ends = np.ones(self.dest.shape, dtype=bool)
         if self.six_again:
-            ends[:, -1] = False  # a top roll that does not win rolls again, same turn
-        system = np.eye(len(states)) - self._roll_matrix(states)
-        return states, index, system, ends
-
-    @cached_property
-    def second_moment(self) -> np.ndarray:
-        """E[T^2] of the finishing turn T from each position (``inf`` unless safe).
-
-        T = 1 + C with C the number of rolls that end a turn without winning. With
-        X = E[C] (``expected`` - 1) and Y = E[C^2], one roll from p gives
-        Y(p) = sum_d (c + 2 c X(next) + Y(next)) / f for c = 1 when roll d ends the
-        turn: the same matrix as X, another right-hand side.
-        """
-        states, _, system, ends = self._safe_system
-        result = np.full(self.size, math.inf)
-        result[self.goal] = 0.0
-        if not len(states):
-            return result
-        x = self.solve_expected(use_table=False) - 1.0
-        x[self.goal] = 0.0
-        with np.errstate(all="ignore"):
-            nxt = x[self.dest[states]]
-            g = (ends * (1.0 + 2.0 * np.where(np.isfinite(nxt), nxt, 0.0))).sum(axis=1) / self.faces
-            y = np.linalg.solve(system, g)
-            result[states] = 1.0 + 2.0 * x[states] + y
-        result[states[~np.isfinite(result[states])]] = math.nan  # finite, too large
-        return result
-
-    def visits_from(self, start: int) -> np.ndarray | None:
-        """Expected number of turns that begin on each position (0..goal) in a game
-        from ``start``; they sum to the expected turns. None unless ``start`` is safe.
-
-        W(q), the expected rolls made from q, solves W (I - R) = e_start; a turn begins
-        on q at the start and after every roll that lands on q and ends a turn.
-        """
-        states, index, system, ends = self._safe_system
-        if start == self.goal:
-            return np.zeros(self.size)
-        if index[start] < 0:
-            return None
-        e = np.zeros(len(states))
-        e[index[start]] = 1.0
-        with np.errstate(all="ignore"):
-            rolls = np.linalg.solve(system.T, e)
-            visits = np.zeros(self.size)
-            visits[start] = 1.0
-            dest = self.dest[states]
-            weights = np.broadcast_to((rolls / self.faces)[:, None], dest.shape)
-            np.add.at(visits, dest[ends], weights[ends])
-        visits[self.goal] = 0.0
-        return visits
+            ends[:, -1] = False
+        here, there, ends_turn = here[keep], there[keep], ends.ravel()[keep]
+        graph = csr_matrix((np.ones(len(here)), (here, there)), shape=(self.size, self.size))
+        _, component = connected_components(graph, directed=True, connection="strong")
+        looping = np.zeros(self.size, dtype=bool)
+        looping[here[ends_turn & (component[here] == component[there])]] = True
+        # Everything that can reach a looping position (through undecided ones) is endless.
+        return _reaching(here, there, self.size, looping)
 
     # -- the turn table ----------------------------------------------------------------
+
+    @cached_property
+    def kept(self) -> np.ndarray:
+        """The positions a roll can end on (the bottom of a jump never is one, nor the
+        off-board start): the table holds them only, every other position follows from
+        them in one more roll (``column``). On classic that is 82 of 101 positions."""
+        kept: np.ndarray = np.unique(self.dest)
+        return kept
+
+    @cached_property
+    def kept_index(self) -> np.ndarray:
+        index = np.full(self.size, -1, dtype=np.intp)
+        index[self.kept] = np.arange(len(self.kept))
+        return index
 
     @cached_property
     def _turn_operator(self) -> _TurnOperator:
@@ -329,32 +323,158 @@ class _Chain:
     @cached_property
     def table(self) -> _TurnTable:
         """The turn table over the kept positions (see ``column`` for any position)."""
+        left_out = self.distribution_left_out
+        if left_out is not None:
+            raise AnalysisError(left_out)
         return _iterate_table(self)
 
-    def column(self, position: int) -> np.ndarray:
-        """P(finished within t turns | a turn starts on ``position``), t = 0..horizon."""
+    def column(self, position: int) -> Column:
+        """P(finished within t turns | a turn starts on ``position``), t = 0..horizon,
+        with the mass its last turn leaves unresolved."""
+        return self.columns([position])[0]
+
+    def columns(self, positions: Sequence[int]) -> list[Column]:
+        """``column`` of each position; the ones the table does not resolve are followed
+        past it together, in one pass."""
+        table = self.table
+        missing = [p for p in dict.fromkeys(positions) if p not in self._columns]
+        if missing:
+            if table.converged:
+                where = np.arange(len(self.kept))
+                for position in missing:
+                    self._columns[position] = self._derive(
+                        position, table.cdf, where, table.left, table.before
+                    )
+            else:
+                self._follow(missing)
+        return [self._columns[p] for p in positions]
+
+    def _needed(self, position: int) -> list[int]:
+        """The kept positions whose columns give ``position``'s."""
+        if self.kept_index[position] >= 0:
+            return [position]
+        return sorted({int(p) for p in self.dest[position]})
+
+    def _derive(
+        self,
+        position: int,
+        cdf: np.ndarray,
+        where: np.ndarray,
+        left: np.ndarray,
+        before: np.ndarray,
+    ) -> Column:
+        """``position``'s column from kept columns: ``cdf[:, where[k]]`` holds kept
+        position k's, ``left[where[k]]`` and ``before[where[k]]`` its unresolved mass at
+        the last turn and at the one before."""
         index = self.kept_index[position]
-        cdf = self.table.cdf
         if index >= 0:
-            return cdf[:, index]
-        derived = self._derived.get(position)
-        if derived is not None:
-            return derived
+            return Column(cdf[:, where[index]], float(left[where[index]]))
         # One roll from here lands on kept positions. A roll that ends the turn leaves
         # t - 1 turns for the rest; a top roll under six_again continues the same turn,
         # which from there on is distributed like a fresh turn: it leaves t.
         derived = np.zeros(cdf.shape[0])
+        unresolved = 0.0
         for face, there in enumerate(self.dest[position].tolist(), start=1):
+            k = where[self.kept_index[there]]
             if there == self.goal:
                 derived += 1.0
             elif self.six_again and face == self.faces:
-                derived += cdf[:, self.kept_index[there]]
+                derived += cdf[:, k]
+                unresolved += float(left[k])
             else:
-                derived[1:] += cdf[:-1, self.kept_index[there]]
+                derived[1:] += cdf[:-1, k]
+                unresolved += float(before[k])  # one turn behind
         derived /= self.faces
         derived[0] = 0.0  # not on the goal (the goal is always kept)
-        self._derived[position] = derived
-        return derived
+        return Column(derived, unresolved / self.faces)
+
+    def _follow(self, positions: list[int]) -> None:
+        """Columns of ``positions`` past the table's end (the table ran out of room):
+        the turn operator runs on from the table's last turn, recording only the kept
+        positions these need, until they are resolved or ``COLUMN_WORK`` is spent."""
+        table = self.table
+        needed = sorted({k for p in positions for k in self._needed(p)})
+        record = self.kept_index[np.array(needed, dtype=np.intp)]
+        budget = max(64, COLUMN_WORK // len(self.kept))
+        tail, _, left, before, _ = _run(
+            self, table.cdf[-1].copy(), table.doomed.copy(), record, budget
+        )
+        cdf = np.concatenate((table.cdf[:, record], tail[1:]))
+        where = np.full(len(self.kept), -1, dtype=np.intp)
+        where[record] = np.arange(len(record))
+        for position in positions:
+            self._columns[position] = self._derive(position, cdf, where, left, before)
+
+
+class _System:
+    """I - R over ``states`` (per-roll matrix R restricted to them), factorised once
+    (SuperLU, sparse) for any number of right-hand sides."""
+
+    def __init__(self, dest: np.ndarray, states: np.ndarray, faces: int) -> None:
+        size = dest.shape[0]
+        self.states = states
+        self.index = np.full(size, -1, dtype=np.intp)
+        self.index[states] = np.arange(len(states))
+        self.faces = faces
+        self._lu: Any = None
+        self._failed = False
+        count = len(states)
+        if not count:
+            return
+        from scipy.sparse import csc_matrix
+        from scipy.sparse.linalg import splu
+
+        sub = self.index[dest[states]]  # (count, faces): column in the system, or -1
+        rows = np.repeat(np.arange(count), faces)
+        cols = sub.ravel()
+        keep = cols >= 0
+        # faces * (I - R): small integers, summed where faces share a destination.
+        diagonal = np.arange(count)
+        matrix = csc_matrix(
+            (
+                np.concatenate((np.full(count, float(faces)), np.full(keep.sum(), -1.0))),
+                (np.concatenate((diagonal, rows[keep])), np.concatenate((diagonal, cols[keep]))),
+            ),
+            shape=(count, count),
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                # Minimum degree on A^T + A keeps the fill low on boards whose snakes
+                # reach far back (measured: 1000 x 1000 with 2000 jumps factorises in
+                # about a second, with 16 M non-zeros in L and U).
+                self._lu = splu(matrix, permc_spec="MMD_AT_PLUS_A")
+            except RuntimeError:  # exactly singular in floating point: too large
+                self._failed = True
+
+    @cached_property
+    def relative_error(self) -> float:
+        """A bound on the relative error of a solve: 8 eps cond(I - R) (a factor 4 over
+        the backward-stable bound). For I - R with R sub-stochastic, ||I - R|| <= 2 and
+        ||(I - R)^-1|| (max row sum) is the largest expected number of rolls, one more
+        solve away; on a board whose games last ~2^667 turns that solve comes out far
+        too large or not finite, and the figures are "too large to compute"."""
+        if not len(self.states):
+            return 0.0
+        rolls = self.solve(np.ones(len(self.states)))
+        largest = float(np.max(np.abs(rolls)))
+        if not math.isfinite(largest):
+            return math.inf
+        return 16.0 * float(np.finfo(float).eps) * max(largest, 1.0)
+
+    def solve(self, rhs: np.ndarray, transposed: bool = False) -> np.ndarray:
+        """(I - R)^-1 rhs (or its transpose); nan everywhere when the factorisation
+        failed (a figure finite in theory but too large for floating point)."""
+        if self._lu is None:
+            return np.full(len(self.states), math.nan)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            # The matrix is faces * (I - R): scale the right-hand side to match.
+            solution: np.ndarray = self._lu.solve(
+                np.ascontiguousarray(rhs, dtype=float) * self.faces,
+                trans="T" if transposed else "N",
+            )
+        return solution
 
 
 @dataclass(frozen=True)
@@ -363,19 +483,19 @@ class _TurnTable:
     """cdf[t, k] = P(finished within t turns | a turn starts on the k-th kept
     position), t = 0..horizon."""
     converged: bool
-    """False when the memory cap stopped the table with mass still unresolved."""
-    unresolved: np.ndarray
+    """False when ``TABLE_CELLS`` stopped the table with mass still unresolved: the
+    positions asked about are then followed past it (``_Chain.columns``)."""
+    left: np.ndarray
     """Per kept position: mass neither finished nor doomed by the table's last turn."""
+    before: np.ndarray
+    """The same one turn earlier."""
+    doomed: np.ndarray
+    """Per kept position: P(on a doomed position after the table's last turn)."""
 
     @property
     def horizon(self) -> int:
         return int(self.cdf.shape[0]) - 1
 
-
-SINGLE_THREAD_SOLVE = 100
-"""From this many unknowns on (100 x 100 = 10000 cells) OpenBLAS's LAPACK solves on
-several threads; then the expectation is read off the turn table instead (see
-``_Chain._expected_from_table``)."""
 
 DENSE_TURN_LIMIT = 96
 """Up to this many positions a turn is one dense matrix-vector product; above it the
@@ -457,120 +577,156 @@ class _TurnOperator:
             out[:] = partial[: self.size]
 
 
-def _iterate_table(chain: _Chain) -> _TurnTable:
-    """P(finished within t turns) for every position, one turn (T @ v) at a time.
+def _run(
+    chain: _Chain,
+    first: np.ndarray,
+    doomed: np.ndarray,
+    record: np.ndarray | None,
+    max_turns: int,
+) -> tuple[np.ndarray, bool, np.ndarray, np.ndarray, np.ndarray]:
+    """Run the turn operator from ``first`` (P(finished within t0 turns) per kept
+    position) for up to ``max_turns`` turns, until the recorded positions' unresolved
+    mass is below ``TAIL_TOLERANCE`` (then one turn more: derived columns lag one
+    behind). ``doomed`` is P(on a doomed position after t0 turns), evolved alongside.
+
+    Returns (rows: row i = turn t0 + i, of the ``record`` positions only when given;
+    resolved; unresolved mass per recorded position at the last row and at the one
+    before; doomed at the last row, every position).
 
     Only matrix-vector products and gathers: they stay on one thread, whereas blocking
     turns into matrix-matrix products (tried) hands the work to a BLAS thread pool that
     stalls badly whenever another process holds a core.
     """
-    size, goal = len(chain.kept), chain.kept_index[chain.goal]
+    size = len(first)
     operator = chain._turn_operator
     step = operator.dense.dot if operator.dense is not None else operator.apply
-    cap = max(64, MAX_TABLE_CELLS // size)
-    cdf = np.empty((min(cap, 1024), size))
-    cdf[0] = 0.0
-    cdf[0, goal] = 1.0
-    views = list(cdf)  # row views made once: indexing per turn costs more than the dot
-    # doomed[p] = P(on a doomed position after t turns). Like "finished" it is the mass
-    # of a closed set and evolves by the same operator; tracked only when one exists.
-    track_doomed = bool(chain.doomed.any())
-    doomed = chain.doomed[chain.kept].astype(float)
-    spare = np.empty(size)
+    width = size if record is None else len(record)
+    rows = np.empty((min(max_turns + 1, 1024 if record is None else 4096), width))
+    rows[0] = first if record is None else first[record]
+    current, spare = first, np.empty(size)
+    track_doomed = bool(doomed.any())
+    spare_doomed = doomed.copy()
+
+    def unresolved(row: int, doomed_then: np.ndarray) -> np.ndarray:
+        left: np.ndarray = 1.0 - rows[row]
+        if track_doomed:
+            left -= doomed_then if record is None else doomed_then[record]
+        return left
+
     t = 0
     while True:
-        left = 1.0 - views[t]
-        if track_doomed:
-            left -= doomed
-        converged = bool(left.max() < TAIL_TOLERANCE)
-        if converged or t + 1 >= cap:
+        left = unresolved(t, doomed)
+        resolved = bool(left.max(initial=0.0) < TAIL_TOLERANCE)
+        if resolved or t >= max_turns:
             break
-        # A stretch of turns between convergence checks, in a loop kept tight (the
-        # per-turn Python overhead is most of the cost on small boards).
-        end = min(t + 32, cap - 1)
-        if end >= len(views):
-            cdf, views = _grown(cdf, t, min(cap, max(2 * len(views), end + 1)))
-        for before, after in zip(views[t:end], views[t + 1 : end + 1], strict=True):
-            step(before, after)
-        if track_doomed:
-            for _ in range(end - t):
-                step(doomed, spare)
-                doomed, spare = spare, doomed
-        t = end
-    if converged and t + 1 < cap:
-        # Columns derived for positions outside the table lag one turn behind it.
-        if t + 1 >= len(views):
-            cdf, views = _grown(cdf, t, t + 2)
-        step(views[t], views[t + 1])
-        t += 1
-    # A view, not a copy: at most the unused half of the last growth is wasted.
-    return _TurnTable(cdf[: t + 1], converged, np.clip(left, 0.0, None))
-
-
-def _grown(cdf: np.ndarray, last: int, rows: int) -> tuple[np.ndarray, list[np.ndarray]]:
-    """A table with room for ``rows`` turns holding rows 0..last of ``cdf``."""
-    grown = np.empty((rows, cdf.shape[1]))
-    grown[: last + 1] = cdf[: last + 1]
-    return grown, list(grown)
-
-
-def _turn_rows(board: Board) -> tuple[list[list[int]], int, bool]:
-    """The engine's ``turn_table`` with a goal row that loops onto itself (the goal
-    absorbs): rows[p][d - 1] is where face d of p ends."""
-    rows, faces, again = turn_table(board)
-    if len(rows) * faces > MAX_TURN_TABLE_CELLS:
-        raise AnalysisError(
-            f"three tops in a row on a {faces ** (1 / 3):.0f}-sided die: the exact odds of "
-            f"{board.goal} squares need {len(rows) * faces:,} turn outcomes (at most "
-            f"{MAX_TURN_TABLE_CELLS:,})"
+        # A stretch of turns between checks, in a loop kept tight (the per-turn Python
+        # overhead is most of the cost on small boards).
+        end = min(t + 32, max_turns)
+        if end >= rows.shape[0]:
+            rows = _grown(rows, t, min(max_turns + 1, max(2 * rows.shape[0], end + 1)))
+        current, spare, doomed, spare_doomed = _steps(
+            step, rows, record, t, end, current, spare, doomed, spare_doomed, track_doomed
         )
-    return [*rows, [board.goal] * faces], faces, again
+        t = end
+    if resolved:
+        # One more turn: columns derived for positions outside the table lag one behind.
+        if t + 1 >= rows.shape[0]:
+            rows = _grown(rows, t, t + 2)
+        current, spare, doomed, spare_doomed = _steps(
+            step, rows, record, t, t + 1, current, spare, doomed, spare_doomed, track_doomed
+        )
+        t += 1
+        left = unresolved(t, doomed)
+    # After a step, the spare doomed vector holds the one a turn earlier.
+    before = unresolved(t - 1, spare_doomed) if t > 0 else left
+    return rows[: t + 1], resolved, np.clip(left, 0.0, None), np.clip(before, 0.0, None), doomed
 
 
-def _components(edges: list[list[int]]) -> list[int]:
-    """Strongly connected component id of every node (iterative Tarjan)."""
-    size = len(edges)
-    index = [-1] * size
-    low = [0] * size
-    component = [-1] * size
-    stack: list[int] = []
-    on_stack = [False] * size
-    counter = 0
-    components = 0
-    for root in range(size):
-        if index[root] >= 0:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, child = work.pop()
-            if child == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack[node] = True
-            if child < len(edges[node]):
-                work.append((node, child + 1))
-                nxt = edges[node][child]
-                if index[nxt] < 0:
-                    work.append((nxt, 0))
-                elif on_stack[nxt]:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            if low[node] == index[node]:
-                while True:
-                    member = stack.pop()
-                    on_stack[member] = False
-                    component[member] = components
-                    if member == node:
-                        break
-                components += 1
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return component
+def _steps(
+    step: Any,
+    rows: np.ndarray,
+    record: np.ndarray | None,
+    t: int,
+    end: int,
+    current: np.ndarray,
+    spare: np.ndarray,
+    doomed: np.ndarray,
+    spare_doomed: np.ndarray,
+    track_doomed: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Turns t+1..end into ``rows``; returns (current, spare, doomed, spare doomed)."""
+    if record is None:
+        views = list(rows[t : end + 1])  # row views: indexing per turn costs more
+        for before, after in pairwise(views):
+            step(before, after)
+    else:
+        for row in range(t + 1, end + 1):
+            step(current, spare)
+            current, spare = spare, current
+            rows[row] = current[record]
+    if track_doomed:
+        for _ in range(end - t):
+            step(doomed, spare_doomed)
+            doomed, spare_doomed = spare_doomed, doomed
+    return current, spare, doomed, spare_doomed
 
 
-def _reachability(dest: list[list[int]], goal: int) -> tuple[np.ndarray, np.ndarray]:
+def _iterate_table(chain: _Chain) -> _TurnTable:
+    """P(finished within t turns) for every kept position, while it fits in
+    ``TABLE_CELLS`` (or until resolved)."""
+    size, goal = len(chain.kept), chain.kept_index[chain.goal]
+    first = np.zeros(size)
+    first[goal] = 1.0
+    doomed = chain.doomed[chain.kept].astype(float)
+    cap = max(64, TABLE_CELLS // size)
+    rows, resolved, left, before, doomed = _run(chain, first, doomed, None, cap - 1)
+    return _TurnTable(rows, resolved, left, before, doomed)
+
+
+def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
+    """A table with room for ``count`` rows holding rows 0..last of ``rows``."""
+    grown = np.empty((count, rows.shape[1]))
+    grown[: last + 1] = rows[: last + 1]
+    return grown
+
+
+# -- the roll table and the move graph -------------------------------------------------
+
+
+def roll_array(board: Board) -> tuple[np.ndarray, int, bool]:
+    """(dest, faces, again): dest[p, d - 1] is where face d from p ends, with a goal row
+    that loops onto itself (the goal absorbs); ``again``: a top roll that does not win
+    continues the turn.
+
+    Built with numpy from the engine's own pieces: its jump table (the landing rule,
+    ``chain`` included) and ``count_to`` for the last ``faces`` positions (overshoot).
+    Under ``three_sixes`` the rows are the engine's ``turn_table`` (each entry one turn).
+    """
+    rules = board.rules
+    goal, faces = board.goal, rules.faces
+    if rules.three_sixes:
+        rows, faces, again = turn_table(board)
+        if len(rows) * faces > MAX_TURN_TABLE_CELLS:
+            raise AnalysisError(
+                f"three tops in a row on a {faces ** (1 / 3):.0f}-sided die: the exact odds "
+                f"of {goal} squares need {len(rows) * faces:,} turn outcomes (at most "
+                f"{MAX_TURN_TABLE_CELLS:,})"
+            )
+        return np.array([*rows, [goal] * faces], dtype=np.intp).reshape(-1, faces), faces, again
+    jumps = np.fromiter(jump_table(board), dtype=np.intp, count=goal + 1)
+    squares = np.arange(goal + 1, dtype=np.intp)
+    landing = np.where(jumps < 0, squares, jumps)
+    counted = np.minimum(squares[:, None] + np.arange(1, faces + 1, dtype=np.intp), goal)
+    dest: np.ndarray = landing[counted]
+    for here in range(max(0, goal - faces + 1), goal):
+        for die in range(goal - here + 1, faces + 1):
+            target = count_to(board, here, die)
+            dest[here, die - 1] = here if target is None else landing[target]
+    dest[goal] = goal
+    return dest, faces, rules.six_again
+
+
+def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
     """(can reach the goal, finishes surely) per position, from the move graph alone.
 
     A position finishes with probability 1 exactly when no position it can reach is
@@ -578,30 +734,32 @@ def _reachability(dest: list[list[int]], goal: int) -> tuple[np.ndarray, np.ndar
     on the graph makes infinite expectations exact and instant.
     """
     size = goal + 1
-    preds: list[list[int]] = [[] for _ in range(size)]
-    for here in range(goal):
-        for there in set(dest[here]):
-            preds[there].append(here)
-
-    can_finish = _reaching(preds, [goal])
-    doomed = np.flatnonzero(~can_finish).tolist()
-    safe = ~_reaching(preds, doomed) if doomed else np.ones(size, dtype=bool)
+    here = np.repeat(np.arange(goal), dest.shape[1])
+    there = dest[:goal].ravel()
+    seeds = np.zeros(size, dtype=bool)
+    seeds[goal] = True
+    can_finish = _reaching(here, there, size, seeds)
+    if can_finish.all():
+        return can_finish, np.ones(size, dtype=bool)
+    safe = ~_reaching(here, there, size, ~can_finish)
     return can_finish, safe
 
 
-def _reaching(preds: list[list[int]], seeds: Iterable[int]) -> np.ndarray:
-    """Per position: can it reach one of ``seeds`` (``preds`` lists each one's sources)?"""
-    seen = np.zeros(len(preds), dtype=bool)
-    queue = deque(seeds)
-    for seed in queue:
-        seen[seed] = True
-    while queue:
-        there = queue.popleft()
-        for here in preds[there]:
-            if not seen[here]:
-                seen[here] = True
-                queue.append(here)
-    return seen
+def _reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
+    """Per position: can it reach a seed along the edges here -> there?"""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order
+
+    # Reversed edges (there -> here), plus one extra node leading to every seed.
+    source = size
+    seed_list = np.flatnonzero(seeds)
+    rows = np.concatenate((there, np.full(len(seed_list), source)))
+    cols = np.concatenate((here, seed_list))
+    graph = csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(size + 1,) * 2)
+    order = breadth_first_order(graph, source, directed=True, return_predecessors=False)
+    seen = np.zeros(size + 1, dtype=bool)
+    seen[order] = True
+    return seen[:size]
 
 
 _CHAINS: WeakKeyDictionary[Board, _Chain] = WeakKeyDictionary()
@@ -627,64 +785,52 @@ def clear_cache() -> None:
 def expected_turns(board: Board, start: int | None = None) -> float:
     """Expected turns to finish from ``start`` (default: the rules' start), fast.
 
-    One small linear solve over the positions a game from ``start`` can reach; no turn
+    One sparse solve over the positions a game from ``start`` can reach; no turn
     table, no cache. ``math.inf`` when some game from ``start`` may never finish. The
     same figure as ``analyze(board).expected_turns`` (to rounding); made for a board
     generator that scores thousands of candidate boards. Raises ``AnalysisError`` for a
     board too large.
     """
     if board.goal > MAX_ANALYSIS_SQUARES:
-        raise AnalysisError(
-            f"the board has {board.goal} squares: exact odds are computed for boards "
-            f"of at most {MAX_ANALYSIS_SQUARES} squares"
-        )
+        raise AnalysisError(too_large_message(board.goal))
     position = board.rules.start_position if start is None else start
-    rows, faces, again = turn_table(board)
-    return expected_from_rows(rows, board.goal, faces, again, position)
+    dest, faces, again = roll_array(board)
+    return expected_from_dest(dest, board.goal, faces, again, position)
 
 
 def expected_from_rows(
     rows: list[list[int]], goal: int, faces: int, six_again: bool, start: int
 ) -> float:
     """``expected_turns`` on a roll table (``rows[p][d - 1]`` for p below the goal)."""
+    dest = np.array([*rows, [goal] * faces], dtype=np.intp).reshape(-1, faces)
+    return expected_from_dest(dest, goal, faces, six_again, start)
+
+
+def expected_from_dest(
+    dest: np.ndarray, goal: int, faces: int, six_again: bool, start: int
+) -> float:
+    """``expected_turns`` on a roll array (``roll_array``'s ``dest``, goal row included)."""
     if start == goal:
         return 0.0
-    # The positions a game from ``start`` can reach (the goal absorbs).
-    seen = {start}
-    order = [start]
-    for here in order:
-        for there in rows[here]:
-            if there not in seen:
-                seen.add(there)
-                if there != goal:
-                    order.append(there)
-    if goal not in seen:
+    size = goal + 1
+    here = np.repeat(np.arange(goal), faces)
+    there = dest[:goal].ravel()
+    # The positions a game from ``start`` can reach (the goal absorbs) ...
+    begin = np.zeros(size, dtype=bool)
+    begin[start] = True
+    reached = _reaching(there, here, size, begin)
+    if not reached[goal]:
         return math.inf
-    # Every one of them must still be able to reach the goal, or some games never end.
-    preds: dict[int, list[int]] = {}
-    for here in order:
-        for there in set(rows[here]):
-            preds.setdefault(there, []).append(here)
-    finishing = {goal}
-    queue = [goal]
-    for there in queue:
-        for here in preds.get(there, ()):
-            if here not in finishing:
-                finishing.add(here)
-                queue.append(here)
-    if len(finishing) < len(order) + 1:
+    # ... must every one still be able to reach the goal, or some games never end.
+    seeds = np.zeros(size, dtype=bool)
+    seeds[goal] = True
+    if (reached & ~_reaching(here, there, size, seeds)).any():
         return math.inf
-    # X = R X + b over the reached positions (see ``_Chain.solve_expected``).
-    index = {p: i for i, p in enumerate(order)}
-    count = len(order)
-    system = np.eye(count)
-    b = np.zeros(count)
-    step = 1.0 / faces
-    for i, here in enumerate(order):
-        for face, there in enumerate(rows[here], start=1):
-            if there == goal:
-                continue
-            system[i, index[there]] -= step
-            if not (six_again and face == faces):
-                b[i] += step
-    return 1.0 + float(np.linalg.solve(system, b)[0])
+    reached[goal] = False
+    system = _System(dest, np.flatnonzero(reached), faces)
+    ends = dest[system.states] != goal
+    if six_again:
+        ends[:, -1] = False
+    extra = system.solve(ends.sum(axis=1) / faces)
+    value = 1.0 + float(extra[system.index[start]])
+    return value if math.isfinite(value) else math.nan
