@@ -119,11 +119,8 @@ class Analysis:
     def std_turns(self) -> float:
         """Standard deviation of the finishing turn from ``start`` (``inf`` unless
         ``finite``; ``nan`` when too large to compute)."""
-        second = float(self._chain.second_moment[self.start])
-        if not math.isfinite(second):
-            return second
-        mean = self.expected_turns
-        return math.sqrt(max(second - mean * mean, 0.0))
+        variance = float(self._chain.variance[self.start])
+        return math.sqrt(variance) if math.isfinite(variance) else variance
 
     @property
     def mode_turns(self) -> int:
@@ -287,10 +284,9 @@ class Analysis:
         figures = []
         relative = self._chain.relative_error
         expected, std = self.expected_turns, self.std_turns
-        spread = relative * (std * std + expected * expected) / max(2.0 * std, 1e-300)
         for name, error, scale in (
             ("expected_turns", relative * expected, expected),
-            ("std_turns", spread, std),
+            ("std_turns", relative * std, std),
             ("visits", relative * expected, expected),
         ):
             if self.too_large:

@@ -207,13 +207,14 @@ class _Chain:
         return result
 
     @cached_property
-    def second_moment(self) -> np.ndarray:
-        """E[T^2] of the finishing turn T from each position (``inf`` unless safe).
+    def variance(self) -> np.ndarray:
+        """Var(T) of the finishing turn T from each position (``inf`` unless safe).
 
-        T = 1 + C with C the number of rolls that end a turn without winning. With
-        X = E[C] and Y = E[C^2], one roll from p gives
-        Y(p) = sum_d (c + 2 c X(next) + Y(next)) / f for c = 1 when roll d ends the
-        turn: the same factorisation as X, another right-hand side.
+        T = 1 + C with C the number of rolls that end a turn without winning, X = E[C].
+        By the law of total variance over one roll from p, V = R V + h with
+        h(p) = sum_d (c_d + X(next_d) - X(p))^2 / f (c_d = 1 when roll d ends the turn):
+        the same factorisation as X, another right-hand side, and no cancellation of
+        E[T^2] - E[T]^2 (which loses every digit on a long, narrow game).
         """
         system = self._safe_system
         states = system.states
@@ -223,12 +224,18 @@ class _Chain:
             return result
         x = self._extra_rolls
         with np.errstate(all="ignore"):
-            following = x[self.dest[states]]
-            g = (self._ends_turn(states) * (1.0 + 2.0 * following)).sum(axis=1) / self.faces
-            y = system.solve(g)
-            result[states] = 1.0 + 2.0 * x[states] + y
+            step = self._ends_turn(states) + x[self.dest[states]] - x[states][:, None]
+            h = (step * step).sum(axis=1) / self.faces
+            result[states] = np.maximum(system.solve(h), 0.0)
         result[states[~np.isfinite(result[states])]] = math.nan  # finite, too large
         return result
+
+    @property
+    def second_moment(self) -> np.ndarray:
+        """E[T^2] of the finishing turn from each position: ``variance`` + E[T]^2."""
+        with np.errstate(all="ignore"):
+            second: np.ndarray = self.variance + self.expected * self.expected
+        return second
 
     def visits_from(self, start: int) -> np.ndarray | None:
         """Expected number of turns that begin on each position (0..goal) in a game
