@@ -125,12 +125,20 @@ class Analysis:
     @property
     def mode_turns(self) -> int:
         """The most likely finishing turn from ``start`` (the earliest when tied);
-        -1 when no game ever finishes. When the distribution stops before its tail is
-        resolved, the likeliest turn so far (``accuracy`` says whether a later turn
-        could still beat it)."""
-        dist = self.distribution
-        best = max(range(len(dist)), key=dist.__getitem__, default=-1)
+        -1 when no game ever finishes. The distribution is followed until no later turn
+        can beat it (``accuracy`` says when the work ran out first)."""
+        column = self._mode_column()
+        dist = np.diff(column.cdf, prepend=0.0)
+        best = int(dist.argmax()) if len(dist) else -1
         return best if best >= 0 and dist[best] > 0 else -1
+
+    def _mode_column(self) -> Column:
+        def settled(columns: list[Column]) -> bool:
+            column = columns[0]
+            peak = float(np.diff(column.cdf, prepend=0.0).max(initial=0.0))
+            return column.resolved or peak > column.unresolved
+
+        return self._chain.column(self._start_checked(), settled)
 
     @property
     def game_rounds(self) -> float:
@@ -147,9 +155,17 @@ class Analysis:
             return math.inf, 0.0
         if self.players == 1:
             return self.expected_turns, 0.0
+
+        def settled(columns: list[Column]) -> bool:
+            value, bound = self._rounds_from(columns)
+            return bound <= EXACT * max(1.0, value) or all(c.resolved for c in columns)
+
+        self._distribution_available()
+        return self._rounds_from(self._chain.columns(self.positions, settled))
+
+    def _rounds_from(self, columns: list[Column]) -> tuple[float, float]:
         # E[min T_i] = sum_t prod_i P(T_i > t), seats independent.
-        columns = _padded(self._columns(self.positions))
-        survivals = [1.0 - column for column in columns]
+        survivals = [1.0 - cdf for cdf in _padded([column.cdf for column in columns])]
         survival = np.prod(survivals, axis=0)
         partial = float(survival.sum())
         # Past the last turn H, prod_i S_i(t) <= S_j(t) prod_{i != j} S_i(H) for every
@@ -197,7 +213,10 @@ class Analysis:
         square = self._square(square)
         if turns < 0:
             return 0.0
-        column = self._columns([square])[0]
+        self._distribution_available()
+        column = self._chain.column(
+            square, lambda columns: columns[0].horizon >= turns or columns[0].resolved
+        ).cdf
         return float(column[min(turns, len(column) - 1)])
 
     def percentile(self, turns: int) -> float:
@@ -221,7 +240,11 @@ class Analysis:
         nearly_all = q > chain.finish_probability[self.start] - 10 * TAIL_TOLERANCE
         if nearly_all and chain.endless[self.start]:
             return math.inf
-        column = self._columns([self.start])[0]
+        self._distribution_available()
+        column = chain.column(
+            self.start,
+            lambda columns: columns[0].resolved or columns[0].cdf[-1] >= q - _PERCENTILE_SLACK,
+        ).cdf
         hits = np.flatnonzero(column >= q - _PERCENTILE_SLACK)
         return int(hits[0]) if len(hits) else math.inf
 
@@ -234,7 +257,8 @@ class Analysis:
     @property
     def distribution(self) -> tuple[float, ...]:
         """P(finishing at exactly turn t) from ``start``, t = 0..horizon (index = turn)."""
-        column = self._columns([self.start])[0]
+        self._distribution_available()
+        column = self._chain.column(self.start).cdf
         return tuple(np.diff(column, prepend=0.0).clip(0.0).tolist())
 
     def pmf(self, max_turns: int) -> list[float]:
@@ -244,23 +268,27 @@ class Analysis:
 
     @property
     def horizon(self) -> int:
-        """The last turn the distribution from ``start`` covers."""
+        """The last turn of the distribution from ``start``, followed until every
+        P(finished within k) is exact (to ``EXACT``) or the work runs out."""
         return self._start_column.horizon
 
     @property
     def truncated(self) -> bool:
-        """True when the distribution from ``start`` stops before its tail is resolved
+        """True when the work ran out before the distribution from ``start`` was exact
         (``accuracy`` gives the bound)."""
-        return not self._start_column.resolved
+        return self._start_column.unresolved > EXACT
 
     @property
     def _start_column(self) -> Column:
-        self._distribution_available()
-        return self._chain.column(self.start)
+        """The column from ``start``, followed until its unresolved mass is at most
+        ``EXACT`` (or the work runs out)."""
+        return self._chain.column(
+            self._start_checked(), lambda columns: columns[0].unresolved <= EXACT
+        )
 
-    def _columns(self, squares: Sequence[int]) -> list[np.ndarray]:
+    def _start_checked(self) -> int:
         self._distribution_available()
-        return [column.cdf for column in self._chain.columns(squares)]
+        return self.start
 
     def _distribution_available(self) -> None:
         why = self._chain.distribution_left_out
@@ -304,6 +332,8 @@ class Analysis:
         if why is not None:
             figures.extend(FigureAccuracy(name, "left out", why=why) for name in names)
             return tuple(figures)
+        # Every P(finished within k) to EXACT: the column followed that far (or until
+        # the work runs out, and then the bound says how far off the tail may be).
         column = self._start_column
         horizon = column.horizon
         unresolved = column.unresolved
@@ -312,9 +342,9 @@ class Analysis:
             f"{unresolved:.2g} of the games unresolved"
         )
         figures.append(_accuracy("distribution", unresolved, cut))
-        dist = self.distribution
-        peak = max(dist, default=0.0)
-        if unresolved <= EXACT or peak > unresolved:
+        mode = self._mode_column()
+        peak = float(np.diff(mode.cdf, prepend=0.0).max(initial=0.0))
+        if mode.unresolved <= EXACT or peak > mode.unresolved:
             figures.append(FigureAccuracy("mode_turns", "exact"))
         else:
             figures.append(
@@ -381,20 +411,29 @@ def analyze(
     chain = chain_of(board)
     if chain.distribution_left_out is not None:
         return Analysis(board, players, squares, to_move, chain, ())
-    columns = chain.columns(squares)
-    cdfs = _padded([column.cdf for column in columns])
-    wins = _win_chances(cdfs, to_move)
-    # The game is still undecided after the last turn H only when some seat is
-    # unresolved there and every other one has not finished: a bound on what the sums
-    # leave out (seats independent).
-    unfinished = [1.0 - float(cdf[-1]) for cdf in cdfs]
-    error = sum(
-        column.unresolved * math.prod(u for j, u in enumerate(unfinished) if j != i)
-        for i, column in enumerate(columns)
-    )
-    if all(column.resolved for column in columns):
-        # The columns end where less than TAIL_TOLERANCE is unresolved; hand that crumb
-        # back in proportion so the chances add up to exactly 1 - P(no winner).
+    if players == 1:
+        # One seat wins whenever it finishes: no distribution needed.
+        return Analysis(
+            board, players, squares, to_move, chain, (float(chain.finish_probability[squares[0]]),)
+        )
+
+    def wins_of(columns: list[Column]) -> tuple[tuple[float, ...], float]:
+        cdfs = _padded([column.cdf for column in columns])
+        # The game is still undecided after the last turn H only when some seat is
+        # unresolved there and every other one has not finished: a bound on what the
+        # sums leave out (seats independent).
+        unfinished = [1.0 - float(cdf[-1]) for cdf in cdfs]
+        error = sum(
+            column.unresolved * math.prod(u for j, u in enumerate(unfinished) if j != i)
+            for i, column in enumerate(columns)
+        )
+        return _win_chances(cdfs, to_move), error
+
+    columns = chain.columns(squares, lambda columns: wins_of(columns)[1] <= TAIL_TOLERANCE)
+    wins, error = wins_of(columns)
+    if error <= TAIL_TOLERANCE:
+        # Less than TAIL_TOLERANCE is undecided; hand that crumb back in proportion so
+        # the chances add up to exactly 1 - P(no winner).
         finish = chain.finish_probability
         someone = 1.0 - float(np.prod([1.0 - finish[p] for p in squares]))
         total = sum(wins)

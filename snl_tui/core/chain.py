@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
@@ -138,7 +139,7 @@ class _Chain:
         self.doomed = ~self.can_finish
         # safe: finishes with probability 1 (cannot even reach a doomed position).
         self.risky = self.can_finish & ~self.safe
-        self._columns: dict[int, Column] = {}
+        self._follows: list[_Stretch] = []
 
     @property
     def distribution_left_out(self) -> str | None:
@@ -328,89 +329,146 @@ class _Chain:
         )
 
     @cached_property
-    def table(self) -> _TurnTable:
-        """The turn table over the kept positions (see ``column`` for any position)."""
+    def table(self) -> _Stretch:
+        """The turn table over every kept position (see ``columns`` for any position),
+        extended on demand while it fits in ``TABLE_CELLS``."""
         left_out = self.distribution_left_out
         if left_out is not None:
             raise AnalysisError(left_out)
-        return _iterate_table(self)
+        size, goal = len(self.kept), self.kept_index[self.goal]
+        first = np.zeros(size)
+        first[goal] = 1.0
+        doomed = self.doomed[self.kept].astype(float)
+        cap = max(64, TABLE_CELLS // size)
+        return _Stretch(self._turn_operator, first, doomed, None, cap - 1)
 
-    def column(self, position: int) -> Column:
+    def column(self, position: int, done: Done | None = None) -> Column:
         """P(finished within t turns | a turn starts on ``position``), t = 0..horizon,
-        with the mass its last turn leaves unresolved."""
-        return self.columns([position])[0]
+        with the mass its last turn leaves unresolved (see ``columns``)."""
+        return self.columns([position], done)[0]
 
-    def columns(self, positions: Sequence[int]) -> list[Column]:
-        """``column`` of each position; the ones the table does not resolve are followed
-        past it together, in one pass."""
+    def columns(self, positions: Sequence[int], done: Done | None = None) -> list[Column]:
+        """``column`` of each position, computed as far as ``done(columns)`` asks
+        (default: until every one is resolved) or until the work runs out
+        (``COLUMN_WORK`` past the table): then the columns carry their unresolved mass.
+
+        The table of every kept position grows first; past its memory cap the positions
+        asked about are followed on from its last turn, recording only what they need
+        (one pass for all of them, kept for the next question).
+        """
+        finished = done if done is not None else _all_resolved
         table = self.table
-        missing = [p for p in dict.fromkeys(positions) if p not in self._columns]
-        if missing:
-            if table.converged:
-                where = np.arange(len(self.kept))
-                for position in missing:
-                    self._columns[position] = self._derive(
-                        position, table.cdf, where, table.left, table.before
-                    )
-            else:
-                self._follow(missing)
-        return [self._columns[p] for p in positions]
+        columns = self._read(table, None, positions)
+        while not finished(columns) and not table.finished:
+            table.advance(_stretch_length(table.t))
+            columns = self._read(table, None, positions)
+        if finished(columns) or table.complete:
+            return columns
+        follow = self._follow(positions)
+        columns = self._read(table, follow, positions)
+        while not finished(columns) and not follow.finished:
+            follow.advance(_stretch_length(table.t + follow.t))
+            columns = self._read(table, follow, positions)
+        return columns
 
     def _needed(self, position: int) -> list[int]:
-        """The kept positions whose columns give ``position``'s."""
+        """The kept indices whose columns give ``position``'s."""
         if self.kept_index[position] >= 0:
-            return [position]
-        return sorted({int(p) for p in self.dest[position]})
+            return [int(self.kept_index[position])]
+        return sorted({int(self.kept_index[p]) for p in self.dest[position]})
+
+    def _follow(self, positions: Sequence[int]) -> _Stretch:
+        """A stretch past the table recording the kept positions ``positions`` need: an
+        existing one if it records them all, else a new one from the table's last turn
+        (the last ``FOLLOWS_KEPT`` are kept)."""
+        needed = sorted({k for p in positions for k in self._needed(p)})
+        for follow in reversed(self._follows):
+            if follow.where is not None and (follow.where[needed] >= 0).all():
+                return follow
+        table = self.table
+        budget = max(64, COLUMN_WORK // len(self.kept))
+        follow = _Stretch(
+            self._turn_operator,
+            table.current.copy(),
+            table.doomed.copy(),
+            np.array(needed, dtype=np.intp),
+            budget,
+        )
+        self._follows = [*self._follows[-(FOLLOWS_KEPT - 1) :], follow]
+        return follow
+
+    def _read(
+        self, table: _Stretch, follow: _Stretch | None, positions: Sequence[int]
+    ) -> list[Column]:
+        """The positions' columns from the table and (past it) ``follow``."""
+        last = follow if follow is not None else table
+        left, before = last.left(), last.left(lag=1)
+        columns = []
+        for position in positions:
+            cdfs: dict[int, np.ndarray] = {}
+            for k in self._needed(position):
+                column = table.rows[: table.t + 1, k]
+                if follow is not None:
+                    assert follow.where is not None
+                    column = np.concatenate(
+                        (column, follow.rows[1 : follow.t + 1, follow.where[k]])
+                    )
+                cdfs[k] = column
+            columns.append(self._derive(position, cdfs, last, left, before))
+        return columns
 
     def _derive(
         self,
         position: int,
-        cdf: np.ndarray,
-        where: np.ndarray,
+        cdfs: dict[int, np.ndarray],
+        last: _Stretch,
         left: np.ndarray,
         before: np.ndarray,
     ) -> Column:
-        """``position``'s column from kept columns: ``cdf[:, where[k]]`` holds kept
-        position k's, ``left[where[k]]`` and ``before[where[k]]`` its unresolved mass at
-        the last turn and at the one before."""
+        """``position``'s column from the kept columns ``cdfs`` (by kept index) and the
+        unresolved mass at the last turn (``left``) and the one before (``before``),
+        as ``last`` records them."""
         index = self.kept_index[position]
         if index >= 0:
-            return Column(cdf[:, where[index]], float(left[where[index]]))
+            return Column(cdfs[index], float(left[last.slot(index)]))
         # One roll from here lands on kept positions. A roll that ends the turn leaves
         # t - 1 turns for the rest; a top roll under six_again continues the same turn,
         # which from there on is distributed like a fresh turn: it leaves t.
-        derived = np.zeros(cdf.shape[0])
+        length = len(next(iter(cdfs.values())))
+        derived = np.zeros(length)
         unresolved = 0.0
         for face, there in enumerate(self.dest[position].tolist(), start=1):
-            k = where[self.kept_index[there]]
+            k = int(self.kept_index[there])
             if there == self.goal:
                 derived += 1.0
             elif self.six_again and face == self.faces:
-                derived += cdf[:, k]
-                unresolved += float(left[k])
+                derived += cdfs[k]
+                unresolved += float(left[last.slot(k)])
             else:
-                derived[1:] += cdf[:-1, k]
-                unresolved += float(before[k])  # one turn behind
+                derived[1:] += cdfs[k][:-1]
+                unresolved += float(before[last.slot(k)])  # one turn behind
         derived /= self.faces
         derived[0] = 0.0  # not on the goal (the goal is always kept)
+        if length == 1:  # turn 0: nothing is resolved yet
+            return Column(derived, 1.0)
         return Column(derived, unresolved / self.faces)
 
-    def _follow(self, positions: list[int]) -> None:
-        """Columns of ``positions`` past the table's end (the table ran out of room):
-        the turn operator runs on from the table's last turn, recording only the kept
-        positions these need, until they are resolved or ``COLUMN_WORK`` is spent."""
-        table = self.table
-        needed = sorted({k for p in positions for k in self._needed(p)})
-        record = self.kept_index[np.array(needed, dtype=np.intp)]
-        budget = max(64, COLUMN_WORK // len(self.kept))
-        tail, _, left, before, _ = _run(
-            self, table.cdf[-1].copy(), table.doomed.copy(), record, budget
-        )
-        cdf = np.concatenate((table.cdf[:, record], tail[1:]))
-        where = np.full(len(self.kept), -1, dtype=np.intp)
-        where[record] = np.arange(len(record))
-        for position in positions:
-            self._columns[position] = self._derive(position, cdf, where, left, before)
+
+Done = Callable[[list[Column]], bool]
+"""When a computation of columns may stop (see ``_Chain.columns``)."""
+
+FOLLOWS_KEPT = 8
+"""Stretches past the table kept per board (the last positions asked about)."""
+
+
+def _all_resolved(columns: list[Column]) -> bool:
+    return all(column.resolved for column in columns)
+
+
+def _stretch_length(turns: int) -> int:
+    """Turns to run before the next check: about an eighth more each time (checks cost
+    a pass over the columns read so far)."""
+    return max(32, turns // 8)
 
 
 class _System:
@@ -484,24 +542,103 @@ class _System:
         return solution
 
 
-@dataclass(frozen=True)
-class _TurnTable:
-    cdf: np.ndarray
-    """cdf[t, k] = P(finished within t turns | a turn starts on the k-th kept
-    position), t = 0..horizon."""
-    converged: bool
-    """False when ``TABLE_CELLS`` stopped the table with mass still unresolved: the
-    positions asked about are then followed past it (``_Chain.columns``)."""
-    left: np.ndarray
-    """Per kept position: mass neither finished nor doomed by the table's last turn."""
-    before: np.ndarray
-    """The same one turn earlier."""
-    doomed: np.ndarray
-    """Per kept position: P(on a doomed position after the table's last turn)."""
+class _Stretch:
+    """P(finished within t turns) for some kept positions (``record``; None: all of
+    them, the table), turn by turn from a starting vector, with the operator's state at
+    the last turn so that it can run on.
+
+    ``doomed`` is P(on a doomed position after t turns): like "finished" it is the mass
+    of a closed set and evolves by the same operator; tracked only when one exists.
+    Once every recorded position's unresolved mass is below ``TAIL_TOLERANCE`` the
+    stretch runs one turn more (columns derived for positions outside the table lag one
+    behind) and is ``complete``; after ``max_turns`` it is ``exhausted``.
+    """
+
+    def __init__(
+        self,
+        operator: _TurnOperator,
+        first: np.ndarray,
+        doomed: np.ndarray,
+        record: np.ndarray | None,
+        max_turns: int,
+    ) -> None:
+        self.step = operator.step
+        self.record = record
+        self.where: np.ndarray | None = None
+        if record is not None:
+            self.where = np.full(len(first), -1, dtype=np.intp)
+            self.where[record] = np.arange(len(record))
+        width = len(first) if record is None else len(record)
+        self.rows = np.empty((min(max_turns + 1, 256), width))
+        self.rows[0] = first if record is None else first[record]
+        self.current = first
+        self.track_doomed = bool(doomed.any())
+        self.doomed = doomed
+        self.doomed_before = doomed.copy()
+        self.max_turns = max_turns
+        self.t = 0
+        self.complete = False
 
     @property
-    def horizon(self) -> int:
-        return int(self.cdf.shape[0]) - 1
+    def exhausted(self) -> bool:
+        return self.t >= self.max_turns
+
+    @property
+    def finished(self) -> bool:
+        return self.complete or self.exhausted
+
+    def slot(self, kept: int) -> int:
+        """The column of kept index ``kept`` in ``rows``."""
+        return kept if self.where is None else int(self.where[kept])
+
+    def left(self, lag: int = 0) -> np.ndarray:
+        """Unresolved mass (neither finished nor doomed) per recorded position at the
+        last turn (``lag`` 1: the turn before)."""
+        row = max(self.t - lag, 0)
+        left: np.ndarray = 1.0 - self.rows[row]
+        if self.track_doomed:
+            doomed = self.doomed if lag == 0 or self.t == 0 else self.doomed_before
+            left -= doomed if self.record is None else doomed[self.record]
+        clipped: np.ndarray = np.clip(left, 0.0, None)
+        return clipped
+
+    def advance(self, turns: int) -> None:
+        """Run up to ``turns`` more turns (fewer when resolved or exhausted first)."""
+        end = min(self.t + turns, self.max_turns)
+        while self.t < end and not self.complete:
+            resolved = bool(self.left().max(initial=0.0) < TAIL_TOLERANCE)
+            stop = self.t + 1 if resolved else min(self.t + 32, end)
+            self._steps(stop)
+            self.complete = resolved
+
+    def _steps(self, end: int) -> None:
+        """Turns t+1..end into ``rows``, in a loop kept tight (the per-turn Python
+        overhead is most of the cost on small boards)."""
+        if end >= self.rows.shape[0]:
+            grown = np.empty((max(2 * self.rows.shape[0], end + 1), self.rows.shape[1]))
+            grown[: self.t + 1] = self.rows[: self.t + 1]
+            self.rows = grown
+        step, t = self.step, self.t
+        if self.record is None:
+            views = list(self.rows[t : end + 1])  # row views: indexing per turn costs more
+            for before, after in pairwise(views):
+                step(before, after)
+            self.current = self.rows[end]
+        else:
+            current, spare = self.current, np.empty(len(self.current))
+            record, rows = self.record, self.rows
+            for row in range(t + 1, end + 1):
+                step(current, spare)
+                current, spare = spare, current
+                rows[row] = current[record]
+            self.current = current
+        if self.track_doomed:
+            doomed, spare = self.doomed, self.doomed_before
+            for _ in range(end - t):
+                step(doomed, spare)
+                doomed, spare = spare, doomed
+            self.doomed, self.doomed_before = doomed, spare
+        self.t = end
 
 
 DENSE_TURN_LIMIT = 96
@@ -518,10 +655,11 @@ class _TurnOperator:
     (``six_again``, not winning) and B every roll that ends it (without ``six_again``,
     A = 0 and T is the per-roll matrix).
 
-    Small boards use T as a dense matrix. Larger ones never form it: B is a gather along
-    the roll table, and since A has at most one entry per row (each position has one
-    top-face successor), (I - A)^-1 y = sum_k (1/f)^k y(succ^k) is summed by pointer
-    doubling, a handful of gathers per turn, exact far below double precision.
+    Small boards use T as a dense matrix. Larger ones never form it: B is a sparse
+    matrix (``faces`` entries a row), and since A has at most one entry per row (each
+    position has one top-face successor), (I - A)^-1 y = sum_k (1/f)^k y(succ^k) is
+    summed by pointer doubling, a handful of gathers per turn, exact far below double
+    precision.
     """
 
     def __init__(
@@ -550,12 +688,16 @@ class _TurnOperator:
                 b = np.linalg.solve(np.eye(size) - a[:, :size], b[:, :size])
             self.dense = np.ascontiguousarray(b[:, :size])
             return
-        # Transposed (faces x size) so each gathered row is contiguous: summing over the
-        # faces is then a few fast vector additions.
-        self.ending = np.ascontiguousarray(ending.T)
-        self.gathered = np.empty(self.ending.shape)
-        self.weights = np.full(faces, self.scale)
-        self.extended = np.zeros(size + 1)  # values plus the sink
+        # B as a sparse matrix (one matrix-vector product in C per turn: about twice
+        # as fast as gathering along the roll table with numpy, measured at 50 x 50).
+        from scipy.sparse import csr_matrix
+
+        rows = np.repeat(np.arange(size), faces)
+        cols = ending.ravel()
+        keep = cols < size  # not the sink
+        self.sparse = csr_matrix(
+            (np.full(int(keep.sum()), self.scale), (rows[keep], cols[keep])), shape=(size, size)
+        )
         self.levels: list[tuple[np.ndarray, float]] = []
         if six_again:
             weight = self.scale
@@ -566,135 +708,22 @@ class _TurnOperator:
                 succ = succ[succ]
                 weight *= weight
 
+    @property
+    def step(self) -> Callable[[np.ndarray, np.ndarray], object]:
+        """``step(values, out)``: one turn, ``out = T @ values``."""
+        return self.dense.dot if self.dense is not None else self.apply
+
     def apply(self, values: np.ndarray, out: np.ndarray) -> None:
         if self.dense is not None:
             np.dot(self.dense, values, out=out)
             return
-        if self.levels:  # some rolls point at the sink
-            extended = self.extended
-            extended[: self.size] = values
-            values = extended
-        np.take(values, self.ending, out=self.gathered)
-        # The mean over the faces as one (1 x faces) @ (faces x size) product.
-        np.dot(self.weights, self.gathered, out=out)
-        if self.levels:
-            partial = np.append(out, 0.0)
-            for succ, weight in self.levels:
-                partial += weight * partial[succ]
-            out[:] = partial[: self.size]
-
-
-def _run(
-    chain: _Chain,
-    first: np.ndarray,
-    doomed: np.ndarray,
-    record: np.ndarray | None,
-    max_turns: int,
-) -> tuple[np.ndarray, bool, np.ndarray, np.ndarray, np.ndarray]:
-    """Run the turn operator from ``first`` (P(finished within t0 turns) per kept
-    position) for up to ``max_turns`` turns, until the recorded positions' unresolved
-    mass is below ``TAIL_TOLERANCE`` (then one turn more: derived columns lag one
-    behind). ``doomed`` is P(on a doomed position after t0 turns), evolved alongside.
-
-    Returns (rows: row i = turn t0 + i, of the ``record`` positions only when given;
-    resolved; unresolved mass per recorded position at the last row and at the one
-    before; doomed at the last row, every position).
-
-    Only matrix-vector products and gathers: they stay on one thread, whereas blocking
-    turns into matrix-matrix products (tried) hands the work to a BLAS thread pool that
-    stalls badly whenever another process holds a core.
-    """
-    size = len(first)
-    operator = chain._turn_operator
-    step = operator.dense.dot if operator.dense is not None else operator.apply
-    width = size if record is None else len(record)
-    rows = np.empty((min(max_turns + 1, 1024 if record is None else 4096), width))
-    rows[0] = first if record is None else first[record]
-    current, spare = first, np.empty(size)
-    track_doomed = bool(doomed.any())
-    spare_doomed = doomed.copy()
-
-    def unresolved(row: int, doomed_then: np.ndarray) -> np.ndarray:
-        left: np.ndarray = 1.0 - rows[row]
-        if track_doomed:
-            left -= doomed_then if record is None else doomed_then[record]
-        return left
-
-    t = 0
-    while True:
-        left = unresolved(t, doomed)
-        resolved = bool(left.max(initial=0.0) < TAIL_TOLERANCE)
-        if resolved or t >= max_turns:
-            break
-        # A stretch of turns between checks, in a loop kept tight (the per-turn Python
-        # overhead is most of the cost on small boards).
-        end = min(t + 32, max_turns)
-        if end >= rows.shape[0]:
-            rows = _grown(rows, t, min(max_turns + 1, max(2 * rows.shape[0], end + 1)))
-        current, spare, doomed, spare_doomed = _steps(
-            step, rows, record, t, end, current, spare, doomed, spare_doomed, track_doomed
-        )
-        t = end
-    if resolved:
-        # One more turn: columns derived for positions outside the table lag one behind.
-        if t + 1 >= rows.shape[0]:
-            rows = _grown(rows, t, t + 2)
-        current, spare, doomed, spare_doomed = _steps(
-            step, rows, record, t, t + 1, current, spare, doomed, spare_doomed, track_doomed
-        )
-        t += 1
-        left = unresolved(t, doomed)
-    # After a step, the spare doomed vector holds the one a turn earlier.
-    before = unresolved(t - 1, spare_doomed) if t > 0 else left
-    return rows[: t + 1], resolved, np.clip(left, 0.0, None), np.clip(before, 0.0, None), doomed
-
-
-def _steps(
-    step: Any,
-    rows: np.ndarray,
-    record: np.ndarray | None,
-    t: int,
-    end: int,
-    current: np.ndarray,
-    spare: np.ndarray,
-    doomed: np.ndarray,
-    spare_doomed: np.ndarray,
-    track_doomed: bool,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Turns t+1..end into ``rows``; returns (current, spare, doomed, spare doomed)."""
-    if record is None:
-        views = list(rows[t : end + 1])  # row views: indexing per turn costs more
-        for before, after in pairwise(views):
-            step(before, after)
-    else:
-        for row in range(t + 1, end + 1):
-            step(current, spare)
-            current, spare = spare, current
-            rows[row] = current[record]
-    if track_doomed:
-        for _ in range(end - t):
-            step(doomed, spare_doomed)
-            doomed, spare_doomed = spare_doomed, doomed
-    return current, spare, doomed, spare_doomed
-
-
-def _iterate_table(chain: _Chain) -> _TurnTable:
-    """P(finished within t turns) for every kept position, while it fits in
-    ``TABLE_CELLS`` (or until resolved)."""
-    size, goal = len(chain.kept), chain.kept_index[chain.goal]
-    first = np.zeros(size)
-    first[goal] = 1.0
-    doomed = chain.doomed[chain.kept].astype(float)
-    cap = max(64, TABLE_CELLS // size)
-    rows, resolved, left, before, doomed = _run(chain, first, doomed, None, cap - 1)
-    return _TurnTable(rows, resolved, left, before, doomed)
-
-
-def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
-    """A table with room for ``count`` rows holding rows 0..last of ``rows``."""
-    grown = np.empty((count, rows.shape[1]))
-    grown[: last + 1] = rows[: last + 1]
-    return grown
+        if not self.levels:
+            out[:] = self.sparse @ values
+            return
+        partial = np.append(self.sparse @ values, 0.0)  # plus the sink, always 0
+        for succ, weight in self.levels:
+            partial += weight * partial[succ]
+        out[:] = partial[: self.size]
 
 
 # -- the roll table and the move graph -------------------------------------------------

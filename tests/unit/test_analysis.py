@@ -645,7 +645,7 @@ def test_positions_past_the_table_are_followed_exactly(monkeypatch: pytest.Monke
     module.clear_cache()
     try:
         a = analyze(board, players=3, positions=[0, 17, 54], to_move=1)
-        assert a._chain.table.horizon == 63 and not a._chain.table.converged
+        assert a._chain.table.t == 63 and not a._chain.table.complete
         assert a.horizon > 63 and not a.truncated
         got = (a.win_chances, a.median_turns, a.finish_within(200), a.game_rounds)
         assert got[0] == pytest.approx(expected[0], abs=1e-12)
