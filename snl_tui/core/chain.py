@@ -335,12 +335,12 @@ class _Chain:
         left_out = self.distribution_left_out
         if left_out is not None:
             raise AnalysisError(left_out)
-        size, goal = len(self.kept), self.kept_index[self.goal]
-        first = np.zeros(size)
-        first[goal] = 1.0
+        size = len(self.kept)
         doomed = self.doomed[self.kept].astype(float)
+        unresolved = 1.0 - doomed
+        unresolved[self.kept_index[self.goal]] = 0.0
         cap = max(64, TABLE_CELLS // size)
-        return _Stretch(self._turn_operator, first, doomed, None, cap - 1)
+        return _Stretch(self._turn_operator, unresolved, doomed, None, cap - 1)
 
     def column(self, position: int, done: Done | None = None) -> Column:
         """P(finished within t turns | a turn starts on ``position``), t = 0..horizon,
@@ -389,8 +389,8 @@ class _Chain:
         budget = max(64, COLUMN_WORK // len(self.kept))
         follow = _Stretch(
             self._turn_operator,
-            table.current.copy(),
-            table.doomed.copy(),
+            table.current,
+            table.doomed,
             np.array(needed, dtype=np.intp),
             budget,
         )
@@ -407,12 +407,9 @@ class _Chain:
         for position in positions:
             cdfs: dict[int, np.ndarray] = {}
             for k in self._needed(position):
-                column = table.rows[: table.t + 1, k]
+                column = table.cdf(k)
                 if follow is not None:
-                    assert follow.where is not None
-                    column = np.concatenate(
-                        (column, follow.rows[1 : follow.t + 1, follow.where[k]])
-                    )
+                    column = np.concatenate((column, follow.cdf(follow.slot(k), 1)))
                 cdfs[k] = column
             columns.append(self._derive(position, cdfs, last, left, before))
         return columns
@@ -543,21 +540,25 @@ class _System:
 
 
 class _Stretch:
-    """P(finished within t turns) for some kept positions (``record``; None: all of
-    them, the table), turn by turn from a starting vector, with the operator's state at
-    the last turn so that it can run on.
+    """The distribution of the finishing turn for some kept positions (``record``;
+    None: all of them, the table), turn by turn from a starting state, with the
+    operator's state at the last turn so that it can run on.
 
-    ``doomed`` is P(on a doomed position after t turns): like "finished" it is the mass
-    of a closed set and evolves by the same operator; tracked only when one exists.
-    Once every recorded position's unresolved mass is below ``TAIL_TOLERANCE`` the
-    stretch runs one turn more (columns derived for positions outside the table lag one
-    behind) and is ``complete``; after ``max_turns`` it is ``exhausted``.
+    What runs is the *unresolved* mass U_t (neither finished nor doomed within t turns),
+    U_{t+1} = T U_t: it stays exactly 0 on the goal and the doomed positions and decays
+    with full relative precision, so "below 1e-12" is never lost in the rounding of
+    1 - P(finished) (which stalls near 4e-12 on a long 50 x 50 game). The doomed mass
+    D_t (a closed set: the same operator) runs alongside when a doomed position exists;
+    P(finished within t) = 1 - U_t - D_t. ``rows`` hold U (and ``doomed_rows`` D) of the
+    recorded positions. Once every recorded U is below ``TAIL_TOLERANCE`` the stretch
+    runs one turn more (columns derived for positions outside the table lag one behind)
+    and is ``complete``; after ``max_turns`` it is ``exhausted``.
     """
 
     def __init__(
         self,
         operator: _TurnOperator,
-        first: np.ndarray,
+        unresolved: np.ndarray,
         doomed: np.ndarray,
         record: np.ndarray | None,
         max_turns: int,
@@ -566,15 +567,17 @@ class _Stretch:
         self.record = record
         self.where: np.ndarray | None = None
         if record is not None:
-            self.where = np.full(len(first), -1, dtype=np.intp)
+            self.where = np.full(len(unresolved), -1, dtype=np.intp)
             self.where[record] = np.arange(len(record))
-        width = len(first) if record is None else len(record)
-        self.rows = np.empty((min(max_turns + 1, 256), width))
-        self.rows[0] = first if record is None else first[record]
-        self.current = first
+        width = len(unresolved) if record is None else len(record)
+        rows = min(max_turns + 1, 256)
+        self.rows = np.empty((rows, width))
+        self.rows[0] = unresolved if record is None else unresolved[record]
+        self.current = unresolved.copy()
         self.track_doomed = bool(doomed.any())
-        self.doomed = doomed
-        self.doomed_before = doomed.copy()
+        self.doomed = doomed.copy()
+        self.doomed_rows = np.empty((rows if self.track_doomed else 1, width))
+        self.doomed_rows[0] = doomed if record is None else doomed[record]
         self.max_turns = max_turns
         self.t = 0
         self.complete = False
@@ -592,15 +595,18 @@ class _Stretch:
         return kept if self.where is None else int(self.where[kept])
 
     def left(self, lag: int = 0) -> np.ndarray:
-        """Unresolved mass (neither finished nor doomed) per recorded position at the
-        last turn (``lag`` 1: the turn before)."""
-        row = max(self.t - lag, 0)
-        left: np.ndarray = 1.0 - self.rows[row]
-        if self.track_doomed:
-            doomed = self.doomed if lag == 0 or self.t == 0 else self.doomed_before
-            left -= doomed if self.record is None else doomed[self.record]
-        clipped: np.ndarray = np.clip(left, 0.0, None)
+        """Unresolved mass per recorded position at the last turn (``lag`` 1: the turn
+        before)."""
+        clipped: np.ndarray = np.clip(self.rows[max(self.t - lag, 0)], 0.0, None)
         return clipped
+
+    def cdf(self, slot: int, first_row: int = 0) -> np.ndarray:
+        """P(finished within t turns) of the recorded position in column ``slot``, for
+        the rows from ``first_row`` on."""
+        column: np.ndarray = 1.0 - self.rows[first_row : self.t + 1, slot]
+        if self.track_doomed:
+            column -= self.doomed_rows[first_row : self.t + 1, slot]
+        return column
 
     def advance(self, turns: int) -> None:
         """Run up to ``turns`` more turns (fewer when resolved or exhausted first)."""
@@ -615,30 +621,38 @@ class _Stretch:
         """Turns t+1..end into ``rows``, in a loop kept tight (the per-turn Python
         overhead is most of the cost on small boards)."""
         if end >= self.rows.shape[0]:
-            grown = np.empty((max(2 * self.rows.shape[0], end + 1), self.rows.shape[1]))
-            grown[: self.t + 1] = self.rows[: self.t + 1]
-            self.rows = grown
-        step, t = self.step, self.t
-        if self.record is None:
+            count = max(2 * self.rows.shape[0], end + 1)
+            self.rows = _grown(self.rows, self.t, count)
+            if self.track_doomed:
+                self.doomed_rows = _grown(self.doomed_rows, self.t, count)
+        step, t, record = self.step, self.t, self.record
+        if record is None:
             views = list(self.rows[t : end + 1])  # row views: indexing per turn costs more
             for before, after in pairwise(views):
                 step(before, after)
             self.current = self.rows[end]
         else:
-            current, spare = self.current, np.empty(len(self.current))
-            record, rows = self.record, self.rows
+            current, spare, rows = self.current, np.empty(len(self.current)), self.rows
             for row in range(t + 1, end + 1):
                 step(current, spare)
                 current, spare = spare, current
                 rows[row] = current[record]
             self.current = current
         if self.track_doomed:
-            doomed, spare = self.doomed, self.doomed_before
-            for _ in range(end - t):
+            doomed, spare, doomed_rows = self.doomed, np.empty(len(self.doomed)), self.doomed_rows
+            for row in range(t + 1, end + 1):
                 step(doomed, spare)
                 doomed, spare = spare, doomed
-            self.doomed, self.doomed_before = doomed, spare
+                doomed_rows[row] = doomed if record is None else doomed[record]
+            self.doomed = doomed
         self.t = end
+
+
+def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
+    """Room for ``count`` rows, holding rows 0..last of ``rows``."""
+    grown = np.empty((count, rows.shape[1]))
+    grown[: last + 1] = rows[: last + 1]
+    return grown
 
 
 DENSE_TURN_LIMIT = 96
