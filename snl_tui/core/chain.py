@@ -725,7 +725,13 @@ class _TurnOperator:
     @property
     def step(self) -> Callable[[np.ndarray, np.ndarray], object]:
         """``step(values, out)``: one turn, ``out = T @ values``."""
-        return self.dense.dot if self.dense is not None else self.apply
+        if self.dense is not None:
+            return self.dense.dot
+        product = _matvec(self.sparse)
+        if self.levels or product is None:
+            return self.apply
+        return product
+
 
     def apply(self, values: np.ndarray, out: np.ndarray) -> None:
         if self.dense is not None:
@@ -738,6 +744,25 @@ class _TurnOperator:
         for succ, weight in self.levels:
             partial += weight * partial[succ]
         out[:] = partial[: self.size]
+
+
+def _matvec(matrix: Any) -> Callable[[np.ndarray, np.ndarray], None] | None:
+    """``product(values, out)``: out = matrix @ values without the per-call checks of
+    ``matrix @ values`` (they cost as much as the product itself at 2,500 positions, and
+    a long game takes tens of thousands of turns): scipy's own CSR kernel, or None if
+    this scipy does not have it where expected (then ``@`` serves)."""
+    try:
+        from scipy.sparse._sparsetools import csr_matvec
+    except ImportError:  # pragma: no cover - another scipy layout
+        return None
+    rows, cols = matrix.shape
+    indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
+
+    def product(values: np.ndarray, out: np.ndarray) -> None:
+        out.fill(0.0)
+        csr_matvec(rows, cols, indptr, indices, data, values, out)
+
+    return product
 
 
 # -- the roll table and the move graph -------------------------------------------------
