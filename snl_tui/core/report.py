@@ -249,6 +249,36 @@ def format_report(analysis: Analysis, board: Board | None = None, visits: bool =
     return "\n".join(lines)
 
 
+def exact_report(board: Board, players: int) -> tuple[list[str], dict[str, object]]:
+    """``snl analyze --exact``: (the text lines, the JSON object) of the expected turns
+    and the seats' win chances as exact fractions with their decimals. Raises
+    ``AnalysisError`` (one line) past the exact limits."""
+    from .exact import check_exact, decimal_text, exact_expected_turns, exact_win_chances
+
+    check_exact(board, players)
+    expected = exact_expected_turns(board)
+    wins = exact_win_chances(board, players)
+    name = board.name or "board"
+    lines = [f"{name} ({board.rows}x{board.cols}): exact fractions, random play"]
+    if expected is None:
+        lines.append("  expected turns    infinite (some games never finish)")
+    else:
+        lines.append(f"  expected turns    {expected}")
+        lines.append(f"                    = {decimal_text(expected)}")
+    for seat, chance in enumerate(wins, start=1):
+        label = "win chance" if players == 1 else f"seat {seat} wins"
+        lines.append(f"  {label:<16}  {chance}")
+        lines.append(f"                    = {decimal_text(chance)}")
+    data: dict[str, object] = {
+        "expected_turns": None if expected is None else str(expected),
+        "expected_turns_decimal": None if expected is None else decimal_text(expected),
+        "win_chances": [str(chance) for chance in wins],
+        "win_chances_decimal": [decimal_text(chance) for chance in wins],
+        "players": players,
+    }
+    return lines, data
+
+
 def visits_lines(analysis: Analysis) -> list[str]:
     """'square  expected turns begun there', one line per square a game visits."""
     counts = analysis.visits()
