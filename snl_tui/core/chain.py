@@ -140,6 +140,9 @@ class _Chain:
         # safe: finishes with probability 1 (cannot even reach a doomed position).
         self.risky = self.can_finish & ~self.safe
         self._follows: list[_Stretch] = []
+        self._final: dict[int, Column] = {}
+        self._reads: dict[int, tuple[tuple[int, int, int], Column]] = {}
+        """Columns that are complete (resolved to ``TAIL_TOLERANCE``): never recomputed."""
 
     @property
     def distribution_left_out(self) -> str | None:
@@ -356,8 +359,15 @@ class _Chain:
         asked about are followed on from its last turn, recording only what they need
         (one pass for all of them, kept for the next question).
         """
+        final = self._final
+        if all(p in final for p in positions):  # complete columns: a lookup
+            return [final[p] for p in positions]
         finished = done if done is not None else _all_resolved
         table = self.table
+        if table.complete:
+            for position, column in zip(positions, self._read(table, None, positions), strict=True):
+                final[position] = column
+            return [final[p] for p in positions]
         columns = self._read(table, None, positions)
         while not finished(columns) and not table.finished:
             table.advance(_stretch_length(table.t))
@@ -400,18 +410,25 @@ class _Chain:
     def _read(
         self, table: _Stretch, follow: _Stretch | None, positions: Sequence[int]
     ) -> list[Column]:
-        """The positions' columns from the table and (past it) ``follow``."""
+        """The positions' columns from the table and (past it) ``follow`` (each read
+        kept until the stretches grow: a game's luck asks once per stored game)."""
         last = follow if follow is not None else table
+        stamp = (table.t, id(follow), 0 if follow is None else follow.t)
+        reads = self._reads
+        if all(reads.get(p, (None,))[0] == stamp for p in positions):
+            return [reads[p][1] for p in positions]
         left, before = last.left(), last.left(lag=1)
-        columns = []
+        columns: list[Column] = []
         for position in positions:
             cdfs: dict[int, np.ndarray] = {}
             for k in self._needed(position):
-                column = table.cdf(k)
+                cdf = table.cdf(k)
                 if follow is not None:
-                    column = np.concatenate((column, follow.cdf(follow.slot(k), 1)))
-                cdfs[k] = column
-            columns.append(self._derive(position, cdfs, last, left, before))
+                    cdf = np.concatenate((cdf, follow.cdf(follow.slot(k), 1)))
+                cdfs[k] = cdf
+            column = self._derive(position, cdfs, last, left, before)
+            reads[position] = (stamp, column)
+            columns.append(column)
         return columns
 
     def _derive(
