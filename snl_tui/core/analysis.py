@@ -46,6 +46,10 @@ _PERCENTILE_SLACK = 1e-12
 
 EXACT = 1e-9
 """A figure whose error bound is at most this is exact (SPEC 12: exact to 1e-9)."""
+SHOWN_TURNS, SHOWN_SHARE = 100, 0.99
+"""The distribution's figures that ``accuracy`` vouches for: P(finished within k) for
+k up to 100 (and to the 99th percentile), every percentile up to the 99th, the median.
+Any later P(finished within k) is computed on demand (``finish_within``)."""
 
 
 @dataclass(frozen=True)
@@ -268,23 +272,36 @@ class Analysis:
 
     @property
     def horizon(self) -> int:
-        """The last turn of the distribution from ``start``, followed until every
-        P(finished within k) is exact (to ``EXACT``) or the work runs out."""
+        """The last turn of the distribution from ``start`` computed for the figures
+        shown (``SHOWN_TURNS``, ``SHOWN_SHARE``); later ones are computed on demand."""
         return self._start_column.horizon
 
     @property
     def truncated(self) -> bool:
-        """True when the work ran out before the distribution from ``start`` was exact
-        (``accuracy`` gives the bound)."""
-        return self._start_column.unresolved > EXACT
+        """True when the work ran out before the figures shown were all reached, or
+        before a P(finished within k) asked for: some percentile is then "after
+        ``horizon``" and a later P(finished within k) a lower bound (``accuracy``)."""
+        column = self._start_column
+        return column.unresolved > EXACT and not (
+            column.horizon >= SHOWN_TURNS
+            and float(column.cdf[-1])
+            >= SHOWN_SHARE * float(self._chain.finish_probability[self.start]) - _PERCENTILE_SLACK
+        )
 
     @property
     def _start_column(self) -> Column:
-        """The column from ``start``, followed until its unresolved mass is at most
-        ``EXACT`` (or the work runs out)."""
-        return self._chain.column(
-            self._start_checked(), lambda columns: columns[0].unresolved <= EXACT
-        )
+        """The column from ``start`` as far as the figures shown need it: past
+        ``SHOWN_TURNS`` turns and ``SHOWN_SHARE`` of the games that finish (the 99th
+        percentile), or resolved, or until the work runs out."""
+        start = self._start_checked()
+        finishing = float(self._chain.finish_probability[start])
+
+        def shown(columns: list[Column]) -> bool:
+            column = columns[0]
+            reached = float(column.cdf[-1]) >= SHOWN_SHARE * finishing - _PERCENTILE_SLACK
+            return column.resolved or (column.horizon >= SHOWN_TURNS and reached)
+
+        return self._chain.column(start, shown)
 
     def _start_checked(self) -> int:
         self._distribution_available()
@@ -332,11 +349,11 @@ class Analysis:
         if why is not None:
             figures.extend(FigureAccuracy(name, "left out", why=why) for name in names)
             return tuple(figures)
-        # Every P(finished within k) to EXACT: the column followed that far (or until
-        # the work runs out, and then the bound says how far off the tail may be).
+        # The figures shown: the column followed that far (or until the work runs out,
+        # and then the bound says how far off the tail may be).
         column = self._start_column
         horizon = column.horizon
-        unresolved = column.unresolved
+        unresolved = column.unresolved if self.truncated else 0.0
         cut = (
             f"the distribution stops at turn {horizon:,} (work budget) with "
             f"{unresolved:.2g} of the games unresolved"

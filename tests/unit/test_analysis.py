@@ -188,7 +188,7 @@ def test_expectation_agrees_with_the_tail_sum_of_the_distribution() -> None:
 
 
 def _cdf(a: Analysis) -> list[float]:
-    return [a.finish_within(t) for t in range(a.horizon + 1)]
+    return [a.finish_within(t) for t in range(len(a.distribution))]
 
 
 # -- figures worked out by hand -------------------------------------------------------------
