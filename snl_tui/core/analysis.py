@@ -266,8 +266,13 @@ class Analysis:
         return tuple(np.diff(column, prepend=0.0).clip(0.0).tolist())
 
     def pmf(self, max_turns: int) -> list[float]:
-        """P(finishing at exactly turn t) for t = 0..max_turns (index = turn)."""
-        dist = self.distribution
+        """P(finishing at exactly turn t) for t = 0..max_turns (index = turn); the
+        distribution is followed that far only."""
+        self._distribution_available()
+        column = self._chain.column(
+            self.start, lambda columns: columns[0].horizon >= max_turns or columns[0].resolved
+        ).cdf[: max_turns + 1]
+        dist = np.diff(column, prepend=0.0).clip(0.0).tolist()
         return [dist[t] if t < len(dist) else 0.0 for t in range(max_turns + 1)]
 
     @property

@@ -139,14 +139,14 @@ def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
     end) in at most ``rows`` equal ranges, then "later" and "never" rows when they are
     not negligible; single-width block elements only.
     """
-    dist = analysis.distribution
-    first = next((t for t, p in enumerate(dist) if p > 0), None)
-    if first is None:
-        return ["  (no game ever finishes)"]
     never = analysis.never_finishes
     last = analysis.percentile_turns(0.99 * (1.0 - never))
     if not isinstance(last, int):
-        last = len(dist) - 1
+        last = analysis.horizon
+    dist = analysis.pmf(last)  # the distribution as far as the bars go, no further
+    first = next((t for t, p in enumerate(dist) if p > 0), None)
+    if first is None:
+        return ["  (no game ever finishes)"]
     step = max(1, math.ceil((last - first + 1) / rows))
     last = first + step * math.ceil((last - first + 1) / step) - 1  # whole bins only
     bins = []
