@@ -441,14 +441,13 @@ def analyze(
 
     def wins_of(columns: list[Column]) -> tuple[tuple[float, ...], float]:
         cdfs = _padded([column.cdf for column in columns])
-        # The game is still undecided after the last turn H only when some seat is
-        # unresolved there and every other one has not finished: a bound on what the
-        # sums leave out (seats independent).
-        unfinished = [1.0 - float(cdf[-1]) for cdf in cdfs]
-        error = sum(
-            column.unresolved * math.prod(u for j, u in enumerate(unfinished) if j != i)
-            for i, column in enumerate(columns)
-        )
+        # After the last turn H the game is still undecided when no seat has finished
+        # and not every seat is doomed (seats independent): prod S_i - prod D_i, with
+        # S_i = P(not finished within H) and D_i = S_i - (unresolved mass) its doomed
+        # part. The sums leave out at most that much.
+        unfinished = [max(1.0 - float(cdf[-1]), 0.0) for cdf in cdfs]
+        doomed = [max(u - c.unresolved, 0.0) for u, c in zip(unfinished, columns, strict=True)]
+        error = max(math.prod(unfinished) - math.prod(doomed), 0.0)
         return _win_chances(cdfs, to_move), error
 
     columns = chain.columns(squares, lambda columns: wins_of(columns)[1] <= TAIL_TOLERANCE)
