@@ -361,7 +361,7 @@ class Analysis:
         unresolved = column.unresolved if self.truncated else 0.0
         cut = (
             f"the distribution stops at turn {horizon:,} (work budget) with "
-            f"{unresolved:.2g} of the games unresolved"
+            f"{column.unresolved:.2g} of the games unresolved"
         )
         figures.append(_accuracy("distribution", unresolved, cut))
         mode = self._mode_column()

@@ -184,12 +184,14 @@ ACCURACY_LABELS = {
 }
 
 
-def accuracy_lines(analysis: Analysis) -> list[str]:
-    """One line per figure that is not exact: bounded (with its error bound) or left
-    out (with the reason). Empty when every figure is exact."""
+def accuracy_lines(analysis: Analysis, visits: bool = False) -> list[str]:
+    """One line per figure shown that is not exact: bounded (with its error bound) or
+    left out (with the reason). Empty when every figure is exact."""
     lines = []
     left_out: list[str] = []
     for entry in analysis.accuracy:
+        if entry.figure == "visits" and not visits:
+            continue
         label = ACCURACY_LABELS.get(entry.figure, entry.figure)
         if entry.status == "bounded":
             lines.append(f"  note: {label} within {entry.error:.1e} ({entry.why})")
@@ -238,7 +240,7 @@ def format_report(analysis: Analysis, board: Board | None = None, visits: bool =
         rounds = analysis.game_rounds
         label = f"{rounds:.4f}" if math.isfinite(rounds) else "infinite"
         lines.append(f"  game rounds       {label} (expected, until the first seat finishes)")
-    lines.extend(accuracy_lines(analysis))
+    lines.extend(accuracy_lines(analysis, visits))
     if distribution:
         lines.append("")
         lines.append("  finishing turn    share of games")
