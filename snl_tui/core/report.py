@@ -149,6 +149,7 @@ def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
         return ["  (no game ever finishes)"]
     step = max(1, math.ceil((last - first + 1) / rows))
     last = first + step * math.ceil((last - first + 1) / step) - 1  # whole bins only
+    dist = analysis.pmf(last)
     bins = []
     for low in range(first, last + 1, step):
         high = low + step - 1
