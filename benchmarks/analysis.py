@@ -1,25 +1,34 @@
-"""Analysis speed: ``analyze(board, players=4)`` against a plain-Python forward iteration.
+"""Analysis speed (issue 21): every figure against its target, ratios in one run.
 
-The plain version is what one writes first: build the move table with the engine, then
-push a dict of probability mass forward one turn at a time (expanding extra rolls under
-``six_again``) until less than 1e-12 is left, and read the expected turns, the median and
-four seats' win chances off the finishing-turn distribution. It answers for the start
-square only.
+1. ``analyze(board, players=4)`` against a plain-Python forward iteration on small boards
+   (both must agree; target: analyze at most 0.05 x the plain time, cold cache).
+2. ``analyze(players=4)`` on 50 x 50 boards in process, cold (target 50 ms), and the
+   same with every figure of ``snl analyze`` asked (accuracy included).
+3. ``snl analyze`` against ``snl solve`` on the same 50 x 50 board file, as processes
+   started the same way (target: at most 3x), with their peak memory (target under
+   100 MB for analyze).
+4. Expected turns (and std) on 1000 x 1000 boards, cold (target 2 s).
+5. ``snl check``'s work at 50 x 50 with 1000 jumps, and the fast ``expected_turns``
+   per board (a generator's inner loop).
+6. A 1000 x 1000 JSON matrix loaded (target: at most 2x ``json.load`` of the file) and
+   ``distances_to_goal`` against the forward search ``solve`` (target: at most 2x).
 
-``analyze`` does more: expected turns from every square (one linear solve), the
-distribution from every square (the table the game reads after each move), traps. The
-timed call starts cold (the per-board cache is cleared each run); "warm" is a repeat call
-on the cached board, which is what the game pays after every move.
-
-Target: analyze at most 0.05 x the plain time. Then ``snl check``'s work at 50 x 50 with
-1000 jumps (target under 5 s) and the fast ``expected_turns`` per board (a generator's
-inner loop). Run:  python benchmarks/analysis.py
+Items 2-4 run twice in child processes: with the BLAS threads limited to one
+(``OPENBLAS_NUM_THREADS=1`` and friends) and with the default. Run:
+python benchmarks/analysis.py  (``--quick`` skips the 1000 x 1000 boards)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import os
 import random
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -29,6 +38,8 @@ from snl_tui.core.analysis import Analysis, analyze, clear_cache
 from snl_tui.core.chain import expected_turns
 from snl_tui.core.checks import check_board
 from snl_tui.core.engine import next_position
+from snl_tui.core.formats import dump_board
+from snl_tui.core.solver import distances_to_goal, solve
 
 T = TypeVar("T")
 TOLERANCE = 1e-12
@@ -98,7 +109,12 @@ def best_time(function: Callable[[], T], repeat: int) -> tuple[float, T]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per case (best is kept)")
+    parser.add_argument("--quick", action="store_true", help="skip the 1000 x 1000 boards")
+    parser.add_argument("--child", help=argparse.SUPPRESS)  # a figure in a child process
     args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child_figure(args.child)))
+        return
     cases = [
         ("classic 10x10", load_board("classic")),
         ("everest 20x20", load_board("everest")),
@@ -142,8 +158,158 @@ def main() -> None:
     print("-" * len(header))
     verdict = "meets" if worst <= 0.05 else "MISSES"
     print(f"worst ratio {worst:.3f} ({verdict} the 0.05 target); 4 players, cold cache")
+    cli_figures()  # first: its peak memory is the largest child process so far
     check_figures()
     fast_expectation_figures(args.repeat)
+    thread_figures(args.quick)
+    if not args.quick:
+        path_figures()
+
+
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def board_50(jumps: int) -> Board:
+    return seeded_board(50, jumps, seed=50, rules=Rules())
+
+
+def child_figure(name: str) -> dict[str, float]:
+    """One figure measured in this (child) process: wall seconds, CPU seconds, and the
+    peak memory in MB of the whole process."""
+    if name.startswith("analyze50-"):
+        board = board_50(int(name.split("-")[1]))
+        analyze(Board(3, 3), players=2)  # imports (numpy, scipy) out of the timing
+        clear_cache()
+        work = lambda: analyze(board, players=4).win_chances  # noqa: E731
+    elif name.startswith("report50-"):
+        board = board_50(int(name.split("-")[1]))
+        analyze(Board(3, 3), players=2)
+        clear_cache()
+
+        def work() -> object:
+            from snl_tui.core.report import analysis_json
+
+            return analysis_json(analyze(board, players=4))
+
+    elif name.startswith("expected1000-"):
+        board = seeded_board(1000, int(name.split("-")[1]), seed=1000, rules=Rules())
+        analyze(Board(3, 3))
+        clear_cache()
+
+        def work() -> object:
+            a = analyze(board)
+            return a.expected_turns, a.std_turns
+
+    else:
+        raise SystemExit(f"unknown figure {name}")
+    started, cpu = time.perf_counter(), time.process_time()
+    work()
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"wall": wall, "cpu": cpu, "peak_mb": peak}
+
+
+def run_child(name: str, one_thread: bool) -> dict[str, float]:
+    env = dict(os.environ)
+    for key in BLAS_THREADS:
+        if one_thread:
+            env[key] = "1"
+        else:
+            env.pop(key, None)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", name], env=env, capture_output=True, text=True
+    )
+    if out.returncode:
+        raise SystemExit(out.stderr)
+    result: dict[str, float] = json.loads(out.stdout)
+    return result
+
+
+def thread_figures(quick: bool) -> None:
+    """Items 2 and 4, each with one BLAS thread and with the default."""
+    cases = [
+        ("analyze50-100", "analyze(players=4) 50x50, 100 jumps", 0.05),
+        ("analyze50-1000", "analyze(players=4) 50x50, 1000 jumps", 0.05),
+        ("report50-100", "every figure of snl analyze 50x50, 100 jumps", None),
+    ]
+    if not quick:
+        cases += [
+            ("expected1000-0", "E and std on 1000x1000, no jumps", 2.0),
+            ("expected1000-2000", "E and std on 1000x1000, 2000 jumps", 2.0),
+        ]
+    print()
+    print(f"{'figure':<48}{'threads':>8}{'wall s':>9}{'cpu s':>8}{'peak MB':>9}  target")
+    for name, label, target in cases:
+        for one in (True, False):
+            best = min((run_child(name, one) for _ in range(2)), key=lambda r: r["wall"])
+            verdict = ""
+            if target is not None:
+                verdict = f"{target:g} s: {'meets' if best['wall'] <= target else 'MISSES'}"
+            print(
+                f"{label:<48}{'1' if one else 'default':>8}{best['wall']:>9.3f}"
+                f"{best['cpu']:>8.3f}{best['peak_mb']:>9.0f}  {verdict}"
+            )
+
+
+def cli_figures() -> None:
+    """Item 3: ``snl analyze`` against ``snl solve`` on one 50 x 50 file, as processes
+    (the console script), best of three each, with their peak memory."""
+    snl = os.path.join(os.path.dirname(sys.executable), "snl")
+    with tempfile.TemporaryDirectory() as temp:
+        for jumps in (100, 1000):
+            path = os.path.join(temp, f"board{jumps}.toml")
+            with open(path, "w") as handle:
+                handle.write(dump_board(board_50(jumps), "toml"))
+            times = {}
+            for command in ("solve", "analyze"):
+                best, peak = math.inf, 0.0
+                for _ in range(3):
+                    started = time.perf_counter()
+                    subprocess.run([snl, command, path], check=True, capture_output=True)
+                    best = min(best, time.perf_counter() - started)
+                    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    peak = usage.ru_maxrss / 1024  # the largest child so far
+                times[command] = (best, peak)
+            ratio = times["analyze"][0] / times["solve"][0]
+            print(
+                f"snl analyze 50x50 ({jumps} jumps): {times['analyze'][0]:.3f} s, "
+                f"snl solve {times['solve'][0]:.3f} s: {ratio:.1f}x "
+                f"({'meets' if ratio <= 3 else 'MISSES'} the 3x target); "
+                f"peak memory: solve {times['solve'][1]:.0f} MB, "
+                f"analyze {times['analyze'][1]:.0f} MB"
+                " (the largest child process so far)"
+            )
+
+
+def path_figures() -> None:
+    """Item 6: a 1000 x 1000 JSON matrix and ``distances_to_goal``."""
+    from snl_tui.core.formats import load_board as load
+
+    board = seeded_board(1000, 2000, seed=1000, rules=Rules())
+    with tempfile.TemporaryDirectory() as temp:
+        path = os.path.join(temp, "big.json")
+        with open(path, "w") as handle:
+            handle.write(dump_board(board, "matrix"))
+
+        def plain() -> object:
+            with open(path) as handle:
+                return json.load(handle)
+
+        plain_s = min(_timed(plain) for _ in range(3))
+        load_s = min(_timed(lambda: load(path)) for _ in range(3))
+    ratio = load_s / plain_s
+    print(
+        f"1000x1000 JSON matrix: load_board {load_s:.3f} s, json.load {plain_s:.3f} s: "
+        f"{ratio:.2f}x ({'meets' if ratio <= 2 else 'MISSES'} the 2x target)"
+    )
+    solve_s = min(_timed(lambda: solve(board)) for _ in range(3))
+    fresh = [seeded_board(1000, 2000, seed=1000, rules=Rules()) for _ in range(3)]
+    dist_s = min(_timed(lambda b=b: distances_to_goal(b)) for b in fresh)
+    ratio = dist_s / solve_s
+    print(
+        f"1000x1000 distances_to_goal {dist_s:.3f} s, solve {solve_s:.3f} s: {ratio:.1f}x "
+        f"({'meets' if ratio <= 2 else 'MISSES'} the 2x target)"
+    )
 
 
 def check_figures() -> None:

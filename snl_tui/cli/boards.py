@@ -194,8 +194,18 @@ def _rule_text(value: object) -> str:
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     board = board_from_args(args)
     from ..core import report  # numpy loads only when needed
-    from ..core.analysis import analyze
+    from ..core.analysis import AnalysisError, analyze
 
+    if args.exact:
+        try:
+            lines, data = report.exact_report(board, args.players)
+        except AnalysisError as error:
+            raise UsageError(str(error)) from None
+        if args.json:
+            print(json.dumps(data), file=out)
+        else:
+            print("\n".join(lines), file=out)
+        return EXIT_OK
     analysis = analyze(board, players=args.players)
     if args.json:
         data = report.analysis_json(analysis, visits=args.visits)
@@ -249,6 +259,12 @@ def add_analyze_parser(commands: Subcommands) -> None:
         "--visits",
         action="store_true",
         help="also the expected turns begun on each square in a one-player game",
+    )
+    analyze.add_argument(
+        "--exact",
+        action="store_true",
+        help="expected turns and win chances as exact fractions (boards up to 12x12; "
+        "two players' win chances up to 5x5)",
     )
     add_rule_options(analyze)
 

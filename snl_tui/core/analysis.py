@@ -17,8 +17,10 @@ import numpy as np
 from .board import Board
 from .chain import (
     MAX_ANALYSIS_SQUARES,
+    MAX_DISTRIBUTION_SQUARES,
     TAIL_TOLERANCE,
     AnalysisError,
+    Column,
     _Chain,
     chain_of,
     clear_cache,
@@ -29,8 +31,10 @@ from .solver import distances_to_goal
 
 __all__ = [
     "MAX_ANALYSIS_SQUARES",
+    "MAX_DISTRIBUTION_SQUARES",
     "Analysis",
     "AnalysisError",
+    "FigureAccuracy",
     "analyze",
     "clear_cache",
     "winner_finished_within",
@@ -39,6 +43,32 @@ __all__ = [
 # When a percentile lands exactly on a table value (0.5 after one turn on a coin-flip
 # board), rounding must not push it one turn later.
 _PERCENTILE_SLACK = 1e-12
+
+EXACT = 1e-9
+"""A figure whose error bound is at most this is exact (SPEC 12: exact to 1e-9)."""
+SHOWN_TURNS, SHOWN_SHARE = 100, 0.99
+"""The distribution's figures that ``accuracy`` vouches for: P(finished within k) for
+k up to 100 (and to the 99th percentile), every percentile up to the 99th, the median.
+Any later P(finished within k) is computed on demand (``finish_within``)."""
+
+
+@dataclass(frozen=True)
+class FigureAccuracy:
+    """How exact one of the analysis's figures is.
+
+    ``status`` is "exact" (to ``EXACT`` or better), "bounded" (``error`` bounds how far
+    the figure may be off: the probability mass the computation did not resolve) or
+    "left out" (not computed; ``why`` says why).
+    """
+
+    figure: str
+    status: str
+    error: float = 0.0
+    why: str = ""
+
+    @property
+    def exact(self) -> bool:
+        return self.status == "exact"
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +88,7 @@ class Analysis:
     to_move: int
     _chain: _Chain = field(repr=False)
     _wins: tuple[float, ...] = field(repr=False)
+    _wins_error: float = field(default=0.0, repr=False)
 
     # -- single seat -------------------------------------------------------------------
 
@@ -92,19 +123,26 @@ class Analysis:
     def std_turns(self) -> float:
         """Standard deviation of the finishing turn from ``start`` (``inf`` unless
         ``finite``; ``nan`` when too large to compute)."""
-        second = float(self._chain.second_moment[self.start])
-        if not math.isfinite(second):
-            return second
-        mean = self.expected_turns
-        return math.sqrt(max(second - mean * mean, 0.0))
+        variance = float(self._chain.variance[self.start])
+        return math.sqrt(variance) if math.isfinite(variance) else variance
 
     @property
     def mode_turns(self) -> int:
         """The most likely finishing turn from ``start`` (the earliest when tied);
-        -1 when no game ever finishes."""
-        dist = self.distribution
-        best = max(range(len(dist)), key=dist.__getitem__, default=-1)
+        -1 when no game ever finishes. The distribution is followed until no later turn
+        can beat it (``accuracy`` says when the work ran out first)."""
+        column = self._mode_column()
+        dist = np.diff(column.cdf, prepend=0.0)
+        best = int(dist.argmax()) if len(dist) else -1
         return best if best >= 0 and dist[best] > 0 else -1
+
+    def _mode_column(self) -> Column:
+        def settled(columns: list[Column]) -> bool:
+            column = columns[0]
+            peak = float(np.diff(column.cdf, prepend=0.0).max(initial=0.0))
+            return column.resolved or peak > column.unresolved
+
+        return self._chain.column(self._start_checked(), settled)
 
     @property
     def game_rounds(self) -> float:
@@ -113,14 +151,40 @@ class Analysis:
         which the first seat finishes). ``inf`` when no seat finishes surely; with one
         player it is ``expected_turns``.
         """
+        return self._game_rounds()[0]
+
+    def _game_rounds(self) -> tuple[float, float]:
+        """(game rounds, error bound)."""
         if not any(self._chain.safe[p] for p in self.positions):
-            return math.inf
+            return math.inf, 0.0
         if self.players == 1:
-            return self.expected_turns
-        # E[min T_i] = sum_t prod_i P(T_i > t), seats independent; past the table the
-        # product decays geometrically (the table ends below 1e-12 of unresolved mass).
-        survival = np.prod([1.0 - self._chain.column(p) for p in self.positions], axis=0)
-        return float(survival.sum()) + _geometric_tail(survival)
+            return self.expected_turns, 0.0
+
+        def settled(columns: list[Column]) -> bool:
+            value, bound = self._rounds_from(columns)
+            return bound <= EXACT * max(1.0, value) or all(c.resolved for c in columns)
+
+        self._distribution_available()
+        return self._rounds_from(self._chain.columns(self.positions, settled))
+
+    def _rounds_from(self, columns: list[Column]) -> tuple[float, float]:
+        # E[min T_i] = sum_t prod_i P(T_i > t), seats independent.
+        survivals = [1.0 - cdf for cdf in _padded([column.cdf for column in columns])]
+        survival = np.prod(survivals, axis=0)
+        partial = float(survival.sum())
+        # Past the last turn H, prod_i S_i(t) <= S_j(t) prod_{i != j} S_i(H) for every
+        # seat j, and sum_{t > H} S_j(t) = E_j - sum_{t <= H} S_j(t) exactly (from the
+        # expectation's own solve): a bound on the rest of the sum, rigorous.
+        bound = math.inf
+        for j, square in enumerate(self.positions):
+            expected = float(self._chain.expected[square])
+            if not math.isfinite(expected):
+                continue
+            rest = max(expected - float(survivals[j].sum()), 0.0)
+            others = math.prod(float(s[-1]) for i, s in enumerate(survivals) if i != j)
+            bound = min(bound, rest * others)
+        tail = min(_geometric_tail(survival), bound)
+        return partial + tail, bound
 
     def visits(self) -> list[float] | None:
         """Expected turns that BEGIN on each square in a one-player game from
@@ -146,13 +210,17 @@ class Analysis:
     def finish_within_from(self, square: int, turns: int) -> float:
         """P(finished within ``turns`` turns) for a token whose turn starts on ``square``.
 
-        Beyond the table's horizon the value is the table's last (exact to within
-        ``TAIL_TOLERANCE`` when the table converged, a lower bound otherwise).
+        Beyond the distribution's last turn the value is its last (exact to within
+        ``TAIL_TOLERANCE`` when the tail is resolved; otherwise a lower bound, off by at
+        most the column's unresolved mass: ``accuracy``).
         """
         square = self._square(square)
         if turns < 0:
             return 0.0
-        column = self._chain.column(square)
+        self._distribution_available()
+        column = self._chain.column(
+            square, lambda columns: columns[0].horizon >= turns or columns[0].resolved
+        ).cdf
         return float(column[min(turns, len(column) - 1)])
 
     def percentile(self, turns: int) -> float:
@@ -176,7 +244,11 @@ class Analysis:
         nearly_all = q > chain.finish_probability[self.start] - 10 * TAIL_TOLERANCE
         if nearly_all and chain.endless[self.start]:
             return math.inf
-        column = chain.column(self.start)
+        self._distribution_available()
+        column = chain.column(
+            self.start,
+            lambda columns: columns[0].resolved or columns[0].cdf[-1] >= q - _PERCENTILE_SLACK,
+        ).cdf
         hits = np.flatnonzero(column >= q - _PERCENTILE_SLACK)
         return int(hits[0]) if len(hits) else math.inf
 
@@ -189,29 +261,136 @@ class Analysis:
     @property
     def distribution(self) -> tuple[float, ...]:
         """P(finishing at exactly turn t) from ``start``, t = 0..horizon (index = turn)."""
-        column = self._chain.column(self.start)
+        self._distribution_available()
+        column = self._chain.column(self.start).cdf
         return tuple(np.diff(column, prepend=0.0).clip(0.0).tolist())
 
     def pmf(self, max_turns: int) -> list[float]:
-        """P(finishing at exactly turn t) for t = 0..max_turns (index = turn)."""
-        dist = self.distribution
+        """P(finishing at exactly turn t) for t = 0..max_turns (index = turn); the
+        distribution is followed that far only."""
+        self._distribution_available()
+        column = self._chain.column(
+            self.start, lambda columns: columns[0].horizon >= max_turns or columns[0].resolved
+        ).cdf[: max_turns + 1]
+        dist = np.diff(column, prepend=0.0).clip(0.0).tolist()
         return [dist[t] if t < len(dist) else 0.0 for t in range(max_turns + 1)]
 
     @property
     def horizon(self) -> int:
-        """The last turn the distribution table covers."""
-        return self._chain.table.horizon
+        """The last turn of the distribution from ``start`` computed for the figures
+        shown (``SHOWN_TURNS``, ``SHOWN_SHARE``); later ones are computed on demand."""
+        return self._start_column.horizon
 
     @property
     def truncated(self) -> bool:
-        """True when the memory cap cut the table before the tail was resolved."""
-        return not self._chain.table.converged
+        """True when the work ran out before the figures shown were all reached, or
+        before a P(finished within k) asked for: some percentile is then "after
+        ``horizon``" and a later P(finished within k) a lower bound (``accuracy``)."""
+        column = self._start_column
+        return column.unresolved > EXACT and not (
+            column.horizon >= SHOWN_TURNS
+            and float(column.cdf[-1])
+            >= SHOWN_SHARE * float(self._chain.finish_probability[self.start]) - _PERCENTILE_SLACK
+        )
+
+    @property
+    def _start_column(self) -> Column:
+        """The column from ``start`` as far as the figures shown need it: past
+        ``SHOWN_TURNS`` turns and ``SHOWN_SHARE`` of the games that finish (the 99th
+        percentile), or resolved, or until the work runs out."""
+        start = self._start_checked()
+        finishing = float(self._chain.finish_probability[start])
+
+        def shown(columns: list[Column]) -> bool:
+            column = columns[0]
+            reached = float(column.cdf[-1]) >= SHOWN_SHARE * finishing - _PERCENTILE_SLACK
+            return column.resolved or (column.horizon >= SHOWN_TURNS and reached)
+
+        return self._chain.column(start, shown)
+
+    def _start_checked(self) -> int:
+        self._distribution_available()
+        return self.start
+
+    def _distribution_available(self) -> None:
+        why = self._chain.distribution_left_out
+        if why is not None:
+            raise AnalysisError(why)
+
+    # -- how exact the figures are ----------------------------------------------------
+
+    @property
+    def left_out(self) -> str | None:
+        """Why the distribution's figures (median, percentiles, P(within k), most likely
+        turn, win chances, game rounds) are not computed, or None when they are."""
+        return self._chain.distribution_left_out
+
+    @property
+    def accuracy(self) -> tuple[FigureAccuracy, ...]:
+        """Every figure's exactness: "exact", "bounded" (with its error bound) or "left
+        out" (with the reason). Figures: expected_turns, std_turns, visits, distribution
+        (median, percentiles, P(finished within k)), mode_turns and, for several seats,
+        win_chances and game_rounds."""
+        figures = []
+        relative = self._chain.relative_error
+        expected, std = self.expected_turns, self.std_turns
+        for name, error, scale in (
+            ("expected_turns", relative * expected, expected),
+            ("std_turns", relative * std, std),
+            ("visits", relative * expected, expected),
+        ):
+            if self.too_large:
+                figures.append(FigureAccuracy(name, "left out", why="too large for floating point"))
+            elif not math.isfinite(expected) or error <= EXACT * max(1.0, scale):
+                figures.append(FigureAccuracy(name, "exact", error if math.isfinite(error) else 0))
+            else:
+                figures.append(
+                    FigureAccuracy(name, "bounded", error, "rounding in an ill-conditioned solve")
+                )
+        names = ["distribution", "mode_turns"]
+        if self.players > 1:
+            names += ["win_chances", "game_rounds"]
+        why = self.left_out
+        if why is not None:
+            figures.extend(FigureAccuracy(name, "left out", why=why) for name in names)
+            return tuple(figures)
+        # The figures shown: the column followed that far (or until the work runs out,
+        # and then the bound says how far off the tail may be).
+        column = self._start_column
+        horizon = column.horizon
+        unresolved = column.unresolved if self.truncated else 0.0
+        cut = (
+            f"the distribution stops at turn {horizon:,} (work budget) with "
+            f"{column.unresolved:.2g} of the games unresolved"
+        )
+        figures.append(_accuracy("distribution", unresolved, cut))
+        mode = self._mode_column()
+        peak = float(np.diff(mode.cdf, prepend=0.0).max(initial=0.0))
+        if mode.unresolved <= EXACT or peak > mode.unresolved:
+            figures.append(FigureAccuracy("mode_turns", "exact"))
+        else:
+            figures.append(
+                FigureAccuracy("mode_turns", "left out", why=f"{cut}: a later turn may be likelier")
+            )
+        if self.players > 1:
+            figures.append(_accuracy("win_chances", self._wins_error, cut))
+            figures.append(_accuracy("game_rounds", self._game_rounds()[1], cut))
+        return tuple(figures)
+
+    def accuracy_of(self, figure: str) -> FigureAccuracy:
+        """``accuracy``'s entry for one figure (``KeyError`` for an unknown name)."""
+        for entry in self.accuracy:
+            if entry.figure == figure:
+                return entry
+        raise KeyError(figure)
 
     # -- seats -------------------------------------------------------------------------
 
     @property
     def win_chances(self) -> list[float]:
-        """Each seat's chance of winning (index = seat), from the current situation."""
+        """Each seat's chance of winning (index = seat), from the current situation
+        (off by at most ``accuracy_of("win_chances").error``)."""
+        self._distribution_available()
         return list(self._wins)
 
     @property
@@ -252,16 +431,53 @@ def analyze(
     if type(to_move) is not int or not 0 <= to_move < players:
         raise SnlError(f"seat {to_move!r} does not exist (0..{players - 1})")
     chain = chain_of(board)
-    wins = _win_chances([chain.column(square) for square in squares], to_move)
-    if chain.table.converged:
-        # The table ends where less than TAIL_TOLERANCE is unresolved; hand that crumb
-        # back in proportion so the chances add up to exactly 1 - P(no winner).
+    if chain.distribution_left_out is not None:
+        return Analysis(board, players, squares, to_move, chain, ())
+    if players == 1:
+        # One seat wins whenever it finishes: no distribution needed.
+        return Analysis(
+            board, players, squares, to_move, chain, (float(chain.finish_probability[squares[0]]),)
+        )
+
+    def wins_of(columns: list[Column]) -> tuple[tuple[float, ...], float]:
+        cdfs = _padded([column.cdf for column in columns])
+        # After the last turn H the game is still undecided when no seat has finished
+        # and not every seat is doomed (seats independent): prod S_i - prod D_i, with
+        # S_i = P(not finished within H) and D_i = S_i - (unresolved mass) its doomed
+        # part. The sums leave out at most that much.
+        unfinished = [max(1.0 - float(cdf[-1]), 0.0) for cdf in cdfs]
+        doomed = [max(u - c.unresolved, 0.0) for u, c in zip(unfinished, columns, strict=True)]
+        error = max(math.prod(unfinished) - math.prod(doomed), 0.0)
+        return _win_chances(cdfs, to_move), error
+
+    columns = chain.columns(squares, lambda columns: wins_of(columns)[1] <= TAIL_TOLERANCE)
+    wins, error = wins_of(columns)
+    if error <= TAIL_TOLERANCE:
+        # Less than TAIL_TOLERANCE is undecided; hand that crumb back in proportion so
+        # the chances add up to exactly 1 - P(no winner).
         finish = chain.finish_probability
         someone = 1.0 - float(np.prod([1.0 - finish[p] for p in squares]))
         total = sum(wins)
         if total > 0:
             wins = tuple(w * someone / total for w in wins)
-    return Analysis(board, players, squares, to_move, chain, wins)
+    return Analysis(board, players, squares, to_move, chain, wins, error)
+
+
+def _padded(columns: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Columns of one length: a shorter one (resolved earlier) keeps its last value."""
+    length = max(len(column) for column in columns)
+    return [
+        column
+        if len(column) == length
+        else np.concatenate((column, np.full(length - len(column), column[-1])))
+        for column in columns
+    ]
+
+
+def _accuracy(figure: str, error: float, cut: str) -> FigureAccuracy:
+    if error <= EXACT:
+        return FigureAccuracy(figure, "exact", error)
+    return FigureAccuracy(figure, "bounded", error, cut)
 
 
 def luck(one: Analysis, players: int, turns: int) -> float:

@@ -2,10 +2,9 @@
 
 The chain's states are the positions 0..goal (0 = off the board); the goal absorbs. The
 engine decides what every roll does: ``count_to`` and the board's landing table (what
-``next_position`` is made of) are asked once for every position and face, and everything
-else is linear algebra on that table. The heavy work runs on the positions a roll can
-end on (never the bottom of a jump, nor the off-board start); the others follow from them
-in one roll.
+``next_position`` is made of) give one roll table, ``dest[p, d - 1]``, built with numpy
+(a million-square board in a fraction of a second); everything else is sparse linear
+algebra on that table.
 
 Two time scales matter:
 
@@ -17,61 +16,107 @@ Two time scales matter:
 What is computed, once per board and cached (boards are immutable and hashable):
 
 * which positions can reach the goal, and which can reach a *doomed* position (one from
-  which the goal is unreachable): plain graph searches, so an infinite expectation is
-  detected exactly and never by iterating until something gives up;
-* the expected number of turns from every position, by one linear solve over the
-  positions that finish with probability 1 (``math.inf`` elsewhere). From 100 unknowns
-  on, the same quantity (the fundamental matrix applied to 1) is read off the turn table
-  below as sum_t P(not finished within t) plus its geometric tail, and accepted only if
-  it satisfies the one-turn equations to 1e-10: a solve that large would run on
-  LAPACK's thread pool, which stalls whenever another process holds a core;
-* the probability of ever finishing from every position (a second solve, only when some
-  position finishes with a probability strictly between 0 and 1);
-* the table ``P(finished within t turns | start on p)`` for every turn ``t`` and position
-  ``p``, by iterating the turn operator backwards from the goal until every position's
-  unresolved mass is below ``TAIL_TOLERANCE`` (or a memory cap is hit: then the table is
-  marked as truncated). Every percentile, histogram and win chance reads this table.
-  Only single-threaded matrix-vector products and gathers are used per turn.
+  which the goal is unreachable): graph searches (``scipy.sparse.csgraph``), so an
+  infinite expectation is detected exactly and never by iterating until something gives
+  up;
+* one sparse LU factorisation of I - R over the positions that finish surely (R: the
+  per-roll matrix, six non-zeros a row on a six-sided die), reused for every right-hand
+  side: the expected turns, their second moment (the standard deviation) and the
+  expected visits (the transposed system). Exact to rounding on every board the solver
+  takes (up to 1000 x 1000); there is no dense solve and no iteration behind them;
+* the probability of ever finishing (a second factorisation, only when some position
+  finishes with a probability strictly between 0 and 1);
+* the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
+  position ``p``, by iterating the turn operator backwards from the goal until every
+  position's unresolved mass is below ``TAIL_TOLERANCE``. It is kept for every position
+  while it fits in ``TABLE_CELLS``; past that the iteration goes on from the table's last
+  turn for the positions asked about only (``columns``), within ``COLUMN_WORK``. A
+  column that stops before its tail is resolved says so (``Column.unresolved``: the mass
+  neither finished nor doomed at its last turn bounds every figure read from it), never
+  silently. Boards over ``MAX_DISTRIBUTION_SQUARES`` get no table at all
+  (``distribution_left_out`` says why).
 
-``analysis.analyze`` only combines table columns, so the game can call it after every
-move. ``expected_turns(board)`` is the fast path for a generator's inner loop: one small
-linear solve, no table.
+``analysis.analyze`` only combines columns, so the game can call it after every move.
+``expected_turns(board)`` is the fast path for a generator's inner loop: one small sparse
+solve over the positions a game from the start can reach, no table.
+
+scipy is imported on first use (inside the functions), never when this module loads:
+the game's first frame does not wait for it.
 """
 
 from __future__ import annotations
 
 import math
-from collections import deque
-from collections.abc import Iterable
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from .board import Board
-from .engine import turn_table
+from .board import MAX_SIDE, Board
+from .engine import count_to, jump_table, turn_table
 from .errors import SnlError
 
-MAX_ANALYSIS_SQUARES = 2500
-"""Largest board analysed exactly (50 x 50): the linear solves are dense."""
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+MAX_ANALYSIS_SQUARES = MAX_SIDE * MAX_SIDE
+"""Largest board analysed (the solver's own limit, 1000 x 1000): expected turns, their
+standard deviation and the visits come from one sparse factorisation at every size."""
+MAX_DISTRIBUTION_SQUARES = 200 * 200
+"""Largest board whose finishing-turn distribution (median, percentiles, P(within k),
+most likely turn, win chances, game rounds) is computed; past it those figures are left
+out, and say so."""
+MAX_RELATIVE_ERROR = 1e-6
+"""A solve whose error bound (``_System.relative_error``) exceeds this is not shown: the
+figure is "finite, but too large to compute"."""
 TAIL_TOLERANCE = 1e-12
 """The turn table stops once no position has more unresolved probability than this."""
 MAX_TURN_TABLE_CELLS = 4_000_000
 """Turn outcomes held for ``three_sixes`` (faces**3 per square): 80 MB of Python ints."""
-MAX_TABLE_CELLS = 1 << 23
-"""Memory cap of the turn table (turns x positions float64 cells, 64 MiB)."""
-
-# When a percentile lands exactly on a table value (0.5 after one turn on a coin-flip
-# board), rounding must not push it one turn later.
-_PERCENTILE_SLACK = 1e-12
+TABLE_CELLS = 1 << 21
+"""Memory cap of the turn table kept for every position (turns x positions float64
+cells, 16 MiB). Past it only the positions asked about are followed (``COLUMN_WORK``)."""
+COLUMN_WORK = 300_000_000
+"""Work budget (turns x positions) for following asked-about positions past the table:
+a few seconds at most. A column still unresolved then carries its error bound."""
 
 
 class AnalysisError(SnlError, ValueError):
     """A board that cannot be analysed exactly (too large)."""
 
 
+def too_large_message(goal: int) -> str:
+    return (
+        f"the board has {goal:,} squares: exact odds are computed for boards of at most "
+        f"{MAX_ANALYSIS_SQUARES:,} squares"
+    )
+
+
 # -- the chain of one board ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    """P(finished within t turns | a turn starts on a position), t = 0..horizon."""
+
+    cdf: np.ndarray
+    unresolved: float
+    """Mass neither finished nor doomed at the last turn: below ``TAIL_TOLERANCE`` when
+    the tail is resolved; otherwise every later P(finished within t) lies between the
+    last value and the last value plus this."""
+
+    @property
+    def resolved(self) -> bool:
+        return self.unresolved < TAIL_TOLERANCE
+
+    @property
+    def horizon(self) -> int:
+        return int(self.cdf.shape[0]) - 1
 
 
 class _Chain:
@@ -83,125 +128,144 @@ class _Chain:
 
     def __init__(self, board: Board) -> None:
         if board.goal > MAX_ANALYSIS_SQUARES:
-            raise AnalysisError(
-                f"the board has {board.goal} squares: exact odds are computed for boards "
-                f"of at most {MAX_ANALYSIS_SQUARES} squares"
-            )
+            raise AnalysisError(too_large_message(board.goal))
         self.goal = goal = board.goal
-        # What one turn does, from the engine: its rolls (or, under three_sixes, the
-        # equally likely ends of a whole turn, each one turn).
-        rows, self.faces, self.six_again = _turn_rows(board)
+        # dest[p, d - 1]: where face d from p ends (the engine's rules), or under
+        # three_sixes the equally likely ends of a whole turn, each one turn. The goal
+        # row loops onto itself so that the goal absorbs.
+        self.dest, self.faces, self.six_again = roll_array(board)
         self.size = goal + 1
-        # dest[p, d - 1]: where a roll of d from p ends, straight from the engine: its
-        # count_to and the board's landing table are what next_position is made of. The
-        # goal row loops onto itself so that the goal absorbs.
-        self.dest = np.array(rows, dtype=np.intp)
-        self.can_finish, self.safe = _reachability(rows, goal)
+        self.can_finish, self.safe = _reachability(self.dest, goal)
         self.doomed = ~self.can_finish
         # safe: finishes with probability 1 (cannot even reach a doomed position).
         self.risky = self.can_finish & ~self.safe
-        # The turn table only needs the positions a roll can end on (the bottom of a
-        # jump never is one, nor the off-board start): every other column follows from
-        # them in one more step (``column``). On classic that is 82 of 101 positions.
-        self.kept = np.unique(self.dest)
-        self.kept_index = np.full(self.size, -1, dtype=np.intp)
-        self.kept_index[self.kept] = np.arange(len(self.kept))
-        self._derived: dict[int, np.ndarray] = {}
+        self._follows: list[_Stretch] = []
+        self._final: dict[int, Column] = {}
+        self._reads: dict[int, tuple[tuple[int, int, int], Column]] = {}
+        """Columns that are complete (resolved to ``TAIL_TOLERANCE``): never recomputed."""
 
-    # -- expectation and absorption (linear solves) ------------------------------------
+    @property
+    def distribution_left_out(self) -> str | None:
+        """Why the finishing-turn distribution is not computed, or None when it is."""
+        if self.goal > MAX_DISTRIBUTION_SQUARES:
+            return (
+                f"the distribution of the finishing turn is computed for boards of at most "
+                f"{MAX_DISTRIBUTION_SQUARES:,} squares (this one has {self.goal:,})"
+            )
+        return None
 
-    def _roll_matrix(self, states: np.ndarray) -> np.ndarray:
-        """Dense per-roll transition probabilities among ``states`` (sorted indices)."""
-        index = np.full(self.size, -1, dtype=np.intp)
-        index[states] = np.arange(len(states))
-        sub = index[self.dest[states]]  # (k, faces): column in the sub-matrix or -1
-        matrix = np.zeros((len(states), len(states)))
-        rows = np.repeat(np.arange(len(states)), self.faces)
-        cols = sub.ravel()
-        keep = cols >= 0
-        np.add.at(matrix, (rows[keep], cols[keep]), 1.0 / self.faces)
-        return matrix
+    # -- expectation, spread, visits: one sparse factorisation ---------------------------
+
+    def _ends_turn(self, states: np.ndarray) -> np.ndarray:
+        """Per state and face: the roll ends the turn without winning."""
+        ends: np.ndarray = self.dest[states] != self.goal
+        if self.six_again:
+            ends[:, -1] = False  # a top roll that does not win rolls again, same turn
+        return ends
+
+    @cached_property
+    def _safe_system(self) -> _System:
+        """I - R over every safe position but the goal (a turn may begin anywhere)."""
+        safe = self.safe.copy()
+        safe[self.goal] = False
+        return _System(self.dest, np.flatnonzero(safe), self.faces)
+
+    @cached_property
+    def _extra_rolls(self) -> np.ndarray:
+        """X(p): expected turns still to *start* after the roll about to be made from p,
+        on the safe positions (0 on the goal, nan where the factorisation failed)."""
+        system = self._safe_system
+        extra = np.zeros(self.size)
+        states = system.states
+        if len(states):
+            b = self._ends_turn(states).sum(axis=1) / self.faces
+            extra[states] = system.solve(b)
+            if system.relative_error > MAX_RELATIVE_ERROR:
+                extra[states] = math.nan  # finite, but beyond floating point
+        return extra
+
+    @property
+    def relative_error(self) -> float:
+        """A bound on the relative error of the expectations, spreads and visits (the
+        factorisation's rounding times the system's condition number)."""
+        return self._safe_system.relative_error
 
     @cached_property
     def expected(self) -> np.ndarray:
-        """Expected turns to finish from each position (``inf`` unless it finishes surely)."""
-        return self.solve_expected(use_table=True)
-
-    def solve_expected(self, use_table: bool) -> np.ndarray:
-        """Expected turns from each position; ``use_table`` allows reading large systems
-        off the turn table (computing it if needed) instead of a threaded solve.
+        """Expected turns to finish from each position (``inf`` unless it finishes surely).
 
         With X(p) = the expected number of turns still to *start* after the roll about to
         be made from p, X = R X + b over the safe positions, where R is the per-roll
         matrix and b(p) the chance that this roll ends the turn without winning. A top
         roll under ``six_again`` continues the same turn, so it carries X and not 1 + X.
-        Then a turn starting on p lasts 1 + X(p) turns in expectation. Using the per-roll
-        matrix keeps the system sparse-shaped; the per-turn matrix never has to exist.
+        Then a turn starting on p lasts 1 + X(p) turns in expectation.
         """
         result = np.full(self.size, math.inf)
         result[self.goal] = 0.0
-        safe = self.safe.copy()
-        safe[self.goal] = False
-        ends_turn = self.dest != self.goal
-        if self.six_again:
-            ends_turn[:, -1] = False  # a top roll that does not win rolls again
-        b = ends_turn.sum(axis=1) / self.faces
-        extra = np.zeros(self.size)  # X, 0 on the goal
-        kept = self.kept_index >= 0
-        # Solved on the positions a roll can end on; the other rows follow in one roll.
-        states = np.flatnonzero(safe & kept)
-        from_table = None
-        if use_table and len(states) >= SINGLE_THREAD_SOLVE:
-            from_table = self._expected_from_table(states)
-        if from_table is not None:
-            extra[states] = from_table - 1.0
-        elif len(states):
-            system = np.eye(len(states)) - self._roll_matrix(states)
-            extra[states] = np.linalg.solve(system, b[states])
-        others = np.flatnonzero(safe & ~kept)
-        extra[others] = b[others] + extra[self.dest[others]].sum(axis=1) / self.faces
-        result[safe] = 1.0 + extra[safe]
+        states = self._safe_system.states
+        result[states] = 1.0 + self._extra_rolls[states]
         # Every safe position finishes surely, so its expectation is finite; a value that
-        # is not (an overflow inside the solve: ~2^667 turns on a 2 x 1000 board with a
-        # coin for a die) is "finite but too large to compute", never "infinite".
-        result[safe & ~np.isfinite(result)] = math.nan
+        # is not (an overflow: ~2^667 turns on a 2 x 1000 board with a coin for a die) is
+        # "finite but too large to compute", never "infinite".
+        result[states[~np.isfinite(result[states])]] = math.nan
         return result
 
-    def _expected_from_table(self, states: np.ndarray) -> np.ndarray | None:
-        """Expected turns on ``states`` (kept, safe) as sum_t P(not finished within t).
+    @cached_property
+    def variance(self) -> np.ndarray:
+        """Var(T) of the finishing turn T from each position (``inf`` unless safe).
 
-        The same fundamental-matrix sum as the linear solve, read off the turn table
-        (already there, and resolved to below 1e-12 per position) plus its geometric
-        tail. It is only accepted when it satisfies the one-turn equations
-        E = 1 + T E to 1e-10 relative; otherwise (or when the table was cut short) the
-        caller solves. Large solves would go to LAPACK's thread pool, which stalls for
-        tens of milliseconds whenever another process holds a core.
+        T = 1 + C with C the number of rolls that end a turn without winning, X = E[C].
+        By the law of total variance over one roll from p, V = R V + h with
+        h(p) = sum_d (c_d + X(next_d) - X(p))^2 / f (c_d = 1 when roll d ends the turn):
+        the same factorisation as X, another right-hand side, and no cancellation of
+        E[T^2] - E[T]^2 (which loses every digit on a long, narrow game).
         """
-        table = self.table
-        if not table.converged or table.horizon < 2:
-            return None
-        columns = self.kept_index[states]
-        cdf = table.cdf[:, columns]
-        survival_sum = (table.horizon + 1) - cdf.sum(axis=0)
-        # Far out every survival decays by the chain's slowest rate r per turn. Measure
-        # it over a long lag on the slowest position: near 1e-13, 1 - cdf keeps only a
-        # few digits, so turn-by-turn ratios are noise.
-        last = 1.0 - cdf[-1]
-        slowest = int(last.argmax())
-        lag = min(32, table.horizon)
-        earlier = 1.0 - cdf[-1 - lag, slowest]
-        rate = (last[slowest] / earlier) ** (1.0 / lag) if earlier > 0 else 0.0
-        rate = min(max(rate, 0.0), 1.0 - 1e-9)
-        expected = survival_sum + last * rate / (1.0 - rate)
-        values = np.zeros(len(self.kept))
-        values[columns] = expected
-        one_turn = np.empty(len(self.kept))
-        self._turn_operator.apply(values, one_turn)
-        residual = np.abs(expected - 1.0 - one_turn[columns]).max()
-        if residual > 1e-10 * max(1.0, float(expected.max())):
-            return None
-        result: np.ndarray = expected
+        system = self._safe_system
+        states = system.states
+        result = np.full(self.size, math.inf)
+        result[self.goal] = 0.0
+        if not len(states):
+            return result
+        x = self._extra_rolls
+        with np.errstate(all="ignore"):
+            step = self._ends_turn(states) + x[self.dest[states]] - x[states][:, None]
+            h = (step * step).sum(axis=1) / self.faces
+            result[states] = np.maximum(system.solve(h), 0.0)
+        result[states[~np.isfinite(result[states])]] = math.nan  # finite, too large
         return result
+
+    @property
+    def second_moment(self) -> np.ndarray:
+        """E[T^2] of the finishing turn from each position: ``variance`` + E[T]^2."""
+        with np.errstate(all="ignore"):
+            second: np.ndarray = self.variance + self.expected * self.expected
+        return second
+
+    def visits_from(self, start: int) -> np.ndarray | None:
+        """Expected number of turns that begin on each position (0..goal) in a game
+        from ``start``; they sum to the expected turns. None unless ``start`` is safe.
+
+        W(q), the expected rolls made from q, solves W (I - R) = e_start (the transposed
+        system, same factorisation); a turn begins on q at the start and after every
+        roll that lands on q and ends a turn.
+        """
+        system = self._safe_system
+        if start == self.goal:
+            return np.zeros(self.size)
+        if system.index[start] < 0:
+            return None
+        e = np.zeros(len(system.states))
+        e[system.index[start]] = 1.0
+        with np.errstate(all="ignore"):
+            rolls = system.solve(e, transposed=True)
+            visits = np.zeros(self.size)
+            ends = self._ends_turn(system.states)
+            dest = self.dest[system.states]
+            weights = np.broadcast_to((rolls / self.faces)[:, None], dest.shape)
+            visits += np.bincount(dest[ends], weights[ends], minlength=self.size)
+            visits[start] += 1.0
+        visits[self.goal] = 0.0
+        return visits
 
     @cached_property
     def finish_probability(self) -> np.ndarray:
@@ -209,16 +273,11 @@ class _Chain:
         result = self.safe.astype(float)
         if not self.risky.any():
             return result
-        kept = self.kept_index >= 0
         # Absorption into the goal, over the risky positions: the safe ones contribute
         # their certainty, doomed ones nothing.
-        states = np.flatnonzero(self.risky & kept)
-        if len(states):
-            to_safe = self.safe[self.dest[states]].sum(axis=1) / self.faces
-            system = np.eye(len(states)) - self._roll_matrix(states)
-            result[states] = np.clip(np.linalg.solve(system, to_safe), 0.0, 1.0)
-        others = np.flatnonzero(self.risky & ~kept)
-        result[others] = result[self.dest[others]].sum(axis=1) / self.faces
+        states = np.flatnonzero(self.risky)
+        to_safe = self.safe[self.dest[states]].sum(axis=1) / self.faces
+        result[states] = np.clip(_System(self.dest, states, self.faces).solve(to_safe), 0, 1)
         return result
 
     @cached_property
@@ -230,94 +289,40 @@ class _Chain:
         below P(ever finished) for every t. False means the finishing turn is bounded.
         Only the tail tolerance would blur the two, so percentiles ask this instead.
         """
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import connected_components
+
         undecided = self.can_finish.copy()
         undecided[self.goal] = False
-        edges: list[list[int]] = [[] for _ in range(self.size)]
-        ends_turn: list[list[bool]] = [[] for _ in range(self.size)]
-        for here in np.flatnonzero(undecided).tolist():
-            for face, there in enumerate(self.dest[here].tolist(), start=1):
-                if undecided[there]:
-                    edges[here].append(there)
-                    ends_turn[here].append(not (self.six_again and face == self.faces))
-        component = _components(edges)
-        looping = np.zeros(self.size, dtype=bool)
-        for here, targets in enumerate(edges):
-            for there, ends in zip(targets, ends_turn[here], strict=True):
-                if ends and component[here] == component[there]:
-                    looping[here] = True
-        # Everything that can reach a looping position (through undecided ones) is endless.
-        preds: list[list[int]] = [[] for _ in range(self.size)]
-        for here, targets in enumerate(edges):
-            for there in targets:
-                preds[there].append(here)
-        return _reaching(preds, np.flatnonzero(looping).tolist())
-
-    # -- more figures (SPEC 6): spread of the finishing turn, visits per square ---------
-
-    @cached_property
-    def _safe_system(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(states, index, I - R over them, per-roll "ends the turn without winning")
-        over every safe position but the goal (all of them: a turn may begin anywhere)."""
-        safe = self.safe.copy()
-        safe[self.goal] = False
-        states = np.flatnonzero(safe)
-        index = np.full(self.size, -1, dtype=np.intp)
-        index[states] = np.arange(len(states))
-        ends = self.dest[states] != self.goal
+        here = np.repeat(np.arange(self.size), self.faces)
+        there = self.dest.ravel()
+        keep = undecided[here] & undecided[there]
+        ends = np.ones(self.dest.shape, dtype=bool)
         if self.six_again:
-            ends[:, -1] = False  # a top roll that does not win rolls again, same turn
-        system = np.eye(len(states)) - self._roll_matrix(states)
-        return states, index, system, ends
-
-    @cached_property
-    def second_moment(self) -> np.ndarray:
-        """E[T^2] of the finishing turn T from each position (``inf`` unless safe).
-
-        T = 1 + C with C the number of rolls that end a turn without winning. With
-        X = E[C] (``expected`` - 1) and Y = E[C^2], one roll from p gives
-        Y(p) = sum_d (c + 2 c X(next) + Y(next)) / f for c = 1 when roll d ends the
-        turn: the same matrix as X, another right-hand side.
-        """
-        states, _, system, ends = self._safe_system
-        result = np.full(self.size, math.inf)
-        result[self.goal] = 0.0
-        if not len(states):
-            return result
-        x = self.solve_expected(use_table=False) - 1.0
-        x[self.goal] = 0.0
-        with np.errstate(all="ignore"):
-            nxt = x[self.dest[states]]
-            g = (ends * (1.0 + 2.0 * np.where(np.isfinite(nxt), nxt, 0.0))).sum(axis=1) / self.faces
-            y = np.linalg.solve(system, g)
-            result[states] = 1.0 + 2.0 * x[states] + y
-        result[states[~np.isfinite(result[states])]] = math.nan  # finite, too large
-        return result
-
-    def visits_from(self, start: int) -> np.ndarray | None:
-        """Expected number of turns that begin on each position (0..goal) in a game
-        from ``start``; they sum to the expected turns. None unless ``start`` is safe.
-
-        W(q), the expected rolls made from q, solves W (I - R) = e_start; a turn begins
-        on q at the start and after every roll that lands on q and ends a turn.
-        """
-        states, index, system, ends = self._safe_system
-        if start == self.goal:
-            return np.zeros(self.size)
-        if index[start] < 0:
-            return None
-        e = np.zeros(len(states))
-        e[index[start]] = 1.0
-        with np.errstate(all="ignore"):
-            rolls = np.linalg.solve(system.T, e)
-            visits = np.zeros(self.size)
-            visits[start] = 1.0
-            dest = self.dest[states]
-            weights = np.broadcast_to((rolls / self.faces)[:, None], dest.shape)
-            np.add.at(visits, dest[ends], weights[ends])
-        visits[self.goal] = 0.0
-        return visits
+            ends[:, -1] = False
+        here, there, ends_turn = here[keep], there[keep], ends.ravel()[keep]
+        graph = csr_matrix((np.ones(len(here)), (here, there)), shape=(self.size, self.size))
+        _, component = connected_components(graph, directed=True, connection="strong")
+        looping = np.zeros(self.size, dtype=bool)
+        looping[here[ends_turn & (component[here] == component[there])]] = True
+        # Everything that can reach a looping position (through undecided ones) is endless.
+        return _reaching(here, there, self.size, looping)
 
     # -- the turn table ----------------------------------------------------------------
+
+    @cached_property
+    def kept(self) -> np.ndarray:
+        """The positions a roll can end on (the bottom of a jump never is one, nor the
+        off-board start): the table holds them only, every other position follows from
+        them in one more roll (``column``). On classic that is 82 of 101 positions."""
+        kept: np.ndarray = np.unique(self.dest)
+        return kept
+
+    @cached_property
+    def kept_index(self) -> np.ndarray:
+        index = np.full(self.size, -1, dtype=np.intp)
+        index[self.kept] = np.arange(len(self.kept))
+        return index
 
     @cached_property
     def _turn_operator(self) -> _TurnOperator:
@@ -327,55 +332,352 @@ class _Chain:
         )
 
     @cached_property
-    def table(self) -> _TurnTable:
-        """The turn table over the kept positions (see ``column`` for any position)."""
-        return _iterate_table(self)
+    def table(self) -> _Stretch:
+        """The turn table over every kept position (see ``columns`` for any position),
+        extended on demand while it fits in ``TABLE_CELLS``."""
+        left_out = self.distribution_left_out
+        if left_out is not None:
+            raise AnalysisError(left_out)
+        size = len(self.kept)
+        doomed = self.doomed[self.kept].astype(float)
+        unresolved = 1.0 - doomed
+        unresolved[self.kept_index[self.goal]] = 0.0
+        cap = max(64, TABLE_CELLS // size)
+        return _Stretch(self._turn_operator, unresolved, doomed, None, cap - 1)
 
-    def column(self, position: int) -> np.ndarray:
-        """P(finished within t turns | a turn starts on ``position``), t = 0..horizon."""
+    def column(self, position: int, done: Done | None = None) -> Column:
+        """P(finished within t turns | a turn starts on ``position``), t = 0..horizon,
+        with the mass its last turn leaves unresolved (see ``columns``)."""
+        return self.columns([position], done)[0]
+
+    def columns(self, positions: Sequence[int], done: Done | None = None) -> list[Column]:
+        """``column`` of each position, computed as far as ``done(columns)`` asks
+        (default: until every one is resolved) or until the work runs out
+        (``COLUMN_WORK`` past the table): then the columns carry their unresolved mass.
+
+        The table of every kept position grows first; past its memory cap the positions
+        asked about are followed on from its last turn, recording only what they need
+        (one pass for all of them, kept for the next question).
+        """
+        final = self._final
+        if all(p in final for p in positions):  # complete columns: a lookup
+            return [final[p] for p in positions]
+        finished = done if done is not None else _all_resolved
+        table = self.table
+        if table.complete:
+            for position, column in zip(positions, self._read(table, None, positions), strict=True):
+                final[position] = column
+            return [final[p] for p in positions]
+        columns = self._read(table, None, positions)
+        while not finished(columns) and not table.finished:
+            table.advance(_stretch_length(table.t))
+            columns = self._read(table, None, positions)
+        if finished(columns) or table.complete:
+            return columns
+        follow = self._follow(positions)
+        columns = self._read(table, follow, positions)
+        while not finished(columns) and not follow.finished:
+            follow.advance(_stretch_length(table.t + follow.t))
+            columns = self._read(table, follow, positions)
+        return columns
+
+    def _needed(self, position: int) -> list[int]:
+        """The kept indices whose columns give ``position``'s."""
+        if self.kept_index[position] >= 0:
+            return [int(self.kept_index[position])]
+        return sorted({int(self.kept_index[p]) for p in self.dest[position]})
+
+    def _follow(self, positions: Sequence[int]) -> _Stretch:
+        """A stretch past the table recording the kept positions ``positions`` need: an
+        existing one if it records them all, else a new one from the table's last turn
+        (the last ``FOLLOWS_KEPT`` are kept)."""
+        needed = sorted({k for p in positions for k in self._needed(p)})
+        for follow in reversed(self._follows):
+            if follow.where is not None and (follow.where[needed] >= 0).all():
+                return follow
+        table = self.table
+        budget = max(64, COLUMN_WORK // len(self.kept))
+        follow = _Stretch(
+            self._turn_operator,
+            table.current,
+            table.doomed,
+            np.array(needed, dtype=np.intp),
+            budget,
+        )
+        self._follows = [*self._follows[-(FOLLOWS_KEPT - 1) :], follow]
+        return follow
+
+    def _read(
+        self, table: _Stretch, follow: _Stretch | None, positions: Sequence[int]
+    ) -> list[Column]:
+        """The positions' columns from the table and (past it) ``follow`` (each read
+        kept until the stretches grow: a game's luck asks once per stored game)."""
+        last = follow if follow is not None else table
+        stamp = (table.t, id(follow), 0 if follow is None else follow.t)
+        reads = self._reads
+        if all(reads.get(p, (None,))[0] == stamp for p in positions):
+            return [reads[p][1] for p in positions]
+        left, before = last.left(), last.left(lag=1)
+        columns: list[Column] = []
+        for position in positions:
+            cdfs: dict[int, np.ndarray] = {}
+            for k in self._needed(position):
+                cdf = table.cdf(k)
+                if follow is not None:
+                    cdf = np.concatenate((cdf, follow.cdf(follow.slot(k), 1)))
+                cdfs[k] = cdf
+            column = self._derive(position, cdfs, last, left, before)
+            reads[position] = (stamp, column)
+            columns.append(column)
+        return columns
+
+    def _derive(
+        self,
+        position: int,
+        cdfs: dict[int, np.ndarray],
+        last: _Stretch,
+        left: np.ndarray,
+        before: np.ndarray,
+    ) -> Column:
+        """``position``'s column from the kept columns ``cdfs`` (by kept index) and the
+        unresolved mass at the last turn (``left``) and the one before (``before``),
+        as ``last`` records them."""
         index = self.kept_index[position]
-        cdf = self.table.cdf
         if index >= 0:
-            return cdf[:, index]
-        derived = self._derived.get(position)
-        if derived is not None:
-            return derived
+            return Column(cdfs[index], float(left[last.slot(index)]))
         # One roll from here lands on kept positions. A roll that ends the turn leaves
         # t - 1 turns for the rest; a top roll under six_again continues the same turn,
         # which from there on is distributed like a fresh turn: it leaves t.
-        derived = np.zeros(cdf.shape[0])
+        length = len(next(iter(cdfs.values())))
+        derived = np.zeros(length)
+        unresolved = 0.0
         for face, there in enumerate(self.dest[position].tolist(), start=1):
+            k = int(self.kept_index[there])
             if there == self.goal:
                 derived += 1.0
             elif self.six_again and face == self.faces:
-                derived += cdf[:, self.kept_index[there]]
+                derived += cdfs[k]
+                unresolved += float(left[last.slot(k)])
             else:
-                derived[1:] += cdf[:-1, self.kept_index[there]]
+                derived[1:] += cdfs[k][:-1]
+                unresolved += float(before[last.slot(k)])  # one turn behind
         derived /= self.faces
         derived[0] = 0.0  # not on the goal (the goal is always kept)
-        self._derived[position] = derived
-        return derived
+        if length == 1:  # turn 0: nothing is resolved yet
+            return Column(derived, 1.0)
+        return Column(derived, unresolved / self.faces)
 
 
-@dataclass(frozen=True)
-class _TurnTable:
-    cdf: np.ndarray
-    """cdf[t, k] = P(finished within t turns | a turn starts on the k-th kept
-    position), t = 0..horizon."""
-    converged: bool
-    """False when the memory cap stopped the table with mass still unresolved."""
-    unresolved: np.ndarray
-    """Per kept position: mass neither finished nor doomed by the table's last turn."""
+Done = Callable[[list[Column]], bool]
+"""When a computation of columns may stop (see ``_Chain.columns``)."""
+
+FOLLOWS_KEPT = 8
+"""Stretches past the table kept per board (the last positions asked about)."""
+
+
+def _all_resolved(columns: list[Column]) -> bool:
+    return all(column.resolved for column in columns)
+
+
+def _stretch_length(turns: int) -> int:
+    """Turns to run before the next check: about a quarter more each time (a check
+    costs a pass over the columns read so far)."""
+    return max(64, turns // 4)
+
+
+class _System:
+    """I - R over ``states`` (per-roll matrix R restricted to them), factorised once
+    (SuperLU, sparse) for any number of right-hand sides."""
+
+    def __init__(self, dest: np.ndarray, states: np.ndarray, faces: int) -> None:
+        size = dest.shape[0]
+        self.states = states
+        self.index = np.full(size, -1, dtype=np.intp)
+        self.index[states] = np.arange(len(states))
+        self.faces = faces
+        self._lu: Any = None
+        self._failed = False
+        count = len(states)
+        if not count:
+            return
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.linalg import splu
+
+        # faces * (I - R), one row per state: the diagonal, then one entry per face (a
+        # face leaving the states, for the goal or outside, adds 0 to the diagonal), so
+        # every row has faces + 1 slots and the CSR arrays are built without sorting.
+        if count == size - 1 and (states == np.arange(count)).all():
+            sub = dest[:count].astype(np.int32)  # every position but the goal: itself
+            sub[sub == count] = -1
+        else:
+            sub = self.index[dest[states]].astype(np.int32)  # column in the system, or -1
+        indices = np.empty((count, faces + 1), dtype=np.int32)
+        indices[:, 0] = np.arange(count, dtype=np.int32)
+        indices[:, 1:] = sub
+        values = np.empty((count, faces + 1))
+        values[:, 0] = float(faces)
+        values[:, 1:] = -1.0
+        rows, slots = np.nonzero(sub < 0)
+        indices[rows, slots + 1] = rows
+        values[rows, slots + 1] = 0.0
+        indptr = np.arange(0, count * (faces + 1) + 1, faces + 1, dtype=np.int32)
+        matrix = csr_matrix((values.ravel(), indices.ravel(), indptr), shape=(count, count))
+        matrix.sum_duplicates()  # faces sharing a destination, self-loops
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                # Minimum degree on A^T + A keeps the fill low on boards whose snakes
+                # reach far back (measured: 1000 x 1000 with 2000 jumps factorises in
+                # about 1.3 s, with 16 M non-zeros in L and U; COLAMD takes 4x).
+                self._lu = splu(matrix.tocsc(), permc_spec="MMD_AT_PLUS_A")
+            except RuntimeError:  # exactly singular in floating point: too large
+                self._failed = True
+
+    @cached_property
+    def relative_error(self) -> float:
+        """A bound on the relative error of a solve: 8 eps cond(I - R) (a factor 4 over
+        the backward-stable bound). For I - R with R sub-stochastic, ||I - R|| <= 2 and
+        ||(I - R)^-1|| (max row sum) is the largest expected number of rolls, one more
+        solve away; on a board whose games last ~2^667 turns that solve comes out far
+        too large or not finite, and the figures are "too large to compute"."""
+        if not len(self.states):
+            return 0.0
+        rolls = self.solve(np.ones(len(self.states)))
+        largest = float(np.max(np.abs(rolls)))
+        if not math.isfinite(largest):
+            return math.inf
+        return 8.0 * float(np.finfo(float).eps) * max(largest, 1.0)
+
+    def solve(self, rhs: np.ndarray, transposed: bool = False) -> np.ndarray:
+        """(I - R)^-1 rhs (or its transpose); nan everywhere when the factorisation
+        failed (a figure finite in theory but too large for floating point)."""
+        if self._lu is None:
+            return np.full(len(self.states), math.nan)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            # The matrix is faces * (I - R): scale the right-hand side to match.
+            solution: np.ndarray = self._lu.solve(
+                np.ascontiguousarray(rhs, dtype=float) * self.faces,
+                trans="T" if transposed else "N",
+            )
+        return solution
+
+
+class _Stretch:
+    """The distribution of the finishing turn for some kept positions (``record``;
+    None: all of them, the table), turn by turn from a starting state, with the
+    operator's state at the last turn so that it can run on.
+
+    What runs is the *unresolved* mass U_t (neither finished nor doomed within t turns),
+    U_{t+1} = T U_t: it stays exactly 0 on the goal and the doomed positions and decays
+    with full relative precision, so "below 1e-12" is never lost in the rounding of
+    1 - P(finished) (which stalls near 4e-12 on a long 50 x 50 game). The doomed mass
+    D_t (a closed set: the same operator) runs alongside when a doomed position exists;
+    P(finished within t) = 1 - U_t - D_t. ``rows`` hold U (and ``doomed_rows`` D) of the
+    recorded positions. Once every recorded U is below ``TAIL_TOLERANCE`` the stretch
+    runs one turn more (columns derived for positions outside the table lag one behind)
+    and is ``complete``; after ``max_turns`` it is ``exhausted``.
+    """
+
+    def __init__(
+        self,
+        operator: _TurnOperator,
+        unresolved: np.ndarray,
+        doomed: np.ndarray,
+        record: np.ndarray | None,
+        max_turns: int,
+    ) -> None:
+        self.step = operator.step
+        self.record = record
+        self.where: np.ndarray | None = None
+        if record is not None:
+            self.where = np.full(len(unresolved), -1, dtype=np.intp)
+            self.where[record] = np.arange(len(record))
+        width = len(unresolved) if record is None else len(record)
+        rows = min(max_turns + 1, 256)
+        self.rows = np.empty((rows, width))
+        self.rows[0] = unresolved if record is None else unresolved[record]
+        self.current = unresolved.copy()
+        self.track_doomed = bool(doomed.any())
+        self.doomed = doomed.copy()
+        self.doomed_rows = np.empty((rows if self.track_doomed else 1, width))
+        self.doomed_rows[0] = doomed if record is None else doomed[record]
+        self.max_turns = max_turns
+        self.t = 0
+        self.complete = False
 
     @property
-    def horizon(self) -> int:
-        return int(self.cdf.shape[0]) - 1
+    def exhausted(self) -> bool:
+        return self.t >= self.max_turns
+
+    @property
+    def finished(self) -> bool:
+        return self.complete or self.exhausted
+
+    def slot(self, kept: int) -> int:
+        """The column of kept index ``kept`` in ``rows``."""
+        return kept if self.where is None else int(self.where[kept])
+
+    def left(self, lag: int = 0) -> np.ndarray:
+        """Unresolved mass per recorded position at the last turn (``lag`` 1: the turn
+        before)."""
+        clipped: np.ndarray = np.clip(self.rows[max(self.t - lag, 0)], 0.0, None)
+        return clipped
+
+    def cdf(self, slot: int, first_row: int = 0) -> np.ndarray:
+        """P(finished within t turns) of the recorded position in column ``slot``, for
+        the rows from ``first_row`` on."""
+        column: np.ndarray = 1.0 - self.rows[first_row : self.t + 1, slot]
+        if self.track_doomed:
+            column -= self.doomed_rows[first_row : self.t + 1, slot]
+        return column
+
+    def advance(self, turns: int) -> None:
+        """Run up to ``turns`` more turns (fewer when resolved or exhausted first)."""
+        end = min(self.t + turns, self.max_turns)
+        while self.t < end and not self.complete:
+            resolved = bool(self.left().max(initial=0.0) < TAIL_TOLERANCE)
+            stop = self.t + 1 if resolved else min(self.t + 32, end)
+            self._steps(stop)
+            self.complete = resolved
+
+    def _steps(self, end: int) -> None:
+        """Turns t+1..end into ``rows``, in a loop kept tight (the per-turn Python
+        overhead is most of the cost on small boards)."""
+        if end >= self.rows.shape[0]:
+            count = max(2 * self.rows.shape[0], end + 1)
+            self.rows = _grown(self.rows, self.t, count)
+            if self.track_doomed:
+                self.doomed_rows = _grown(self.doomed_rows, self.t, count)
+        step, t, record = self.step, self.t, self.record
+        if record is None:
+            views = list(self.rows[t : end + 1])  # row views: indexing per turn costs more
+            for before, after in pairwise(views):
+                step(before, after)
+            self.current = self.rows[end]
+        else:
+            current, spare, rows = self.current, np.empty(len(self.current)), self.rows
+            for row in range(t + 1, end + 1):
+                step(current, spare)
+                current, spare = spare, current
+                rows[row] = current[record]
+            self.current = current
+        if self.track_doomed:
+            doomed, spare, doomed_rows = self.doomed, np.empty(len(self.doomed)), self.doomed_rows
+            for row in range(t + 1, end + 1):
+                step(doomed, spare)
+                doomed, spare = spare, doomed
+                doomed_rows[row] = doomed if record is None else doomed[record]
+            self.doomed = doomed
+        self.t = end
 
 
-SINGLE_THREAD_SOLVE = 100
-"""From this many unknowns on (100 x 100 = 10000 cells) OpenBLAS's LAPACK solves on
-several threads; then the expectation is read off the turn table instead (see
-``_Chain._expected_from_table``)."""
+def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
+    """Room for ``count`` rows, holding rows 0..last of ``rows``."""
+    grown = np.empty((count, rows.shape[1]))
+    grown[: last + 1] = rows[: last + 1]
+    return grown
+
 
 DENSE_TURN_LIMIT = 96
 """Up to this many positions a turn is one dense matrix-vector product; above it the
@@ -391,10 +693,11 @@ class _TurnOperator:
     (``six_again``, not winning) and B every roll that ends it (without ``six_again``,
     A = 0 and T is the per-roll matrix).
 
-    Small boards use T as a dense matrix. Larger ones never form it: B is a gather along
-    the roll table, and since A has at most one entry per row (each position has one
-    top-face successor), (I - A)^-1 y = sum_k (1/f)^k y(succ^k) is summed by pointer
-    doubling, a handful of gathers per turn, exact far below double precision.
+    Small boards use T as a dense matrix. Larger ones never form it: B is a sparse
+    matrix (``faces`` entries a row), and since A has at most one entry per row (each
+    position has one top-face successor), (I - A)^-1 y = sum_k (1/f)^k y(succ^k) is
+    summed by pointer doubling, a handful of gathers per turn, exact far below double
+    precision.
     """
 
     def __init__(
@@ -423,12 +726,16 @@ class _TurnOperator:
                 b = np.linalg.solve(np.eye(size) - a[:, :size], b[:, :size])
             self.dense = np.ascontiguousarray(b[:, :size])
             return
-        # Transposed (faces x size) so each gathered row is contiguous: summing over the
-        # faces is then a few fast vector additions.
-        self.ending = np.ascontiguousarray(ending.T)
-        self.gathered = np.empty(self.ending.shape)
-        self.weights = np.full(faces, self.scale)
-        self.extended = np.zeros(size + 1)  # values plus the sink
+        # B as a sparse matrix (one matrix-vector product in C per turn: about twice
+        # as fast as gathering along the roll table with numpy, measured at 50 x 50).
+        from scipy.sparse import csr_matrix
+
+        rows = np.repeat(np.arange(size), faces)
+        cols = ending.ravel()
+        keep = cols < size  # not the sink
+        self.sparse = csr_matrix(
+            (np.full(int(keep.sum()), self.scale), (rows[keep], cols[keep])), shape=(size, size)
+        )
         self.levels: list[tuple[np.ndarray, float]] = []
         if six_again:
             weight = self.scale
@@ -439,138 +746,87 @@ class _TurnOperator:
                 succ = succ[succ]
                 weight *= weight
 
+    @property
+    def step(self) -> Callable[[np.ndarray, np.ndarray], object]:
+        """``step(values, out)``: one turn, ``out = T @ values``."""
+        if self.dense is not None:
+            return self.dense.dot
+        product = _matvec(self.sparse)
+        if self.levels or product is None:
+            return self.apply
+        return product
+
     def apply(self, values: np.ndarray, out: np.ndarray) -> None:
         if self.dense is not None:
             np.dot(self.dense, values, out=out)
             return
-        if self.levels:  # some rolls point at the sink
-            extended = self.extended
-            extended[: self.size] = values
-            values = extended
-        np.take(values, self.ending, out=self.gathered)
-        # The mean over the faces as one (1 x faces) @ (faces x size) product.
-        np.dot(self.weights, self.gathered, out=out)
-        if self.levels:
-            partial = np.append(out, 0.0)
-            for succ, weight in self.levels:
-                partial += weight * partial[succ]
-            out[:] = partial[: self.size]
+        if not self.levels:
+            out[:] = self.sparse @ values
+            return
+        partial = np.append(self.sparse @ values, 0.0)  # plus the sink, always 0
+        for succ, weight in self.levels:
+            partial += weight * partial[succ]
+        out[:] = partial[: self.size]
 
 
-def _iterate_table(chain: _Chain) -> _TurnTable:
-    """P(finished within t turns) for every position, one turn (T @ v) at a time.
+def _matvec(matrix: Any) -> Callable[[np.ndarray, np.ndarray], None] | None:
+    """``product(values, out)``: out = matrix @ values without the per-call checks of
+    ``matrix @ values`` (they cost as much as the product itself at 2,500 positions, and
+    a long game takes tens of thousands of turns): scipy's own CSR kernel, or None if
+    this scipy does not have it where expected (then ``@`` serves)."""
+    try:
+        from scipy.sparse._sparsetools import csr_matvec
+    except ImportError:  # pragma: no cover - another scipy layout
+        return None
+    rows, cols = matrix.shape
+    indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
 
-    Only matrix-vector products and gathers: they stay on one thread, whereas blocking
-    turns into matrix-matrix products (tried) hands the work to a BLAS thread pool that
-    stalls badly whenever another process holds a core.
+    def product(values: np.ndarray, out: np.ndarray) -> None:
+        out.fill(0.0)
+        csr_matvec(rows, cols, indptr, indices, data, values, out)
+
+    return product
+
+
+# -- the roll table and the move graph -------------------------------------------------
+
+
+def roll_array(board: Board) -> tuple[np.ndarray, int, bool]:
+    """(dest, faces, again): dest[p, d - 1] is where face d from p ends, with a goal row
+    that loops onto itself (the goal absorbs); ``again``: a top roll that does not win
+    continues the turn.
+
+    Built with numpy from the engine's own pieces: its jump table (the landing rule,
+    ``chain`` included) and ``count_to`` for the last ``faces`` positions (overshoot).
+    Under ``three_sixes`` the rows are the engine's ``turn_table`` (each entry one turn).
     """
-    size, goal = len(chain.kept), chain.kept_index[chain.goal]
-    operator = chain._turn_operator
-    step = operator.dense.dot if operator.dense is not None else operator.apply
-    cap = max(64, MAX_TABLE_CELLS // size)
-    cdf = np.empty((min(cap, 1024), size))
-    cdf[0] = 0.0
-    cdf[0, goal] = 1.0
-    views = list(cdf)  # row views made once: indexing per turn costs more than the dot
-    # doomed[p] = P(on a doomed position after t turns). Like "finished" it is the mass
-    # of a closed set and evolves by the same operator; tracked only when one exists.
-    track_doomed = bool(chain.doomed.any())
-    doomed = chain.doomed[chain.kept].astype(float)
-    spare = np.empty(size)
-    t = 0
-    while True:
-        left = 1.0 - views[t]
-        if track_doomed:
-            left -= doomed
-        converged = bool(left.max() < TAIL_TOLERANCE)
-        if converged or t + 1 >= cap:
-            break
-        # A stretch of turns between convergence checks, in a loop kept tight (the
-        # per-turn Python overhead is most of the cost on small boards).
-        end = min(t + 32, cap - 1)
-        if end >= len(views):
-            cdf, views = _grown(cdf, t, min(cap, max(2 * len(views), end + 1)))
-        for before, after in zip(views[t:end], views[t + 1 : end + 1], strict=True):
-            step(before, after)
-        if track_doomed:
-            for _ in range(end - t):
-                step(doomed, spare)
-                doomed, spare = spare, doomed
-        t = end
-    if converged and t + 1 < cap:
-        # Columns derived for positions outside the table lag one turn behind it.
-        if t + 1 >= len(views):
-            cdf, views = _grown(cdf, t, t + 2)
-        step(views[t], views[t + 1])
-        t += 1
-    # A view, not a copy: at most the unused half of the last growth is wasted.
-    return _TurnTable(cdf[: t + 1], converged, np.clip(left, 0.0, None))
+    rules = board.rules
+    goal, faces = board.goal, rules.faces
+    if rules.three_sixes:
+        rows, faces, again = turn_table(board)
+        if len(rows) * faces > MAX_TURN_TABLE_CELLS:
+            raise AnalysisError(
+                f"three tops in a row on a {faces ** (1 / 3):.0f}-sided die: the exact odds "
+                f"of {goal} squares need {len(rows) * faces:,} turn outcomes (at most "
+                f"{MAX_TURN_TABLE_CELLS:,})"
+            )
+        return np.array([*rows, [goal] * faces], dtype=np.int32).reshape(-1, faces), faces, again
+    # int32 (a million squares fit): half the memory traffic of the default integers.
+    jumps = np.fromiter(jump_table(board), dtype=np.int32, count=goal + 1)
+    squares = np.arange(goal + 1, dtype=np.int32)
+    landing = np.where(jumps < 0, squares, jumps)
+    counted = squares[:, None] + np.arange(1, faces + 1, dtype=np.int32)
+    np.minimum(counted, goal, out=counted)
+    dest: np.ndarray = landing[counted]
+    for here in range(max(0, goal - faces + 1), goal):
+        for die in range(goal - here + 1, faces + 1):
+            target = count_to(board, here, die)
+            dest[here, die - 1] = here if target is None else landing[target]
+    dest[goal] = goal
+    return dest, faces, rules.six_again
 
 
-def _grown(cdf: np.ndarray, last: int, rows: int) -> tuple[np.ndarray, list[np.ndarray]]:
-    """A table with room for ``rows`` turns holding rows 0..last of ``cdf``."""
-    grown = np.empty((rows, cdf.shape[1]))
-    grown[: last + 1] = cdf[: last + 1]
-    return grown, list(grown)
-
-
-def _turn_rows(board: Board) -> tuple[list[list[int]], int, bool]:
-    """The engine's ``turn_table`` with a goal row that loops onto itself (the goal
-    absorbs): rows[p][d - 1] is where face d of p ends."""
-    rows, faces, again = turn_table(board)
-    if len(rows) * faces > MAX_TURN_TABLE_CELLS:
-        raise AnalysisError(
-            f"three tops in a row on a {faces ** (1 / 3):.0f}-sided die: the exact odds of "
-            f"{board.goal} squares need {len(rows) * faces:,} turn outcomes (at most "
-            f"{MAX_TURN_TABLE_CELLS:,})"
-        )
-    return [*rows, [board.goal] * faces], faces, again
-
-
-def _components(edges: list[list[int]]) -> list[int]:
-    """Strongly connected component id of every node (iterative Tarjan)."""
-    size = len(edges)
-    index = [-1] * size
-    low = [0] * size
-    component = [-1] * size
-    stack: list[int] = []
-    on_stack = [False] * size
-    counter = 0
-    components = 0
-    for root in range(size):
-        if index[root] >= 0:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, child = work.pop()
-            if child == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack[node] = True
-            if child < len(edges[node]):
-                work.append((node, child + 1))
-                nxt = edges[node][child]
-                if index[nxt] < 0:
-                    work.append((nxt, 0))
-                elif on_stack[nxt]:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            if low[node] == index[node]:
-                while True:
-                    member = stack.pop()
-                    on_stack[member] = False
-                    component[member] = components
-                    if member == node:
-                        break
-                components += 1
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return component
-
-
-def _reachability(dest: list[list[int]], goal: int) -> tuple[np.ndarray, np.ndarray]:
+def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
     """(can reach the goal, finishes surely) per position, from the move graph alone.
 
     A position finishes with probability 1 exactly when no position it can reach is
@@ -578,30 +834,38 @@ def _reachability(dest: list[list[int]], goal: int) -> tuple[np.ndarray, np.ndar
     on the graph makes infinite expectations exact and instant.
     """
     size = goal + 1
-    preds: list[list[int]] = [[] for _ in range(size)]
-    for here in range(goal):
-        for there in set(dest[here]):
-            preds[there].append(here)
-
-    can_finish = _reaching(preds, [goal])
-    doomed = np.flatnonzero(~can_finish).tolist()
-    safe = ~_reaching(preds, doomed) if doomed else np.ones(size, dtype=bool)
+    squares = np.arange(goal)
+    if (dest[:goal] > squares[:, None]).any(axis=1).all():
+        # Every position has a move forward, so by induction from the top every one
+        # can reach the goal, and none is doomed: no search needed (most boards).
+        every = np.ones(size, dtype=bool)
+        return every, every.copy()
+    here = np.repeat(squares, dest.shape[1])
+    there = dest[:goal].ravel()
+    seeds = np.zeros(size, dtype=bool)
+    seeds[goal] = True
+    can_finish = _reaching(here, there, size, seeds)
+    if can_finish.all():
+        return can_finish, np.ones(size, dtype=bool)
+    safe = ~_reaching(here, there, size, ~can_finish)
     return can_finish, safe
 
 
-def _reaching(preds: list[list[int]], seeds: Iterable[int]) -> np.ndarray:
-    """Per position: can it reach one of ``seeds`` (``preds`` lists each one's sources)?"""
-    seen = np.zeros(len(preds), dtype=bool)
-    queue = deque(seeds)
-    for seed in queue:
-        seen[seed] = True
-    while queue:
-        there = queue.popleft()
-        for here in preds[there]:
-            if not seen[here]:
-                seen[here] = True
-                queue.append(here)
-    return seen
+def _reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
+    """Per position: can it reach a seed along the edges here -> there?"""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order
+
+    # Reversed edges (there -> here), plus one extra node leading to every seed.
+    source = size
+    seed_list = np.flatnonzero(seeds)
+    rows = np.concatenate((there, np.full(len(seed_list), source)))
+    cols = np.concatenate((here, seed_list))
+    graph = csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(size + 1,) * 2)
+    order = breadth_first_order(graph, source, directed=True, return_predecessors=False)
+    seen = np.zeros(size + 1, dtype=bool)
+    seen[order] = True
+    return seen[:size]
 
 
 _CHAINS: WeakKeyDictionary[Board, _Chain] = WeakKeyDictionary()
@@ -627,64 +891,52 @@ def clear_cache() -> None:
 def expected_turns(board: Board, start: int | None = None) -> float:
     """Expected turns to finish from ``start`` (default: the rules' start), fast.
 
-    One small linear solve over the positions a game from ``start`` can reach; no turn
+    One sparse solve over the positions a game from ``start`` can reach; no turn
     table, no cache. ``math.inf`` when some game from ``start`` may never finish. The
     same figure as ``analyze(board).expected_turns`` (to rounding); made for a board
     generator that scores thousands of candidate boards. Raises ``AnalysisError`` for a
     board too large.
     """
     if board.goal > MAX_ANALYSIS_SQUARES:
-        raise AnalysisError(
-            f"the board has {board.goal} squares: exact odds are computed for boards "
-            f"of at most {MAX_ANALYSIS_SQUARES} squares"
-        )
+        raise AnalysisError(too_large_message(board.goal))
     position = board.rules.start_position if start is None else start
-    rows, faces, again = turn_table(board)
-    return expected_from_rows(rows, board.goal, faces, again, position)
+    dest, faces, again = roll_array(board)
+    return expected_from_dest(dest, board.goal, faces, again, position)
 
 
 def expected_from_rows(
     rows: list[list[int]], goal: int, faces: int, six_again: bool, start: int
 ) -> float:
     """``expected_turns`` on a roll table (``rows[p][d - 1]`` for p below the goal)."""
+    dest = np.array([*rows, [goal] * faces], dtype=np.intp).reshape(-1, faces)
+    return expected_from_dest(dest, goal, faces, six_again, start)
+
+
+def expected_from_dest(
+    dest: np.ndarray, goal: int, faces: int, six_again: bool, start: int
+) -> float:
+    """``expected_turns`` on a roll array (``roll_array``'s ``dest``, goal row included)."""
     if start == goal:
         return 0.0
-    # The positions a game from ``start`` can reach (the goal absorbs).
-    seen = {start}
-    order = [start]
-    for here in order:
-        for there in rows[here]:
-            if there not in seen:
-                seen.add(there)
-                if there != goal:
-                    order.append(there)
-    if goal not in seen:
+    size = goal + 1
+    here = np.repeat(np.arange(goal), faces)
+    there = dest[:goal].ravel()
+    # The positions a game from ``start`` can reach (the goal absorbs) ...
+    begin = np.zeros(size, dtype=bool)
+    begin[start] = True
+    reached = _reaching(there, here, size, begin)
+    if not reached[goal]:
         return math.inf
-    # Every one of them must still be able to reach the goal, or some games never end.
-    preds: dict[int, list[int]] = {}
-    for here in order:
-        for there in set(rows[here]):
-            preds.setdefault(there, []).append(here)
-    finishing = {goal}
-    queue = [goal]
-    for there in queue:
-        for here in preds.get(there, ()):
-            if here not in finishing:
-                finishing.add(here)
-                queue.append(here)
-    if len(finishing) < len(order) + 1:
+    # ... must every one still be able to reach the goal, or some games never end.
+    seeds = np.zeros(size, dtype=bool)
+    seeds[goal] = True
+    if (reached & ~_reaching(here, there, size, seeds)).any():
         return math.inf
-    # X = R X + b over the reached positions (see ``_Chain.solve_expected``).
-    index = {p: i for i, p in enumerate(order)}
-    count = len(order)
-    system = np.eye(count)
-    b = np.zeros(count)
-    step = 1.0 / faces
-    for i, here in enumerate(order):
-        for face, there in enumerate(rows[here], start=1):
-            if there == goal:
-                continue
-            system[i, index[there]] -= step
-            if not (six_again and face == faces):
-                b[i] += step
-    return 1.0 + float(np.linalg.solve(system, b)[0])
+    reached[goal] = False
+    system = _System(dest, np.flatnonzero(reached), faces)
+    ends = dest[system.states] != goal
+    if six_again:
+        ends[:, -1] = False
+    extra = system.solve(ends.sum(axis=1) / faces)
+    value = 1.0 + float(extra[system.index[start]])
+    return value if math.isfinite(value) else math.nan

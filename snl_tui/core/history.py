@@ -49,9 +49,14 @@ def board_summary(record: BoardRecord, odds: Analysis | None = None) -> dict[str
 
     if odds is None:
         odds = exact_odds(record.board)
-    if odds is not None:
+    if odds is not None and odds.left_out is not None:
+        # Past the distribution's limit: the expectation only (no median, no luck).
         expected: float | None = odds.expected_turns
-        median: int | None = odds.median_turns
+        median: int | None = None
+        odds = None
+    elif odds is not None:
+        expected = odds.expected_turns
+        median = odds.median_turns
     else:  # a board too large for the exact odds: history without them
         expected, median = None, None
     if expected is not None and not math.isfinite(expected):

@@ -72,7 +72,7 @@ def jump_impacts(board: Board, progress: Progress | None = None) -> list[JumpImp
     The board minus one jump lands as the engine says (``resolve_landing``: chains and
     overshoot behave as in play). Removing a jump changes the per-roll matrix in a few
     columns (rolls that landed on its start now stay there instead of reaching its end),
-    so with the base system inverted once each jump is a small Woodbury update. Where
+    so with the base system factorised once each jump is a small Woodbury update. Where
     the update does not apply (the jump's removal lets a game reach a square the base
     board never finishes from, or the start does not finish surely) the expectation is
     solved directly over the squares a game can reach.
@@ -129,28 +129,38 @@ def _counted(board: Board) -> tuple[np.ndarray, np.ndarray]:
 
 
 class _WoodburyBase:
-    """The inverted per-roll system of a board, for expectations after small changes.
+    """The factorised per-roll system of a board, for expectations after small changes.
 
     Over the safe positions S (all of them, not only the kept ones, since a removed
     jump's start becomes a landing square), X = M^-1 b with M = I - R_SS (see
-    ``_Chain.solve_expected``). A changed roll table gives M' = M - U E_C^T, with C the
-    columns that changed, and Woodbury's identity gives X'(start) from M^-1 alone.
+    ``_Chain.expected``). A changed roll table gives M' = M - U E_C^T, with C the
+    columns that changed, and Woodbury's identity gives X'(start) from a few rows of
+    M^-1, each one transposed solve with the chain's sparse factorisation (never the
+    whole inverse).
     """
 
     def __init__(self, chain: _Chain, start: int) -> None:
         self.chain, self.start = chain, start
-        safe = chain.safe.copy()
-        safe[chain.goal] = False
-        self.states = np.flatnonzero(safe)
-        self.index = np.full(chain.size, -1, dtype=np.intp)
-        self.index[self.states] = np.arange(len(self.states))
-        system = np.eye(len(self.states)) - chain._roll_matrix(self.states)
-        self.inverse = np.linalg.inv(system)
+        self.system = chain._safe_system  # the chain's own sparse factorisation of M
+        self.states, self.index = self.system.states, self.system.index
         ends_turn = chain.dest[self.states] != chain.goal
         if chain.six_again:
             ends_turn[:, -1] = False
         self.b = ends_turn.sum(axis=1) / chain.faces
-        self.y = self.inverse @ self.b  # X on S: the base board's answer
+        self.y = chain._extra_rolls[self.states]  # X on S: the base board's answer
+        self._rows: dict[int, np.ndarray] = {}
+
+    def inverse_rows(self, picked: np.ndarray) -> np.ndarray:
+        """Rows ``picked`` of M^-1 (each a transposed solve with the one factorisation,
+        the new ones in one batch; cached: jumps share squares)."""
+        new = [int(i) for i in dict.fromkeys(picked.tolist()) if i not in self._rows]
+        if new:
+            unit = np.zeros((len(self.states), len(new)))
+            unit[new, np.arange(len(new))] = 1.0
+            solved = self.system.solve(unit, transposed=True)
+            for column, i in enumerate(new):
+                self._rows[i] = solved[:, column]
+        return np.array([self._rows[int(i)] for i in picked])
 
     def expected_turns(self, dest: np.ndarray) -> float | None:
         """E(start) under a new roll table, or None when the update does not apply."""
@@ -177,7 +187,7 @@ class _WoodburyBase:
         b_change = ends_turn.sum(axis=1) / chain.faces - self.b[index[changed]]
         rows = index[changed]
         picked = np.concatenate(([index[start]], index[columns]))
-        inverse_cols = self.inverse[np.ix_(picked, rows)]  # M^-1[picked, changed rows]
+        inverse_cols = self.inverse_rows(picked)[:, rows]  # M^-1[picked, changed rows]
         # X' = M'^-1 b' with b' = b + db and M' = M - U E_C^T (U sparse in ``rows``).
         y = self.y[picked] + inverse_cols @ b_change
         z = inverse_cols @ update

@@ -54,7 +54,7 @@ def compute_odds(
     board: Board, positions: Sequence[int], to_move: int, *, players: int | None = None
 ) -> Odds:
     """Ask ``core.analysis`` for the odds from the current position (cached per board)."""
-    from .analysis import MAX_ANALYSIS_SQUARES, analyze
+    from .analysis import MAX_DISTRIBUTION_SQUARES, analyze
 
     square = positions[to_move]
     if square >= board.goal:  # nothing left to estimate (and no flat chart to draw)
@@ -63,11 +63,16 @@ def compute_odds(
     try:
         analysis = analyze(board, players=seats, positions=list(positions), to_move=to_move)
     except SnlError as error:
-        if board.goal > MAX_ANALYSIS_SQUARES:
-            why = f"too many squares for exact odds: {board.goal:,} > {MAX_ANALYSIS_SQUARES:,}"
-            return Odds(why_unavailable=why)
         return Odds(why_unavailable=str(error))
     never = analysis.never_finishes  # from ``square``, the seat to move's square
+    if analysis.left_out is not None:
+        limit = MAX_DISTRIBUTION_SQUARES
+        # A board past the distribution's limit: the expectation only, and why.
+        return Odds(
+            expected_turns=analysis.expected_turns_from(square),
+            never_finishes=never,
+            why_unavailable=f"chances left out: {board.goal:,} squares > {limit:,}",
+        )
     finishing = 1.0 - never
     distribution: list[float] = []
     if finishing > CERTAIN:

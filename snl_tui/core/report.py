@@ -48,31 +48,46 @@ def analysis_json(analysis: Analysis, visits: bool = False) -> dict[str, object]
     median, percentile or figure that is never reached (or not computable) is ``null``
     as well. Extra keys: ``finite``, ``too_large``, ``players``, ``percentiles`` (turns
     by percent), ``never_finishes``, ``no_winner``, ``std_turns``, ``mode_turns``,
-    ``game_rounds`` (expected rounds until the first of ``players`` seats finishes) and,
-    with ``visits``, ``visits`` (expected turns begun on each square, index = square).
+    ``game_rounds`` (expected rounds until the first of ``players`` seats finishes),
+    ``accuracy`` (per figure: ``status`` "exact", "bounded" or "left out", ``error``, the
+    bound on how far it may be off, and ``why``) and, with ``visits``, ``visits``
+    (expected turns begun on each square, index = square). Figures left out are ``null``.
     """
     expected = analysis.expected_turns
-    percentiles = {}
-    for q in REPORT_PERCENTILES:
-        turns = analysis.percentile_turns(q)
-        percentiles[str(round(q * 100))] = turns if isinstance(turns, int) else None
-    median = analysis.median_turns
-    mode = analysis.mode_turns
     data: dict[str, object] = {
         "expected_turns": _number(expected),
         "finite": analysis.finite,
         "too_large": analysis.too_large,
-        "median_turns": median if median >= 0 else None,
+        "median_turns": None,
         "least_rolls": analysis.least_rolls,
-        "finish_within": {str(k): analysis.finish_within(k) for k in REPORT_TURNS},
-        "win_chances": analysis.win_chances,
+        "finish_within": None,
+        "win_chances": None,
         "players": analysis.players,
-        "percentiles": percentiles,
+        "percentiles": None,
         "never_finishes": analysis.never_finishes,
         "no_winner": analysis.no_winner,
         "std_turns": _number(analysis.std_turns),
-        "mode_turns": mode if mode >= 0 else None,
-        "game_rounds": _number(analysis.game_rounds),
+        "mode_turns": None,
+        "game_rounds": _number(analysis.game_rounds) if analysis.players == 1 else None,
+    }
+    if analysis.left_out is None:
+        percentiles = {}
+        for q in REPORT_PERCENTILES:
+            turns = analysis.percentile_turns(q)
+            percentiles[str(round(q * 100))] = turns if isinstance(turns, int) else None
+        median = analysis.median_turns
+        mode = analysis.mode_turns
+        data.update(
+            median_turns=median if median >= 0 else None,
+            finish_within={str(k): analysis.finish_within(k) for k in REPORT_TURNS},
+            win_chances=analysis.win_chances,
+            percentiles=percentiles,
+            mode_turns=mode if mode >= 0 else None,
+            game_rounds=_number(analysis.game_rounds),
+        )
+    data["accuracy"] = {
+        entry.figure: {"status": entry.status, "error": _number(entry.error), "why": entry.why}
+        for entry in analysis.accuracy
     }
     if visits:
         counts = analysis.visits()
@@ -124,16 +139,17 @@ def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
     end) in at most ``rows`` equal ranges, then "later" and "never" rows when they are
     not negligible; single-width block elements only.
     """
-    dist = analysis.distribution
-    first = next((t for t, p in enumerate(dist) if p > 0), None)
-    if first is None:
-        return ["  (no game ever finishes)"]
     never = analysis.never_finishes
     last = analysis.percentile_turns(0.99 * (1.0 - never))
     if not isinstance(last, int):
-        last = len(dist) - 1
+        last = analysis.horizon
+    dist = analysis.pmf(last)  # the distribution as far as the bars go, no further
+    first = next((t for t, p in enumerate(dist) if p > 0), None)
+    if first is None:
+        return ["  (no game ever finishes)"]
     step = max(1, math.ceil((last - first + 1) / rows))
     last = first + step * math.ceil((last - first + 1) / step) - 1  # whole bins only
+    dist = analysis.pmf(last)
     bins = []
     for low in range(first, last + 1, step):
         high = low + step - 1
@@ -158,10 +174,42 @@ def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
     return lines
 
 
+ACCURACY_LABELS = {
+    "expected_turns": "expected turns",
+    "std_turns": "std deviation",
+    "visits": "visits",
+    "distribution": "median, percentiles, finished within",
+    "mode_turns": "most likely turn",
+    "win_chances": "win chances",
+    "game_rounds": "game rounds",
+}
+
+
+def accuracy_lines(analysis: Analysis, visits: bool = False) -> list[str]:
+    """One line per figure shown that is not exact: bounded (with its error bound) or
+    left out (with the reason). Empty when every figure is exact."""
+    lines = []
+    left_out: list[str] = []
+    for entry in analysis.accuracy:
+        if entry.figure == "visits" and not visits:
+            continue
+        label = ACCURACY_LABELS.get(entry.figure, entry.figure)
+        if entry.status == "bounded":
+            lines.append(f"  note: {label} within {entry.error:.1e} ({entry.why})")
+        elif entry.status == "left out" and entry.why != analysis.left_out:
+            lines.append(f"  note: {label} left out ({entry.why})")
+        elif entry.status == "left out":
+            left_out.append(label)
+    if left_out:
+        lines.append(f"  left out: {', '.join(left_out)}: {analysis.left_out}")
+    return lines
+
+
 def format_report(analysis: Analysis, board: Board | None = None, visits: bool = False) -> str:
     """The text of ``snl analyze`` (without ``--json``); ``board`` defaults to the
     analysed one (pass the loaded board to show its name); ``visits`` adds the
-    expected turns begun on each square."""
+    expected turns begun on each square. A figure that is not exact says so (its bound,
+    or why it is left out)."""
     board = board if board is not None else analysis.board
     name = board.name or "board"
     start = place(analysis.start)
@@ -170,19 +218,22 @@ def format_report(analysis: Analysis, board: Board | None = None, visits: bool =
     std = analysis.std_turns
     if math.isfinite(std):
         lines.append(f"  std deviation     {std:.4f}")
-    lines.append(f"  median turns      {_turn_label(analysis, analysis.percentile_turns(0.5))}")
-    mode = analysis.mode_turns
-    lines.append(f"  most likely turn  {mode if mode >= 0 else 'never'}")
     least = analysis.least_rolls
+    distribution = analysis.left_out is None
+    if distribution:
+        lines.append(f"  median turns      {_turn_label(analysis, analysis.percentile_turns(0.5))}")
+        mode = analysis.mode_turns
+        lines.append(f"  most likely turn  {mode if mode >= 0 else 'never'}")
     lines.append(f"  least rolls       {least if least >= 0 else 'unreachable'}")
-    parts = []
-    for q in REPORT_PERCENTILES:
-        turns = analysis.percentile_turns(q)
-        parts.append(f"{round(q * 100)}%: {_turn_label(analysis, turns)}")
-    lines.append("  percentiles       " + "  ".join(parts) + "  (turns)")
-    within = [f"{k}: {percent(analysis.finish_within(k))}" for k in REPORT_TURNS]
-    lines.append("  finished within   " + "  ".join(within) + "  (turns)")
-    if analysis.players > 1:
+    if distribution:
+        parts = []
+        for q in REPORT_PERCENTILES:
+            turns = analysis.percentile_turns(q)
+            parts.append(f"{round(q * 100)}%: {_turn_label(analysis, turns)}")
+        lines.append("  percentiles       " + "  ".join(parts) + "  (turns)")
+        within = [f"{k}: {percent(analysis.finish_within(k))}" for k in REPORT_TURNS]
+        lines.append("  finished within   " + "  ".join(within) + "  (turns)")
+    if analysis.players > 1 and distribution:
         seats = [f"seat {i + 1}: {percent(p, 2)}" for i, p in enumerate(analysis.win_chances)]
         lines.append("  win chances       " + "  ".join(seats))
         if analysis.no_winner > 0:
@@ -190,18 +241,45 @@ def format_report(analysis: Analysis, board: Board | None = None, visits: bool =
         rounds = analysis.game_rounds
         label = f"{rounds:.4f}" if math.isfinite(rounds) else "infinite"
         lines.append(f"  game rounds       {label} (expected, until the first seat finishes)")
-    if analysis.truncated:
-        lines.append(
-            f"  note: the distribution is cut at turn {analysis.horizon}; "
-            "figures past it are lower bounds"
-        )
-    lines.append("")
-    lines.append("  finishing turn    share of games")
-    lines.extend(histogram(analysis))
+    lines.extend(accuracy_lines(analysis, visits))
+    if distribution:
+        lines.append("")
+        lines.append("  finishing turn    share of games")
+        lines.extend(histogram(analysis))
     if visits:
         lines.append("")
         lines.extend(visits_lines(analysis))
     return "\n".join(lines)
+
+
+def exact_report(board: Board, players: int) -> tuple[list[str], dict[str, object]]:
+    """``snl analyze --exact``: (the text lines, the JSON object) of the expected turns
+    and the seats' win chances as exact fractions with their decimals. Raises
+    ``AnalysisError`` (one line) past the exact limits."""
+    from .exact import check_exact, decimal_text, exact_expected_turns, exact_win_chances
+
+    check_exact(board, players)
+    expected = exact_expected_turns(board)
+    wins = exact_win_chances(board, players)
+    name = board.name or "board"
+    lines = [f"{name} ({board.rows}x{board.cols}): exact fractions, random play"]
+    if expected is None:
+        lines.append("  expected turns    infinite (some games never finish)")
+    else:
+        lines.append(f"  expected turns    {expected}")
+        lines.append(f"                    = {decimal_text(expected)}")
+    for seat, chance in enumerate(wins, start=1):
+        label = "win chance" if players == 1 else f"seat {seat} wins"
+        lines.append(f"  {label:<16}  {chance}")
+        lines.append(f"                    = {decimal_text(chance)}")
+    data: dict[str, object] = {
+        "expected_turns": None if expected is None else str(expected),
+        "expected_turns_decimal": None if expected is None else decimal_text(expected),
+        "win_chances": [str(chance) for chance in wins],
+        "win_chances_decimal": [decimal_text(chance) for chance in wins],
+        "players": players,
+    }
+    return lines, data
 
 
 def visits_lines(analysis: Analysis) -> list[str]:

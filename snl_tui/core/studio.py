@@ -71,15 +71,19 @@ class StudioFigures:
 def compute_figures(board: Board) -> StudioFigures:
     """All the panel's figures for ``board`` (one analysis, cached per board)."""
     try:
-        one = analyze(board, players=1)
-        edges = {
-            players: analyze(board, players=players).win_chances[0] - 1.0 / players
-            for players in EDGE_PLAYERS
-        }
-    except AnalysisError as error:
+        return _figures(board)
+    except AnalysisError as error:  # too large, or the distribution left out
         return StudioFigures(problem=f"no figures: {error}")
     except SnlError as error:  # any other refusal of the analysis: one line, no traceback
         return StudioFigures(problem=f"no figures: {error}")
+
+
+def _figures(board: Board) -> StudioFigures:
+    one = analyze(board, players=1)
+    edges = {
+        players: analyze(board, players=players).win_chances[0] - 1.0 / players
+        for players in EDGE_PLAYERS
+    }
     expected = one.expected_turns
     never = one.never_finishes
     finite = math.isfinite(expected)

@@ -153,10 +153,14 @@ class HintPanel(Vertical):
             if odds.never_finishes is not None and odds.never_finishes > CERTAIN:
                 text.append("\nNever finishes: ")
                 text.append(percent(odds.never_finishes), style="bold")
-            text.append("\nFinish in 5 / 10 turns: ")
-            text.append(percent(odds.within_5), style="bold")
-            text.append(" / ")
-            text.append(percent(odds.within_10), style="bold")
+            if odds.within_5 is None or odds.within_10 is None:
+                # The board is past the distribution's limit: only the expectation.
+                text.append(f"\n({odds.why_unavailable or 'no chances'})")
+            else:
+                text.append("\nFinish in 5 / 10 turns: ")
+                text.append(percent(odds.within_5), style="bold")
+                text.append(" / ")
+                text.append(percent(odds.within_10), style="bold")
         if len(odds.win_chances) > 1:
             text.append("\nWin chances: ")
             for seat, chance in enumerate(odds.win_chances):

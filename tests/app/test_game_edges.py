@@ -145,15 +145,16 @@ async def test_u_in_classic_mode_explains_instead_of_nothing(make_app) -> None:
         assert len(screen.game.history) == moves
 
 
-async def test_the_hint_says_why_the_odds_are_unavailable(make_app) -> None:
-    board = Board.from_jumps(51, 50)
+async def test_the_hint_says_why_the_chances_are_left_out(make_app) -> None:
+    board = Board.from_jumps(201, 201)  # past the distribution's limit (40,000 squares)
     app = make_app(board=board)
     async with app.run_test(size=SIZE) as pilot:
         screen = await started(pilot)
         await pilot.press("h")
         await computed(pilot)
         odds = str(screen.query_one("#hint-odds", Static).render())
-        assert "Odds: unavailable (too many squares for exact odds: 2,550 > 2,500)" in odds
+        assert "Expected turns left:" in odds
+        assert "(chances left out: 40,401 squares > 40,000)" in odds
 
 
 def view_text(view: BoardView) -> list[str]:

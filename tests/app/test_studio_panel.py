@@ -127,10 +127,10 @@ async def test_too_big_board_says_why() -> None:
     app = PanelApp()
     async with app.run_test(size=SIZE) as pilot:
         panel = app.query_one(NumbersPanel)
-        panel.show_board(Board(60, 60), 1)
+        panel.show_board(Board(201, 201), 1)  # past the distribution's limit
         await settled(pilot, panel)
         shown = text(app, "#numbers-figures")
-        assert shown.startswith("no figures:") and "3600 squares" in shown
+        assert shown.startswith("no figures:") and "40,401" in shown
         assert "\n" not in shown
         assert app.computed[-1].figures.visits == []
 

@@ -56,7 +56,7 @@ def test_panel_after_an_edit(snap_compare) -> None:  # type: ignore[no-untyped-d
 
 def test_panel_on_a_board_too_big(snap_compare) -> None:  # type: ignore[no-untyped-def]
     async def run_before(pilot: Pilot[None]) -> None:
-        pilot.app.query_one(NumbersPanel).show_board(Board(60, 60), 1)
+        pilot.app.query_one(NumbersPanel).show_board(Board(201, 201), 1)
         await settled(pilot)
 
     assert snap_compare(PanelApp(), terminal_size=(60, 12), run_before=run_before)

@@ -11,8 +11,14 @@ from fractions import Fraction
 
 import pytest
 
-from snl_tui.core.analysis import MAX_ANALYSIS_SQUARES, Analysis, AnalysisError, analyze
-from snl_tui.core.board import Board
+from snl_tui.core.analysis import (
+    MAX_ANALYSIS_SQUARES,
+    MAX_DISTRIBUTION_SQUARES,
+    Analysis,
+    AnalysisError,
+    analyze,
+)
+from snl_tui.core.board import MAX_SIDE, Board
 from snl_tui.core.checks import find_traps, idle_jumps, odds_findings
 from snl_tui.core.engine import Game, next_position
 from snl_tui.core.errors import MoveError, SnlError
@@ -182,7 +188,7 @@ def test_expectation_agrees_with_the_tail_sum_of_the_distribution() -> None:
 
 
 def _cdf(a: Analysis) -> list[float]:
-    return [a.finish_within(t) for t in range(a.horizon + 1)]
+    return [a.finish_within(t) for t in range(len(a.distribution))]
 
 
 # -- figures worked out by hand -------------------------------------------------------------
@@ -332,13 +338,63 @@ def test_odds_findings_skip_square_one_and_describe_every_jump() -> None:
     assert len(notes) == 1 + 2
 
 
-def test_too_large_a_board_is_refused_at_once() -> None:
-    big = Board(60, 60)
-    assert big.goal > MAX_ANALYSIS_SQUARES
-    with pytest.raises(AnalysisError, match="at most"):
-        analyze(big)
+def expected_from_rows_plain(board: Board) -> float:
+    """Expected turns on a board without jumps under overshoot = stay, from the start:
+    backwards from the goal, each square's only loop is the rolls it forfeits."""
+    goal, faces = board.goal, board.rules.faces
+    expected = [0.0] * (goal + 1)
+    for here in range(goal - 1, -1, -1):
+        moves = [here + d for d in range(1, faces + 1) if here + d <= goal]
+        stay = faces - len(moves)
+        expected[here] = (1.0 + sum(expected[t] for t in moves) / faces) / (1 - stay / faces)
+    return expected[board.rules.start_position]
+
+
+def test_the_analysis_takes_every_board_the_solver_takes() -> None:
+    assert MAX_ANALYSIS_SQUARES == MAX_SIDE * MAX_SIDE
+    big = Board(60, 60)  # over the old dense limit of 2,500 squares
+    a = analyze(big, players=2)
+    assert a.expected_turns == pytest.approx(expected_from_rows_plain(big), rel=1e-12)
+    assert all(entry.exact for entry in a.accuracy)
     warnings, notes = odds_findings(big)
-    assert warnings == [] and notes[0].startswith("odds not computed")
+    assert warnings == [] and notes[0].startswith("expected game length")
+
+
+def test_a_board_past_the_distribution_limit_says_what_it_left_out() -> None:
+    big = Board(201, 201)
+    assert big.goal > MAX_DISTRIBUTION_SQUARES
+    a = analyze(big, players=2)
+    # Expected turns, std and visits are computed (one sparse factorisation) ...
+    assert math.isfinite(a.expected_turns) and math.isfinite(a.std_turns)
+    visits = a.visits()
+    assert visits is not None and sum(visits) == pytest.approx(a.expected_turns, rel=1e-9)
+    # ... the distribution's figures are left out, and say why.
+    assert a.left_out is not None and "40,401" in a.left_out
+    status = {entry.figure: entry.status for entry in a.accuracy}
+    assert status == {
+        "expected_turns": "exact",
+        "std_turns": "exact",
+        "visits": "exact",
+        "distribution": "left out",
+        "mode_turns": "left out",
+        "win_chances": "left out",
+        "game_rounds": "left out",
+    }
+    for ask in (
+        lambda: a.finish_within(10),
+        lambda: a.median_turns,
+        lambda: a.win_chances,
+        lambda: a.game_rounds,
+    ):
+        with pytest.raises(AnalysisError, match="at most 40,000 squares"):
+            ask()
+    text = format_report(a)
+    assert "expected turns" in text and "median turns" not in text
+    assert "left out: median, percentiles, finished within, most likely turn, win chances" in text
+    data = analysis_json(a)
+    assert data["median_turns"] is None and data["win_chances"] is None
+    assert data["accuracy"]["win_chances"]["status"] == "left out"  # type: ignore[index]
+    assert data["expected_turns"] == pytest.approx(a.expected_turns)
 
 
 # -- seats and game situations ---------------------------------------------------------------
@@ -576,20 +632,64 @@ def test_monte_carlo_seats_agree(board: Board) -> None:
         assert abs(share - p) < 5 * math.sqrt(p * (1 - p) / games)
 
 
-def test_a_table_cut_by_the_memory_cap_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_positions_past_the_table_are_followed_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With room for 64 turns only, the positions asked about are followed past the
+    # table: the same figures as the full table, not a silent cut.
     from snl_tui.core import chain as module
 
     board = classic(faces=4)  # a board no other test caches
-    monkeypatch.setattr(module, "MAX_TABLE_CELLS", 1)  # the floor: 64 rows
+    module.clear_cache()
+    full = analyze(board, players=3, positions=[0, 17, 54], to_move=1)
+    expected = (full.win_chances, full.median_turns, full.finish_within(200), full.game_rounds)
+    monkeypatch.setattr(module, "TABLE_CELLS", 1)  # the floor: 64 rows
+    module.clear_cache()
+    try:
+        a = analyze(board, players=3, positions=[0, 17, 54], to_move=1)
+        assert a._chain.table.t == 63 and not a._chain.table.complete
+        assert a.horizon > 63 and not a.truncated
+        got = (a.win_chances, a.median_turns, a.finish_within(200), a.game_rounds)
+        assert got[0] == pytest.approx(expected[0], abs=1e-12)
+        assert got[1] == expected[1]
+        assert got[2] == pytest.approx(expected[2], abs=1e-12)
+        assert got[3] == pytest.approx(expected[3], abs=1e-9)
+        assert all(entry.exact for entry in a.accuracy)
+    finally:
+        module.clear_cache()
+
+
+def test_a_distribution_cut_by_the_work_budget_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from snl_tui.core import chain as module
+
+    board = classic(faces=3)  # a board no other test caches
+    monkeypatch.setattr(module, "TABLE_CELLS", 1)  # the floor: 64 rows
+    monkeypatch.setattr(module, "COLUMN_WORK", 1)  # then 64 more turns at most
     module.clear_cache()
     try:
         a = analyze(board, players=2)
-        assert a.truncated and a.horizon == 63
-        assert 0 < a.finish_within(63) < 0.999
-        assert a.finish_within(10**6) == a.finish_within(63)  # a lower bound past the cut
-        assert a.percentile_turns(0.999) == math.inf
-        assert math.isfinite(a.expected_turns)  # the linear solve does not need the table
-        assert sum(a.win_chances) < 0.999  # the unresolved rest is not handed out
-        assert "cut at turn 63" in format_report(a)
+        assert a.truncated and a.horizon == 127
+        unresolved = 1.0 - a.finish_within(127)
+        assert 1e-6 < unresolved < 0.5
+        assert a.finish_within(10**6) == a.finish_within(127)  # a lower bound past the cut
+        assert a.percentile_turns(0.99999999) == math.inf
+        assert math.isfinite(a.expected_turns)  # the factorisation does not need the table
+        assert sum(a.win_chances) < 1 - 1e-9  # the unresolved rest is not handed out
+        accuracy = {entry.figure: entry for entry in a.accuracy}
+        assert accuracy["expected_turns"].exact
+        assert accuracy["distribution"].status == "bounded"
+        assert accuracy["distribution"].error == pytest.approx(unresolved, rel=1e-9)
+        wins = accuracy["win_chances"]
+        assert wins.status == "bounded" and "turn 127" in wins.why
+        # The bound holds: the exact chances (no caps) are within it.
+        monkeypatch.undo()
+        module.clear_cache()
+        exact = analyze(board, players=2).win_chances
+        for got, want in zip(a.win_chances, exact, strict=True):
+            assert got <= want <= got + wins.error
+        rounds = accuracy["game_rounds"]
+        assert abs(a.game_rounds - analyze(board, players=2).game_rounds) <= rounds.error
+        text = format_report(a)
+        assert "note: win chances within" in text and "after 127" in text
+        data = analysis_json(a)
+        assert data["accuracy"]["distribution"]["status"] == "bounded"  # type: ignore[index]
     finally:
         module.clear_cache()
