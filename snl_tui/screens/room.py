@@ -72,6 +72,9 @@ class RoomScreen(GameScreen):
         self.post_message(self.Changed(event))
 
     def on_mount(self) -> None:
+        # The room's address stays in the title bar: the line others type, on the host.
+        where = self.join_line if self.join_line is not None else f"room {self.client.address}"
+        self.sub_title = where
         if self.join_line is not None:
             self.notify(f"Others join with: {self.join_line}", timeout=20, markup=False)
 
