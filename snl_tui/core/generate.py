@@ -994,11 +994,5 @@ def generate(
             if cost < best_cost:
                 best, best_fig, best_cost = candidate, fig, cost
     if best_fig.least_rolls == -2:  # not tracked: fill it in for the report
-        best_fig = Figures(
-            best_fig.expected_turns,
-            solve(search.board(best)).moves,
-            best_fig.ladders,
-            best_fig.snakes,
-            best_fig.first_seat_edge,
-        )
+        best_fig = replace(best_fig, least_rolls=solve(search.board(best)).moves)
     return GenerateResult(None, best_fig, targets, steps, clock() - began, timed_out)

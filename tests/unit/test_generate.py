@@ -153,6 +153,18 @@ def test_an_unreachable_target_fails_with_the_closest_figures() -> None:
     assert "no board meets the targets" in text and "expected turns" in text
 
 
+def test_the_closest_figures_keep_the_tail_share_they_missed() -> None:
+    # One ladder cannot end 99% of 10x10 games within 5 turns: the failure names the
+    # share it reached (it was dropped when the least rolls were filled in afterwards).
+    targets = Targets(ladders=1, snakes=1, within=5, share=0.99)
+    result = generate(targets, seed=2, max_steps=300, time_limit=600)
+    assert not result.ok and result.figures is not None
+    share = result.figures.within_share
+    assert share is not None and 0.0 <= share < 0.99
+    assert result.figures.least_rolls >= 1
+    assert "of games within 5 turns (target at least 99%)" in result.describe()
+
+
 def generator_style_jumps(rng: random.Random, goal: int, start: int) -> dict[int, int]:
     """Jumps as the generator places them: none on the goal (nor on square 1 under
     start = 1), none ending where another starts (so chaining never applies)."""
