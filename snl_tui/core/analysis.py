@@ -21,6 +21,7 @@ from .chain import (
     TAIL_TOLERANCE,
     AnalysisError,
     Column,
+    TailBounds,
     _Chain,
     chain_of,
     clear_cache,
@@ -46,6 +47,10 @@ _PERCENTILE_SLACK = 1e-12
 
 EXACT = 1e-9
 """A figure whose error bound is at most this is exact (SPEC 12: exact to 1e-9)."""
+CLOSED_TAIL = 1e-11
+"""The win chances stop once the rest of the game, summed between two geometric series
+(``_geometric_wins``), is known to within this (a long game's tail, summed turn by turn
+to 1e-12, took tens of thousands of turns at 50 x 50)."""
 SHOWN_TURNS, SHOWN_SHARE = 100, 0.99
 """The distribution's figures that ``accuracy`` vouches for: P(finished within k) for
 k up to 100 (and to the 99th percentile), every percentile up to the 99th, the median.
@@ -439,7 +444,7 @@ def analyze(
             board, players, squares, to_move, chain, (float(chain.finish_probability[squares[0]]),)
         )
 
-    def wins_of(columns: list[Column]) -> tuple[tuple[float, ...], float]:
+    def wins_of(columns: list[Column]) -> tuple[tuple[float, ...], float, bool]:
         cdfs = _padded([column.cdf for column in columns])
         # After the last turn H the game is still undecided when no seat has finished
         # and not every seat is doomed (seats independent): prod S_i - prod D_i, with
@@ -448,10 +453,24 @@ def analyze(
         unfinished = [max(1.0 - float(cdf[-1]), 0.0) for cdf in cdfs]
         doomed = [max(u - c.unresolved, 0.0) for u, c in zip(unfinished, columns, strict=True)]
         error = max(math.prod(unfinished) - math.prod(doomed), 0.0)
-        return _win_chances(cdfs, to_move), error
+        wins = _win_chances(cdfs, to_move)
+        if error > TAIL_TOLERANCE:
+            # The rest of the game summed between two geometric series (see TailBounds),
+            # when the chain's rates at turn H are known tightly enough.
+            bounds = chain.tail_bounds(squares)
+            if bounds is not None and all(c.horizon == bounds.turns for c in columns):
+                tail, spread = _geometric_wins(bounds, to_move)
+                if spread < error:
+                    wins = tuple(w + t for w, t in zip(wins, tail, strict=True))
+                    return wins, spread, True
+        return wins, error, False
 
-    columns = chain.columns(squares, lambda columns: wins_of(columns)[1] <= TAIL_TOLERANCE)
-    wins, error = wins_of(columns)
+    def settled(columns: list[Column]) -> bool:
+        _, error, closed = wins_of(columns)
+        return error <= (CLOSED_TAIL if closed else TAIL_TOLERANCE)
+
+    columns = chain.columns(squares, settled)
+    wins, error, _ = wins_of(columns)
     if error <= TAIL_TOLERANCE:
         # Less than TAIL_TOLERANCE is undecided; hand that crumb back in proportion so
         # the chances add up to exactly 1 - P(no winner).
@@ -512,6 +531,36 @@ def _geometric_tail(survival: np.ndarray) -> float:
     rate = (last / earlier) ** (1.0 / lag) if earlier > 0 else 0.0
     rate = min(max(rate, 0.0), 1.0 - 1e-9)
     return last * rate / (1.0 - rate)
+
+
+def _geometric_wins(bounds: TailBounds, to_move: int) -> tuple[tuple[float, ...], float]:
+    """Each seat's chance of winning after the last turn H read, and a bound on the error.
+
+    The seat r-th in order from ``to_move`` wins at turn H + k (k >= 1) when it finishes
+    exactly then (F_r(H + k)), the r seats before it are not finished within H + k turns
+    and the rest not within H + k - 1. With F_r(H + k) = f_r s^(k-1) and U_j(H + k) =
+    u_j p^k for rates between their bounds (``TailBounds``), the sum over k is
+    f_r prod_(j != r) u_j p^r / (1 - s p^(P-1)), increasing in both rates: the
+    lower rates give a lower bound and the upper ones an upper bound. The midpoint is
+    returned, and half the widest seat's spread times the seats as the error.
+    """
+    count = len(bounds.unresolved)
+    order = [(to_move + r) % count for r in range(count)]
+    tails = [0.0] * count
+    spread = 0.0
+    for r, seat in enumerate(order):
+        others = [j for j in range(count) if j != seat]
+        low = float(bounds.finishing_low[seat]) * math.prod(
+            float(bounds.unresolved_low[j]) for j in others
+        )
+        low *= bounds.rho_lo**r / (1.0 - bounds.sigma_lo * bounds.rho_lo ** (count - 1))
+        high = float(bounds.finishing_high[seat]) * math.prod(
+            float(bounds.unresolved[j]) for j in others
+        )
+        high *= bounds.rho_hi**r / (1.0 - bounds.sigma_hi * bounds.rho_hi ** (count - 1))
+        tails[seat] = (low + high) / 2
+        spread += (high - low) / 2
+    return tuple(tails), spread
 
 
 def _win_chances(columns: Sequence[np.ndarray], to_move: int) -> tuple[float, ...]:

@@ -119,6 +119,45 @@ class Column:
         return int(self.cdf.shape[0]) - 1
 
 
+@dataclass(frozen=True)
+class Rates:
+    """Bounds on every later turn of a stretch, for all its kept positions (vectors):
+    T^k u <= rho_hi^k u and T^k u >= rho_lo^k u_low, likewise for the finishing mass
+    with f_high, f_low and sigma (``_Stretch.rates``)."""
+
+    u: np.ndarray
+    u_low: np.ndarray
+    f_high: np.ndarray
+    f_low: np.ndarray
+    rho_lo: float
+    rho_hi: float
+    sigma_lo: float
+    sigma_hi: float
+
+
+@dataclass(frozen=True)
+class TailBounds:
+    """Bounds on every turn past the last one read (H), for some positions: for k >= 0,
+
+        unresolved_low[i] * rho_lo**k <= U_i(H + k) <= unresolved[i] * rho_hi**k
+        finishing_low[i] * sigma_lo**k <= F_i(H + 1 + k) <= finishing_high[i] * sigma_hi**k
+
+    where U_i(t) is P(not finished within t turns) and F_i(t) P(finishing at turn t
+    exactly) from position i (no doomed positions: both run by the same non-negative
+    turn operator). The rates close in on the chain's slowest decay as H grows, so the
+    rest of a sum over turns (the win chances) is two geometric series apart."""
+
+    turns: int
+    unresolved: np.ndarray
+    unresolved_low: np.ndarray
+    finishing_low: np.ndarray
+    finishing_high: np.ndarray
+    rho_lo: float
+    rho_hi: float
+    sigma_lo: float
+    sigma_hi: float
+
+
 class _Chain:
     """The Markov-chain work for one board: built on first use, then cached.
 
@@ -407,6 +446,47 @@ class _Chain:
         self._follows = [*self._follows[-(FOLLOWS_KEPT - 1) :], follow]
         return follow
 
+    def tail_bounds(self, positions: Sequence[int]) -> TailBounds | None:
+        """Geometric bounds on every later turn of ``positions``' columns as last read
+        (see ``TailBounds``), or None where they do not apply: the table complete (no
+        tail), a doomed position on the board (the unresolved mass is not the finishing
+        mass), a position outside the kept ones, or no bound tight enough to be of use."""
+        if self.distribution_left_out is not None:
+            return None
+        if any(self.kept_index[p] < 0 for p in positions):
+            return None
+        table = self.table
+        if table.complete or table.track_doomed:
+            return None
+        needed = [int(self.kept_index[p]) for p in positions]
+        stretch, turns = table, table.t
+        if table.finished:
+            for follow in reversed(self._follows):
+                if follow.where is not None and (follow.where[needed] >= 0).all():
+                    stretch, turns = follow, table.t + follow.t
+                    break
+            else:
+                return None
+        shape = self.expected[self.kept]
+        if not np.isfinite(shape).all():
+            return None
+        rates = stretch.rates(shape)
+        if rates is None:
+            return None
+        if (rates.u_low[needed] <= 0).any() or (rates.f_low[needed] <= 0).any():
+            return None  # a position outside the slowest class: no lower bound
+        return TailBounds(
+            turns,
+            rates.u[needed],
+            rates.u_low[needed],
+            rates.f_low[needed],
+            rates.f_high[needed],
+            rates.rho_lo,
+            rates.rho_hi,
+            rates.sigma_lo,
+            rates.sigma_hi,
+        )
+
     def _read(
         self, table: _Stretch, follow: _Stretch | None, positions: Sequence[int]
     ) -> list[Column]:
@@ -594,7 +674,9 @@ class _Stretch:
             self.where = np.full(len(unresolved), -1, dtype=np.intp)
             self.where[record] = np.arange(len(record))
         width = len(unresolved) if record is None else len(record)
-        rows = min(max_turns + 1, 256)
+        # The table takes its whole memory cap at once: the pages are only committed as
+        # turns are written, and growing it copied up to 16 MiB each time (~20 ms).
+        rows = max_turns + 1 if record is None else min(max_turns + 1, 256)
         self.rows = np.empty((rows, width))
         self.rows[0] = unresolved if record is None else unresolved[record]
         self.current = unresolved.copy()
@@ -605,6 +687,7 @@ class _Stretch:
         self.max_turns = max_turns
         self.t = 0
         self.complete = False
+        self._rates: tuple[int, Rates | None] | None = None
 
     @property
     def exhausted(self) -> bool:
@@ -631,6 +714,64 @@ class _Stretch:
         if self.track_doomed:
             column -= self.doomed_rows[first_row : self.t + 1, slot]
         return column
+
+    def rates(self, shape: np.ndarray) -> Rates | None:
+        """Collatz-Wielandt bounds at the last turn H for every kept position (see
+        ``TailBounds``), or None when no upper rate below 1 is found. Kept per turn.
+
+        T is non-negative, so for v >= 0: T v <= r v (componentwise) gives T^k v <= r^k v;
+        and for any 0 <= w <= v with T w >= r' w, T^k v >= r'^k w. The upper rate is the
+        largest ratio T v' / v' over v' = v + e ``shape`` >= v, with e tiny and ``shape``
+        the expected turns E (T E = E - 1, so where e E outweighs v, as on squares that
+        drain far faster down near underflow, the ratio is about 1 - 1/E(p) instead of
+        noise or the 1 of a closed set of tiny values); the
+        lower one is the least ratio T w / w with w = v on the positions whose ratio is
+        near the top (the last squares, which drain faster, would pull it far down) and
+        0 elsewhere: a seat outside those gets no lower bound.
+        """
+        cached = self._rates
+        if cached is not None and cached[0] == self.t:
+            return cached[1]
+        result = self._compute_rates(shape)
+        self._rates = (self.t, result)
+        return result
+
+    def _compute_rates(self, shape: np.ndarray) -> Rates | None:
+        step = self.step
+        eps = float(np.finfo(float).eps)
+        u = np.array(self.current, dtype=float)
+        tu = np.empty_like(u)
+        step(u, tu)
+        # The finishing mass at turn H + 1, f = u - T u, loses digits to cancellation
+        # (about 1 / (1 - rate) of them): the true f lies between these two.
+        f_high = np.clip(u - tu, 0.0, None) + 4 * eps * u
+        f_low = np.clip(u - tu - 4 * eps * u, 0.0, None)
+        found: list[tuple[np.ndarray, float, float]] = []
+        for high_v, low_v in ((u, u), (f_high, f_low)):
+            top = float(high_v.max(initial=0.0))
+            if top <= 0.0:
+                return None
+            padded = high_v + (top * 1e-150) * shape
+            live = padded > 0  # 0 only on the goal, which stays so
+            image = np.empty_like(padded)
+            step(padded, image)
+            if (image[~live] > 0).any():  # only through underflow: no bound
+                return None
+            ratio = np.zeros_like(padded)
+            np.divide(image, padded, out=ratio, where=live)
+            high = float(ratio.max()) * (1 + 16 * eps)
+            if not high < 1.0:
+                return None
+            near = (low_v > 0) & (ratio >= high - (1.0 - high))
+            if not near.any():
+                return None
+            w = np.where(near, low_v, 0.0)
+            tw = np.empty_like(w)
+            step(w, tw)
+            low = float((tw[near] / w[near]).min()) * (1 - 16 * eps)
+            found.append((w, max(low, 0.0), high))
+        (u_low, rho_lo, rho_hi), (f_lower, sigma_lo, sigma_hi) = found
+        return Rates(u, u_low, f_high, f_lower, rho_lo, rho_hi, sigma_lo, sigma_hi)
 
     def advance(self, turns: int) -> None:
         """Run up to ``turns`` more turns (fewer when resolved or exhausted first)."""

@@ -1,0 +1,132 @@
+"""The win chances' closed tail: the geometric bounds hold on every later turn, and the
+chances summed with the closed tail agree with the turn-by-turn sum (hypothesis), on
+boards where the closure stops far earlier."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from snl_tui.core.analysis import EXACT, analyze
+from snl_tui.core.board import Board
+from snl_tui.core.chain import _Chain, chain_of, clear_cache
+from snl_tui.core.rules import Rules
+
+from .strategies import boards
+
+
+def full_column(board: Board, square: int) -> np.ndarray:
+    """P(finished within t turns) from ``square`` until it is resolved, from a chain of
+    its own (no cache shared with the bounds under test)."""
+    clear_cache()
+    column = chain_of(board).column(square)
+    assert column.resolved
+    return column.cdf
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=boards(max_side=7), turns=st.integers(8, 120))
+def test_the_bounds_hold_on_every_later_turn(board: Board, turns: int) -> None:
+    start = board.rules.start_position
+    chain = chain_of(board)
+    assume(chain.distribution_left_out is None)
+    chain.columns([start], lambda columns: columns[0].horizon >= turns)
+    bounds = chain.tail_bounds([start])
+    assume(bounds is not None)
+    assert bounds is not None
+    cdf = full_column(board, start)
+    h = bounds.turns
+    assume(len(cdf) > h + 1)
+    later = np.arange(len(cdf) - h)  # k = 0 .. the end of the column
+    unresolved = 1.0 - cdf[h:]
+    finishing = np.diff(cdf)[h:]  # F(H + 1 + k) for k = 0 ..
+    slack = 1e-12
+    assert (unresolved <= bounds.unresolved[0] * bounds.rho_hi**later + slack).all()
+    assert (unresolved >= bounds.unresolved_low[0] * bounds.rho_lo**later - slack).all()
+    k = later[: len(finishing)]
+    assert (finishing <= bounds.finishing_high[0] * bounds.sigma_hi**k + slack).all()
+    assert (finishing >= bounds.finishing_low[0] * bounds.sigma_lo**k - slack).all()
+    assert 0 < bounds.rho_lo <= bounds.rho_hi < 1 and 0 < bounds.sigma_lo <= bounds.sigma_hi < 1
+
+
+def without_closure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_Chain, "tail_bounds", lambda self, positions: None)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=boards(max_side=7), players=st.integers(2, 4), data=st.data())
+def test_win_chances_with_the_closed_tail_match_the_full_sum(
+    board: Board, players: int, data: st.DataObject
+) -> None:
+    squares = data.draw(
+        st.lists(st.integers(0, board.goal - 1), min_size=players, max_size=players)
+    )
+    to_move = data.draw(st.integers(0, players - 1))
+    clear_cache()
+    closed = analyze(board, players=players, positions=squares, to_move=to_move)
+    assume(closed.finite)
+    with pytest.MonkeyPatch.context() as patch:
+        without_closure(patch)
+        clear_cache()
+        summed = analyze(board, players=players, positions=squares, to_move=to_move)
+    clear_cache()
+    bound = closed.accuracy_of("win_chances").error + summed.accuracy_of("win_chances").error
+    for mine, theirs in zip(closed.win_chances, summed.win_chances, strict=True):
+        assert abs(mine - theirs) <= bound + 1e-12
+
+
+def long_board(side: int, seed: int) -> Board:
+    """A board whose games last hundreds of turns: many snakes, few ladders."""
+    rng = random.Random(seed)
+    goal = side * side
+    jumps: dict[int, int] = {}
+    ends: set[int] = set()
+    while len(jumps) < side * 2:
+        start = rng.randrange(2, goal)
+        end = rng.randrange(1, start) if rng.random() < 0.8 else rng.randrange(start + 1, goal)
+        if start in jumps or start in ends or end in jumps:
+            continue
+        jumps[start] = end
+        ends.add(end)
+    return Board(side, side, jumps.items(), rules=Rules())
+
+
+def test_a_long_game_stops_far_sooner_and_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = long_board(30, seed=3)
+    clear_cache()
+    closed = analyze(board, players=4)
+    wins = closed.win_chances
+    chain = chain_of(board)
+    turns_closed = chain.table.t + sum(follow.t for follow in chain._follows)
+    without_closure(monkeypatch)
+    clear_cache()
+    summed = analyze(board, players=4)
+    chain = chain_of(board)
+    turns_summed = chain.table.t + sum(follow.t for follow in chain._follows)
+    assert closed.expected_turns > 100  # a long game
+    assert turns_closed * 2 < turns_summed
+    assert closed.accuracy_of("win_chances").exact
+    assert closed.accuracy_of("win_chances").error <= EXACT
+    assert np.allclose(wins, summed.win_chances, rtol=0, atol=1e-10)
+    assert abs(sum(wins) - 1.0) < 1e-10
+
+
+def test_a_board_with_doomed_squares_sums_turn_by_turn() -> None:
+    # A wall of six snakes down to 3 that nothing before it can pass: squares 3-7 are
+    # doomed, and only a 1 on the first roll (the ladder 2 -> 15) escapes. There the
+    # unresolved mass is not the finishing mass, so no closed tail is offered.
+    wall = [(square, 3) for square in range(8, 14)]
+    board = Board(1, 20, [(2, 15), *wall], rules=Rules())
+    clear_cache()
+    result = analyze(board, players=2)
+    chain = chain_of(board)
+    assert chain.table.track_doomed
+    assert chain.tail_bounds([board.rules.start_position]) is None
+    someone = 1 - result.never_finishes**2
+    assert 0 < someone < 1
+    assert result.win_chances[0] > result.win_chances[1] > 0
+    assert sum(result.win_chances) == pytest.approx(someone, abs=1e-12)
