@@ -173,12 +173,18 @@ class HintPanel(Vertical):
 
 def _show_text(view: Static, content: str | Text) -> None:
     """Show ``content`` in ``view`` unless it shows it already: what did not change after
-    a move is neither laid out nor painted again."""
+    a move is neither laid out nor painted again, and new text as tall as the old (the
+    usual case after a move) is painted without a layout of the screen (a layout makes
+    every scroll view repaint its scrollbars: on everest, the board's whole height)."""
     old = view.content
     same = (
         old.plain == content.plain and old.spans == content.spans
         if isinstance(old, Text) and isinstance(content, Text)
         else old == content
     )
-    if not same:
-        view.update(content)
+    if same:
+        return
+    width, height = view.content_region.size
+    view.update(content, layout=False)
+    if not width or view.get_content_height(view.size, view.size, width) != height:
+        view.refresh(layout=True)

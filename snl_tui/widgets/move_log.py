@@ -193,9 +193,21 @@ class MoveLog(ScrollView, can_focus=True):
         self.move_texts.extend(new)
         for text in new:
             self.wrapped_rows.extend(wrap_move(text, width))
-        self.virtual_size = Size(width, len(self.wrapped_rows))
+        self.grow(Size(width, len(self.wrapped_rows)))
         self.refresh_lines(first_row, len(self.wrapped_rows) - first_row)
         self.follow_newest()
+
+    def grow(self, size: Size) -> None:
+        """The log's new (taller) virtual size, without a layout pass of the screen.
+
+        Assigning ``virtual_size`` asks for a layout of the whole screen, and then every
+        scroll view repaints its scrollbars (on everest, the board's: most of the lines
+        a move repainted). Only the rows and the log's own scrollbar change, so the size
+        is set without the layout and the scrollbar is told the new length.
+        """
+        self.set_reactive(MoveLog.virtual_size, size)
+        if self.is_mounted:
+            self.vertical_scrollbar.window_virtual_size = size.height
 
     # -- wrapping and following --------------------------------------------------------
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from rich.text import Text
+from textual.app import App, ComposeResult
 from textual.widgets import Sparkline, Static
 
 from snl_tui.core.board import Board
@@ -13,7 +15,7 @@ from snl_tui.core.formats import load_board
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import optimal_route
 from snl_tui.screens.winner import GameOverScreen
-from snl_tui.widgets.hint_panel import HintPanel, percent
+from snl_tui.widgets.hint_panel import HintPanel, _show_text, percent
 
 from .helpers import SIZE, computed, cpu, game_screen, settle, started, wait_until
 
@@ -139,3 +141,39 @@ def test_percent_is_whole_with_small_and_near_certain_values_marked() -> None:
     assert percent(0.9999) == ">99%"
     assert percent(1.0) == "100%"
     assert percent(1.0 - 1e-12) == "100%"
+
+
+async def test_new_hint_text_gets_its_height_with_or_without_a_layout() -> None:
+    """A text as tall as the one before is painted without a layout of the screen; a
+    taller or shorter one is laid out again (the panel never cuts or pads a line)."""
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("one line", id="text", markup=False)
+
+    app = One()
+    async with app.run_test(size=(20, 10)) as pilot:
+        view = app.query_one("#text", Static)
+        view.styles.width = 20
+        await pilot.pause()
+        assert view.size.height == 1
+        layouts: list[bool] = []
+        original = view.refresh
+
+        def counting_refresh(*regions, **options):  # type: ignore[no-untyped-def]
+            layouts.append(bool(options.get("layout")))
+            return original(*regions, **options)
+
+        view.refresh = counting_refresh  # type: ignore[method-assign]
+        _show_text(view, Text("another line"))
+        await pilot.pause()
+        assert view.size.height == 1 and not any(layouts)
+        _show_text(view, Text("a text that takes three rows at twenty cells"))
+        await pilot.pause()
+        assert any(layouts)
+        assert view.size.height == 3
+        assert "rows" in " ".join(view.render_line(y).text for y in range(3))
+        layouts.clear()
+        _show_text(view, Text("short"))
+        await pilot.pause()
+        assert any(layouts) and view.size.height == 1

@@ -60,6 +60,11 @@ async def test_the_log_keeps_following_after_the_hint_panel_shrinks_it(make_app)
         for _ in range(4):  # every new move comes into view
             await roll(pilot, screen)
             assert newest_is_visible(screen), visible_rows(log)
+            # The log grows without a layout of the screen: its scrollbar still knows.
+            rows = len(log.wrapped_rows)
+            assert log.virtual_size.height == rows
+            assert log.vertical_scrollbar.window_virtual_size == rows
+            assert log.scroll_y == log.max_scroll_y == rows - log.scrollable_content_region.height
         # Closing and reopening the panel: still the newest move at the bottom.
         for _ in range(2):
             await pilot.press("h")
