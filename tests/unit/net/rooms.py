@@ -61,11 +61,31 @@ async def seated(port: int, room: Room, names: Sequence[str]) -> list[RoomClient
     return clients
 
 
-async def play_to_end(room: Room, clients: Sequence[RoomClient], max_moves: int = 3000) -> None:
-    """Every client rolls on its turn until the host's game is over, then every client
-    has seen the last move. Bounded: at most ``max_moves`` rolls."""
+async def play_moves(room: Room, clients: Sequence[RoomClient], count: int) -> None:
+    """Play until the host's game has ``count`` more moves (or is over), then wait until
+    a person is to move and every client has seen every move: nothing is on its way."""
+    target = len(room.session.game.history) + count
+    await play_to_end(room, clients, stop=lambda: len(room.session.game.history) >= target)
+    await until(
+        lambda: (
+            room.session.game.over
+            or (_anyone(clients) and all(_seen(c, len(room.session.game.history)) for c in clients))
+        )
+    )
+
+
+async def play_to_end(
+    room: Room,
+    clients: Sequence[RoomClient],
+    max_moves: int = 3000,
+    stop: Callable[[], bool] | None = None,
+) -> None:
+    """Every client rolls on its turn until the host's game is over (or ``stop()``), then
+    every client has seen the last move. Bounded: at most ``max_moves`` rolls. A client
+    rolls only once it has seen its previous move come back: until then its view of
+    whose turn it is may be one move old."""
     for _ in range(max_moves):
-        if room.session.game.over:
+        if room.session.game.over or (stop is not None and stop()):
             break
         mover = next((c for c in clients if c.my_turn), None)
         moves = len(room.session.game.history)
@@ -74,7 +94,7 @@ async def play_to_end(room: Room, clients: Sequence[RoomClient], max_moves: int 
             continue
         await mover.roll()
         await mover.wait_for(lambda m=mover, n=moves: _seen(m, n + 1), WAIT)
-    assert room.session.game.over
+    assert room.session.game.over or (stop is not None and stop())
     total = len(room.session.game.history)
     for client in clients:
         await client.wait_for(lambda c=client: _seen(c, total), WAIT)

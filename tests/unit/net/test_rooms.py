@@ -26,6 +26,7 @@ from .rooms import (
     cut,
     join_frame,
     next_of,
+    play_moves,
     play_to_end,
     raw,
     reference_rolls,
@@ -173,11 +174,7 @@ async def test_a_killed_client_rejoins_its_seat_by_name_and_sees_the_game(
     async with serving(store_in(tmp_path)) as (server, port):
         room = server.open_room(settings(["A", "B", "C"]))
         ann, bob, cy = await seated(port, room, ["Ann", "Bob", "Cy"])
-        for _ in range(7):  # a few moves
-            mover = next(c for c in (ann, bob, cy) if c.my_turn)
-            moves = len(room.session.game.history)
-            await mover.roll()
-            await until(lambda m=moves: len(room.session.game.history) > m)
+        await play_moves(room, [ann, bob, cy], 7)  # a few moves
         # kill -9 of Bob's process: the socket is cut without a close frame, the client
         # is gone.
         cut(bob)
@@ -335,13 +332,10 @@ async def test_the_host_stops_and_resume_reopens_the_room(tmp_path: Path) -> Non
         room = server.open_room(settings(["A", "cpu", "B"], seed=3))
         code = room.code
         ann, bob = await seated(port, room, ["Ann", "Bob"])
-        for _ in range(5):
-            mover = next((c for c in (ann, bob) if c.my_turn), None)
-            moves = len(room.session.game.history)
-            if mover is not None:
-                await mover.roll()
-            await until(lambda m=moves: len(room.session.game.history) > m)
-        await until(lambda: any(c.my_turn for c in (ann, bob)))
+        # A few moves, then a person to move with nothing on its way (the computer's
+        # seat could otherwise move after the dice below are read).
+        await play_moves(room, [ann, bob], 5)
+        assert not room.session.game.over
         rolls = room.session.game.rolls
         game_id = room.saver.game_id
         assert game_id is not None
