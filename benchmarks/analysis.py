@@ -173,17 +173,26 @@ def board_50(jumps: int) -> Board:
     return seeded_board(50, jumps, seed=50, rules=Rules())
 
 
+def warm_imports() -> None:
+    """numpy and scipy's sparse modules (imported on first use) out of the timing: a
+    small board's analysis may need neither scipy's matrices nor its factorisation."""
+    import scipy.sparse
+    import scipy.sparse.linalg  # noqa: F401
+
+    assert analyze(Board(3, 3), players=2).expected_turns > 0
+
+
 def child_figure(name: str) -> dict[str, float]:
     """One figure measured in this (child) process: wall seconds, CPU seconds, and the
     peak memory in MB of the whole process."""
     if name.startswith("analyze50-"):
         board = board_50(int(name.split("-")[1]))
-        analyze(Board(3, 3), players=2)  # imports (numpy, scipy) out of the timing
+        warm_imports()
         clear_cache()
         work = lambda: analyze(board, players=4).win_chances  # noqa: E731
     elif name.startswith("report50-"):
         board = board_50(int(name.split("-")[1]))
-        analyze(Board(3, 3), players=2)
+        warm_imports()
         clear_cache()
 
         def work() -> object:
@@ -193,7 +202,7 @@ def child_figure(name: str) -> dict[str, float]:
 
     elif name.startswith("expected1000-"):
         board = seeded_board(1000, int(name.split("-")[1]), seed=1000, rules=Rules())
-        analyze(Board(3, 3))
+        warm_imports()
         clear_cache()
 
         def work() -> object:

@@ -78,7 +78,7 @@ TAIL_TOLERANCE = 1e-12
 """The turn table stops once no position has more unresolved probability than this."""
 MAX_TURN_TABLE_CELLS = 4_000_000
 """Turn outcomes held for ``three_sixes`` (faces**3 per square): 80 MB of Python ints."""
-TABLE_CELLS = 1 << 21
+TABLE_CELLS = 1 << 19
 """Memory cap of the turn table kept for every position (turns x positions float64
 cells, 16 MiB). Past it only the positions asked about are followed (``COLUMN_WORK``)."""
 COLUMN_WORK = 300_000_000
@@ -442,6 +442,7 @@ class _Chain:
             table.doomed,
             np.array(needed, dtype=np.intp),
             budget,
+            table.total(),
         )
         self._follows = [*self._follows[-(FOLLOWS_KEPT - 1) :], follow]
         return follow
@@ -467,10 +468,7 @@ class _Chain:
                     break
             else:
                 return None
-        shape = self.expected[self.kept]
-        if not np.isfinite(shape).all():
-            return None
-        rates = stretch.rates(shape)
+        rates = stretch.rates(stretch.total())
         if rates is None:
             return None
         if (rates.u_low[needed] <= 0).any() or (rates.f_low[needed] <= 0).any():
@@ -666,6 +664,7 @@ class _Stretch:
         doomed: np.ndarray,
         record: np.ndarray | None,
         max_turns: int,
+        total: np.ndarray | None = None,
     ) -> None:
         self.step = operator.step
         self.record = record
@@ -680,6 +679,10 @@ class _Stretch:
         self.rows = np.empty((rows, width))
         self.rows[0] = unresolved if record is None else unresolved[record]
         self.current = unresolved.copy()
+        self._total = unresolved.copy() if total is None else total.copy()
+        """Sum of the unresolved mass over turns 0..t per kept position (the expected
+        turns truncated at t: the shape of the tail bounds), kept up to ``_summed``."""
+        self._summed = 0
         self.track_doomed = bool(doomed.any())
         self.doomed = doomed.copy()
         self.doomed_rows = np.empty((rows if self.track_doomed else 1, width))
@@ -715,6 +718,14 @@ class _Stretch:
             column -= self.doomed_rows[first_row : self.t + 1, slot]
         return column
 
+    def total(self) -> np.ndarray:
+        """Sum of the unresolved mass over turns 0..t per kept position (the table sums
+        its recorded rows when asked; a follow adds each turn as it goes)."""
+        if self.record is None and self._summed < self.t:
+            self._total += self.rows[self._summed + 1 : self.t + 1].sum(axis=0)
+            self._summed = self.t
+        return self._total
+
     def rates(self, shape: np.ndarray) -> Rates | None:
         """Collatz-Wielandt bounds at the last turn H for every kept position (see
         ``TailBounds``), or None when no upper rate below 1 is found. Kept per turn.
@@ -722,9 +733,10 @@ class _Stretch:
         T is non-negative, so for v >= 0: T v <= r v (componentwise) gives T^k v <= r^k v;
         and for any 0 <= w <= v with T w >= r' w, T^k v >= r'^k w. The upper rate is the
         largest ratio T v' / v' over v' = v + e ``shape`` >= v, with e tiny and ``shape``
-        the expected turns E (T E = E - 1, so where e E outweighs v, as on squares that
-        drain far faster down near underflow, the ratio is about 1 - 1/E(p) instead of
-        noise or the 1 of a closed set of tiny values); the
+        the expected turns so far, E_H = U_0 + ... + U_H (T E_H = E_H - 1 + U_(H+1), so
+        where e E_H outweighs v, as on squares that drain far faster down near
+        underflow, the ratio is about 1 - 1/E(p) instead of noise or the 1 of a closed
+        set of tiny values); the
         lower one is the least ratio T w / w with w = v on the positions whose ratio is
         near the top (the last squares, which drain faster, would pull it far down) and
         0 elsewhere: a seat outside those gets no lower bound.
@@ -798,11 +810,14 @@ class _Stretch:
             self.current = self.rows[end]
         else:
             current, spare, rows = self.current, np.empty(len(self.current)), self.rows
+            total = self._total
             for row in range(t + 1, end + 1):
                 step(current, spare)
                 current, spare = spare, current
                 rows[row] = current[record]
+                total += current
             self.current = current
+            self._summed = end
         if self.track_doomed:
             doomed, spare, doomed_rows = self.doomed, np.empty(len(self.doomed)), self.doomed_rows
             for row in range(t + 1, end + 1):
