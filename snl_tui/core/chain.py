@@ -80,7 +80,7 @@ MAX_TURN_TABLE_CELLS = 4_000_000
 """Turn outcomes held for ``three_sixes`` (faces**3 per square): 80 MB of Python ints."""
 TABLE_CELLS = 1 << 19
 """Memory cap of the turn table kept for every position (turns x positions float64
-cells, 16 MiB). Past it only the positions asked about are followed (``COLUMN_WORK``)."""
+cells, 4 MiB). Past it only the positions asked about are followed (``COLUMN_WORK``)."""
 COLUMN_WORK = 300_000_000
 """Work budget (turns x positions) for following asked-about positions past the table:
 a few seconds at most. A column still unresolved then carries its error bound."""
@@ -674,7 +674,7 @@ class _Stretch:
             self.where[record] = np.arange(len(record))
         width = len(unresolved) if record is None else len(record)
         # The table takes its whole memory cap at once: the pages are only committed as
-        # turns are written, and growing it copied up to 16 MiB each time (~20 ms).
+        # turns are written, and growing it copied the whole table each time (~20 ms at 16 MiB).
         rows = max_turns + 1 if record is None else min(max_turns + 1, 256)
         self.rows = np.empty((rows, width))
         self.rows[0] = unresolved if record is None else unresolved[record]
