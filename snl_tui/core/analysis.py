@@ -94,6 +94,8 @@ class Analysis:
     _chain: _Chain = field(repr=False)
     _wins: tuple[float, ...] = field(repr=False)
     _wins_error: float = field(default=0.0, repr=False)
+    _modes: dict[int, tuple[Column, bool]] = field(default_factory=dict, repr=False, compare=False)
+    """``_mode``'s answer per start square (worked out once: the figure and its accuracy)."""
 
     # -- single seat -------------------------------------------------------------------
 
@@ -136,18 +138,40 @@ class Analysis:
         """The most likely finishing turn from ``start`` (the earliest when tied);
         -1 when no game ever finishes. The distribution is followed until no later turn
         can beat it (``accuracy`` says when the work ran out first)."""
-        column = self._mode_column()
+        column, _ = self._mode()
         dist = np.diff(column.cdf, prepend=0.0)
         best = int(dist.argmax()) if len(dist) else -1
         return best if best >= 0 and dist[best] > 0 else -1
 
-    def _mode_column(self) -> Column:
+    def _mode(self) -> tuple[Column, bool]:
+        """The column from ``start`` followed until no later turn can be likelier than
+        its likeliest, and whether that was shown (not cut short by the work budget).
+
+        No later turn's chance exceeds the mass still unresolved; and past the turn H
+        the chain's tail bounds read, none exceeds F(H + 1)'s upper bound (the finishing
+        chance decays geometrically from there): on a long game that settles the mode
+        thousands of turns sooner."""
+        chain, start = self._chain, self._start_checked()
+        known = self._modes.get(start)
+        if known is not None:
+            return known
+
         def settled(columns: list[Column]) -> bool:
             column = columns[0]
             peak = float(np.diff(column.cdf, prepend=0.0).max(initial=0.0))
-            return column.resolved or peak > column.unresolved
+            if column.resolved or peak > column.unresolved:
+                return True
+            bounds = chain.tail_bounds([start])
+            return (
+                bounds is not None
+                and bounds.turns == column.horizon
+                and peak > float(bounds.finishing_high[0])
+            )
 
-        return self._chain.column(self._start_checked(), settled)
+        column = chain.column(start, settled)
+        result = (column, settled([column]) or column.unresolved <= EXACT)
+        self._modes[start] = result
+        return result
 
     @property
     def game_rounds(self) -> float:
@@ -189,6 +213,17 @@ class Analysis:
             others = math.prod(float(s[-1]) for i, s in enumerate(survivals) if i != j)
             bound = min(bound, rest * others)
         tail = min(_geometric_tail(survival), bound)
+        # The chain's tail bounds, when read at this turn: U_i(H + k) lies between
+        # u_low_i rho_lo^k and u_i rho_hi^k, so the rest of the sum lies between two
+        # geometric series; the midpoint, with half their gap as the bound.
+        closed = self._chain.tail_bounds(self.positions)
+        if closed is not None and all(c.horizon == closed.turns for c in columns):
+            seats = len(self.positions)
+            low_rate, high_rate = closed.rho_lo**seats, closed.rho_hi**seats
+            low = math.prod(map(float, closed.unresolved_low)) * low_rate / (1.0 - low_rate)
+            high = math.prod(map(float, closed.unresolved)) * high_rate / (1.0 - high_rate)
+            if (high - low) / 2 < bound:
+                return partial + (low + high) / 2, (high - low) / 2
         return partial + tail, bound
 
     def visits(self) -> list[float] | None:
@@ -369,9 +404,7 @@ class Analysis:
             f"{column.unresolved:.2g} of the games unresolved"
         )
         figures.append(_accuracy("distribution", unresolved, cut))
-        mode = self._mode_column()
-        peak = float(np.diff(mode.cdf, prepend=0.0).max(initial=0.0))
-        if mode.unresolved <= EXACT or peak > mode.unresolved:
+        if self._mode()[1]:
             figures.append(FigureAccuracy("mode_turns", "exact"))
         else:
             figures.append(

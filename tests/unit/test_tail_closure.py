@@ -130,3 +130,41 @@ def test_a_board_with_doomed_squares_sums_turn_by_turn() -> None:
     assert 0 < someone < 1
     assert result.win_chances[0] > result.win_chances[1] > 0
     assert sum(result.win_chances) == pytest.approx(someone, abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=boards(max_side=7), players=st.integers(2, 4))
+def test_the_mode_and_game_rounds_with_the_closed_tail_match_the_full_sum(
+    board: Board, players: int
+) -> None:
+    clear_cache()
+    closed = analyze(board, players=players)
+    assume(closed.finite)
+    mode, rounds = closed.mode_turns, closed.game_rounds
+    rounds_error = closed.accuracy_of("game_rounds").error
+    with pytest.MonkeyPatch.context() as patch:
+        without_closure(patch)
+        clear_cache()
+        summed = analyze(board, players=players)
+        assert summed.mode_turns == mode
+        bound = rounds_error + summed.accuracy_of("game_rounds").error
+        assert abs(summed.game_rounds - rounds) <= bound + 1e-9 * max(1.0, rounds)
+    clear_cache()
+    assert closed.accuracy_of("mode_turns").exact
+
+
+def test_a_long_games_mode_is_settled_far_sooner(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = long_board(30, seed=3)
+    clear_cache()
+    closed = analyze(board)
+    mode = closed.mode_turns
+    chain = chain_of(board)
+    turns_closed = chain.table.t + sum(follow.t for follow in chain._follows)
+    without_closure(monkeypatch)
+    clear_cache()
+    summed = analyze(board)
+    assert summed.mode_turns == mode
+    chain = chain_of(board)
+    turns_summed = chain.table.t + sum(follow.t for follow in chain._follows)
+    assert turns_closed * 2 < turns_summed
+    assert closed.accuracy_of("mode_turns").exact
