@@ -266,7 +266,17 @@ def _load_text(
         name = parsed.name if parsed.name is not None else stem
         description = parsed.description or description
         if parsed.matrix is not None:
-            return Board.from_matrix(parsed.matrix, final_rules, name=name, description=description)
+            try:
+                return Board.from_matrix(
+                    parsed.matrix, final_rules, name=name, description=description
+                )
+            except BoardError:
+                careful = parsed.careful() if parsed.careful is not None else None
+                if careful is None or careful.matrix is None:  # the careful parse raises
+                    raise  # its own error first, if it has one: else the board's
+                return Board.from_matrix(
+                    careful.matrix, final_rules, name=name, description=description
+                )
         return Board(
             parsed.rows,
             parsed.cols,

@@ -28,7 +28,7 @@ def load_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, obje
 
     fast = outcome()
     with monkeypatch.context() as patch:
-        patch.setattr(json_board, "_has_large_ints", lambda data: True)  # always careful
+        patch.setattr(json_board, "parse", json_board._careful)  # always careful
         careful = outcome()
     return fast, careful
 

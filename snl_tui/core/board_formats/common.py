@@ -5,7 +5,7 @@ checks on numbers from a file. No format is defined here: each is one module bes
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,9 @@ class Parsed:
     name: str | None = None
     description: str = ""
     matrix: list[Any] | None = None
+    careful: Callable[[], Parsed] | None = None
+    """The same text parsed with every check, for a matrix its board refuses: the error
+    then is the careful parse's (a number far too large, say), else the board's own."""
 
 
 class NotThisFormat(Exception):

@@ -11,7 +11,6 @@ from ..errors import BoardError
 from ..rules import Rules
 from ..text import quote
 from .common import (
-    MAX_DIGITS,
     NotThisFormat,
     Parsed,
     checked_int,
@@ -40,36 +39,24 @@ def _json_int(token: str) -> int:
     return checked_int(token, None, "a number")
 
 
-_LARGEST = 10**MAX_DIGITS
-"""Numbers from this size on are refused (``checked_int``)."""
-
-
-def _has_large_ints(data: object) -> bool:
-    """Does a parsed matrix hold a number of more than ``MAX_DIGITS`` digits? Answered
-    with C-level scans (max and min per row); anything but rows of numbers says yes, so
-    that the careful parse decides."""
-    if not isinstance(data, list):
-        return True
-    try:
-        rows = [row for row in data if row]
-        return bool(rows) and (max(map(max, rows)) >= _LARGEST or min(map(min, rows)) <= -_LARGEST)
-    except (TypeError, ValueError):
-        return True
-
-
 def parse(text: str) -> Parsed:
     # The per-integer hook is a Python call per cell (more than half the load time of
-    # a 1000 x 1000 matrix). A matrix is parsed without it; only when the result holds
-    # a number too large (or a document, or anything unusual, or a number past int()'s
-    # own limit) is the text parsed again with the hook, which refuses that number
-    # exactly as before.
+    # a 1000 x 1000 matrix). A matrix is parsed without it; a number far too large
+    # (more than MAX_DIGITS digits) is outside every board, so the board refuses such a
+    # matrix, and only then is the text parsed again with the hook (``Parsed.careful``),
+    # which refuses that number exactly as before. A document, anything unusual or a
+    # number past int()'s own limit goes to the careful parse at once.
     data: Any = None
     try:
         data = json.loads(text, object_pairs_hook=_reject_duplicates)
     except (ValueError, RecursionError):  # JSONDecodeError too: the careful parse says
         data = None
-    if data is not None and not isinstance(data, dict) and not _has_large_ints(data):
-        return _parsed(data)
+    if isinstance(data, list):
+        return Parsed(0, 0, [], Rules(), matrix=data, careful=lambda: _careful(text))
+    return _careful(text)
+
+
+def _careful(text: str) -> Parsed:
     try:
         data = json.loads(text, object_pairs_hook=_reject_duplicates, parse_int=_json_int)
     except json.JSONDecodeError as error:
