@@ -10,6 +10,7 @@ it in a worker and hands the result to the panel.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -50,11 +51,20 @@ class Odds:
         return expected is not None and math.isinf(expected) and not any(self.distribution)
 
 
+def odds_at_hand(board: Board) -> bool:
+    """Are the odds on ``board`` lookups now (its analysis done and complete), so that
+    ``compute_odds`` takes well under a millisecond and may run on the UI thread? False
+    until the first ``compute_odds`` on it has run (in a worker)."""
+    chain = sys.modules.get("snl_tui.core.chain")  # not imported yet: nothing is ready
+    return chain is not None and bool(chain.is_settled(board))
+
+
 def compute_odds(
     board: Board, positions: Sequence[int], to_move: int, *, players: int | None = None
 ) -> Odds:
     """Ask ``core.analysis`` for the odds from the current position (cached per board)."""
     from .analysis import MAX_DISTRIBUTION_SQUARES, analyze
+    from .chain import settle
 
     square = positions[to_move]
     if square >= board.goal:  # nothing left to estimate (and no flat chart to draw)
@@ -62,6 +72,7 @@ def compute_odds(
     seats = players if players is not None else len(positions)
     try:
         analysis = analyze(board, players=seats, positions=list(positions), to_move=to_move)
+        settle(board)  # once: then the odds of every later move are lookups
     except SnlError as error:
         return Odds(why_unavailable=str(error))
     never = analysis.never_finishes  # from ``square``, the seat to move's square

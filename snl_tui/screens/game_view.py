@@ -12,7 +12,7 @@ from textual.widgets import Static
 from ..commands import keys_of
 from ..core.board import Board
 from ..core.engine import Player
-from ..core.odds import compute_odds
+from ..core.odds import compute_odds, odds_at_hand
 from ..core.saving import GameSaver
 from ..core.session import (
     GameSession,
@@ -143,9 +143,15 @@ class GameView(Screen[None]):
             panel.query_one("#hint-text", Static).update(COMPUTING)
             return
         # The odds from the analysis (0.4 s on classic the first time, seconds on big
-        # boards) in a worker; shown if the game has not moved on meanwhile.
+        # boards) in a worker; shown if the game has not moved on meanwhile. Once the
+        # board's analysis is complete they are lookups, shown at once: in the same
+        # frame as the move (a worker's answer often came a frame later).
         game = self.session.game
         board, positions, seat = game.board, tuple(game.positions), self.hint_seat()
+        if odds_at_hand(board):
+            odds = compute_odds(board, positions, seat)
+            panel.show_hint(board, game.players, positions, seat, odds=odds)
+            return
         in_background(
             self,
             "hint",
