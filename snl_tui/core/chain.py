@@ -78,9 +78,9 @@ TAIL_TOLERANCE = 1e-12
 """The turn table stops once no position has more unresolved probability than this."""
 MAX_TURN_TABLE_CELLS = 4_000_000
 """Turn outcomes held for ``three_sixes`` (faces**3 per square): 80 MB of Python ints."""
-TABLE_CELLS = 1 << 19
+TABLE_CELLS = 1 << 21
 """Memory cap of the turn table kept for every position (turns x positions float64
-cells, 4 MiB). Past it only the positions asked about are followed (``COLUMN_WORK``)."""
+cells, 16 MiB). Past it only the positions asked about are followed (``COLUMN_WORK``)."""
 COLUMN_WORK = 300_000_000
 """Work budget (turns x positions) for following asked-about positions past the table:
 a few seconds at most. A column still unresolved then carries its error bound."""
