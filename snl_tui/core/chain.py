@@ -563,9 +563,30 @@ def _stretch_length(turns: int) -> int:
     return max(64, turns // 4)
 
 
+DENSE_SYSTEM_LIMIT = 128
+"""Up to this many states the system I - R is solved as a dense matrix (LAPACK, a few
+microseconds); above it, one sparse SuperLU factorisation serves every solve."""
+
+
+class _DenseSolver:
+    """``solve(rhs, trans)`` like SuperLU's, for a small dense matrix (LU per solve:
+    each is a few microseconds at this size)."""
+
+    def __init__(self, matrix: np.ndarray) -> None:
+        self.matrix = matrix
+
+    def solve(self, rhs: np.ndarray, trans: str = "N") -> np.ndarray:
+        matrix = self.matrix.T if trans == "T" else self.matrix
+        try:
+            solution: np.ndarray = np.linalg.solve(matrix, rhs)
+        except np.linalg.LinAlgError:  # exactly singular in floating point: too large
+            return np.full(len(rhs), math.nan)
+        return solution
+
+
 class _System:
     """I - R over ``states`` (per-roll matrix R restricted to them), factorised once
-    (SuperLU, sparse) for any number of right-hand sides."""
+    (SuperLU, sparse; a small one dense) for any number of right-hand sides."""
 
     def __init__(self, dest: np.ndarray, states: np.ndarray, faces: int) -> None:
         size = dest.shape[0]
@@ -578,9 +599,6 @@ class _System:
         count = len(states)
         if not count:
             return
-        from scipy.sparse import csr_matrix
-        from scipy.sparse.linalg import splu
-
         # faces * (I - R), one row per state: the diagonal, then one entry per face (a
         # face leaving the states, for the goal or outside, adds 0 to the diagonal), so
         # every row has faces + 1 slots and the CSR arrays are built without sorting.
@@ -598,6 +616,18 @@ class _System:
         rows, slots = np.nonzero(sub < 0)
         indices[rows, slots + 1] = rows
         values[rows, slots + 1] = 0.0
+        if count <= DENSE_SYSTEM_LIMIT:
+            # A small system is one LAPACK solve per right-hand side: no scipy to import
+            # (a quarter of a second: snl stats over the built-in boards needs none).
+            dense = np.zeros((count, count))
+            np.add.at(
+                dense, (np.repeat(np.arange(count), faces + 1), indices.ravel()), values.ravel()
+            )
+            self._lu = _DenseSolver(dense)
+            return
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.linalg import splu
+
         indptr = np.arange(0, count * (faces + 1) + 1, faces + 1, dtype=np.int32)
         matrix = csr_matrix((values.ravel(), indices.ravel(), indptr), shape=(count, count))
         matrix.sum_duplicates()  # faces sharing a destination, self-loops

@@ -12,8 +12,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core.analysis import analyze
+from snl_tui.core import chain as chain_module
+from snl_tui.core.analysis import Analysis, analyze
 from snl_tui.core.board import Board
+from snl_tui.core.chain import DENSE_SYSTEM_LIMIT
 from snl_tui.core.engine import next_position
 from snl_tui.core.errors import BoardError
 from snl_tui.core.rules import Rules
@@ -97,11 +99,20 @@ def boards(draw: st.DrawFn) -> Board:
         raise
 
 
+@pytest.mark.parametrize("limit", [0, DENSE_SYSTEM_LIMIT], ids=["sparse LU", "dense solve"])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(boards())
-def test_sparse_figures_match_the_dense_reference(board: Board) -> None:
+@given(board=boards())
+def test_sparse_figures_match_the_dense_reference(limit: int, board: Board) -> None:
+    # Both ways of solving I - R (small systems are solved dense, larger ones by the
+    # sparse factorisation): each against the textbook reference.
     reference = dense_reference(board)
-    a = analyze(board)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chain_module, "DENSE_SYSTEM_LIMIT", limit)
+        a = analyze(board)
+        _check_against(reference, board, a)
+
+
+def _check_against(reference: dict[str, np.ndarray], board: Board, a: Analysis) -> None:
     chain = a._chain
     for square in range(board.goal + 1):
         want = reference["expected"][square]
@@ -169,3 +180,22 @@ def test_large_boards_against_plain_numpy(side: int) -> None:
     # The distribution sums to the expectation: E = sum_t P(T > t).
     column = a._chain.column(a.start).cdf
     assert a.expected_turns == pytest.approx(float((1 - column).sum()), rel=1e-9)
+
+
+def test_the_built_in_small_boards_need_no_scipy() -> None:
+    """snl stats and the hint's first odds on the built-in 10 x 10 boards import no scipy
+    (a quarter of a second): their systems are solved dense."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from snl_tui.core.analysis import analyze\n"
+        "from snl_tui.core.formats import load_board\n"
+        "for name in ('classic', 'leetcode-1', 'throws-30', 'river'):\n"
+        "    a = analyze(load_board(name), players=2)\n"
+        "    a.expected_turns, a.std_turns, a.win_chances, a.visits(), a.mode_turns\n"
+        "print('scipy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
