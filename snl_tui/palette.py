@@ -97,7 +97,10 @@ class SnlCommandPalette(CommandPalette):
 
     def action_page(self, direction: int) -> None:
         """Move the highlight a page down (1) or up (-1) in the list of commands."""
-        commands = self.query_one(CommandList)
+        found = self.query(CommandList)
+        if self.dismissed or not found:
+            return  # closing (pgdn in the same burst as Escape): the list is gone
+        commands = found.first()
         if not commands.option_count or commands.scrollable_content_region.height <= 0:
             return  # not laid out yet: Textual's page move would raise KeyError
         if direction > 0:

@@ -50,6 +50,27 @@ async def test_page_keys_in_the_same_burst_as_ctrl_p_do_not_crash(make_app, keys
     assert app.return_code in (None, 0)
 
 
+async def test_a_page_key_after_the_list_is_gone_does_nothing(make_app) -> None:
+    # While the palette closes its list is removed before the screen is: a page key
+    # queued behind the Escape then found no list (the key-mashing test: 'No nodes match
+    # CommandList', snl exited 1). Here the list is removed by hand, then the key comes.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: CommandPalette.is_open(app))
+        await settle(pilot)
+        palette = app.screen
+        await palette.query_one(CommandList).remove()
+        await pilot.press("pagedown", "pageup")
+        await settle(pilot)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is game)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: len(game.game.history) > 0)
+    assert app.return_code in (None, 0)
+
+
 async def test_the_theme_list_guards_its_page_keys_too(make_app) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
