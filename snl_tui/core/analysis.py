@@ -574,8 +574,8 @@ def _geometric_wins(bounds: TailBounds, to_move: int) -> tuple[tuple[float, ...]
     and the rest not within H + k - 1. With F_r(H + k) = f_r s^(k-1) and U_j(H + k) =
     u_j p^k for rates between their bounds (``TailBounds``), the sum over k is
     f_r prod_(j != r) u_j p^r / (1 - s p^(P-1)), increasing in both rates: the
-    lower rates give a lower bound and the upper ones an upper bound. The midpoint is
-    returned, and half the widest seat's spread times the seats as the error.
+    lower rates give a lower bound and the upper ones an upper bound. The midpoints are
+    returned, and the sum of the seats' half-spreads as the error.
     """
     count = len(bounds.unresolved)
     order = [(to_move + r) % count for r in range(count)]

@@ -766,10 +766,10 @@ class _Stretch:
         the expected turns so far, E_H = U_0 + ... + U_H (T E_H = E_H - 1 + U_(H+1), so
         where e E_H outweighs v, as on squares that drain far faster down near
         underflow, the ratio is about 1 - 1/E(p) instead of noise or the 1 of a closed
-        set of tiny values); the
-        lower one is the least ratio T w / w with w = v on the positions whose ratio is
-        near the top (the last squares, which drain faster, would pull it far down) and
-        0 elsewhere: a seat outside those gets no lower bound.
+        set of tiny values); the lower one is the least ratio T w / w with w = v on the
+        positions whose ratio is near the top (the last squares, which drain faster,
+        would pull it far down) and 0 elsewhere: a seat outside those gets no lower
+        bound.
         """
         cached = self._rates
         if cached is not None and cached[0] == self.t:
