@@ -161,12 +161,8 @@ class Analysis:
             peak = float(np.diff(column.cdf, prepend=0.0).max(initial=0.0))
             if column.resolved or peak > column.unresolved:
                 return True
-            bounds = chain.tail_bounds([start])
-            return (
-                bounds is not None
-                and bounds.turns == column.horizon
-                and peak > float(bounds.finishing_high[0])
-            )
+            bounds = chain.tail_bounds([start], column.horizon)
+            return bounds is not None and peak > float(bounds.finishing_high[0])
 
         column = chain.column(start, settled)
         result = (column, settled([column]) or column.unresolved <= EXACT)
@@ -216,7 +212,7 @@ class Analysis:
         # The chain's tail bounds, when read at this turn: U_i(H + k) lies between
         # u_low_i rho_lo^k and u_i rho_hi^k, so the rest of the sum lies between two
         # geometric series; the midpoint, with half their gap as the bound.
-        closed = self._chain.tail_bounds(self.positions)
+        closed = self._chain.tail_bounds(self.positions, len(survival) - 1)
         if closed is not None and all(c.horizon == closed.turns for c in columns):
             seats = len(self.positions)
             low_rate, high_rate = closed.rho_lo**seats, closed.rho_hi**seats
@@ -490,7 +486,7 @@ def analyze(
         if error > TAIL_TOLERANCE:
             # The rest of the game summed between two geometric series (see TailBounds),
             # when the chain's rates at turn H are known tightly enough.
-            bounds = chain.tail_bounds(squares)
+            bounds = chain.tail_bounds(squares, len(cdfs[0]) - 1)
             if bounds is not None and all(c.horizon == bounds.turns for c in columns):
                 tail, spread = _geometric_wins(bounds, to_move)
                 if spread < error:

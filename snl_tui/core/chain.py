@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
@@ -120,22 +120,6 @@ class Column:
 
 
 @dataclass(frozen=True)
-class Rates:
-    """Bounds on every later turn of a stretch, for all its kept positions (vectors):
-    T^k u <= rho_hi^k u and T^k u >= rho_lo^k u_low, likewise for the finishing mass
-    with f_high, f_low and sigma (``_Stretch.rates``)."""
-
-    u: np.ndarray
-    u_low: np.ndarray
-    f_high: np.ndarray
-    f_low: np.ndarray
-    rho_lo: float
-    rho_hi: float
-    sigma_lo: float
-    sigma_hi: float
-
-
-@dataclass(frozen=True)
 class TailBounds:
     """Bounds on every turn past the last one read (H), for some positions: for k >= 0,
 
@@ -156,6 +140,17 @@ class TailBounds:
     rho_hi: float
     sigma_lo: float
     sigma_hi: float
+
+    def restricted(self, indices: Sequence[int], turns: int) -> TailBounds:
+        """The bounds of the positions at ``indices`` only, read at turn ``turns``."""
+        return replace(
+            self,
+            turns=turns,
+            unresolved=self.unresolved[indices],
+            unresolved_low=self.unresolved_low[indices],
+            finishing_low=self.finishing_low[indices],
+            finishing_high=self.finishing_high[indices],
+        )
 
 
 class _Chain:
@@ -447,11 +442,12 @@ class _Chain:
         self._follows = [*self._follows[-(FOLLOWS_KEPT - 1) :], follow]
         return follow
 
-    def tail_bounds(self, positions: Sequence[int]) -> TailBounds | None:
-        """Geometric bounds on every later turn of ``positions``' columns as last read
-        (see ``TailBounds``), or None where they do not apply: the table complete (no
-        tail), a doomed position on the board (the unresolved mass is not the finishing
-        mass), a position outside the kept ones, or no bound tight enough to be of use."""
+    def tail_bounds(self, positions: Sequence[int], horizon: int) -> TailBounds | None:
+        """Geometric bounds on every turn after ``horizon`` of ``positions``' columns
+        (see ``TailBounds``), or None where they do not apply: the columns not read to
+        exactly that turn, the table complete (no tail), a doomed position on the board
+        (the unresolved mass is not the finishing mass), a position outside the kept
+        ones, or no bound tight enough to be of use."""
         if self.distribution_left_out is not None:
             return None
         if any(self.kept_index[p] < 0 for p in positions):
@@ -468,22 +464,14 @@ class _Chain:
                     break
             else:
                 return None
+        if turns != horizon:
+            return None
         rates = stretch.rates(stretch.total())
         if rates is None:
             return None
-        if (rates.u_low[needed] <= 0).any() or (rates.f_low[needed] <= 0).any():
+        if (rates.unresolved_low[needed] <= 0).any() or (rates.finishing_low[needed] <= 0).any():
             return None  # a position outside the slowest class: no lower bound
-        return TailBounds(
-            turns,
-            rates.u[needed],
-            rates.u_low[needed],
-            rates.f_low[needed],
-            rates.f_high[needed],
-            rates.rho_lo,
-            rates.rho_hi,
-            rates.sigma_lo,
-            rates.sigma_hi,
-        )
+        return rates.restricted(needed, turns)
 
     def _read(
         self, table: _Stretch, follow: _Stretch | None, positions: Sequence[int]
@@ -720,7 +708,7 @@ class _Stretch:
         self.max_turns = max_turns
         self.t = 0
         self.complete = False
-        self._rates: tuple[int, Rates | None] | None = None
+        self._rates: tuple[int, TailBounds | None] | None = None
 
     @property
     def exhausted(self) -> bool:
@@ -756,9 +744,10 @@ class _Stretch:
             self._summed = self.t
         return self._total
 
-    def rates(self, shape: np.ndarray) -> Rates | None:
-        """Collatz-Wielandt bounds at the last turn H for every kept position (see
-        ``TailBounds``), or None when no upper rate below 1 is found. Kept per turn.
+    def rates(self, shape: np.ndarray) -> TailBounds | None:
+        """Collatz-Wielandt bounds at the last turn H for every kept position (a
+        ``TailBounds`` over them all, its turn this stretch's own), or None when no upper
+        rate below 1 is found. Kept per turn.
 
         T is non-negative, so for v >= 0: T v <= r v (componentwise) gives T^k v <= r^k v;
         and for any 0 <= w <= v with T w >= r' w, T^k v >= r'^k w. The upper rate is the
@@ -778,7 +767,7 @@ class _Stretch:
         self._rates = (self.t, result)
         return result
 
-    def _compute_rates(self, shape: np.ndarray) -> Rates | None:
+    def _compute_rates(self, shape: np.ndarray) -> TailBounds | None:
         step = self.step
         eps = float(np.finfo(float).eps)
         u = np.array(self.current, dtype=float)
@@ -813,7 +802,7 @@ class _Stretch:
             low = float((tw[near] / w[near]).min()) * (1 - 16 * eps)
             found.append((w, max(low, 0.0), high))
         (u_low, rho_lo, rho_hi), (f_lower, sigma_lo, sigma_hi) = found
-        return Rates(u, u_low, f_high, f_lower, rho_lo, rho_hi, sigma_lo, sigma_hi)
+        return TailBounds(self.t, u, u_low, f_lower, f_high, rho_lo, rho_hi, sigma_lo, sigma_hi)
 
     def advance(self, turns: int) -> None:
         """Run up to ``turns`` more turns (fewer when resolved or exhausted first)."""

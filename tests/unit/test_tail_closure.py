@@ -34,8 +34,8 @@ def test_the_bounds_hold_on_every_later_turn(board: Board, turns: int) -> None:
     start = board.rules.start_position
     chain = chain_of(board)
     assume(chain.distribution_left_out is None)
-    chain.columns([start], lambda columns: columns[0].horizon >= turns)
-    bounds = chain.tail_bounds([start])
+    column = chain.column(start, lambda columns: columns[0].horizon >= turns)
+    bounds = chain.tail_bounds([start], column.horizon)
     assume(bounds is not None)
     assert bounds is not None
     cdf = full_column(board, start)
@@ -54,7 +54,7 @@ def test_the_bounds_hold_on_every_later_turn(board: Board, turns: int) -> None:
 
 
 def without_closure(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_Chain, "tail_bounds", lambda self, positions: None)
+    monkeypatch.setattr(_Chain, "tail_bounds", lambda self, positions, horizon: None)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -125,7 +125,8 @@ def test_a_board_with_doomed_squares_sums_turn_by_turn() -> None:
     result = analyze(board, players=2)
     chain = chain_of(board)
     assert chain.table.track_doomed
-    assert chain.tail_bounds([board.rules.start_position]) is None
+    start = board.rules.start_position
+    assert chain.tail_bounds([start], chain.column(start).horizon) is None
     someone = 1 - result.never_finishes**2
     assert 0 < someone < 1
     assert result.win_chances[0] > result.win_chances[1] > 0
