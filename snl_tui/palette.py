@@ -29,27 +29,25 @@ from textual.command import CommandList, CommandPalette, SearchIcon
 from textual.events import Mount
 from textual.widgets import Input, OptionList
 
-from .screens.dialog import nothing_to_await
+from .screens.dialog import DismissOnce
 
 
-class SnlCommandPalette(CommandPalette):
-    """Textual's command palette whose page keys wait for the list to be laid out."""
+class SnlCommandPalette(DismissOnce[None], CommandPalette):
+    """Textual's command palette whose page keys wait for the list to be laid out, and
+    which closes once and only from the top of the stack (``DismissOnce``): a dismiss
+    that reached it with another screen above popped that screen instead and marked the
+    palette closed, so no Escape closed it again."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("pagedown", "page(1)", "Next page", show=False),
         Binding("pageup", "page(-1)", "Previous page", show=False),
     ]
 
-    dismissed = False
-    """Set by the first dismiss: later ones (a second Enter in the same burst) do nothing."""
-
     def dismiss(self, result: None = None) -> AwaitComplete:
-        if self.dismissed:
-            return nothing_to_await()
-        self.dismissed = True
-        # Textual's search worker would go on looking for the list of commands after
-        # the palette is gone, and fail (NoMatches) with the app: stop it first.
-        self.workers.cancel_node(self)
+        if not self.dismissed and self.is_active:
+            # Textual's search worker would go on looking for the list of commands after
+            # the palette is gone, and fail (NoMatches) with the app: stop it first.
+            self.workers.cancel_node(self)
         return super().dismiss(result)
 
     def on_unmount(self) -> None:

@@ -97,3 +97,33 @@ async def test_enter_twice_in_one_burst_runs_one_command_and_keeps_the_game(make
         await wait_until(pilot, lambda: app.screen is game)
         await settle(pilot)
         assert app.screen is game and game.hint_visible
+
+
+async def test_a_dismiss_while_a_screen_is_above_waits_and_escape_still_closes(make_app) -> None:
+    # A dismiss that reached the palette while another screen lay above it popped that
+    # screen instead and marked the palette closed, so Escape never closed it again
+    # (the key-mashing test: a palette that stayed open through every Escape).
+    from textual.screen import ModalScreen
+
+    class Above(ModalScreen[None]):
+        pass
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: CommandPalette.is_open(app))
+        await settle(pilot)
+        palette = app.screen
+        above = Above()
+        await app.push_screen(above)
+        palette.dismiss()  # queued behind the screen above: it is not popped instead
+        await settle(pilot)
+        assert app.screen is above
+        above.dismiss()
+        await wait_until(pilot, lambda: app.screen is game)  # the palette went when on top
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: CommandPalette.is_open(app))
+        await pilot.press("escape", "escape")
+        await wait_until(pilot, lambda: app.screen is game)
+    assert app.return_code in (None, 0)
