@@ -47,6 +47,7 @@ the game's first frame does not wait for it.
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -57,6 +58,8 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
+from .band import PlainSolver, PlainStructure, plain_structure
+from .blas import one_thread
 from .board import MAX_SIDE, Board
 from .engine import count_to, jump_table, turn_table
 from .errors import SnlError
@@ -292,6 +295,11 @@ class _Chain:
         e[system.index[start]] = 1.0
         with np.errstate(all="ignore"):
             rolls = system.solve(e, transposed=True)
+            # No roll is ever made from a position that no roll from elsewhere ends on
+            # (a jump's start) but the start: exactly 0, whatever the solver's rounding.
+            never = ~self._entered[system.states]
+            never[system.index[start]] = False
+            rolls[never] = 0.0
             visits = np.zeros(self.size)
             ends = self._ends_turn(system.states)
             dest = self.dest[system.states]
@@ -300,6 +308,14 @@ class _Chain:
             visits[start] += 1.0
         visits[self.goal] = 0.0
         return visits
+
+    @cached_property
+    def _entered(self) -> np.ndarray:
+        """Per position: does some roll from another position end on it?"""
+        entered = np.zeros(self.size, dtype=bool)
+        moves = self.dest != np.arange(self.size)[:, None]
+        entered[self.dest[moves]] = True
+        return entered
 
     @cached_property
     def finish_probability(self) -> np.ndarray:
@@ -556,6 +572,24 @@ DENSE_SYSTEM_LIMIT = 128
 microseconds); above it, one sparse SuperLU factorisation serves every solve."""
 
 
+PLAIN_RANK_COLD = 1500
+"""With scipy not loaded yet, a board of up to this many jumps is solved as the plain
+walk plus corrections (``band``): a k x k dense factorisation costs less than importing
+scipy's sparse solver (a quarter of a second) up to about here."""
+PLAIN_RANK_WORK = 20_000
+"""With scipy loaded, the plain walk plus corrections is used while k^3 stays below this
+many times the squares (a sparse factorisation fills in with the jumps: at 1000 x 1000
+with 2,000 jumps it has 16 M entries; at 50 x 50 with 1,000 jumps it takes 3 ms)."""
+
+
+def _plain_pays(structure: PlainStructure) -> bool:
+    """Is the plain walk plus corrections the cheaper way to solve this board?"""
+    rank = structure.rank
+    if rank**3 <= PLAIN_RANK_WORK * structure.squares:
+        return True
+    return rank <= PLAIN_RANK_COLD and "scipy.sparse.linalg" not in sys.modules
+
+
 class _DenseSolver:
     """``solve(rhs, trans)`` like SuperLU's, for a small dense matrix (LU per solve:
     each is a few microseconds at this size)."""
@@ -566,7 +600,8 @@ class _DenseSolver:
     def solve(self, rhs: np.ndarray, trans: str = "N") -> np.ndarray:
         matrix = self.matrix.T if trans == "T" else self.matrix
         try:
-            solution: np.ndarray = np.linalg.solve(matrix, rhs)
+            with one_thread():
+                solution: np.ndarray = np.linalg.solve(matrix, rhs)
         except np.linalg.LinAlgError:  # exactly singular in floating point: too large
             return np.full(len(rhs), math.nan)
         return solution
@@ -583,14 +618,23 @@ class _System:
         self.index[states] = np.arange(len(states))
         self.faces = faces
         self._lu: Any = None
+        self._plain: PlainSolver | None = None
         self._failed = False
         count = len(states)
         if not count:
             return
+        every = count == size - 1 and bool((states == np.arange(count)).all())
+        if count > DENSE_SYSTEM_LIMIT and every:
+            # Every position but the goal: the plain walk plus one correction per jump
+            # (``band``), when that is the cheaper way.
+            structure = plain_structure(dest, faces)
+            if structure is not None and _plain_pays(structure):
+                self._plain = PlainSolver(dest, structure)
+                return
         # faces * (I - R), one row per state: the diagonal, then one entry per face (a
         # face leaving the states, for the goal or outside, adds 0 to the diagonal), so
         # every row has faces + 1 slots and the CSR arrays are built without sorting.
-        if count == size - 1 and (states == np.arange(count)).all():
+        if every:
             sub = dest[:count].astype(np.int32)  # every position but the goal: itself
             sub[sub == count] = -1
         else:
@@ -638,6 +682,8 @@ class _System:
         too large or not finite, and the figures are "too large to compute"."""
         if not len(self.states):
             return 0.0
+        if self._plain is not None:
+            return self._plain.relative_error
         rolls = self.solve(np.ones(len(self.states)))
         largest = float(np.max(np.abs(rolls)))
         if not math.isfinite(largest):
@@ -647,6 +693,8 @@ class _System:
     def solve(self, rhs: np.ndarray, transposed: bool = False) -> np.ndarray:
         """(I - R)^-1 rhs (or its transpose); nan everywhere when the factorisation
         failed (a figure finite in theory but too large for floating point)."""
+        if self._plain is not None:
+            return self._plain.solve(rhs, transposed)
         if self._lu is None:
             return np.full(len(self.states), math.nan)
         with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -901,16 +949,23 @@ class _TurnOperator:
                 b = np.linalg.solve(np.eye(size) - a[:, :size], b[:, :size])
             self.dense = np.ascontiguousarray(b[:, :size])
             return
-        # B as a sparse matrix (one matrix-vector product in C per turn: about twice
-        # as fast as gathering along the roll table with numpy, measured at 50 x 50).
-        from scipy.sparse import csr_matrix
-
         rows = np.repeat(np.arange(size), faces)
         cols = ending.ravel()
         keep = cols < size  # not the sink
-        self.sparse = csr_matrix(
-            (np.full(int(keep.sum()), self.scale), (rows[keep], cols[keep])), shape=(size, size)
-        )
+        self.sparse: Any = None
+        self.gather: _Gather | None = None
+        if "scipy.sparse" in sys.modules:
+            # B as a sparse matrix: one matrix-vector product in C per turn, about twice
+            # as fast as gathering along the roll table with numpy (measured at 50 x 50).
+            from scipy.sparse import csr_matrix
+
+            self.sparse = csr_matrix(
+                (np.full(int(keep.sum()), self.scale), (rows[keep], cols[keep])),
+                shape=(size, size),
+            )
+        else:
+            # Not worth importing scipy for (a quarter of a second): numpy gathers.
+            self.gather = _Gather(ending, self.scale)
         self.levels: list[tuple[np.ndarray, float]] = []
         if six_again:
             weight = self.scale
@@ -921,27 +976,59 @@ class _TurnOperator:
                 succ = succ[succ]
                 weight *= weight
 
+    def _product(self, values: np.ndarray) -> np.ndarray:
+        """B @ values."""
+        if self.gather is not None:
+            out = np.empty(self.size)
+            self.gather(values, out)
+            return out
+        product: np.ndarray = self.sparse @ values
+        return product
+
     @property
     def step(self) -> Callable[[np.ndarray, np.ndarray], object]:
         """``step(values, out)``: one turn, ``out = T @ values``."""
         if self.dense is not None:
             return self.dense.dot
-        product = _matvec(self.sparse)
-        if self.levels or product is None:
+        if self.levels:
             return self.apply
-        return product
+        if self.gather is not None:
+            return self.gather
+        product = _matvec(self.sparse)
+        return self.apply if product is None else product
 
     def apply(self, values: np.ndarray, out: np.ndarray) -> None:
         if self.dense is not None:
             np.dot(self.dense, values, out=out)
             return
         if not self.levels:
-            out[:] = self.sparse @ values
+            out[:] = self._product(values)
             return
-        partial = np.append(self.sparse @ values, 0.0)  # plus the sink, always 0
+        partial = np.append(self._product(values), 0.0)  # plus the sink, always 0
         for succ, weight in self.levels:
             partial += weight * partial[succ]
         out[:] = partial[: self.size]
+
+
+class _Gather:
+    """``gather(values, out)``: out = B @ values for B given by its roll table (``ending``:
+    per position and face where the roll ends the turn, or the sink ``size``), by numpy
+    gathers along the table, one face at a time (rows contiguous)."""
+
+    def __init__(self, ending: np.ndarray, scale: float) -> None:
+        size = ending.shape[0]
+        self.columns = np.ascontiguousarray(ending.T, dtype=np.intp)
+        self.scale = scale
+        self.padded = np.zeros(size + 1)  # the sink's entry stays 0
+        self.gathered = np.empty(self.columns.shape)
+        self.size = size
+
+    def __call__(self, values: np.ndarray, out: np.ndarray) -> None:
+        padded = self.padded
+        padded[: self.size] = values
+        np.take(padded, self.columns, out=self.gathered, mode="clip")  # no bounds buffer
+        np.add.reduce(self.gathered, axis=0, out=out)
+        out *= self.scale
 
 
 def _matvec(matrix: Any) -> Callable[[np.ndarray, np.ndarray], None] | None:
@@ -1026,8 +1113,15 @@ def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
     return can_finish, safe
 
 
+NUMPY_SEARCH_LIMIT = 100_000
+"""Up to this many positions, with scipy not loaded, graph searches run in numpy (one
+vectorised step per level) rather than importing scipy's graph routines."""
+
+
 def _reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
     """Per position: can it reach a seed along the edges here -> there?"""
+    if size <= NUMPY_SEARCH_LIMIT and "scipy.sparse" not in sys.modules:
+        return _reaching_numpy(here, there, size, seeds)
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order
 
@@ -1041,6 +1135,31 @@ def _reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray)
     seen = np.zeros(size + 1, dtype=bool)
     seen[order] = True
     return seen[:size]
+
+
+def _reaching_numpy(
+    here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray
+) -> np.ndarray:
+    """``_reaching`` by a breadth-first search backwards from the seeds, a level at a
+    time: the edges grouped by their end (a stable sort), each level's predecessors
+    gathered at once."""
+    order = np.argsort(there, kind="stable")
+    sources = np.asarray(here)[order]
+    bounds = np.searchsorted(np.asarray(there)[order], np.arange(size + 1))
+    seen = np.asarray(seeds, dtype=bool).copy()
+    frontier = np.flatnonzero(seen)
+    while len(frontier):
+        starts, ends = bounds[frontier], bounds[frontier + 1]
+        lengths = ends - starts
+        total = int(lengths.sum())
+        if not total:
+            break
+        offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+        found = sources[np.arange(total) + offsets]
+        found = found[~seen[found]]
+        seen[found] = True
+        frontier = np.unique(found)
+    return seen
 
 
 _CHAINS: WeakKeyDictionary[Board, _Chain] = WeakKeyDictionary()

@@ -1,0 +1,41 @@
+"""One BLAS thread for the chain's dense solves.
+
+The dense systems here are small (a board's jump corrections: a few hundred rows, a
+few thousand at most), and numpy's OpenBLAS runs them on every core: on this project's
+2-core machines that is no faster alone and stalls when the other core is busy (a
+105 x 105 solve took 0.2 ms on one thread and up to 390 ms on two under load; the
+2,000 x 2,000 factorisation of a 1000 x 1000 board 0.9 s against 1.4 s). The game's
+own thread is the other core's user too. ``one_thread()`` limits BLAS to one thread
+for the duration of a block (``threadpoolctl``, set up on first use); without it, or
+when the BLAS library cannot be found, the block runs as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+_CONTROLLER: list[Any] = []
+
+
+def _controller() -> Any:
+    if not _CONTROLLER:
+        try:
+            from threadpoolctl import ThreadpoolController
+
+            _CONTROLLER.append(ThreadpoolController())
+        except Exception:  # no threadpoolctl, or a library it cannot read: no limit
+            _CONTROLLER.append(None)
+    return _CONTROLLER[0]
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """Run the block with BLAS on one thread (the previous limits come back after)."""
+    controller = _controller()
+    if controller is None:
+        yield
+        return
+    with controller.limit(limits=1, user_api="blas"):
+        yield

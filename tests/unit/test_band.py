@@ -1,0 +1,210 @@
+"""The plain walk plus corrections (``core.band``) against dense numpy solves of I - R
+built from the same roll array, and the numpy graph search and turn product against
+scipy's."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from snl_tui.core import band
+from snl_tui.core import chain as chain_module
+from snl_tui.core.analysis import analyze, clear_cache
+from snl_tui.core.band import PlainSolver, Renewal, plain_structure
+from snl_tui.core.board import Board
+from snl_tui.core.chain import roll_array
+from snl_tui.core.rules import Rules
+
+from .strategies import boards
+
+
+def dense_system(dest: np.ndarray, faces: int) -> np.ndarray:
+    """I - R over every position but the goal, built entry by entry from the roll array."""
+    n = dest.shape[0] - 1
+    matrix = np.eye(n)
+    for here in range(n):
+        for there in dest[here].tolist():
+            if there < n:
+                matrix[here, there] -= 1.0 / faces
+    return matrix
+
+
+def random_board(side: int, jumps: int, seed: int, rules: Rules) -> Board:
+    generator = random.Random(seed)
+    goal = side * side
+    table: dict[int, int] = {}
+    while len(table) < jumps:
+        start = generator.randint(2, goal - 1)
+        end = generator.randint(1, goal)
+        fresh = start not in table and start not in table.values() and end not in table
+        if start != end and fresh:
+            table[start] = end
+    return Board(side, side, table.items(), rules=rules)
+
+
+@pytest.fixture(params=["inverse", "factorised"])
+def k_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways of solving the k x k correction system: numpy's inverse (scipy not
+    loaded) and scipy's LU factorisation."""
+    if request.param == "inverse":
+        monkeypatch.setattr(band, "scipy_linalg_loaded", lambda: False)
+        monkeypatch.setattr(band, "REUSE_FACTORISATION", 10**9)
+    else:
+        monkeypatch.setattr(band, "REUSE_FACTORISATION", 0)
+    return str(request.param)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=boards(max_side=9), six_again=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_solves_match_dense_numpy(board: Board, six_again: bool, seed: int) -> None:
+    """Every rule but three_sixes: the roll array has the plain shape, and a solve (and
+    its transpose) is the dense solve's, to the system's conditioning."""
+    if six_again:
+        board = Board(
+            board.rows, board.cols, board.jumps.items(), rules=board.rules.replace(six_again=True)
+        )
+    dest, faces, _ = roll_array(board)
+    structure = plain_structure(dest, faces)
+    assert structure is not None
+    matrix = dense_system(dest, faces)
+    condition = np.linalg.cond(matrix, p=np.inf)
+    assume(math.isfinite(condition) and condition < 1e7)
+    solver = PlainSolver(dest, structure)
+    rhs = np.random.default_rng(seed).random(board.goal)
+    for transposed in (False, True):
+        want = np.linalg.solve(matrix.T if transposed else matrix, rhs)
+        got = solver.solve(rhs, transposed)
+        scale = float(np.max(np.abs(want)))
+        assert np.max(np.abs(got - want)) <= 1e-13 * condition * scale + 1e-300
+
+
+@pytest.mark.parametrize("overshoot", ["stay", "bounce", "finish"])
+@pytest.mark.parametrize("start", [0, 1])
+def test_many_blocks_and_lapack(
+    overshoot: str, start: int, k_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 24 x 24 board with 60 jumps solved in blocks of 7 squares (the coupling between
+    blocks every few squares) and by LAPACK's banded solve, each against dense numpy."""
+    board = random_board(24, 60, seed=start + 7, rules=Rules(start=start, overshoot=overshoot))
+    dest, faces, _ = roll_array(board)
+    structure = plain_structure(dest, faces)
+    assert structure is not None and len(structure.starts) == 60
+    matrix = dense_system(dest, faces)
+    rhs = np.random.default_rng(3).random((board.goal, 2))
+    for block, lapack in ((7, 10**9), (band.BLOCK, 0)):
+        monkeypatch.setattr(band, "BLOCK", block)
+        monkeypatch.setattr(band, "LAPACK_SQUARES", lapack)
+        solver = PlainSolver(dest, structure)
+        for transposed in (False, True):
+            want = np.linalg.solve(matrix.T if transposed else matrix, rhs)
+            got = solver.solve(rhs, transposed)
+            # normwise, as the error bound is: small entries carry the large ones' rounding
+            error = float(np.max(np.abs(got - want))) / float(np.max(np.abs(want)))
+            assert error <= 1e-11, (block, transposed)
+
+
+def test_three_sixes_turn_table_is_not_plain() -> None:
+    board = Board(5, 5, [(3, 20), (18, 4)], rules=Rules(six_again=True, three_sixes=True))
+    dest, faces, _ = roll_array(board)
+    assert plain_structure(dest, faces) is None
+
+
+def test_structure_reads_the_jumps() -> None:
+    """The corrections are exactly the board's jump starts (reached by a roll) and,
+    near the goal, the rows whose overshooting rolls stay on the board."""
+    board = Board(10, 10, [(4, 14), (17, 7), (62, 19), (99, 80)], rules=Rules(overshoot="stay"))
+    dest, faces, _ = roll_array(board)
+    structure = plain_structure(dest, faces)
+    assert structure is not None
+    assert structure.starts.tolist() == [4, 17, 62, 99]
+    assert structure.ends.tolist() == [14, 7, 19, 80]
+    assert structure.rows.tolist() == [95, 96, 97, 98, 99]  # 99 stays on a roll of 2 and up
+    finish = Board(10, 10, [(4, 14)], rules=Rules(overshoot="finish"))
+    dest, faces, _ = roll_array(finish)
+    plain = plain_structure(dest, faces)
+    assert plain is not None and plain.rows.tolist() == []
+
+
+@pytest.mark.parametrize("faces", [2, 3, 6, 10, 20])
+def test_renewal_sequence(faces: int) -> None:
+    """u(m) against exact fractions, and its limit 2 / (f + 1)."""
+    exact = [Fraction(1)]
+    for m in range(1, 80):
+        exact.append(sum(exact[max(0, m - faces) : m], Fraction(0)) / faces)
+    values = Renewal.of(faces, 5000).values
+    for m, value in enumerate(exact):
+        assert values[m] == pytest.approx(float(value), rel=1e-14)
+    assert values[-1] == pytest.approx(2 / (faces + 1), rel=1e-15)
+
+
+def test_figures_agree_with_the_sparse_factorisation(
+    k_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Expected turns, spread and visits on 20 x 20 boards: the plain walk plus
+    corrections and SuperLU agree to 1e-11 (relative)."""
+    for seed, rules in enumerate(
+        [Rules(), Rules(start=0, overshoot="bounce"), Rules(six_again=True)]
+    ):
+        board = random_board(20, 40, seed=seed, rules=rules)
+        results = []
+        for rank in (10**9, -1):  # plain walk always, never
+            monkeypatch.setattr(chain_module, "PLAIN_RANK_WORK", rank)
+            monkeypatch.setattr(chain_module, "PLAIN_RANK_COLD", rank)
+            clear_cache()
+            a = analyze(board)
+            visits = a.visits()
+            assert visits is not None
+            results.append((a.expected_turns, a.std_turns, np.array(visits)))
+        (e1, s1, v1), (e2, s2, v2) = results
+        assert e1 == pytest.approx(e2, rel=1e-11)
+        assert s1 == pytest.approx(s2, rel=1e-11)
+        assert float(np.max(np.abs(v1 - v2))) <= 1e-11 * float(np.max(np.abs(v2)))
+    clear_cache()
+
+
+@settings(max_examples=100, deadline=None)
+@given(size=st.integers(1, 60), edges=st.integers(0, 240), seed=st.integers(0, 2**32 - 1))
+def test_numpy_search_matches_scipy(size: int, edges: int, seed: int) -> None:
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order
+
+    rng = np.random.default_rng(seed)
+    here = rng.integers(0, size, edges)
+    there = rng.integers(0, size, edges)
+    seeds = rng.random(size) < 0.1
+    got = chain_module._reaching_numpy(here, there, size, seeds)
+    # Reference: a BFS from an extra node over the reversed edges (scipy).
+    rows = np.concatenate((there, np.full(int(seeds.sum()), size)))
+    cols = np.concatenate((here, np.flatnonzero(seeds)))
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(size + 1, size + 1))
+    order = breadth_first_order(graph, size, directed=True, return_predecessors=False)
+    want = np.zeros(size + 1, dtype=bool)
+    want[order] = True
+    assert (got == want[:size]).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(size=st.integers(2, 80), faces=st.integers(2, 12), seed=st.integers(0, 2**32 - 1))
+def test_gather_matches_sparse_product(size: int, faces: int, seed: int) -> None:
+    """The turn product without scipy (numpy gathers) equals scipy's CSR product."""
+    from scipy.sparse import csr_matrix
+
+    rng = np.random.default_rng(seed)
+    ending = rng.integers(0, size + 1, (size, faces))  # size: the sink (no entry)
+    values = rng.random(size)
+    gather = chain_module._Gather(ending, 1.0 / faces)
+    got = np.empty(size)
+    gather(values, got)
+    rows = np.repeat(np.arange(size), faces)
+    cols = ending.ravel()
+    keep = cols < size
+    matrix = csr_matrix(
+        (np.full(int(keep.sum()), 1.0 / faces), (rows[keep], cols[keep])), shape=(size, size)
+    )
+    assert np.allclose(got, matrix @ values, rtol=1e-14, atol=1e-300)
