@@ -16,14 +16,17 @@ Two time scales matter:
 What is computed, once per board and cached (boards are immutable and hashable):
 
 * which positions can reach the goal, and which can reach a *doomed* position (one from
-  which the goal is unreachable): graph searches (``scipy.sparse.csgraph``), so an
-  infinite expectation is detected exactly and never by iterating until something gives
-  up;
-* one sparse LU factorisation of I - R over the positions that finish surely (R: the
-  per-roll matrix, six non-zeros a row on a six-sided die), reused for every right-hand
-  side: the expected turns, their second moment (the standard deviation) and the
-  expected visits (the transposed system). Exact to rounding on every board the solver
-  takes (up to 1000 x 1000); there is no dense solve and no iteration behind them;
+  which the goal is unreachable): graph searches (numpy, or ``scipy.sparse.csgraph`` on
+  large boards or once scipy is loaded), so an infinite expectation is detected exactly
+  and never by iterating until something gives up;
+* one solver of I - R over the positions that finish surely (R: the per-roll matrix,
+  six non-zeros a row on a six-sided die), reused for every right-hand side: the
+  expected turns, their second moment (the standard deviation) and the expected visits
+  (the transposed system). Exact to rounding on every board the solver takes (up to
+  1000 x 1000), with no iteration behind them: a dense solve up to
+  ``DENSE_SYSTEM_LIMIT`` positions, the plain walk plus one correction per jump
+  (``band``) where the roll table has that shape and it is the cheaper way
+  (``_plain_pays``), else one sparse LU factorisation (SuperLU);
 * the probability of ever finishing (a second factorisation, only when some position
   finishes with a probability strictly between 0 and 1);
 * the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
@@ -41,7 +44,9 @@ What is computed, once per board and cached (boards are immutable and hashable):
 solve over the positions a game from the start can reach, no table.
 
 scipy is imported on first use (inside the functions), never when this module loads:
-the game's first frame does not wait for it.
+the game's first frame does not wait for it; where numpy does the work for less than
+the import costs (``band``, ``_Gather``, ``_reaching_numpy``), it is not imported at all
+unless something else loaded it already.
 """
 
 from __future__ import annotations

@@ -4,9 +4,13 @@ scipy's."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +23,7 @@ from snl_tui.core.analysis import analyze, clear_cache
 from snl_tui.core.band import PlainSolver, Renewal, plain_structure
 from snl_tui.core.board import Board
 from snl_tui.core.chain import roll_array
+from snl_tui.core.formats import dump_board
 from snl_tui.core.rules import Rules
 
 from .strategies import boards
@@ -208,3 +213,48 @@ def test_gather_matches_sparse_product(size: int, faces: int, seed: int) -> None
         (np.full(int(keep.sum()), 1.0 / faces), (rows[keep], cols[keep])), shape=(size, size)
     )
     assert np.allclose(got, matrix @ values, rtol=1e-14, atol=1e-300)
+
+
+def test_snl_analyze_at_50x50_needs_no_scipy(tmp_path: Path) -> None:
+    """``snl analyze --json`` on 50 x 50 boards (one with squares that cannot move
+    forward, which needs a graph search) imports no scipy, and its figures are those of
+    the same analysis with scipy loaded (SuperLU, scipy's graph search and product)."""
+    code = (
+        "import json, sys\n"
+        "from snl_tui.cli.main import main\n"
+        "try:\n"
+        "    main(sys.argv[1:])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps('scipy' in sys.modules))\n"
+    )
+    wall = random_board(50, 300, seed=2, rules=Rules())
+    table = {
+        a: b for a, b in wall.jumps.items() if not 1990 <= a <= 2010 and b not in range(1990, 2011)
+    }
+    table.update({square: 1900 for square in range(2001, 2007)})  # six snake heads in a row
+    wall = Board(50, 50, table.items(), rules=Rules())
+    dest, _, _ = roll_array(wall)
+    assert not (dest[:2500] > np.arange(2500)[:, None]).any(axis=1).all()  # a search needed
+    for seed, board in ((1, random_board(50, 100, seed=1, rules=Rules())), (2, wall)):
+        path = tmp_path / f"b{seed}.toml"
+        path.write_text(dump_board(board, "toml"))
+        args = ["analyze", str(path), "--json", "--players", "2"]
+        out = subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
+        )
+        report, loaded = out.stdout.strip().splitlines()
+        assert json.loads(loaded) is False
+        figures = json.loads(report)
+        with_scipy = subprocess.run(
+            [sys.executable, "-c", "import scipy.sparse.linalg\n" + code, *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        reference = json.loads(with_scipy.stdout.strip().splitlines()[0])
+        for key in ("expected_turns", "std_turns", "game_rounds"):
+            assert figures[key] == pytest.approx(reference[key], rel=1e-10), key
+        for key in ("median_turns", "mode_turns", "least_rolls", "percentiles"):
+            assert figures[key] == reference[key], key
+        assert figures["win_chances"] == pytest.approx(reference["win_chances"], abs=1e-10)
