@@ -279,13 +279,9 @@ class PlainSolver:
         return np.eye(size) - product
 
     def _solve_k(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
-        if not len(self._k):
-            return rhs
-        with one_thread():
-            return self._solve_k_here(rhs, transposed)
-
-    def _solve_k_here(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
         k = self._k
+        if not len(k):
+            return rhs
         if self._lu is None and self._inverse is None:
             if len(k) >= REUSE_FACTORISATION or scipy_linalg_loaded():
                 from scipy.linalg import lu_factor
@@ -371,7 +367,8 @@ class PlainSolver:
         floating point)."""
         eps = float(np.finfo(float).eps)
         b = np.ascontiguousarray(rhs, dtype=float)
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        # One BLAS thread: the block products and the k x k solve are small (``blas``).
+        with warnings.catch_warnings(), np.errstate(all="ignore"), one_thread():
             warnings.simplefilter("ignore")
             x = self._raw_solve(b, transposed)
             for _ in range(REFINEMENTS + 1):

@@ -208,9 +208,24 @@ class _Chain:
     @cached_property
     def _safe_system(self) -> _System:
         """I - R over every safe position but the goal (a turn may begin anywhere)."""
+        return _System(self.dest, self._safe_states, self.faces)
+
+    @cached_property
+    def _safe_states(self) -> np.ndarray:
         safe = self.safe.copy()
         safe[self.goal] = False
-        return _System(self.dest, np.flatnonzero(safe), self.faces)
+        return np.flatnonzero(safe)
+
+    @cached_property
+    def factorised_system(self) -> _System:
+        """``_safe_system`` for many solves of a few right-hand sides each (a jump's
+        effect, one per jump): factorised (SuperLU, or dense when small), whose solves
+        cost a fraction of the plain walk's per call (its k x k system and residual
+        checks are paid on every solve)."""
+        system = self._safe_system
+        if system._plain is None:
+            return system
+        return _System(self.dest, self._safe_states, self.faces, plain=False)
 
     @cached_property
     def _extra_rolls(self) -> np.ndarray:
@@ -616,7 +631,9 @@ class _System:
     """I - R over ``states`` (per-roll matrix R restricted to them), factorised once
     (SuperLU, sparse; a small one dense) for any number of right-hand sides."""
 
-    def __init__(self, dest: np.ndarray, states: np.ndarray, faces: int) -> None:
+    def __init__(
+        self, dest: np.ndarray, states: np.ndarray, faces: int, plain: bool = True
+    ) -> None:
         size = dest.shape[0]
         self.states = states
         self.index = np.full(size, -1, dtype=np.intp)
@@ -629,7 +646,7 @@ class _System:
         if not count:
             return
         every = count == size - 1 and bool((states == np.arange(count)).all())
-        if count > DENSE_SYSTEM_LIMIT and every:
+        if plain and count > DENSE_SYSTEM_LIMIT and every:
             # Every position but the goal: the plain walk plus one correction per jump
             # (``band``), when that is the cheaper way.
             structure = plain_structure(dest, faces)

@@ -141,7 +141,7 @@ class _WoodburyBase:
 
     def __init__(self, chain: _Chain, start: int) -> None:
         self.chain, self.start = chain, start
-        self.system = chain._safe_system  # the chain's own sparse factorisation of M
+        self.system = chain.factorised_system  # the chain's factorisation of M
         self.states, self.index = self.system.states, self.system.index
         ends_turn = chain.dest[self.states] != chain.goal
         if chain.six_again:
