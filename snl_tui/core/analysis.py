@@ -255,7 +255,7 @@ class Analysis:
             return 0.0
         self._distribution_available()
         column = self._chain.column(
-            square, lambda columns: columns[0].horizon >= turns or columns[0].resolved
+            square, lambda columns: columns[0].horizon >= turns or columns[0].resolved, True
         ).cdf
         return float(column[min(turns, len(column) - 1)])
 
@@ -284,6 +284,7 @@ class Analysis:
         column = chain.column(
             self.start,
             lambda columns: columns[0].resolved or columns[0].cdf[-1] >= q - _PERCENTILE_SLACK,
+            True,
         ).cdf
         hits = np.flatnonzero(column >= q - _PERCENTILE_SLACK)
         return int(hits[0]) if len(hits) else math.inf
@@ -298,7 +299,7 @@ class Analysis:
     def distribution(self) -> tuple[float, ...]:
         """P(finishing at exactly turn t) from ``start``, t = 0..horizon (index = turn)."""
         self._distribution_available()
-        column = self._chain.column(self.start).cdf
+        column = self._chain.column(self.start, extend=True).cdf
         return tuple(np.diff(column, prepend=0.0).clip(0.0).tolist())
 
     def pmf(self, max_turns: int) -> list[float]:
@@ -306,7 +307,9 @@ class Analysis:
         distribution is followed that far only."""
         self._distribution_available()
         column = self._chain.column(
-            self.start, lambda columns: columns[0].horizon >= max_turns or columns[0].resolved
+            self.start,
+            lambda columns: columns[0].horizon >= max_turns or columns[0].resolved,
+            True,
         ).cdf[: max_turns + 1]
         dist = np.diff(column, prepend=0.0).clip(0.0).tolist()
         return [dist[t] if t < len(dist) else 0.0 for t in range(max_turns + 1)]
@@ -342,7 +345,7 @@ class Analysis:
             reached = float(column.cdf[-1]) >= SHOWN_SHARE * finishing - _PERCENTILE_SLACK
             return column.resolved or (column.horizon >= SHOWN_TURNS and reached)
 
-        return self._chain.column(start, shown)
+        return self._chain.column(start, shown, True)
 
     def _start_checked(self) -> int:
         self._distribution_available()
@@ -394,7 +397,7 @@ class Analysis:
         # and then the bound says how far off the tail may be).
         column = self._start_column
         horizon = column.horizon
-        unresolved = column.unresolved if self.truncated else 0.0
+        unresolved = (column.unresolved if self.truncated else 0.0) + column.error
         cut = (
             f"the distribution stops at turn {horizon:,} (work budget) with "
             f"{column.unresolved:.2g} of the games unresolved"

@@ -117,6 +117,10 @@ class Column:
     """Mass neither finished nor doomed at the last turn: below ``TAIL_TOLERANCE`` when
     the tail is resolved; otherwise every later P(finished within t) lies between the
     last value and the last value plus this."""
+    error: float = 0.0
+    """A bound on how far any entry may be off: 0 where every turn was computed, the
+    half-width of the geometric bounds where the tail was written in closed form
+    (``_Chain.columns`` with ``extend``)."""
 
     @property
     def resolved(self) -> bool:
@@ -415,12 +419,14 @@ class _Chain:
         cap = max(64, TABLE_CELLS // size)
         return _Stretch(self._turn_operator, unresolved, doomed, None, cap - 1)
 
-    def column(self, position: int, done: Done | None = None) -> Column:
+    def column(self, position: int, done: Done | None = None, extend: bool = False) -> Column:
         """P(finished within t turns | a turn starts on ``position``), t = 0..horizon,
         with the mass its last turn leaves unresolved (see ``columns``)."""
-        return self.columns([position], done)[0]
+        return self.columns([position], done, extend)[0]
 
-    def columns(self, positions: Sequence[int], done: Done | None = None) -> list[Column]:
+    def columns(
+        self, positions: Sequence[int], done: Done | None = None, extend: bool = False
+    ) -> list[Column]:
         """``column`` of each position, computed as far as ``done(columns)`` asks
         (default: until every one is resolved) or until the work runs out
         (``COLUMN_WORK`` past the table): then the columns carry their unresolved mass.
@@ -428,6 +434,13 @@ class _Chain:
         The table of every kept position grows first; past its memory cap the positions
         asked about are followed on from its last turn, recording only what they need
         (one pass for all of them, kept for the next question).
+
+        With ``extend`` (figures read entry by entry: percentiles, P(within k), the
+        distribution), once the geometric tail bounds pin every later turn to within
+        ``EXTENSION_ERROR`` the rest of each column is written in closed form to its
+        resolution (``_extended``) instead of iterated turn by turn; such a column
+        carries that bound as its ``error``. Sums over many turns (win chances, rounds)
+        do not ask for it: they use the bounds themselves.
         """
         final = self._final
         if all(p in final for p in positions):  # complete columns: a lookup
@@ -440,6 +453,9 @@ class _Chain:
             return [final[p] for p in positions]
         columns = self._read(table, None, positions)
         while not finished(columns) and not table.finished:
+            extended = self._extended(positions, columns, None) if extend else None
+            if extended is not None and finished(extended):
+                return extended
             table.advance(_stretch_length(table.t))
             columns = self._read(table, None, positions)
         if finished(columns) or table.complete:
@@ -447,9 +463,57 @@ class _Chain:
         follow = self._follow(positions)
         columns = self._read(table, follow, positions)
         while not finished(columns) and not follow.finished:
+            extended = self._extended(positions, columns, follow) if extend else None
+            if extended is not None and finished(extended):
+                return extended
             follow.advance(_stretch_length(table.t + follow.t))
             columns = self._read(table, follow, positions)
         return columns
+
+    def _extended(
+        self, positions: Sequence[int], columns: list[Column], follow: _Stretch | None
+    ) -> list[Column] | None:
+        """``columns`` (all read to the same turn H) with every later turn written in
+        closed form, down to ``TAIL_TOLERANCE``: U_i(H + k) lies between
+        low_i rho_lo^k and high_i rho_hi^k (``tail_bounds``) and is taken as the middle;
+        None unless half the gap is within ``EXTENSION_ERROR`` at every turn (and the
+        tail ends within ``MAX_EXTENSION`` turns)."""
+        horizon = columns[0].horizon
+        if any(column.horizon != horizon for column in columns):
+            return None
+        needed = sorted({k for p in positions for k in self._needed(p)})
+        bounds = self.tail_bounds([int(self.kept[k]) for k in needed], horizon)
+        if bounds is None or not 0.0 < bounds.rho_lo <= bounds.rho_hi < 1.0:
+            return None
+        high = float(bounds.unresolved.max(initial=0.0))
+        if high <= TAIL_TOLERANCE:
+            return None  # resolved already: nothing to write
+        turns = math.ceil(math.log(TAIL_TOLERANCE / (4 * high)) / math.log(bounds.rho_hi))
+        if turns > MAX_EXTENSION:
+            return None
+        steps = np.arange(1, turns + 1, dtype=float)
+        upper = bounds.unresolved[:, None] * np.exp(steps * math.log(bounds.rho_hi))
+        lower = bounds.unresolved_low[:, None] * np.exp(steps * math.log(bounds.rho_lo))
+        error = float((upper - lower).max()) / 2
+        if not error <= EXTENSION_ERROR:
+            return None
+        middle = (upper + lower) / 2
+        table = self.table
+        cdfs: dict[int, np.ndarray] = {}
+        for row, k in enumerate(needed):
+            cdf = table.cdf(k)
+            if follow is not None:
+                cdf = np.concatenate((cdf, follow.cdf(follow.slot(k), 1)))
+            cdfs[k] = np.concatenate((cdf[: horizon + 1], 1.0 - middle[row]))
+        left = np.zeros(len(self.kept))
+        before = np.zeros(len(self.kept))
+        left[needed] = upper[:, -1]
+        before[needed] = upper[:, -2] if turns > 1 else bounds.unresolved
+        extended = []
+        for position in positions:
+            column = self._derive(position, cdfs, _EVERY_SLOT, left, before)
+            extended.append(replace(column, error=error))
+        return extended
 
     def _needed(self, position: int) -> list[int]:
         """The kept indices whose columns give ``position``'s."""
@@ -537,7 +601,7 @@ class _Chain:
         self,
         position: int,
         cdfs: dict[int, np.ndarray],
-        last: _Stretch,
+        last: _Stretch | _EverySlot,
         left: np.ndarray,
         before: np.ndarray,
     ) -> Column:
@@ -569,6 +633,22 @@ class _Chain:
             return Column(derived, 1.0)
         return Column(derived, unresolved / self.faces)
 
+
+class _EverySlot:
+    """``slot`` of a stretch that records every kept position (the identity)."""
+
+    @staticmethod
+    def slot(kept: int) -> int:
+        return kept
+
+
+_EVERY_SLOT = _EverySlot()
+
+EXTENSION_ERROR = 1e-11
+"""Largest error allowed on any entry of a tail written in closed form (``_extended``):
+a hundredth of what "exact" means for the figures read from it (1e-9)."""
+MAX_EXTENSION = 2_000_000
+"""Most turns a tail is written out in closed form (16 MB a column)."""
 
 Done = Callable[[list[Column]], bool]
 """When a computation of columns may stop (see ``_Chain.columns``)."""

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from snl_tui.core.analysis import EXACT, analyze
 from snl_tui.core.board import Board
-from snl_tui.core.chain import _Chain, chain_of, clear_cache
+from snl_tui.core.chain import TAIL_TOLERANCE, _Chain, chain_of, clear_cache
 from snl_tui.core.rules import Rules
 
 from .strategies import boards
@@ -28,10 +28,18 @@ def full_column(board: Board, square: int) -> np.ndarray:
     return column.cdf
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Many boards give no bounds (a doomed square, or a game resolved before the turn asked):
+# those are filtered out, which with some seeds trips the filtering health check (seen
+# in about 1 run in 6 before it was suppressed here).
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(board=boards(max_side=7), turns=st.integers(8, 120))
 def test_the_bounds_hold_on_every_later_turn(board: Board, turns: int) -> None:
     start = board.rules.start_position
+    clear_cache()  # a chain left complete by an earlier example (or its replay) has no tail
     chain = chain_of(board)
     assume(chain.distribution_left_out is None)
     column = chain.column(start, lambda columns: columns[0].horizon >= turns)
@@ -50,7 +58,9 @@ def test_the_bounds_hold_on_every_later_turn(board: Board, turns: int) -> None:
     k = later[: len(finishing)]
     assert (finishing <= bounds.finishing_high[0] * bounds.sigma_hi**k + slack).all()
     assert (finishing >= bounds.finishing_low[0] * bounds.sigma_lo**k - slack).all()
-    assert 0 < bounds.rho_lo <= bounds.rho_hi < 1 and 0 < bounds.sigma_lo <= bounds.sigma_hi < 1
+    # A lower rate may be 0 (a coin's periodic chain: the finishing mass of some turns
+    # can be 0 on every square near the top ratio); the bound then still holds, loosely.
+    assert 0 <= bounds.rho_lo <= bounds.rho_hi < 1 and 0 <= bounds.sigma_lo <= bounds.sigma_hi < 1
 
 
 def without_closure(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -169,3 +179,56 @@ def test_a_long_games_mode_is_settled_far_sooner(monkeypatch: pytest.MonkeyPatch
     turns_summed = chain.table.t + sum(follow.t for follow in chain._follows)
     assert turns_closed * 2 < turns_summed
     assert closed.accuracy_of("mode_turns").exact
+
+
+def distribution_figures(board: Board) -> tuple[list[float], list[float], list[float], float]:
+    a = analyze(board)
+    percentiles = [a.percentile_turns(q) for q in (0.1, 0.5, 0.9, 0.99)]
+    within = [a.finish_within(k) for k in (5, 20, 80, 300, 1200)]
+    return percentiles, within, a.pmf(400), a.accuracy_of("distribution").error
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=boards(max_side=9))
+def test_a_tail_written_in_closed_form_matches_every_turn(board: Board) -> None:
+    """Percentiles, P(finished within k) and the distribution read from a column whose
+    tail is written from the geometric bounds agree with the turn-by-turn column: the
+    percentiles exactly, the chances within the column's error bound (at most 1e-11)."""
+    clear_cache()
+    assume(chain_of(board).distribution_left_out is None)
+    closed = distribution_figures(board)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_Chain, "_extended", lambda self, *args: None)
+        clear_cache()
+        summed = distribution_figures(board)
+    clear_cache()
+    assert closed[0] == summed[0]
+    error = closed[3]
+    assert error <= 1e-11
+    # Past its end a resolved column reads its last value: within TAIL_TOLERANCE.
+    for mine, theirs in zip(closed[1], summed[1], strict=True):
+        assert abs(mine - theirs) <= error + 2 * TAIL_TOLERANCE
+    for mine, theirs in zip(closed[2], summed[2], strict=True):
+        assert abs(mine - theirs) <= 2 * error + 2 * TAIL_TOLERANCE
+
+
+@pytest.mark.parametrize("seed", [3, 5, 7])
+def test_long_games_write_their_tail_in_closed_form(seed: int) -> None:
+    """On a long 30 x 30 game the 99th percentile comes from the closed tail: the turn
+    table stops well before it, and the figures match the turn-by-turn ones."""
+    board = long_board(30, seed)
+    clear_cache()
+    a = analyze(board)
+    last = a.percentile_turns(0.99)
+    chain = chain_of(board)
+    computed = chain.table.t + max((follow.t for follow in chain._follows), default=0)
+    assert computed < last  # never iterated as far as the percentile it gives
+    figures = distribution_figures(board)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_Chain, "_extended", lambda self, *args: None)
+        clear_cache()
+        summed = distribution_figures(board)
+        assert analyze(board).percentile_turns(0.99) == last
+    clear_cache()
+    assert figures[0] == summed[0]
+    assert max(abs(x - y) for x, y in zip(figures[1], summed[1], strict=True)) <= 1e-11
