@@ -1,5 +1,5 @@
 """``python -m snl_tui``: the same as the ``snl`` command."""
 
-from snl_tui.cli.main import main
+from snl_tui.cli.main import run
 
-raise SystemExit(main())
+raise SystemExit(run())

@@ -13,6 +13,7 @@ continues one and ``snl replay ID`` shows one again.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
@@ -202,6 +203,21 @@ def _with_default_command(argv: list[str]) -> list[str]:
     if first.startswith("-") and first not in ("-h", "--help", "--version"):
         return ["play", *argv]
     return argv
+
+
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""Read once, when numpy loads its BLAS library (``run``)."""
+
+
+def run() -> int:
+    """The ``snl`` console script (and ``python -m snl_tui``): ``main`` with BLAS on one
+    thread unless the environment already says how many. Its dense solves are small
+    (``core/blas.py``): a second thread gains nothing there, costs numpy's import about
+    40 ms of CPU to start, and competes with the game for the other core. numpy is not
+    loaded yet when this runs, so the variables take effect."""
+    for name in BLAS_THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -281,13 +281,24 @@ class Analysis:
         if nearly_all and chain.endless[self.start]:
             return math.inf
         self._distribution_available()
-        column = chain.column(
-            self.start,
-            lambda columns: columns[0].resolved or columns[0].cdf[-1] >= q - _PERCENTILE_SLACK,
-            True,
-        ).cdf
-        hits = np.flatnonzero(column >= q - _PERCENTILE_SLACK)
-        return int(hits[0]) if len(hits) else math.inf
+        level = q - _PERCENTILE_SLACK
+        for extend in (True, False):
+            read = chain.column(
+                self.start,
+                lambda columns: columns[0].resolved or columns[0].cdf[-1] >= level,
+                extend,
+            )
+            column = read.cdf
+            hits = np.flatnonzero(column >= level)
+            if not len(hits):
+                return math.inf
+            turn = int(hits[0])
+            # A tail written in closed form is off by at most ``read.error``: the turn
+            # stands only if no such error can move the crossing (else every turn).
+            before = float(column[turn - 1]) if turn else -math.inf
+            if float(column[turn]) - read.error >= level and before + read.error < level:
+                break
+        return turn
 
     @property
     def median_turns(self) -> int:
