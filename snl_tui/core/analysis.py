@@ -509,8 +509,19 @@ def analyze(
         return wins, error, False
 
     def settled(columns: list[Column]) -> bool:
-        _, error, closed = wins_of(columns)
-        return error <= (CLOSED_TAIL if closed else TAIL_TOLERANCE)
+        # wins_of's verdict without its sums over every turn (asked after each stretch
+        # of turns: the sums are made once, at the end).
+        unfinished = [max(1.0 - float(column.cdf[-1]), 0.0) for column in columns]
+        doomed = [max(u - c.unresolved, 0.0) for u, c in zip(unfinished, columns, strict=True)]
+        error = max(math.prod(unfinished) - math.prod(doomed), 0.0)
+        if error <= TAIL_TOLERANCE:
+            return True
+        horizon = max(column.horizon for column in columns)
+        bounds = chain.tail_bounds(squares, horizon)
+        if bounds is None or not all(c.horizon == bounds.turns for c in columns):
+            return False
+        _, spread = _geometric_wins(bounds, to_move)
+        return spread < error and spread <= CLOSED_TAIL
 
     columns = chain.columns(squares, settled)
     wins, error, _ = wins_of(columns)
