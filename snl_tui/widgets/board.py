@@ -77,8 +77,9 @@ class CellState:
     """Seats (0-based) whose token stands here, in seat order."""
     route_step: int | None = None
     """Step number of the shown optimal route that ends here."""
-    current: bool = False
-    """The token of the player to move stands here (it is underlined)."""
+    current: int | None = None
+    """The seat to move, when its token stands here (it is underlined): a seat, not a
+    flag, so that the turn passing between two tokens on one square repaints it."""
 
 
 EMPTY = CellState()
@@ -166,9 +167,9 @@ class BoardView(ScrollView, can_focus=True):
         self.off_board: tuple[int, ...] = ()
         self.line_cache: dict[int, Strip] = {}
         self.cell_memo: dict[int, list[list[Piece]]] = {}
-        """The squares of the row painted last, every line of each (a square's lines are
-        painted one grid line at a time): emptied whenever what they show changes."""
-        self.memo_row = -1
+        """Every line of each square painted so far: a repainted grid line makes only the
+        squares that changed afresh (``show`` and ``refresh_squares`` drop theirs), and
+        all are dropped when the squares' size, styles or drawn jumps change."""
         self.cache_geometry: tuple[int, int | None] = (0, None)
         """(left padding, view width) the cached lines were painted for."""
         self.base_style: Style | None = None
@@ -185,6 +186,8 @@ class BoardView(ScrollView, can_focus=True):
         """The view size the squares were last fitted to (``fit_to_size``)."""
         self.lines_painted = 0
         """How many grid lines were rendered afresh (the benchmark and tests read it)."""
+        self.squares_painted = 0
+        """How many squares' lines were made afresh (tests read it)."""
         self.art: Art | None = None
         """The drawn jumps for the current square size (None: not drawn at this size, or
         not made yet: ``jump_art_now``)."""
@@ -366,7 +369,7 @@ class BoardView(ScrollView, can_focus=True):
             square: CellState(
                 tuple(tokens.get(square, ())),
                 steps.get(square),
-                current in tokens.get(square, ()),
+                current if current in tokens.get(square, ()) else None,
             )
             for square in tokens.keys() | steps.keys()
         }
@@ -382,7 +385,8 @@ class BoardView(ScrollView, can_focus=True):
         self.cell_states = states
         self.off_board = tuple(off)
         self.current_seat = current
-        self.cell_memo.clear()
+        for square in changed:
+            self.cell_memo.pop(square, None)
         for line in lines:
             self.line_cache.pop(line, None)
         self._refresh_virtual_lines(sorted(lines))
@@ -442,10 +446,10 @@ class BoardView(ScrollView, can_focus=True):
 
     def refresh_squares(self, squares: Iterable[int | None]) -> None:
         """Repaint only the rows of ``squares`` (a subclass's decorations changed)."""
-        self.cell_memo.clear()
         lines: set[int] = set()
         for square in squares:
             if square is not None and 1 <= square <= self.board.goal:
+                self.cell_memo.pop(square, None)
                 row, _ = self.board.position_of(square)
                 lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
         for line in lines:
@@ -598,9 +602,6 @@ class BoardView(ScrollView, can_focus=True):
         if line < grid_lines:
             row, part = divmod(line, self.cell_height)
             memo = self.cell_memo
-            if row != self.memo_row:
-                memo.clear()
-                self.memo_row = row
             for col in range(board.cols):
                 square = board.square_at(row, col)
                 lines = memo.get(square)
@@ -717,6 +718,7 @@ class BoardView(ScrollView, can_focus=True):
 
     def _cell_lines(self, square: int, row: int, col: int) -> list[list[Piece]]:
         """Each line of one square as (text, style) pieces, exactly ``cell_width`` wide."""
+        self.squares_painted += 1
         board = self.board
         state = self.cell_states.get(square, EMPTY)
         if state.route_step is not None:
