@@ -148,6 +148,9 @@ class GameScreen(DismissOnce[None], GameInput):
     def on_mount(self) -> None:
         self._show_titles()
         self._show_tokens()
+        # Under a millisecond on the built-in boards, in a worker: it has answered by the
+        # time the panels mount, so they show the game's state once (no "computing").
+        self._solve(self.session.board)
         # Public Textual API: the callback runs once the first frame has been drawn.
         self.call_after_refresh(self.mount_panels)
 
@@ -156,10 +159,6 @@ class GameScreen(DismissOnce[None], GameInput):
         the first of the refresh callback, a key and a click does it)."""
         if self.panels_mounted or not self.is_attached:
             return  # done already, or closed before its first frame (a quick quit)
-        if not self.solver_ready:
-            # The solver's worker (a thread, and Textual's executor the first time)
-            # starts after the first frame, not in it; it answers while the panels mount.
-            self._solve(self.session.board)
         before, self.before_game = self.before_game, None
         if before is not None:
             before()

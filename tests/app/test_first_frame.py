@@ -254,8 +254,7 @@ def test_snl_play_draws_its_first_frame_without_the_store_or_the_toml_writer(
     tmp_path: Path,
 ) -> None:
     """What the first frame does not need loads after it: the saved-games store (and
-    SQLite) opens in ``mount_panels``, TOML is only read (``tomllib``), and the solver's
-    worker thread starts after the frame."""
+    SQLite) opens in ``mount_panels``, and TOML is only read (``tomllib``)."""
     env = {**os.environ, "SNL_DATA_DIR": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME_MODULES],
@@ -269,5 +268,5 @@ def test_snl_play_draws_its_first_frame_without_the_store_or_the_toml_writer(
     loaded = set(lines[0].split()[1:])
     assert "snl_tui.widgets.board" in loaded  # the probe saw the real first frame
     assert "snl_tui.core.settings" in loaded  # the settings were read before it
-    early = {"snl_tui.core.store", "sqlite3", "tomlkit", "concurrent.futures.thread"}
+    early = {"snl_tui.core.store", "sqlite3", "tomlkit"}
     assert early & loaded == set()
