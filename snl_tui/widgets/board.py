@@ -479,9 +479,10 @@ class BoardView(ScrollView, can_focus=True):
         width = self.cell_width
         return -(-round(self.scroll_offset.x) // width) * width
 
-    def _whole_width(self) -> int:
+    def _whole_width(self, size: Size | None = None) -> int:
         """The columns of the whole squares that fit the view (the rest stays blank)."""
-        return max(self.cell_width, self.size.width // self.cell_width * self.cell_width)
+        width = (self.size if size is None else size).width
+        return max(self.cell_width, width // self.cell_width * self.cell_width)
 
     # -- painting ----------------------------------------------------------------------
 
@@ -503,9 +504,10 @@ class BoardView(ScrollView, can_focus=True):
             self.palette = {}
         self.base_style = base
 
-    def _offsets(self) -> tuple[int, int]:
-        """Padding that centres a board smaller than the view."""
-        width, height = self.size
+    def _offsets(self, size: Size | None = None) -> tuple[int, int]:
+        """Padding that centres a board smaller than the view (of ``size``: the widget's
+        size, which each lookup finds again through the screen's layout)."""
+        width, height = self.size if size is None else size
         virtual = self.virtual_size
         return max(0, (width - virtual.width) // 2), max(0, (height - virtual.height) // 2)
 
@@ -529,16 +531,15 @@ class BoardView(ScrollView, can_focus=True):
         if self.outer_size != self.fitted_size:
             self.fit_to_size()
         scroll_x, scroll_y = self.scroll_offset
-        pad_x, pad_y = self._offsets()
-        width = self.size.width
+        size = self.size  # looked up once a line: each lookup walks to the screen
+        pad_x, pad_y = self._offsets(size)
+        width = size.width
         if self.restyled or self.base_style is None:
             self._check_styles()
         base = self.base_style
         assert base is not None
         line = y + scroll_y - pad_y
-        legend_top = min(
-            self.grid_lines + 1 - scroll_y + pad_y, self.size.height - len(self.legend)
-        )
+        legend_top = min(self.grid_lines + 1 - scroll_y + pad_y, size.height - len(self.legend))
         if self.extras != BARE and y == legend_top - 1:
             # The status line: off the board, crowded squares, tokens out of view.
             return self._join([(" " * pad_x, base), *self.status_pieces()], base, width)
@@ -562,7 +563,7 @@ class BoardView(ScrollView, can_focus=True):
         if pad_x or (scroll_x == 0 and strip.cell_length == width):
             return strip
         left = self._view_x()
-        return strip.crop(left, left + self._whole_width()).extend_cell_length(width, base)
+        return strip.crop(left, left + self._whole_width(size)).extend_cell_length(width, base)
 
     def component_style(self, name: str, partial: bool = False) -> Style:
         """The Rich style of component class ``name``; ``partial`` gives only what its

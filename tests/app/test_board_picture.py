@@ -198,3 +198,27 @@ async def test_the_turn_passing_between_two_tokens_on_one_square_moves_the_under
         view.show([7, 7], (), current=1)
         await settle(pilot)
         assert underlined() == "B"
+
+
+async def test_the_players_panel_repaints_only_the_lines_that_changed(make_app) -> None:
+    app = make_app(board=load_board("classic"), players=FOUR)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        panel = screen.query_one(PlayersPanel)
+        panel.show(FOUR, [3, 5, 8, 13], current=0)
+        await settle(pilot)
+        asked: list[tuple[object, ...]] = []
+        original = panel.refresh
+
+        def recording(*regions, **options):  # type: ignore[no-untyped-def]
+            asked.append(regions)
+            return original(*regions, **options)
+
+        panel.refresh = recording  # type: ignore[method-assign]
+        panel.show(FOUR, [9, 5, 8, 13], current=1)  # Ann 3 -> 9, Bob to move
+        await settle(pilot)
+        rows = sorted(region.y for regions in asked for region in regions)  # type: ignore[attr-defined]
+        assert rows == [0, 1] and all(asked)  # never the whole panel (its border, its title)
+        lines = str(panel.render()).splitlines()
+        assert "Ann: square 9" in lines[0] and "to move" not in lines[0]
+        assert "Bob: square 5" in lines[1] and "to move" in lines[1]
