@@ -3,10 +3,11 @@
 From the current square: the least rolls left, every die value that stays optimal, one
 optimal route (die values and squares) or "goal unreachable"; then the odds of random
 play (expected turns left, chance to finish within 5 and 10 turns, each seat's chance of
-winning) and a sparkline of the finishing-turn distribution. A player on the goal has no
-odds left to show, and a square random play never finishes from has no chart. Everything
-comes from ``core.solver`` and ``core.odds``, and the wording of shares and places from
-``core.text``; this widget only lays it out.
+winning) and a chart of the finishing-turn distribution (``OddsChart``: the bars of a
+sparkline). A player on the goal has no odds left to show, and a square random play never
+finishes from has no chart. Everything comes from ``core.solver`` and ``core.odds``, and
+the wording of shares and places from ``core.text``; this widget only lays it out, in two
+widgets: the text (one ``Static``) and the chart with its label.
 """
 
 from __future__ import annotations
