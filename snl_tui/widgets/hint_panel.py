@@ -112,13 +112,16 @@ def bar_heights(data: Sequence[float], width: int) -> list[float]:
     return heights
 
 
-def blend(low: RichColor, high: RichColor, ratio: float) -> RichColor:
-    """The colour ``ratio`` of the way from ``low`` to ``high`` (the Sparkline's blend)."""
+def blend(low: RichColor, high: RichColor, ratio: float) -> tuple[int, int, int] | None:
+    """The colour ``ratio`` of the way from ``low`` to ``high``, as the Sparkline blends
+    it (each channel truncated); None when either is not an RGB colour (then ``high``)."""
     if low.triplet is None or high.triplet is None:
-        return high
+        return None
     (r1, g1, b1), (r2, g2, b2) = low.triplet, high.triplet
-    return RichColor.from_rgb(
-        r1 + (r2 - r1) * ratio, g1 + (g2 - g1) * ratio, b1 + (b2 - b1) * ratio
+    return (
+        int(r1 + (r2 - r1) * ratio),
+        int(g1 + (g2 - g1) * ratio),
+        int(b1 + (b2 - b1) * ratio),
     )
 
 
@@ -178,7 +181,8 @@ class OddsChart(Widget):
         """The bars (``BAR_LINES`` lines, ``width`` bars) and the label's lines."""
         base = self.rich_style
         data = self.distribution
-        rows: list[list[Segment]] = [[] for _ in range(BAR_LINES)]
+        # Each line as runs of one style: (text, style) pairs, neighbours of one style joined.
+        rows: list[list[tuple[str, Style]]] = [[] for _ in range(BAR_LINES)]
         if width and data:
             background = self.background_colors[1]
             low = (background + self.get_component_styles("chart--min-color").color).rich_color
@@ -186,19 +190,28 @@ class OddsChart(Widget):
             steps = len(BARS) * BAR_LINES - 1
             # One value: every bar full, in the top colour (as the Sparkline draws it).
             heights = bar_heights(data, width) if len(data) > 1 else [1.0] * width
+            styles: dict[tuple[int, int, int] | None, Style] = {}  # bars share colours
             for height in heights:
                 bar = int(height * steps)
-                style = base + Style.from_color(blend(low, high, height))
+                rgb = blend(low, high, height)
+                style = styles.get(rgb)
+                if style is None:
+                    color = high if rgb is None else RichColor.from_rgb(*rgb)
+                    style = styles[rgb] = base + Style.from_color(color)
                 for line, row in enumerate(rows):
                     bottom = (BAR_LINES - 1 - line) * len(BARS)
                     if bar < bottom:
-                        row.append(Segment(" ", base))
+                        cell, cell_style = " ", base
                     elif bar >= bottom + len(BARS):
-                        row.append(Segment("█", style))
+                        cell, cell_style = "█", style
                     else:
-                        row.append(Segment(BARS[bar % len(BARS)], style))
+                        cell, cell_style = BARS[bar % len(BARS)], style
+                    if row and row[-1][1] is cell_style:
+                        row[-1] = (row[-1][0] + cell, cell_style)
+                    else:
+                        row.append((cell, cell_style))
         # As the Static drew it: the label's own cells, the rest is the background.
-        strips = [Strip(row) for row in rows]
+        strips = [Strip([Segment(text, style) for text, style in row]) for row in rows]
         label_style = base + self.get_component_rich_style("chart--label")
         for text in self.label_lines(width):
             strips.append(Strip([Segment(text.plain, label_style)]))
