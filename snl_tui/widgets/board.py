@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -31,9 +32,11 @@ from ..commands import keys_of
 from ..core.board import Board
 from ..core.cells import cell_width, cut_cells
 from ..core.engine import Turn
-from ..core.geometry import jump_paths
 from ..messages import SettingChanged
-from .jump_art import Art, draw_jumps
+
+if TYPE_CHECKING:
+    from ..core.geometry import JumpPath
+    from .jump_art import Art
 
 CELL_HEIGHT = 3
 """Lines per square when the board scrolls anyway (the number, the jump, the tokens)."""
@@ -192,6 +195,8 @@ class BoardView(ScrollView, can_focus=True):
         """The drawn jumps for the current square size (None: not drawn at this size, or
         not made yet: ``jump_art_now``)."""
         self.art_made = False
+        self.art_paths: tuple[JumpPath, ...] = ()
+        """The paths ``art`` draws (its glyphs name them by index)."""
         self.art_waits: bool | None = True
         """True until the first frame, which goes out without the drawn jumps (they take
         a few milliseconds on a big board); None while they are due in the next frame
@@ -261,7 +266,13 @@ class BoardView(ScrollView, can_focus=True):
         if not self.art_made:
             self.art_made = True
             drawn = self.draws_jumps and bool(self.board.jumps)
+            # The drawing (and the jumps' geometry) loads with the first drawn jumps,
+            # after the first frame, not with the board.
+            from ..core.geometry import jump_paths
+            from .jump_art import draw_jumps
+
             self.art = draw_jumps(self.board, self.cell_width, self.cell_height) if drawn else None
+            self.art_paths = jump_paths(self.board) if drawn else ()
         return self.art
 
     def _set_geometry(self) -> None:
@@ -795,7 +806,7 @@ class BoardView(ScrollView, can_focus=True):
         if not any(column in drawn for column in range(left, left + width)):
             return pieces
         cells: list[Piece] = [(char, style) for text, style in pieces for char in text]
-        paths = jump_paths(self.board)
+        paths = self.art_paths
         out: list[Piece] = []
         for index, (char, style) in enumerate(cells):
             art = drawn.get(left + index)

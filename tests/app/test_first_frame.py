@@ -250,11 +250,12 @@ main(["play", "classic", "--no-animation"])
 """
 
 
-def test_snl_play_draws_its_first_frame_without_the_store_or_the_toml_writer(
+def test_snl_play_draws_its_first_frame_without_what_it_does_not_draw(
     tmp_path: Path,
 ) -> None:
     """What the first frame does not need loads after it: the saved-games store (and
-    SQLite) opens in ``mount_panels``, and TOML is only read (``tomllib``)."""
+    SQLite) opens in ``mount_panels``, TOML is only read (``tomllib``), and the drawn
+    jumps (their geometry and braille) come in the frame after the first."""
     env = {**os.environ, "SNL_DATA_DIR": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME_MODULES],
@@ -269,4 +270,5 @@ def test_snl_play_draws_its_first_frame_without_the_store_or_the_toml_writer(
     assert "snl_tui.widgets.board" in loaded  # the probe saw the real first frame
     assert "snl_tui.core.settings" in loaded  # the settings were read before it
     early = {"snl_tui.core.store", "sqlite3", "tomlkit"}
+    early |= {"snl_tui.core.geometry", "snl_tui.widgets.jump_art"}
     assert early & loaded == set()
