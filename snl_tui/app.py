@@ -357,7 +357,7 @@ def exit_with_server() -> None:
 def write_crash_report(text: str) -> Path:
     """Write ``text`` to ``crash-<time>.txt`` in the data folder (else the temporary
     folder), atomically; returns its path."""
-    from .core.store import default_dir
+    from .core.data_dir import default_dir
 
     name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
     for folder in (default_dir(), Path(tempfile.gettempdir())):

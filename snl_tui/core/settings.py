@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from .data_dir import default_dir
 from .text import quote
 
 FILE_NAME = "settings.toml"
@@ -39,8 +40,6 @@ class Settings:
 
 
 def settings_path(folder: Path | None = None) -> Path:
-    from .store import default_dir  # the data folder: one rule for where snl keeps things
-
     return (folder if folder is not None else default_dir()) / FILE_NAME
 
 

@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -72,10 +71,10 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from .board import Board
+from .data_dir import DATA_DIR_ENV, default_dir
 from .errors import SnlError
 from .formats import dump_board, parse_board
 
-DATA_DIR_ENV = "SNL_DATA_DIR"
 DB_NAME = "games.db"
 BUSY_TIMEOUT = 0.5
 """Seconds a save waits for another snl's write lock before giving up (a save takes
@@ -281,16 +280,6 @@ class _BadRow(Exception):
 
 
 # -- the store -----------------------------------------------------------------------------
-
-
-def default_dir() -> Path:
-    """``$SNL_DATA_DIR`` when set, else the user data directory for snl."""
-    configured = os.environ.get(DATA_DIR_ENV)
-    if configured:
-        return Path(configured).expanduser()
-    import platformdirs  # only when needed: tests and scripts set SNL_DATA_DIR
-
-    return Path(platformdirs.user_data_dir("snl", appauthor=False))
 
 
 def open_store(

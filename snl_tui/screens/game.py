@@ -148,7 +148,9 @@ class GameScreen(DismissOnce[None], GameInput):
     def on_mount(self) -> None:
         self._show_titles()
         self._show_tokens()
-        self._solve(self.session.board)  # under a millisecond on the built-in boards
+        # Under a millisecond on the built-in boards, in a worker: it has answered by the
+        # time the panels mount, so they show the game's state once (no "computing").
+        self._solve(self.session.board)
         # Public Textual API: the callback runs once the first frame has been drawn.
         self.call_after_refresh(self.mount_panels)
 

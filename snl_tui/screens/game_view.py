@@ -140,7 +140,7 @@ class GameView(Screen[None]):
             return
         panel.compact = self.has_class("-short")
         if not self.solver_ready:
-            panel.query_one("#hint-text", Static).update(COMPUTING)
+            panel.show_message(COMPUTING)
             return
         # The odds from the analysis (0.4 s on classic the first time, seconds on big
         # boards) in a worker; shown if the game has not moved on meanwhile. Once the

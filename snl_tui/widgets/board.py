@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -31,9 +32,11 @@ from ..commands import keys_of
 from ..core.board import Board
 from ..core.cells import cell_width, cut_cells
 from ..core.engine import Turn
-from ..core.geometry import jump_paths
 from ..messages import SettingChanged
-from .jump_art import Art, draw_jumps
+
+if TYPE_CHECKING:
+    from ..core.geometry import JumpPath
+    from .jump_art import Art
 
 CELL_HEIGHT = 3
 """Lines per square when the board scrolls anyway (the number, the jump, the tokens)."""
@@ -77,8 +80,9 @@ class CellState:
     """Seats (0-based) whose token stands here, in seat order."""
     route_step: int | None = None
     """Step number of the shown optimal route that ends here."""
-    current: bool = False
-    """The token of the player to move stands here (it is underlined)."""
+    current: int | None = None
+    """The seat to move, when its token stands here (it is underlined): a seat, not a
+    flag, so that the turn passing between two tokens on one square repaints it."""
 
 
 EMPTY = CellState()
@@ -166,9 +170,9 @@ class BoardView(ScrollView, can_focus=True):
         self.off_board: tuple[int, ...] = ()
         self.line_cache: dict[int, Strip] = {}
         self.cell_memo: dict[int, list[list[Piece]]] = {}
-        """The squares of the row painted last, every line of each (a square's lines are
-        painted one grid line at a time): emptied whenever what they show changes."""
-        self.memo_row = -1
+        """Every line of each square painted so far: a repainted grid line makes only the
+        squares that changed afresh (``show`` and ``refresh_squares`` drop theirs), and
+        all are dropped when the squares' size, styles or drawn jumps change."""
         self.cache_geometry: tuple[int, int | None] = (0, None)
         """(left padding, view width) the cached lines were painted for."""
         self.base_style: Style | None = None
@@ -185,10 +189,14 @@ class BoardView(ScrollView, can_focus=True):
         """The view size the squares were last fitted to (``fit_to_size``)."""
         self.lines_painted = 0
         """How many grid lines were rendered afresh (the benchmark and tests read it)."""
+        self.squares_painted = 0
+        """How many squares' lines were made afresh (tests read it)."""
         self.art: Art | None = None
         """The drawn jumps for the current square size (None: not drawn at this size, or
         not made yet: ``jump_art_now``)."""
         self.art_made = False
+        self.art_paths: tuple[JumpPath, ...] = ()
+        """The paths ``art`` draws (its glyphs name them by index)."""
         self.art_waits: bool | None = True
         """True until the first frame, which goes out without the drawn jumps (they take
         a few milliseconds on a big board); None while they are due in the next frame
@@ -258,7 +266,13 @@ class BoardView(ScrollView, can_focus=True):
         if not self.art_made:
             self.art_made = True
             drawn = self.draws_jumps and bool(self.board.jumps)
+            # The drawing (and the jumps' geometry) loads with the first drawn jumps,
+            # after the first frame, not with the board.
+            from ..core.geometry import jump_paths
+            from .jump_art import draw_jumps
+
             self.art = draw_jumps(self.board, self.cell_width, self.cell_height) if drawn else None
+            self.art_paths = jump_paths(self.board) if drawn else ()
         return self.art
 
     def _set_geometry(self) -> None:
@@ -366,7 +380,7 @@ class BoardView(ScrollView, can_focus=True):
             square: CellState(
                 tuple(tokens.get(square, ())),
                 steps.get(square),
-                current in tokens.get(square, ()),
+                current if current in tokens.get(square, ()) else None,
             )
             for square in tokens.keys() | steps.keys()
         }
@@ -382,7 +396,8 @@ class BoardView(ScrollView, can_focus=True):
         self.cell_states = states
         self.off_board = tuple(off)
         self.current_seat = current
-        self.cell_memo.clear()
+        for square in changed:
+            self.cell_memo.pop(square, None)
         for line in lines:
             self.line_cache.pop(line, None)
         self._refresh_virtual_lines(sorted(lines))
@@ -442,10 +457,10 @@ class BoardView(ScrollView, can_focus=True):
 
     def refresh_squares(self, squares: Iterable[int | None]) -> None:
         """Repaint only the rows of ``squares`` (a subclass's decorations changed)."""
-        self.cell_memo.clear()
         lines: set[int] = set()
         for square in squares:
             if square is not None and 1 <= square <= self.board.goal:
+                self.cell_memo.pop(square, None)
                 row, _ = self.board.position_of(square)
                 lines.update(range(row * self.cell_height, (row + 1) * self.cell_height))
         for line in lines:
@@ -475,9 +490,10 @@ class BoardView(ScrollView, can_focus=True):
         width = self.cell_width
         return -(-round(self.scroll_offset.x) // width) * width
 
-    def _whole_width(self) -> int:
+    def _whole_width(self, size: Size | None = None) -> int:
         """The columns of the whole squares that fit the view (the rest stays blank)."""
-        return max(self.cell_width, self.size.width // self.cell_width * self.cell_width)
+        width = (self.size if size is None else size).width
+        return max(self.cell_width, width // self.cell_width * self.cell_width)
 
     # -- painting ----------------------------------------------------------------------
 
@@ -499,9 +515,10 @@ class BoardView(ScrollView, can_focus=True):
             self.palette = {}
         self.base_style = base
 
-    def _offsets(self) -> tuple[int, int]:
-        """Padding that centres a board smaller than the view."""
-        width, height = self.size
+    def _offsets(self, size: Size | None = None) -> tuple[int, int]:
+        """Padding that centres a board smaller than the view (of ``size``: the widget's
+        size, which each lookup finds again through the screen's layout)."""
+        width, height = self.size if size is None else size
         virtual = self.virtual_size
         return max(0, (width - virtual.width) // 2), max(0, (height - virtual.height) // 2)
 
@@ -525,16 +542,15 @@ class BoardView(ScrollView, can_focus=True):
         if self.outer_size != self.fitted_size:
             self.fit_to_size()
         scroll_x, scroll_y = self.scroll_offset
-        pad_x, pad_y = self._offsets()
-        width = self.size.width
+        size = self.size  # looked up once a line: each lookup walks to the screen
+        pad_x, pad_y = self._offsets(size)
+        width = size.width
         if self.restyled or self.base_style is None:
             self._check_styles()
         base = self.base_style
         assert base is not None
         line = y + scroll_y - pad_y
-        legend_top = min(
-            self.grid_lines + 1 - scroll_y + pad_y, self.size.height - len(self.legend)
-        )
+        legend_top = min(self.grid_lines + 1 - scroll_y + pad_y, size.height - len(self.legend))
         if self.extras != BARE and y == legend_top - 1:
             # The status line: off the board, crowded squares, tokens out of view.
             return self._join([(" " * pad_x, base), *self.status_pieces()], base, width)
@@ -558,7 +574,7 @@ class BoardView(ScrollView, can_focus=True):
         if pad_x or (scroll_x == 0 and strip.cell_length == width):
             return strip
         left = self._view_x()
-        return strip.crop(left, left + self._whole_width()).extend_cell_length(width, base)
+        return strip.crop(left, left + self._whole_width(size)).extend_cell_length(width, base)
 
     def component_style(self, name: str, partial: bool = False) -> Style:
         """The Rich style of component class ``name``; ``partial`` gives only what its
@@ -598,9 +614,6 @@ class BoardView(ScrollView, can_focus=True):
         if line < grid_lines:
             row, part = divmod(line, self.cell_height)
             memo = self.cell_memo
-            if row != self.memo_row:
-                memo.clear()
-                self.memo_row = row
             for col in range(board.cols):
                 square = board.square_at(row, col)
                 lines = memo.get(square)
@@ -717,6 +730,7 @@ class BoardView(ScrollView, can_focus=True):
 
     def _cell_lines(self, square: int, row: int, col: int) -> list[list[Piece]]:
         """Each line of one square as (text, style) pieces, exactly ``cell_width`` wide."""
+        self.squares_painted += 1
         board = self.board
         state = self.cell_states.get(square, EMPTY)
         if state.route_step is not None:
@@ -792,7 +806,7 @@ class BoardView(ScrollView, can_focus=True):
         if not any(column in drawn for column in range(left, left + width)):
             return pieces
         cells: list[Piece] = [(char, style) for text, style in pieces for char in text]
-        paths = jump_paths(self.board)
+        paths = self.art_paths
         out: list[Piece] = []
         for index, (char, style) in enumerate(cells):
             art = drawn.get(left + index)

@@ -3,9 +3,11 @@ values without a key of their own, and the row of die values to click in a puzzl
 
 from __future__ import annotations
 
-from rich.text import Text
+from rich.segment import Segment
 from textual.events import Key
+from textual.geometry import Size
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -38,16 +40,49 @@ def face_lines(value: int | None, faces: int = 6) -> list[str]:
 
 
 class DiceFace(Widget):
-    """The last die value rolled or chosen."""
+    """The last die value rolled or chosen.
+
+    Drawn line by line (``render_line``) from strips made once per face: a move repaints
+    the die's five lines without building, wrapping and styling a text again."""
 
     COMPONENT_CLASSES = {"dice--face"}
 
     value: reactive[int | None] = reactive(None)
     faces: reactive[int] = reactive(6)
 
-    def render(self) -> Text:
-        style = self.get_component_rich_style("dice--face")
-        return Text("\n".join(face_lines(self.value, self.faces)), style=style, no_wrap=True)
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.face_strips: dict[tuple[int | None, int, int], list[Strip]] = {}
+        """The lines of each face drawn so far, by (value, faces, width)."""
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.face_strips.clear()  # a theme or a class changed: the colours may have
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return len(face_lines(None)[0])
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(face_lines(None))
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_region.width
+        key = (self.value, self.faces, width)
+        strips = self.face_strips.get(key)
+        if strips is None:
+            base = self.rich_style
+            style = base + self.get_component_rich_style("dice--face")
+            strips = self.face_strips[key] = [
+                Strip([Segment(line, style)]).crop_extend(0, width, base)
+                for line in face_lines(self.value, self.faces)
+            ]
+        return strips[y] if y < len(strips) else Strip.blank(width, self.rich_style)
 
 
 class DieInput(Input):

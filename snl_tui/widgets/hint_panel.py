@@ -3,10 +3,11 @@
 From the current square: the least rolls left, every die value that stays optimal, one
 optimal route (die values and squares) or "goal unreachable"; then the odds of random
 play (expected turns left, chance to finish within 5 and 10 turns, each seat's chance of
-winning) and a sparkline of the finishing-turn distribution. A player on the goal has no
-odds left to show, and a square random play never finishes from has no chart. Everything
-comes from ``core.solver`` and ``core.odds``, and the wording of shares and places from
-``core.text``; this widget only lays it out.
+winning) and a chart of the finishing-turn distribution (``OddsChart``: the bars of a
+sparkline). A player on the goal has no odds left to show, and a square random play never
+finishes from has no chart. Everything comes from ``core.solver`` and ``core.odds``, and
+the wording of shares and places from ``core.text``; this widget only lays it out, in two
+widgets: the text (one ``Static``) and the chart with its label.
 """
 
 from __future__ import annotations
@@ -14,9 +15,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from rich.color import Color as RichColor
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..core.board import Board
@@ -82,6 +90,134 @@ def hint_lines(board: Board, player: Player, square: int) -> Text:
     return text
 
 
+BARS = "▁▂▃▄▅▆▇█"
+BAR_LINES = 2
+"""Lines of bars in the odds chart (its label wraps below them)."""
+
+
+def bar_heights(data: Sequence[float], width: int) -> list[float]:
+    """Each bar's height, 0 to 1, for ``data`` in ``width`` bars: exactly as Textual's
+    ``Sparkline`` makes them (the data in ``width`` slices, the largest value of each,
+    scaled between the data's least and largest value), so the chart looks the same."""
+    count = len(data)
+    buckets = [data[count * n // width : count * (n + 1) // width] for n in range(width)]
+    buckets = [bucket for bucket in buckets if bucket]
+    low, high = min(data), max(data)
+    extent = high - low or 1
+    heights = []
+    index, step = 0.0, len(buckets) / width
+    for _ in range(width):  # the same float steps as the Sparkline's, for the same bars
+        heights.append((max(buckets[int(index)]) - low) / extent)
+        index += step
+    return heights
+
+
+def blend(low: RichColor, high: RichColor, ratio: float) -> tuple[int, int, int] | None:
+    """The colour ``ratio`` of the way from ``low`` to ``high``, as the Sparkline blends
+    it (each channel truncated); None when either is not an RGB colour (then ``high``)."""
+    if low.triplet is None or high.triplet is None:
+        return None
+    (r1, g1, b1), (r2, g2, b2) = low.triplet, high.triplet
+    return (
+        int(r1 + (r2 - r1) * ratio),
+        int(g1 + (g2 - g1) * ratio),
+        int(b1 + (b2 - b1) * ratio),
+    )
+
+
+class OddsChart(Widget):
+    """The finishing-turn distribution as bars, with its label below them.
+
+    It draws exactly what Textual's ``Sparkline`` and a ``Static`` for the label drew
+    (the same bars, colours and wrapping), line by line from strips made once per
+    distribution: the Sparkline took more than a millisecond to render after every move,
+    and one widget repaints where two did."""
+
+    COMPONENT_CLASSES = {"chart--min-color", "chart--max-color", "chart--label"}
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.distribution: tuple[float, ...] = ()
+        self.label = ""
+        self.chart_strips: list[Strip] | None = None
+        """The lines drawn for the distribution, label and ``chart_width`` (None: to do)."""
+        self.chart_width = 0
+
+    def show(self, distribution: Sequence[float], label: str) -> None:
+        """Chart ``distribution`` (one value per turn) with ``label`` below; a new layout
+        only when the label takes another number of lines."""
+        distribution = tuple(distribution)
+        if distribution == self.distribution and label == self.label:
+            return
+        width = self.content_region.width
+        lines = len(self.label_lines(width))
+        self.distribution, self.label = distribution, label
+        self.chart_strips = None
+        self.refresh(layout=not width or len(self.label_lines(width)) != lines)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.chart_strips = None  # a theme or a class changed: the colours may have
+
+    def label_lines(self, width: int) -> list[Content]:
+        """The label as a ``Static`` wraps it (one line before the widget has a width)."""
+        if not self.label:
+            return []
+        return Content(self.label).wrap(width) if width > 0 else [Content(self.label)]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return BAR_LINES + len(self.label_lines(width))
+
+    def render_line(self, y: int) -> Strip:
+        width = self.content_region.width
+        if self.chart_strips is None or width != self.chart_width:
+            self.chart_strips = self.chart_lines(width)
+            self.chart_width = width
+        if y < len(self.chart_strips):
+            return self.chart_strips[y]
+        return Strip.blank(width, self.rich_style)
+
+    def chart_lines(self, width: int) -> list[Strip]:
+        """The bars (``BAR_LINES`` lines, ``width`` bars) and the label's lines."""
+        base = self.rich_style
+        data = self.distribution
+        # Each line as runs of one style: (text, style) pairs, neighbours of one style joined.
+        rows: list[list[tuple[str, Style]]] = [[] for _ in range(BAR_LINES)]
+        if width and data:
+            background = self.background_colors[1]
+            low = (background + self.get_component_styles("chart--min-color").color).rich_color
+            high = (background + self.get_component_styles("chart--max-color").color).rich_color
+            steps = len(BARS) * BAR_LINES - 1
+            # One value: every bar full, in the top colour (as the Sparkline draws it).
+            heights = bar_heights(data, width) if len(data) > 1 else [1.0] * width
+            styles: dict[tuple[int, int, int] | None, Style] = {}  # bars share colours
+            for height in heights:
+                bar = int(height * steps)
+                rgb = blend(low, high, height)
+                style = styles.get(rgb)
+                if style is None:
+                    color = high if rgb is None else RichColor.from_rgb(*rgb)
+                    style = styles[rgb] = base + Style.from_color(color)
+                for line, row in enumerate(rows):
+                    bottom = (BAR_LINES - 1 - line) * len(BARS)
+                    if bar < bottom:
+                        cell, cell_style = " ", base
+                    elif bar >= bottom + len(BARS):
+                        cell, cell_style = "█", style
+                    else:
+                        cell, cell_style = BARS[bar % len(BARS)], style
+                    if row and row[-1][1] is cell_style:
+                        row[-1] = (row[-1][0] + cell, cell_style)
+                    else:
+                        row.append((cell, cell_style))
+        # As the Static drew it: the label's own cells, the rest is the background.
+        strips = [Strip([Segment(text, style) for text, style in row]) for row in rows]
+        label_style = base + self.get_component_rich_style("chart--label")
+        for text in self.label_lines(width):
+            strips.append(Strip([Segment(text.plain, label_style)]))
+        return strips
+
+
 class HintPanel(Vertical):
     """Solver hints and the odds for the player to move; ``h`` shows or hides it."""
 
@@ -89,14 +225,13 @@ class HintPanel(Vertical):
     """No chart: the screen sets this when the terminal is short, so the text fits."""
 
     def compose(self) -> ComposeResult:
-        # Textual's Sparkline (and the statistics module it uses) loads with the panel,
-        # after the game's first frame, not with the game screen.
-        from textual.widgets import Sparkline
-
         yield Static(id="hint-text", markup=False)
-        yield Static(id="hint-odds", markup=False)
-        yield Sparkline([], id="hint-chart")
-        yield Static(id="hint-chart-label", markup=False)
+        yield OddsChart(id="hint-chart")
+
+    def show_message(self, message: str) -> None:
+        """Only ``message`` (the figures are being computed), no chart."""
+        _show_text(self.query_one("#hint-text", Static), message)
+        self.query_one(OddsChart).display = False
 
     def show_hint(
         self,
@@ -107,15 +242,11 @@ class HintPanel(Vertical):
         *,
         odds: Odds | None,
     ) -> None:
-        """Refresh every line for the player to move (``to_move``)."""
-        from textual.widgets import Sparkline
-
+        """Refresh every line for the player to move (``to_move``): the solver's part and
+        the odds in one text, then the chart."""
         square = positions[to_move]
         text = hint_lines(board, players[to_move], square)
-        _show_text(self.query_one("#hint-text", Static), text)
-        odds_view = self.query_one("#hint-odds", Static)
-        chart = self.query_one("#hint-chart", Sparkline)
-        label = self.query_one("#hint-chart-label", Static)
+        chart = self.query_one(OddsChart)
         odds_text = Text()
         chart_shown = False
         if square >= board.goal or (odds is not None and odds.finished):
@@ -129,16 +260,14 @@ class HintPanel(Vertical):
             distribution = odds.distribution
             chart_shown = not odds.never and any(p > 0 for p in distribution)
             if chart_shown:
-                chart.data = distribution
                 peak = max(range(len(distribution)), key=distribution.__getitem__) + 1
-                label_text = f"Finishing turn, 1-{len(distribution)}, most likely turn {peak}"
-                _show_text(label, label_text)
-        if not chart_shown:
-            chart.data = []
-            _show_text(label, "")
-        chart.display = label.display = chart_shown and not self.compact
-        _show_text(odds_view, odds_text)
-        odds_view.display = bool(odds_text)
+                label = f"Finishing turn, 1-{len(distribution)}, most likely turn {peak}"
+                chart.show(distribution, label)
+        if odds_text:
+            text.append("\n")
+            text.append_text(odds_text)
+        _show_text(self.query_one("#hint-text", Static), text)
+        chart.display = chart_shown and not self.compact
 
     @staticmethod
     def _odds_lines(text: Text, odds: Odds, players: Sequence[Player]) -> None:

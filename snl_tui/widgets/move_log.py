@@ -140,6 +140,9 @@ class MoveLog(ScrollView, can_focus=True):
         self.wrap_width = 0
         self.strip_cache: LRUCache[int, Strip] = LRUCache(1024)
         """Rendered rows by row number (none while text is selected)."""
+        self.base_style: Style | None = None
+        """The log's own style, looked up once per restyle: ``rich_style`` walks every
+        ancestor, and a scrolled log repaints all its rows after every move."""
 
     # -- what is shown -----------------------------------------------------------------
 
@@ -243,6 +246,7 @@ class MoveLog(ScrollView, can_focus=True):
         scrollbar size or padding changes it without a resize)."""
         super().notify_style_update()
         self.strip_cache.clear()
+        self.base_style = None
         width = self.content_width()
         if width and width != self.wrap_width:
             self.rewrap(width)
@@ -252,7 +256,9 @@ class MoveLog(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         row = self.scroll_offset.y + y
         width = self.size.width
-        rich_style = self.rich_style
+        rich_style = self.base_style
+        if rich_style is None:
+            rich_style = self.base_style = self.rich_style
         if row >= len(self.wrapped_rows):
             return Strip.blank(width, rich_style)
         strip = self.row_strip(row, rich_style)

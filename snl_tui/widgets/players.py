@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.widget import Widget
 
 from ..core.cells import cell_width, cut_cells
@@ -58,33 +58,51 @@ class PlayersPanel(Widget):
         current: int | None,
         winner: int | None = None,
     ) -> None:
+        """Show the seats; repaints only the lines that changed (after a move, the mover's
+        and the next player's), not the panel's border and title."""
+        width = self.content_region.width
+        before = self.rows(width)
         resized = len(players) != len(self.players)
         self.players = tuple(players)
         self.letters = token_letters(players)
         self.positions = tuple(positions)
         self.current_seat = current
         self.winner = winner
-        self.refresh(layout=resized)  # a new layout only when the number of seats changes
+        if resized or not width:
+            self.refresh(layout=resized)  # a new layout only when the number of seats changes
+            return
+        for seat, row in enumerate(self.rows(width)):
+            if row != before[seat]:
+                self.refresh(Region(0, seat, width, 1))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(1, len(self.players))
 
-    def render(self) -> Text:
-        """One line per seat: the full wording when every line fits the panel, else a
-        short one (``Ann: 12 ◀``), so that four players show whole at 80x24."""
-        width = self.content_region.width
+    def rows(self, width: int) -> list[tuple[str, str, str, str]]:
+        """(letter, name and square, mark, the mark's component class) for each seat: the
+        full wording when every line fits ``width``, else the short one (``Ann: 12 ◀``),
+        so that four players show whole at 80x24; a line still too long is cut with '…'."""
         rows = [self._row(seat, short=False) for seat in range(len(self.players))]
         if width and any(3 + cell_width(line + mark) > width for line, mark, _ in rows):
             rows = [self._row(seat, short=True) for seat in range(len(self.players))]
-        text = Text(no_wrap=True, overflow="ellipsis")
+        shown = []
         for seat, (line, mark, mark_style) in enumerate(rows):
-            if seat:
-                text.append("\n")
             if width and 3 + cell_width(line + mark) > width:
                 room = max(1, width - 3 - cell_width(mark))
                 line = cut_cells(line, room - 1) + "…"
+            shown.append((self.letters[seat], line, mark, mark_style))
+        return shown
+
+    def render(self) -> Text:
+        """One line per seat (``rows``), each token in its player's colours."""
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for seat, (letter, line, mark, mark_style) in enumerate(
+            self.rows(self.content_region.width)
+        ):
+            if seat:
+                text.append("\n")
             token_style = self.get_component_rich_style(f"board--token-{seat % 4 + 1}")
-            text.append(f" {self.letters[seat]} ", token_style)
+            text.append(f" {letter} ", token_style)
             text.append(line)
             if mark:
                 text.append(mark, self.get_component_rich_style(mark_style))

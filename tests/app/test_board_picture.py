@@ -155,3 +155,70 @@ async def test_tokens_out_of_view_are_named_with_the_way_to_them(make_app) -> No
         await settle(pilot)
         assert view.out_of_view() == [(1, 400, "↑")]
         assert any("out of view: ↑B400" in line for line in board_text(view))
+
+
+async def test_a_move_makes_only_the_squares_that_changed_afresh(make_app) -> None:
+    app = make_app(board=load_board("classic"), players=[Player("Ann"), Player("Bob")])
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        view.show([12, 30], (), current=0)
+        await settle(pilot)
+        made, painted = view.squares_painted, view.lines_painted
+        view.show([16, 30], (), current=1)  # Ann 12 -> 16 (one row), Bob to move on 30
+        await settle(pilot)
+        # The rows of 12 and 16 (one row) and of 30 (Bob's token is underlined now): of
+        # their 20 squares, only the three that changed are made afresh.
+        assert view.lines_painted - painted == 2 * view.cell_height
+        assert view.squares_painted - made == 3
+        assert any("A" in line for line in square_lines(view, 16))
+        assert not any("A" in line for line in square_lines(view, 12))
+
+
+async def test_the_turn_passing_between_two_tokens_on_one_square_moves_the_underline(
+    make_app,
+) -> None:
+    app = make_app(board=load_board("classic"), players=[Player("Ann"), Player("Bob")])
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+
+        def underlined() -> str:
+            """The underlined token letters the board shows (the player to move's)."""
+            return "".join(
+                segment.text
+                for y in range(view.size.height)
+                for segment in view.render_line(y)
+                if segment.style is not None and segment.style.underline and segment.text.strip()
+            )
+
+        view.show([7, 7], (), current=0)
+        await settle(pilot)
+        assert underlined() == "A"
+        view.show([7, 7], (), current=1)
+        await settle(pilot)
+        assert underlined() == "B"
+
+
+async def test_the_players_panel_repaints_only_the_lines_that_changed(make_app) -> None:
+    app = make_app(board=load_board("classic"), players=FOUR)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        panel = screen.query_one(PlayersPanel)
+        panel.show(FOUR, [3, 5, 8, 13], current=0)
+        await settle(pilot)
+        asked: list[tuple[object, ...]] = []
+        original = panel.refresh
+
+        def recording(*regions, **options):  # type: ignore[no-untyped-def]
+            asked.append(regions)
+            return original(*regions, **options)
+
+        panel.refresh = recording  # type: ignore[method-assign]
+        panel.show(FOUR, [9, 5, 8, 13], current=1)  # Ann 3 -> 9, Bob to move
+        await settle(pilot)
+        rows = sorted(region.y for regions in asked for region in regions)  # type: ignore[attr-defined]
+        assert rows == [0, 1] and all(asked)  # never the whole panel (its border, its title)
+        lines = str(panel.render()).splitlines()
+        assert "Ann: square 9" in lines[0] and "to move" not in lines[0]
+        assert "Bob: square 5" in lines[1] and "to move" in lines[1]

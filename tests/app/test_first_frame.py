@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from textual.geometry import Region
@@ -216,3 +220,55 @@ async def test_a_short_terminal_keeps_the_side_column_on_screen(make_app) -> Non
         await settle(pilot)
         assert screen.query_one(MoveLog).display
         assert side.contains_region(screen.query_one(MoveLog).region)
+
+
+FIRST_FRAME_MODULES = """
+import os, sys
+import snl_tui.app
+from snl_tui.cli.main import main
+from snl_tui.widgets.board import BoardView
+
+loaded = []
+render_line = BoardView.render_line
+
+def recording(view, y):
+    if not loaded:  # the first board line of the first frame
+        loaded.extend(sys.modules)
+    return render_line(view, y)
+
+class FirstFrame(snl_tui.app.SnlApp):
+    def on_ready(self):
+        print("LOADED", *sorted(loaded), flush=True)
+        os._exit(0)  # nothing after the frame matters here
+
+    def run(self, *args, **kwargs):
+        return super().run(headless=True, size=(120, 40))
+
+BoardView.render_line = recording
+snl_tui.app.SnlApp = FirstFrame
+main(["play", "classic", "--no-animation"])
+"""
+
+
+def test_snl_play_draws_its_first_frame_without_what_it_does_not_draw(
+    tmp_path: Path,
+) -> None:
+    """What the first frame does not need loads after it: the saved-games store (and
+    SQLite) opens in ``mount_panels``, TOML is only read (``tomllib``), and the drawn
+    jumps (their geometry and braille) come in the frame after the first."""
+    env = {**os.environ, "SNL_DATA_DIR": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME_MODULES],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    lines = [line for line in result.stdout.splitlines() if line.startswith("LOADED")]
+    assert lines, result.stderr
+    loaded = set(lines[0].split()[1:])
+    assert "snl_tui.widgets.board" in loaded  # the probe saw the real first frame
+    assert "snl_tui.core.settings" in loaded  # the settings were read before it
+    early = {"snl_tui.core.store", "sqlite3", "tomlkit"}
+    early |= {"snl_tui.core.geometry", "snl_tui.widgets.jump_art"}
+    assert early & loaded == set()

@@ -152,7 +152,7 @@ async def test_the_hint_says_why_the_chances_are_left_out(make_app) -> None:
         screen = await started(pilot)
         await pilot.press("h")
         await computed(pilot)
-        odds = str(screen.query_one("#hint-odds", Static).render())
+        odds = str(screen.query_one("#hint-text", Static).render())
         assert "Expected turns left:" in odds
         assert "(chances left out: 40,401 squares > 40,000)" in odds
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import Sparkline, Static
+from textual.widgets import Static
 
 from snl_tui.core.analysis import analyze
 from snl_tui.core.board import Board
@@ -11,7 +11,7 @@ from snl_tui.core.formats import load_board
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import optimal_dice, optimal_route
 from snl_tui.widgets.board import CELL_HEIGHT, BoardView
-from snl_tui.widgets.hint_panel import HintPanel
+from snl_tui.widgets.hint_panel import HintPanel, OddsChart
 
 from .helpers import SIZE, computed, cpu, game_screen, settle, started
 
@@ -41,7 +41,8 @@ async def test_h_toggles_the_hint_panel_with_solver_and_odds(make_app) -> None:
         assert f"Expected turns left: {odds.expected_turns:.1f}" in text  # 39.2 on classic
         assert "Finish in 5 / 10 turns: " in text and "% / " in text
         assert "Win chances: Ann" in text and "Bot" in text
-        assert panel.query_one(Sparkline).data
+        chart = panel.query_one(OddsChart)
+        assert chart.display and chart.distribution and chart.label.startswith("Finishing turn")
         await pilot.press("h")
         assert not panel.display
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.widgets import Sparkline, Static
+from textual.strip import Strip
+from textual.widgets import Static
 
 from snl_tui.core.board import Board
 from snl_tui.core.engine import Player
@@ -15,7 +18,7 @@ from snl_tui.core.formats import load_board
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import optimal_route
 from snl_tui.screens.winner import GameOverScreen
-from snl_tui.widgets.hint_panel import HintPanel, _show_text, percent
+from snl_tui.widgets.hint_panel import HintPanel, OddsChart, _show_text, percent
 
 from .helpers import SIZE, computed, cpu, game_screen, settle, started, wait_until
 
@@ -26,12 +29,16 @@ async def panel_text(pilot) -> str:  # type: ignore[no-untyped-def]
     """What the panel shows once its workers are done: its visible lines, top to bottom."""
     await computed(pilot)
     panel = game_screen(pilot.app).query_one(HintPanel)
-    return "\n".join(str(w.render()) for w in panel.query(Static) if w.display)
+    lines = [str(w.render()) for w in panel.query(Static) if w.display]
+    chart = panel.query_one(OddsChart)
+    if chart.display:
+        lines.append(chart.label)
+    return "\n".join(lines)
 
 
 async def chart_shown(pilot) -> bool:  # type: ignore[no-untyped-def]
     await computed(pilot)
-    return game_screen(pilot.app).query_one(HintPanel).query_one(Sparkline).display
+    return game_screen(pilot.app).query_one(HintPanel).query_one(OddsChart).display
 
 
 async def test_at_the_goal_the_panel_says_so_without_odds_or_chart(make_app) -> None:
@@ -99,7 +106,7 @@ async def test_a_board_with_a_trap_charts_the_games_that_finish(make_app) -> Non
         assert "Expected turns left: infinite" in text
         assert "Never finishes: 25%" in text
         assert await chart_shown(pilot)
-        label = str(game_screen(app).query_one("#hint-chart-label", Static).render())
+        label = game_screen(app).query_one(OddsChart).label
         span = int(re.search(r"Finishing turn, 1-(\d+)", label).group(1))  # type: ignore[union-attr]
         assert span < 1000  # the finishing games end within a few turns: no flat tail
 
@@ -177,3 +184,45 @@ async def test_new_hint_text_gets_its_height_with_or_without_a_layout() -> None:
         _show_text(view, Text("short"))
         await pilot.pause()
         assert any(layouts) and view.size.height == 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [0.0, 0.1, 0.5, 0.2, 0.05, 0.0],  # fewer values than bars: bars repeat
+        [((n * 37) % 101) / 101 for n in range(493)],  # many values a bar
+        [0.3],  # one value: full bars
+        [0.2, 0.2, 0.2],  # no extent
+    ],
+)
+async def test_the_odds_chart_draws_what_textuals_sparkline_draws(data: list[float]) -> None:
+    """Same bars, same colours, in every cell: the chart replaced a Sparkline (and the
+    Static of its label) and the screen must not change."""
+    from textual.widgets import Sparkline
+
+    class Both(App[None]):
+        CSS = """
+        Sparkline, OddsChart { width: 42; height: 2; }
+        OddsChart > .chart--max-color { color: $primary; }
+        OddsChart > .chart--min-color { color: $primary 30%; }
+        """
+
+        def compose(self) -> ComposeResult:
+            yield Sparkline(data)
+            yield OddsChart()
+
+    app = Both()
+    async with app.run_test(size=(50, 6)) as pilot:
+        chart = app.query_one(OddsChart)
+        chart.show(data, "")
+        await pilot.pause()
+        sparkline = app.query_one(Sparkline)
+        for y in range(2):
+            expected = sparkline.render_line(y)
+            drawn = chart.render_line(y)
+            assert cells(drawn) == cells(expected)
+
+
+def cells(strip: Strip) -> list[tuple[str, Style | None]]:
+    """Each cell of ``strip``: its character and style (however the segments split)."""
+    return [(char, segment.style) for segment in strip for char in segment.text]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.pilot import Pilot
+from textual.strip import Strip
 
 from snl_tui.core.engine import Player
 from snl_tui.core.formats import load_board
@@ -155,3 +156,22 @@ def test_wrap_move_never_splits_a_number_and_folds_only_words_wider_than_a_row()
     # Wide characters count as two cells.
     rows = wrap_move("  1. 名前名前名前名前 rolled 3: start -> 3", 14)
     assert max(sum(2 if ord(c) > 0x2E80 else 1 for c in row) for row in rows) <= 14
+
+
+async def test_a_theme_change_repaints_the_log_in_the_new_colours(make_app) -> None:
+    app = make_app(players=[Player("Ann")])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        await roll(pilot, screen)
+        log = screen.query_one(MoveLog)
+        before = log.render_line(0)
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await settle(pilot)
+        after = log.render_line(0)
+        assert after.text == before.text
+        base = log.rich_style  # the log's colours in the new theme
+
+        def colours(strip: Strip) -> set[tuple[object, object]]:
+            return {(s.style.color, s.style.bgcolor) for s in strip if s.style is not None}
+
+        assert colours(after) == {(base.color, base.bgcolor)} != colours(before)
