@@ -290,7 +290,10 @@ class PlainSolver:
             else:
                 # Without scipy: the inverse once (twice an LU's work), then a product
                 # per solve; the residual check below refines what it loses.
-                self._inverse = np.linalg.inv(k)
+                try:
+                    self._inverse = np.linalg.inv(k)
+                except np.linalg.LinAlgError:  # singular in floating point: too large
+                    self._inverse = np.full(k.shape, math.nan)
         if self._inverse is not None:
             product: np.ndarray = (self._inverse.T if transposed else self._inverse) @ rhs
             return product

@@ -258,3 +258,16 @@ def test_snl_analyze_at_50x50_needs_no_scipy(tmp_path: Path) -> None:
         for key in ("median_turns", "mode_turns", "least_rolls", "percentiles"):
             assert figures[key] == reference[key], key
         assert figures["win_chances"] == pytest.approx(reference["win_chances"], abs=1e-10)
+
+
+def test_an_astronomical_game_is_too_large_on_either_path(k_path: str) -> None:
+    """A board whose game lasts ~2^667 turns (a coin, a 2 x 1000 board, a snake back to
+    square 1 on every third square) makes K singular in floating point: the figures are
+    "finite, but too large to compute", whichever way K is solved (numpy's inverse
+    raised LinAlgError)."""
+    from .test_figures import astronomical_board
+
+    clear_cache()
+    analysis = analyze(astronomical_board())
+    assert analysis.finite and analysis.too_large
+    clear_cache()
