@@ -1,39 +1,37 @@
 """Exact odds as fractions (SPEC 12, ``snl analyze --exact``): no rounding at all.
 
-The same chain as ``chain`` (its roll array, from the engine's rules), solved over the
-rationals with ``fractions.Fraction``: the expected turns from the start, and each seat's
-chance of winning. One seat wins whenever it finishes (the probability of ever
-finishing); two seats play the joint chain of both tokens, rolling in turn (a top roll
-under ``six_again`` keeps the turn), so a win chance is one linear system over the pairs
-of positions. More seats would need the joint chain of every token (positions to the
-power of the seats), so exact win chances stop at two seats.
+The expected turns from the start: the same chain as ``chain`` (its roll array, from the
+engine's rules), solved over the rationals with ``fractions.Fraction`` by sparse
+elimination in the order of decreasing positions (on a board without snakes a
+back-substitution). Boards up to ``MAX_EXACT_SQUARES`` (12 x 12).
 
-``decimal_text`` writes a fraction's decimals exactly (integer arithmetic, no float).
+Each seat's chance of winning: ``exact_wins`` (the seats' tokens are independent, so the
+chances are sums over turns of products of one token's sequences, summed exactly with
+python-flint). One or two seats on every board up to 12 x 12; three and four seats on
+the smaller boards of ``EXACT_SEAT_SQUARES``, because the fractions themselves grow as
+the cube (three seats) or the fourth power (four) of the board: three seats on classic
+come to about 170,000 digits each.
 
-Boards up to ``MAX_EXACT_SQUARES`` (12 x 12); two seats' win chances up to
-``MAX_EXACT_PAIR_SQUARES`` (5 x 5), past which the fractions grow too large to finish.
-Elimination runs on sparse rows in the order of decreasing positions, so on a board
-without snakes it is a back-substitution.
+``decimal_text`` writes a fraction's decimals exactly (integer arithmetic, no float) and
+``integer_text`` its digits, however many (Python's ``str`` refuses past 4,300).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
-import numpy as np
-
 from .board import Board
 from .chain import AnalysisError, chain_of
+from .exact_wins import reachable_positions, win_chances
 
 MAX_EXACT_SQUARES = 144
 """Largest board with exact fractions (12 x 12)."""
-MAX_EXACT_SEATS = 2
-"""Most seats whose win chances are exact fractions (the joint chain of two tokens)."""
-MAX_EXACT_PAIR_SQUARES = 25
-"""Largest board with two seats' exact win chances: the joint chain has a state per
-pair of positions and its fractions grow fast (measured: 4x4 0.2 s, 5x5 1.7 s, 6x6
-12 s, classic more than ten minutes)."""
+EXACT_SEAT_SQUARES = {1: 144, 2: 144, 3: 49, 4: 16}
+"""Largest board (squares) whose win chances are exact fractions, per number of seats
+(measured by ``benchmarks/exact.py``: the worst board of each size and rules)."""
+EXACT_SEAT_SIDES = {1: "12x12", 2: "12x12", 3: "7x7", 4: "4x4"}
 
 Row = dict[Hashable, Fraction]
 
@@ -45,16 +43,17 @@ def check_exact(board: Board, players: int) -> None:
             f"--exact: exact fractions for boards of at most {MAX_EXACT_SQUARES} squares "
             f"(12x12); this one has {board.goal}"
         )
-    if players > MAX_EXACT_SEATS:
+    limit = EXACT_SEAT_SQUARES.get(players)
+    if limit is None:
         raise AnalysisError(
-            f"--exact: exact win chances for at most {MAX_EXACT_SEATS} players (the joint "
-            f"chain of {players} tokens has too many states); use --players 1 or 2"
+            f"--exact: exact win chances for 1 to {max(EXACT_SEAT_SQUARES)} players, not {players}"
         )
-    if players == 2 and board.goal > MAX_EXACT_PAIR_SQUARES:
+    if board.goal > limit:
+        fewer = max(seats for seats, squares in EXACT_SEAT_SQUARES.items() if board.goal <= squares)
         raise AnalysisError(
-            f"--exact --players 2: exact win chances for boards of at most "
-            f"{MAX_EXACT_PAIR_SQUARES} squares (the joint chain of two tokens); this one "
-            f"has {board.goal}; use --players 1"
+            f"--exact --players {players}: exact win chances for boards of at most {limit} "
+            f"squares ({EXACT_SEAT_SIDES[players]}; the fractions grow too large past it); "
+            f"this one has {board.goal}; use --players {fewer} or fewer"
         )
 
 
@@ -70,96 +69,34 @@ def exact_expected_turns(board: Board, start: int | None = None) -> Fraction | N
         return None
     # X(p) = sum_d (c_d + X(next_d)) / f over the safe positions: the turns still to
     # start after the roll from p (c_d = 1 when roll d ends the turn without winning).
-    states = _reachable(chain.dest, chain.goal, [position])
-    scale = Fraction(1, chain.faces)
+    states = reachable_positions(chain.dest, chain.goal, [position])
+    faces, goal = chain.faces, chain.goal
     rows: dict[Hashable, Row] = {}
     rhs: dict[Hashable, Fraction] = {}
     for here in states:
+        ends = chain.dest[here].tolist()
+        # Counted per destination: a three_sixes turn has faces**3 equally likely ends.
+        counts = Counter(there for there in ends if there != goal)
+        ending = sum(counts.values())
+        if chain.six_again and ends[-1] != goal:
+            ending -= 1  # a top roll that does not win rolls again in the same turn
         row: Row = {here: Fraction(1)}
-        constant = Fraction(0)
-        for face, there in enumerate(chain.dest[here].tolist(), start=1):
-            if there == chain.goal:
-                continue
-            if not (chain.six_again and face == chain.faces):
-                constant += scale
-            row[there] = row.get(there, Fraction(0)) - scale
+        for there, count in counts.items():
+            row[there] = row.get(there, Fraction(0)) - Fraction(count, faces)
         rows[here] = row
-        rhs[here] = constant
-    solution = _solve(rows, rhs, sorted(states, reverse=True))
+        rhs[here] = Fraction(ending, faces)
+    solution = solve_sparse(rows, rhs, sorted(states, reverse=True))
     return 1 + solution[position]
 
 
 def exact_win_chances(board: Board, players: int) -> list[Fraction]:
-    """Each seat's chance of winning, everyone on the rules' start, as fractions (one or
-    two seats; ``check_exact``)."""
+    """Each seat's chance of winning, everyone on the rules' start, as fractions
+    (``check_exact`` says for which boards and seats)."""
     check_exact(board, players)
-    chain = chain_of(board)
-    start = board.rules.start_position
-    goal, faces, again = chain.goal, chain.faces, chain.six_again
-    scale = Fraction(1, faces)
-    if start == goal:
-        return [Fraction(1)] + [Fraction(0)] * (players - 1)
-    if not chain.can_finish[start]:
-        return [Fraction(0)] * players  # nobody ever wins
-    if players == 1:
-        if chain.safe[start]:
-            return [Fraction(1)]
-        # P(ever finishing): F(p) = sum_d F(next_d) / f, F(goal) = 1, F(doomed) = 0.
-        states = [p for p in _reachable(chain.dest, goal, [start]) if chain.can_finish[p]]
-        rows: dict[Hashable, Row] = {}
-        rhs: dict[Hashable, Fraction] = {}
-        for here in states:
-            row: Row = {here: Fraction(1)}
-            constant = Fraction(0)
-            for there in chain.dest[here].tolist():
-                if there == goal:
-                    constant += scale
-                elif chain.can_finish[there]:
-                    row[there] = row.get(there, Fraction(0)) - scale
-            rows[here], rhs[here] = row, constant
-        return [_solve(rows, rhs, sorted(states, reverse=True))[start]]
-    # Two seats. (m, a, b): m = 1 for "the seat to move wins", 2 for "the other seat
-    # wins", with the seat to move on a and the other on b. A roll from a that wins
-    # decides; a top roll under six_again keeps the turn; any other roll hands the turn
-    # over, and the roles swap. Pairs where neither token can finish are 0 (no winner).
-    positions = _reachable(chain.dest, goal, [start])
-    can = chain.can_finish
-    pairs = [(a, b) for a in positions for b in positions if can[a] or can[b]]
-    rows = {}
-    rhs = {}
-    for a, b in pairs:
-        for m in (1, 2):
-            row = {(m, a, b): Fraction(1)}
-            constant = Fraction(0)
-            for face, there in enumerate(chain.dest[a].tolist(), start=1):
-                if there == goal:
-                    constant += scale if m == 1 else 0
-                    continue
-                keeps = again and face == faces
-                nxt = (m, there, b) if keeps else (3 - m, b, there)
-                if can[nxt[1]] or can[nxt[2]]:
-                    row[nxt] = row.get(nxt, Fraction(0)) - scale
-            rows[(m, a, b)], rhs[(m, a, b)] = row, constant
-    order = sorted(rows, key=lambda key: (key[1] + key[2], key[1], key[0]), reverse=True)  # type: ignore[index]
-    solution = _solve(rows, rhs, order)
-    first = solution[(1, start, start)]
-    return [first, solution[(2, start, start)]]
+    return win_chances(board, players)
 
 
-def _reachable(dest: np.ndarray, goal: int, starts: Sequence[int]) -> list[int]:
-    """The positions a game from ``starts`` can reach, the goal left out."""
-    seen = set(starts)
-    order = [p for p in starts if p != goal]
-    for here in order:
-        for there in dest[here].tolist():
-            if there not in seen:
-                seen.add(there)
-                if there != goal:
-                    order.append(there)
-    return order
-
-
-def _solve(
+def solve_sparse(
     rows: dict[Hashable, Row], rhs: dict[Hashable, Fraction], order: Sequence[Hashable]
 ) -> dict[Hashable, Fraction]:
     """Solve the sparse system exactly by Gaussian elimination in ``order`` (every
@@ -209,5 +146,21 @@ def decimal_text(value: Fraction, digits: int = 20) -> str:
     sign = "-" if value < 0 else ""
     scaled = abs(value) * 10**digits
     whole = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
-    text = str(whole).rjust(digits + 1, "0")
+    text = integer_text(whole).rjust(digits + 1, "0")
     return f"{sign}{text[:-digits]}.{text[-digits:]}"
+
+
+def integer_text(value: int) -> str:
+    """``value``'s decimal digits, however many (``str`` refuses past 4,300 of them)."""
+    if -(10**4000) < value < 10**4000:
+        return str(value)
+    from flint import fmpz
+
+    return str(fmpz(value))
+
+
+def fraction_text(value: Fraction) -> str:
+    """``value`` as ``numerator/denominator`` (or a whole number), every digit written."""
+    if value.denominator == 1:
+        return integer_text(value.numerator)
+    return f"{integer_text(value.numerator)}/{integer_text(value.denominator)}"

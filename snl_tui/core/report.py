@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from .text import percent, place, plural
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from .analysis import Analysis
     from .board import Board
 
@@ -254,28 +256,41 @@ def format_report(analysis: Analysis, board: Board | None = None, visits: bool =
 
 def exact_report(board: Board, players: int) -> tuple[list[str], dict[str, object]]:
     """``snl analyze --exact``: (the text lines, the JSON object) of the expected turns
-    and the seats' win chances as exact fractions with their decimals. Raises
-    ``AnalysisError`` (one line) past the exact limits."""
-    from .exact import check_exact, decimal_text, exact_expected_turns, exact_win_chances
+    and the seats' win chances as exact fractions with their decimals. Every digit of a
+    fraction is written, however many; a long one says how many under its decimals.
+    Raises ``AnalysisError`` (one line) past the exact limits."""
+    from .exact import (
+        check_exact,
+        decimal_text,
+        exact_expected_turns,
+        exact_win_chances,
+        fraction_text,
+    )
 
     check_exact(board, players)
     expected = exact_expected_turns(board)
     wins = exact_win_chances(board, players)
     name = board.name or "board"
     lines = [f"{name} ({board.rows}x{board.cols}): exact fractions, random play"]
+
+    def figure(label: str, value: Fraction) -> None:
+        text = fraction_text(value)
+        lines.append(f"  {label:<16}  {text}")
+        lines.append(f"                    = {decimal_text(value)}")
+        if len(text) > 120:
+            top, bottom = (len(part) for part in text.split("/"))
+            lines.append(f"                    ({top:,} digits over {bottom:,})")
+
     if expected is None:
         lines.append("  expected turns    infinite (some games never finish)")
     else:
-        lines.append(f"  expected turns    {expected}")
-        lines.append(f"                    = {decimal_text(expected)}")
+        figure("expected turns", expected)
     for seat, chance in enumerate(wins, start=1):
-        label = "win chance" if players == 1 else f"seat {seat} wins"
-        lines.append(f"  {label:<16}  {chance}")
-        lines.append(f"                    = {decimal_text(chance)}")
+        figure("win chance" if players == 1 else f"seat {seat} wins", chance)
     data: dict[str, object] = {
-        "expected_turns": None if expected is None else str(expected),
+        "expected_turns": None if expected is None else fraction_text(expected),
         "expected_turns_decimal": None if expected is None else decimal_text(expected),
-        "win_chances": [str(chance) for chance in wins],
+        "win_chances": [fraction_text(chance) for chance in wins],
         "win_chances_decimal": [decimal_text(chance) for chance in wins],
         "players": players,
     }

@@ -1,0 +1,460 @@
+"""Each seat's exact chance of winning (``snl analyze --exact --players N``), as fractions.
+
+The tokens never interact, so a game of P seats, all starting on the same square, is P
+independent copies of one token's turn chain. With S_t = P(a token has not finished
+within t turns) and f_t = P(it finishes at turn t exactly), seat i wins with probability
+
+    W_i = sum_(t >= 1) f_t * S_t^(i-1) * S_(t-1)^(P-i)
+
+(the seats before it have not finished within t turns, the seats after it within t - 1).
+A turn is what ``chain`` calls one: the whole run of rolls while the top face shows under
+``six_again``, and under ``three_sixes`` one of the engine's whole-turn outcomes.
+
+Let Q be the turn matrix over the positions a game can reach and still finish from (a
+doomed position, from which the goal is unreachable, drops out: its token never wins),
+r the chance of finishing from each in one turn, h the chance of ever finishing and
+d = 1 - h(start). With rho_k = a Q^k r, eta_k = a Q^k h and theta_k = a Q^k Q h (a the
+start row), f_(k+1) = rho_k, S_k = d + eta_k and S_(k+1) = d + theta_k, so W_i is a sum
+over k of products of 1 + x + y of these sequences (x + y <= P - 1), times powers of d.
+
+Each such sum is a Hadamard product of linear recurrences summed to infinity, computed
+exactly without summing anything infinite. Let phi be the characteristic polynomial of
+Q: phi(x) = x^e phi0(x) with phi0(0) != 0. The first e terms are summed directly; after
+them every sequence is annihilated by phi0 (degree n0). A product s_k of m sequences is
+annihilated by the characteristic polynomial of the m-th symmetric power of Q (its roots
+are the products of m eigenvalues; degree L = C(n0 + m - 1, m)), found from the power
+sums of phi0's roots (Newton's identities, as a power-series exponential). So
+sum_k s_k t^k = N(t) / Psi(t) with Psi that polynomial reversed and N known from the
+first L terms, and for one more sequence gamma_k = a' Q^k r (the finishing one):
+
+    sum_k gamma_k s_k = sum_j g_j gamma_j,   g = N / Psi  modulo phi0
+
+(Cayley-Hamilton: the sum is the functional k -> gamma_k applied to N(x) / Psi(x) in
+Q[x] / phi0, and Psi is invertible there because no product of eigenvalues, each of
+modulus below 1, is 1). For two seats that is one polynomial inverse modulo a degree-n0
+polynomial; three seats need Psi of degree C(n0 + 1, 2), four of degree C(n0 + 2, 3).
+
+The inverse and the sum are computed by the Chinese remainder theorem: modulo many
+word-size primes (``nmod_poly``, fast), and reassembled once enough primes cover
+2 * |numerator| (the denominator is known in advance: the resultant of phi0 and Psi
+times the inputs' denominators bounds it, by Cramer's rule on their Sylvester matrix).
+No floating point anywhere; python-flint does the polynomial and matrix arithmetic.
+
+The fractions are large: their digits grow like C(n0 + P - 1, P) * P * log10(faces), so
+about 4,300 digits for two seats on classic, 14,000 on a 12 x 12 board whose squares all
+lie on a loop; three seats on classic would need about 180,000 and that is where the
+limits in ``exact.check_exact`` come from (README, "--exact").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from fractions import Fraction
+from math import comb
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .board import Board
+from .chain import AnalysisError, chain_of
+
+if TYPE_CHECKING:
+    from flint import fmpq, fmpq_poly, fmpz
+
+PRIME_START = 1 << 62
+"""The CRT primes are the primes below 2^62, in descending order (word size for
+``nmod_poly``)."""
+
+CRT_BLOCK = 64
+"""Primes reduced against together: a big coefficient is taken modulo their product once,
+then modulo each (cheap), instead of modulo each prime from its full size."""
+
+_PRIMES: list[int] = []
+
+
+def reachable_positions(dest: np.ndarray, goal: int, starts: Sequence[int]) -> list[int]:
+    """The positions a game from ``starts`` can reach, the goal left out, in the order
+    first met."""
+    seen = set(starts)
+    order = [p for p in starts if p != goal]
+    for here in order:
+        for there in dest[here].tolist():
+            if there not in seen:
+                seen.add(there)
+                if there != goal:
+                    order.append(there)
+    return order
+
+
+def win_chances(board: Board, players: int) -> list[Fraction]:
+    """Each of ``players`` seats' chance of winning, everyone on the rules' start, as
+    fractions (``exact.check_exact`` says how far this goes)."""
+    turns = _TurnChain(board)
+    if turns.start_on_goal:
+        return [Fraction(1)] + [Fraction(0)] * (players - 1)
+    if turns.size == 0:
+        return [Fraction(0)] * players  # the start cannot finish: nobody ever wins
+    return [_fraction(w) for w in turns.win_chances(players)]
+
+
+def _fraction(value: fmpq) -> Fraction:
+    return Fraction(int(value.p), int(value.q))
+
+
+class _TurnChain:
+    """One token's turn chain over the positions that can still finish, as exact
+    rational matrices (python-flint)."""
+
+    def __init__(self, board: Board) -> None:
+        from flint import fmpq_mat, fmpz_mat
+
+        chain = chain_of(board)
+        goal, faces, again = chain.goal, chain.faces, chain.six_again
+        start = board.rules.start_position
+        self.start_on_goal = start == goal
+        positions = [
+            p for p in reachable_positions(chain.dest, goal, [start]) if chain.can_finish[p]
+        ]
+        self.size = n = len(positions)
+        if self.start_on_goal or n == 0:
+            return
+        index = np.full(goal + 1, -1, dtype=np.intp)
+        index[positions] = np.arange(n)
+        dest = chain.dest[positions]  # (n, faces): where each face ends
+        to_goal = (dest == goal).sum(axis=1)
+        if again:
+            # A top roll that does not win rolls again in the same turn: the turn matrix is
+            # (f I - Top)^-1 End, and the finishing chance (f I - Top)^-1 Goal.
+            top = _counts(index, dest[:, -1:], n)
+            end = _counts(index, dest[:, :-1], n)
+            system = fmpz_mat(n, n, (faces * np.eye(n, dtype=np.int64) - top).ravel().tolist())
+            rhs = np.concatenate((end, to_goal[:, None]), axis=1)
+            solved = system.solve(fmpz_mat(n, n + 1, rhs.ravel().tolist()))
+            cells = solved.entries()
+            self.turn = fmpq_mat(n, n, [cells[i * (n + 1) + j] for i in range(n) for j in range(n)])
+            self.finish = fmpq_mat(n, 1, [cells[i * (n + 1) + n] for i in range(n)])
+        else:
+            self.turn = fmpq_mat(fmpz_mat(n, n, _counts(index, dest, n).ravel().tolist())) / faces
+            self.finish = fmpq_mat(fmpz_mat(n, 1, to_goal.tolist())) / faces
+        self.start_index = positions.index(start)
+        if bool(chain.safe[positions].all()):
+            self.ever = fmpq_mat(n, 1, [1] * n)
+        else:
+            identity = fmpq_mat(n, n, [int(i == j) for i in range(n) for j in range(n)])
+            self.ever = (identity - self.turn).solve(self.finish)
+
+    def win_chances(self, players: int) -> list[fmpq]:
+        from flint import fmpq
+
+        ever = self.ever[self.start_index, 0]
+        if players == 1:
+            return [ever]
+        doomed = 1 - ever
+        # The sums sum_k rho_k theta_k^x eta_k^y needed (x + y <= players - 1); with no
+        # doomed position (d = 0) only those of the top order.
+        needed = {
+            (x, y)
+            for seat in range(1, players + 1)
+            for x in range(seat)
+            for y in range(players - seat + 1)
+            if doomed != 0 or x + y == players - 1
+        }
+        sums = _HadamardSums(self).sums(needed)
+        sums[(0, 0)] = ever  # sum_k rho_k: the chance of ever finishing
+        wins = []
+        for seat in range(1, players + 1):
+            total = fmpq(0)
+            for x in range(seat):
+                for y in range(players - seat + 1):
+                    power = (seat - 1 - x) + (players - seat - y)
+                    if power and doomed == 0:
+                        continue
+                    weight = comb(seat - 1, x) * comb(players - seat, y) * doomed**power
+                    total += weight * sums[(x, y)]
+            wins.append(total)
+        return wins
+
+
+def _counts(index: np.ndarray, dest: np.ndarray, n: int) -> np.ndarray:
+    """counts[i, j]: how many of the faces in ``dest[i]`` end on position j (faces that
+    end on the goal or on a doomed position are left out)."""
+    target = index[dest]
+    rows = np.repeat(np.arange(n), dest.shape[1])
+    keep = target.ravel() >= 0
+    counts = np.zeros((n, n), dtype=np.int64)
+    np.add.at(counts, (rows[keep], target.ravel()[keep]), 1)
+    return counts
+
+
+class _HadamardSums:
+    """sum_k rho_k theta_k^x eta_k^y for the (x, y) asked, exactly (module docstring)."""
+
+    def __init__(self, turns: _TurnChain) -> None:
+        from flint import fmpq_mat, fmpq_poly
+
+        turn = turns.turn
+        n = turns.size
+        phi = turn.charpoly().coeffs()
+        zeros = next(i for i, c in enumerate(phi) if c != 0)
+        self.zeros = zeros
+        self.phi0 = fmpq_poly(phi[zeros:])
+        self.psi0 = fmpq_poly(phi[zeros:][::-1])
+        self.degree = self.phi0.degree()
+        # Rows a Q^k for k < zeros + degree, against the columns r, h and Q h.
+        count = zeros + self.degree
+        row = fmpq_mat(1, n, [int(i == turns.start_index) for i in range(n)])
+        rows = []
+        for _ in range(count):
+            rows.append(row.entries())
+            row = row * turn
+        ever_next = turn * turns.ever
+        columns = fmpq_mat(
+            n,
+            3,
+            [c[i, 0] for i in range(n) for c in (turns.finish, turns.ever, ever_next)],
+        )
+        values = fmpq_mat(count, n, [v for r in rows for v in r]) * columns if count else None
+        self.prefix: dict[str, list[fmpq]] = {"rho": [], "eta": [], "theta": []}
+        self.first: dict[str, list[fmpq]] = {"rho": [], "eta": [], "theta": []}
+        for k in range(count):
+            part = self.prefix if k < zeros else self.first
+            assert values is not None
+            part["rho"].append(values[k, 0])
+            part["eta"].append(values[k, 1])
+            part["theta"].append(values[k, 2])
+
+    def sums(self, needed: set[tuple[int, int]]) -> dict[tuple[int, int], fmpq]:
+        from flint import fmpq
+
+        result: dict[tuple[int, int], fmpq] = {}
+        by_order: dict[int, list[tuple[int, int]]] = {}
+        for x, y in needed:
+            if x + y:
+                by_order.setdefault(1 + x + y, []).append((x, y))
+        for order, group in sorted(by_order.items()):
+            group.sort()
+            heads = []
+            for x, y in group:
+                head = fmpq(0)
+                for k in range(self.zeros):
+                    head += (
+                        self.prefix["rho"][k]
+                        * self.prefix["theta"][k] ** x
+                        * self.prefix["eta"][k] ** y
+                    )
+                heads.append(head)
+            tails = self._tails(order, group) if self.degree else [fmpq(0)] * len(group)
+            for key, head, tail in zip(group, heads, tails, strict=True):
+                result[key] = head + tail
+        return result
+
+    def _tails(self, order: int, group: list[tuple[int, int]]) -> list[fmpq]:
+        """sum_(k >= 0) over the sequences after the first ``zeros`` terms."""
+        from flint import fmpq, fmpq_poly
+
+        rest = order - 1  # how many sequences besides rho: the symmetric power's order
+        psi = self.psi0 if rest == 1 else symmetric_power(self.psi0, rest)
+        length = psi.degree()
+        expanded = {
+            name: self._expand(name, length)
+            for name in ("theta", "eta")
+            if any((x if name == "theta" else y) for x, y in group)
+        }
+        targets = []
+        for x, y in group:
+            product = [fmpq(1)] * length
+            for name, power in (("theta", x), ("eta", y)):
+                for _ in range(power):
+                    product = [a * b for a, b in zip(product, expanded[name], strict=True)]
+            numerator = (psi * fmpq_poly(product)).truncate(length)
+            targets.append(numerator % self.phi0)
+        return crt_functional(self.phi0, psi % self.phi0, targets, self.first["rho"])
+
+    def _expand(self, name: str, length: int) -> list[fmpq]:
+        """The first ``length`` terms of a sequence from its first ``degree`` ones."""
+        from flint import fmpq, fmpq_poly
+
+        first = self.first[name]
+        if length <= len(first):
+            return first[:length]
+        numerator = (self.psi0 * fmpq_poly(first)).truncate(self.degree)
+        terms = _series_quotient(numerator, self.psi0, length)
+        return terms + [fmpq(0)] * (length - len(terms))
+
+
+@contextmanager
+def _series_precision(length: int) -> Iterator[None]:
+    """python-flint's power series carry a global precision cap: raise it for a while."""
+    from flint import ctx
+
+    saved = ctx.cap
+    ctx.cap = max(length, 1)
+    try:
+        yield
+    finally:
+        ctx.cap = saved
+
+
+def _series_quotient(numerator: fmpq_poly, denominator: fmpq_poly, length: int) -> list[fmpq]:
+    """The first ``length`` coefficients of numerator / denominator (denominator(0) != 0)."""
+    from flint import fmpq_series
+
+    with _series_precision(length):
+        quotient = fmpq_series(numerator.coeffs() or [0], prec=length) / fmpq_series(
+            denominator.coeffs(), prec=length
+        )
+        return list(quotient.coeffs())[:length]
+
+
+CYCLE_INDEX: dict[int, tuple[tuple[Fraction, tuple[int, ...]], ...]] = {
+    2: ((Fraction(1, 2), (1, 1)), (Fraction(1, 2), (2,))),
+    3: ((Fraction(1, 6), (1, 1, 1)), (Fraction(1, 2), (1, 2)), (Fraction(1, 3), (3,))),
+}
+"""The cycle index of the symmetric group S_m: the power sums of the m-th symmetric power
+of a matrix from those of the matrix (p_k of Sym^m = sum of coefficient * prod p_(c k))."""
+
+
+def symmetric_power(psi: fmpq_poly, order: int) -> fmpq_poly:
+    """prod over multisets {i_1 <= .. <= i_m} of (1 - x lambda_i1 .. lambda_im), for
+    psi(x) = prod (1 - x lambda_i) with psi(0) = 1 and every lambda non-zero."""
+    from flint import fmpq, fmpq_poly, fmpq_series
+
+    roots = psi.degree()
+    length = comb(roots + order - 1, order)
+    # Power sums p_j of the lambdas: sum_j p_j x^j = -x psi'(x) / psi(x).
+    top = order * length
+    sums = _series_quotient(-psi.derivative() * fmpq_poly([0, 1]), psi, top + 1)
+    sums += [fmpq(0)] * (top + 1 - len(sums))
+    logarithm = [fmpq(0)]
+    for k in range(1, length + 1):
+        total = fmpq(0)
+        for weight, cycles in CYCLE_INDEX[order]:
+            term = fmpq(weight.numerator, weight.denominator)
+            for cycle in cycles:
+                term *= sums[cycle * k]
+            total += term
+        logarithm.append(-total / k)
+    with _series_precision(length + 1):
+        power = fmpq_series(logarithm, prec=length + 1).exp()
+        coefficients = list(power.coeffs())[: length + 1]
+    return fmpq_poly(coefficients)
+
+
+def crt_functional(
+    modulus: fmpq_poly,
+    divisor: fmpq_poly,
+    targets: Sequence[fmpq_poly],
+    weights: Sequence[fmpq],
+    magnitude: fmpq | int = 1,
+) -> list[fmpq]:
+    """For each target w: sum_j g_j weights_j with g = w / divisor modulo ``modulus``
+    (monic, degree n = len(weights); every target of degree below n), exactly.
+
+    No result exceeds ``magnitude`` in size (they are probabilities here, so 1), which
+    with the denominator bound below says how many primes are enough.
+
+    With integer forms P = dP modulus, U = dU divisor, W = dW w and weights G_j / dG,
+    g = (dU / dW) g~ where g~ U + h P = W, and Cramer's rule on the integer Sylvester
+    matrix of U and P (determinant +-Res(U, P)) makes Res g~ integral. So the result times
+    Den = |Res| dW dG is an integer N, found modulo primes p (N_p = dU |Res| sum_j g~_j G_j)
+    and reassembled once their product passes 2 Den.
+    """
+    from flint import fmpq, fmpz, fmpz_poly, nmod_poly
+
+    n = modulus.degree()
+    p_int, p_den = modulus.numer(), fmpz(modulus.denom())
+    u_int, u_den = divisor.numer(), fmpz(divisor.denom())
+    resultant = abs(fmpz(p_int.resultant(u_int)))
+    if resultant == 0:  # pragma: no cover - impossible for a chain that finishes
+        raise AnalysisError("--exact: a singular system (a bug)")
+    g_den = fmpz(1)
+    for weight in weights:
+        g_den = g_den.lcm(fmpz(weight.q))
+    weights_rev = fmpz_poly([fmpz(w.p) * (g_den // fmpz(w.q)) for w in reversed(weights)])
+    parts = [(w.numer(), fmpz(w.denom())) for w in targets]
+    dens = [resultant * w_den * g_den for _, w_den in parts]
+    scale = u_den * resultant
+    bad = p_den * u_den * g_den * resultant
+    for _, w_den in parts:
+        bad *= w_den
+    # Enough primes that their product passes 2 Den (each prime is above 2^61).
+    bits = (2 * max(dens) * (fmpq(magnitude).p // fmpq(magnitude).q + 1)).bit_length()
+    primes: list[int] = []
+    for prime in _primes():
+        if len(primes) * 61 > bits:
+            break
+        if bad % prime:
+            primes.append(prime)
+    polys = [p_int, u_int, weights_rev, *(w for w, _ in parts)]
+    residues: list[list[int]] = [[] for _ in parts]
+    for first in range(0, len(primes), CRT_BLOCK):
+        block = primes[first : first + CRT_BLOCK]
+        # Reduce the big coefficients once per block of primes, then per prime.
+        product = fmpz(1)
+        for prime in block:
+            product *= prime
+        small = [fmpz_poly([c % product for c in poly.coeffs()]) for poly in polys]
+        scale_small = scale % product
+        for prime in block:
+            p_mod = nmod_poly(small[0], prime)
+            one, inverse, _ = nmod_poly(small[1], prime).xgcd(p_mod)
+            inverse = inverse * pow(int(one[0]), -1, prime)
+            weights_mod = nmod_poly(small[2], prime)
+            factor = int(scale_small % prime)
+            for slot, w_small in enumerate(small[3:]):
+                reduced = (nmod_poly(w_small, prime) * inverse) % p_mod
+                total = int((reduced * weights_mod)[n - 1])
+                residues[slot].append(total * factor % prime)
+    results = []
+    for slot, den in enumerate(dens):
+        value, modulus_product = _chinese_remainder(residues[slot], primes)
+        if value > modulus_product // 2:
+            value -= modulus_product
+        results.append(fmpq(value, den))
+    return results
+
+
+def _primes() -> Iterator[int]:
+    """The primes below ``PRIME_START``, descending (found once, then remembered)."""
+    from flint import fmpz
+
+    yield from _PRIMES
+    candidate = _PRIMES[-1] if _PRIMES else PRIME_START + 1
+    while True:
+        candidate -= 2 if candidate % 2 else 1
+        if fmpz(candidate).is_prime():
+            _PRIMES.append(candidate)
+            yield candidate
+
+
+def _chinese_remainder(residues: Sequence[int], primes: Sequence[int]) -> tuple[fmpz, fmpz]:
+    """(N, M): 0 <= N < M = prod primes with N = residue mod each prime, by a product tree
+    (the sums) and a remainder tree (each prime's cofactor M / p mod p)."""
+    from flint import fmpz
+
+    levels: list[list[fmpz]] = [[fmpz(p) for p in primes]]
+    while len(levels[-1]) > 1:
+        level = levels[-1]
+        levels.append(
+            [
+                level[i] * level[i + 1] if i + 1 < len(level) else level[i]
+                for i in range(0, len(level), 2)
+            ]
+        )
+    product = levels[-1][0]
+    remainders = [product]
+    for depth in range(len(levels) - 2, -1, -1):
+        level = levels[depth]
+        remainders = [remainders[i // 2] % (level[i] * level[i]) for i in range(len(level))]
+    values = []
+    for residue, prime, remainder in zip(residues, primes, remainders, strict=True):
+        cofactor = int((remainder // prime) % prime)
+        values.append(fmpz(residue * pow(cofactor, -1, prime) % prime))
+    for depth in range(len(levels) - 1):
+        level = levels[depth]
+        values = [
+            values[i] * level[i + 1] + values[i + 1] * level[i] if i + 1 < len(level) else values[i]
+            for i in range(0, len(level), 2)
+        ]
+    return values[0] % product, product
