@@ -30,7 +30,9 @@ MAX_EXACT_SQUARES = 144
 """Largest board with exact fractions (12 x 12)."""
 EXACT_SEAT_SQUARES = {1: 144, 2: 144, 3: 49, 4: 16}
 """Largest board (squares) whose win chances are exact fractions, per number of seats
-(measured by ``benchmarks/exact.py``: the worst board of each size and rules)."""
+(measured on the worst boards of each size and rules: two seats on a 12 x 12 board whose
+squares all lie on a loop 0.8 s, 14,392 digits; three seats on classic would take 28 s and
+169,000 digits)."""
 EXACT_SEAT_SIDES = {1: "12x12", 2: "12x12", 3: "7x7", 4: "4x4"}
 
 Row = dict[Hashable, Fraction]
