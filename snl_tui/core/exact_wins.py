@@ -48,6 +48,7 @@ limits in ``exact.check_exact`` come from (README, "--exact").
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
@@ -60,15 +61,15 @@ from .board import Board
 from .chain import AnalysisError, chain_of
 
 if TYPE_CHECKING:
-    from flint import fmpq, fmpq_poly, fmpz
+    from flint import fmpq, fmpq_poly, fmpz, fmpz_poly, nmod_poly
 
 PRIME_START = 1 << 62
 """The CRT primes are the primes below 2^62, in descending order (word size for
 ``nmod_poly``)."""
 
-CRT_BLOCK = 64
-"""Primes reduced against together: a big coefficient is taken modulo their product once,
-then modulo each (cheap), instead of modulo each prime from its full size."""
+CRT_BLOCKS = (64, 8)
+"""Blocks of primes reduced against together (``_modulo_each``): a big coefficient is
+taken modulo the product of 64 primes, then of 8, then of each."""
 
 _PRIMES: list[int] = []
 
@@ -360,10 +361,10 @@ def crt_functional(
     Den = |Res| dW dG is an integer N, found modulo primes p (N_p = dU |Res| sum_j g~_j G_j)
     and reassembled once their product passes 2 Den.
     """
-    from flint import fmpq, fmpz, fmpz_poly, nmod_poly
+    from flint import fmpq, fmpz, fmpz_poly
 
     n = modulus.degree()
-    p_int, p_den = modulus.numer(), fmpz(modulus.denom())
+    p_int = modulus.numer()
     u_int, u_den = divisor.numer(), fmpz(divisor.denom())
     resultant = abs(fmpz(p_int.resultant(u_int)))
     if resultant == 0:  # pragma: no cover - impossible for a chain that finishes
@@ -375,37 +376,31 @@ def crt_functional(
     parts = [(w.numer(), fmpz(w.denom())) for w in targets]
     dens = [resultant * w_den * g_den for _, w_den in parts]
     scale = u_den * resultant
-    bad = p_den * u_den * g_den * resultant
-    for _, w_den in parts:
-        bad *= w_den
-    # Enough primes that their product passes 2 Den (each prime is above 2^61).
+    # Enough primes that their product passes 2 Den (each is above 2^61). A prime that
+    # divides the modulus's leading coefficient or the resultant is skipped: it shows
+    # as a drop in degree or a common factor modulo that prime.
     bits = (2 * max(dens) * (fmpq(magnitude).p // fmpq(magnitude).q + 1)).bit_length()
-    primes: list[int] = []
-    for prime in _primes():
-        if len(primes) * 61 > bits:
-            break
-        if bad % prime:
-            primes.append(prime)
     polys = [p_int, u_int, weights_rev, *(w for w, _ in parts)]
     residues: list[list[int]] = [[] for _ in parts]
-    for first in range(0, len(primes), CRT_BLOCK):
-        block = primes[first : first + CRT_BLOCK]
-        # Reduce the big coefficients once per block of primes, then per prime.
-        product = fmpz(1)
-        for prime in block:
-            product *= prime
-        small = [fmpz_poly([c % product for c in poly.coeffs()]) for poly in polys]
-        scale_small = scale % product
-        for prime in block:
-            p_mod = nmod_poly(small[0], prime)
-            one, inverse, _ = nmod_poly(small[1], prime).xgcd(p_mod)
+    primes: list[int] = []
+    covered = 0
+    candidates = _primes()
+    while covered <= bits:
+        batch = [
+            next(candidates) for _ in range(max(1, min(CRT_BLOCKS[0], (bits - covered) // 61 + 1)))
+        ]
+        for prime, (p_mod, u_mod, weights_mod, *w_mods), factor in _modulo_each(
+            polys, scale, batch
+        ):
+            one, inverse, _ = u_mod.xgcd(p_mod)
+            if p_mod.degree() != n or one.degree() != 0:
+                continue
             inverse = inverse * pow(int(one[0]), -1, prime)
-            weights_mod = nmod_poly(small[2], prime)
-            factor = int(scale_small % prime)
-            for slot, w_small in enumerate(small[3:]):
-                reduced = (nmod_poly(w_small, prime) * inverse) % p_mod
-                total = int((reduced * weights_mod)[n - 1])
+            for slot, w_mod in enumerate(w_mods):
+                total = int((((w_mod * inverse) % p_mod) * weights_mod)[n - 1])
                 residues[slot].append(total * factor % prime)
+            primes.append(prime)
+            covered += 61
     results = []
     for slot, den in enumerate(dens):
         value, modulus_product = _chinese_remainder(residues[slot], primes)
@@ -426,6 +421,38 @@ def _primes() -> Iterator[int]:
         if fmpz(candidate).is_prime():
             _PRIMES.append(candidate)
             yield candidate
+
+
+def _modulo_each(
+    polys: Sequence[fmpz_poly], number: fmpz, primes: Sequence[int]
+) -> Iterator[tuple[int, list[nmod_poly], int]]:
+    """Each prime with ``polys`` and ``number`` modulo it. The coefficients are big (tens
+    of thousands of digits): they are taken modulo the product of a block of primes, then
+    of a smaller block, and only then modulo each prime, so each reduction is short."""
+    from flint import fmpz, fmpz_poly, nmod_poly
+
+    def modulo(poly: fmpz_poly, modulus: fmpz) -> fmpz_poly:
+        return fmpz_poly([c % modulus for c in poly.coeffs()])
+
+    for outer in _blocks(primes, CRT_BLOCKS[0]):
+        outer_product = fmpz(math.prod(outer))
+        outer_polys = [modulo(poly, outer_product) for poly in polys]
+        outer_number = number % outer_product
+        for inner in _blocks(outer, CRT_BLOCKS[1]):
+            inner_product = fmpz(math.prod(inner))
+            inner_polys = [modulo(poly, inner_product) for poly in outer_polys]
+            inner_number = outer_number % inner_product
+            for prime in inner:
+                yield (
+                    prime,
+                    [nmod_poly(poly, prime) for poly in inner_polys],
+                    int(inner_number % prime),
+                )
+
+
+def _blocks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:
+    for first in range(0, len(items), size):
+        yield items[first : first + size]
 
 
 def _chinese_remainder(residues: Sequence[int], primes: Sequence[int]) -> tuple[fmpz, fmpz]:
