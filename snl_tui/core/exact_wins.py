@@ -8,42 +8,43 @@ within t turns) and f_t = P(it finishes at turn t exactly), seat i wins with pro
 
 (the seats before it have not finished within t turns, the seats after it within t - 1).
 A turn is what ``chain`` calls one: the whole run of rolls while the top face shows under
-``six_again``, and under ``three_sixes`` one of the engine's whole-turn outcomes.
+``six_again`` (the turn matrix is (f I - Top)^-1 End), one of the engine's whole-turn
+outcomes under ``three_sixes``.
 
-Let Q be the turn matrix over the positions a game can reach and still finish from (a
-doomed position, from which the goal is unreachable, drops out: its token never wins),
-r the chance of finishing from each in one turn, h the chance of ever finishing and
-d = 1 - h(start). With rho_k = a Q^k r, eta_k = a Q^k h and theta_k = a Q^k Q h (a the
-start row), f_(k+1) = rho_k, S_k = d + eta_k and S_(k+1) = d + theta_k, so W_i is a sum
-over k of products of 1 + x + y of these sequences (x + y <= P - 1), times powers of d.
+Q is the turn matrix over the positions a game can reach and still finish from; a doomed
+position (the goal unreachable from it) drops out, its token never wins. With r the chance
+of finishing in one turn, h the chance of ever finishing, d = 1 - h(start), a the start
+row and rho_k = a Q^k r, eta_k = a Q^k h, theta_k = a Q^k Q h: f_(k+1) = rho_k,
+S_k = d + eta_k and S_(k+1) = d + theta_k. So W_i is a sum over k of products
+rho_k theta_k^x eta_k^y (x + y <= P - 1) times powers of d; with no doomed position
+(d = 0, most boards) only those with x + y = P - 1.
 
-Each such sum is a Hadamard product of linear recurrences summed to infinity, computed
-exactly without summing anything infinite. Let phi be the characteristic polynomial of
-Q: phi(x) = x^e phi0(x) with phi0(0) != 0. The first e terms are summed directly; after
-them every sequence is annihilated by phi0 (degree n0). A product s_k of m sequences is
-annihilated by the characteristic polynomial of the m-th symmetric power of Q (its roots
-are the products of m eigenvalues; degree L = C(n0 + m - 1, m)), found from the power
-sums of phi0's roots (Newton's identities, as a power-series exponential). So
-sum_k s_k t^k = N(t) / Psi(t) with Psi that polynomial reversed and N known from the
-first L terms, and for one more sequence gamma_k = a' Q^k r (the finishing one):
+Each such sum of products of linear recurrences is found without summing anything
+infinite. phi, Q's characteristic polynomial, is x^e phi0(x) with phi0(0) != 0 and degree
+n0. The first e terms are summed as they are; after them every sequence is annihilated by
+phi0, and a product of m of them by the characteristic polynomial of the m-th symmetric
+power of Q (roots: the products of m eigenvalues; degree C(n0 + m - 1, m)), found from the
+power sums of phi0's roots as a power-series exponential (``symmetric_power``). So
+sum_k s_k t^k = N(t) / Psi(t) (Psi that polynomial reversed, N from the first terms), and
 
-    sum_k gamma_k s_k = sum_j g_j gamma_j,   g = N / Psi  modulo phi0
+    sum_k rho_k s_k = sum_j g_j rho_j   with   g = N / Psi  modulo phi0
 
-(Cayley-Hamilton: the sum is the functional k -> gamma_k applied to N(x) / Psi(x) in
-Q[x] / phi0, and Psi is invertible there because no product of eigenvalues, each of
-modulus below 1, is 1). For two seats that is one polynomial inverse modulo a degree-n0
-polynomial; three seats need Psi of degree C(n0 + 1, 2), four of degree C(n0 + 2, 3).
+(the sum is the functional x^j -> rho_j applied to N(x) / Psi(x) in Q[x] / phi0, by
+Cayley-Hamilton; Psi is invertible there because no product of eigenvalues, each of
+modulus below 1, is 1). Two seats need one inverse modulo phi0 (degree n0 <= 143), three
+seats a Psi of degree C(n0 + 1, 2), four one of degree C(n0 + 2, 3).
 
-The inverse and the sum are computed by the Chinese remainder theorem: modulo many
-word-size primes (``nmod_poly``, fast), and reassembled once enough primes cover
-2 * |numerator| (the denominator is known in advance: the resultant of phi0 and Psi
-times the inputs' denominators bounds it, by Cramer's rule on their Sylvester matrix).
-No floating point anywhere; python-flint does the polynomial and matrix arithmetic.
+``crt_functional`` finds g and the sum modulo word-size primes (``nmod_poly``) and
+reassembles the fraction by the Chinese remainder theorem; its denominator is bounded in
+advance (the resultant of phi0 and Psi times the inputs' denominators: Cramer's rule on
+their Sylvester matrix), so the number of primes is known and the result is exact, not
+probable. No floating point anywhere; python-flint does the arithmetic.
 
-The fractions are large: their digits grow like C(n0 + P - 1, P) * P * log10(faces), so
-about 4,300 digits for two seats on classic, 14,000 on a 12 x 12 board whose squares all
-lie on a loop; three seats on classic would need about 180,000 and that is where the
-limits in ``exact.check_exact`` come from (README, "--exact").
+The fractions are large, and that is what limits the seats (``exact.check_exact``): their
+digits grow like C(n0 + P - 1, P) * P * log10(faces). Measured (``benchmarks/exact.py``):
+two seats 4,335 digits on classic and 14,392 on a 12 x 12 board whose squares all lie on a
+loop (61,012 with three_sixes on a 20-sided die); three seats 28,776 on such a 7 x 7 and
+168,972 on classic (38 s); four seats 15,070 on a 5 x 5.
 """
 
 from __future__ import annotations
@@ -196,34 +197,26 @@ class _HadamardSums:
 
         turn = turns.turn
         n = turns.size
-        phi = turn.charpoly().coeffs()
-        zeros = next(i for i, c in enumerate(phi) if c != 0)
-        self.zeros = zeros
+        phi = turn.charpoly().coeffs()  # n + 1 coefficients, the constant term first
+        self.zeros = zeros = next(i for i, c in enumerate(phi) if c != 0)
         self.phi0 = fmpq_poly(phi[zeros:])
-        self.psi0 = fmpq_poly(phi[zeros:][::-1])
-        self.degree = self.phi0.degree()
-        # Rows a Q^k for k < zeros + degree, against the columns r, h and Q h.
-        count = zeros + self.degree
-        row = fmpq_mat(1, n, [int(i == turns.start_index) for i in range(n)])
+        self.psi0 = fmpq_poly(phi[zeros:][::-1])  # x^degree phi0(1 / x): psi0(0) = 1
+        self.degree = n - zeros
+        # The rows a Q^k (k < n) against the columns r, h and Q h: the first n terms of
+        # rho, eta and theta; the first ``zeros`` are summed as they are.
         rows = []
-        for _ in range(count):
-            rows.append(row.entries())
+        row = fmpq_mat(1, n, [int(i == turns.start_index) for i in range(n)])
+        for _ in range(n):
+            rows.extend(row.entries())
             row = row * turn
         ever_next = turn * turns.ever
         columns = fmpq_mat(
-            n,
-            3,
-            [c[i, 0] for i in range(n) for c in (turns.finish, turns.ever, ever_next)],
+            n, 3, [c[i, 0] for i in range(n) for c in (turns.finish, turns.ever, ever_next)]
         )
-        values = fmpq_mat(count, n, [v for r in rows for v in r]) * columns if count else None
-        self.prefix: dict[str, list[fmpq]] = {"rho": [], "eta": [], "theta": []}
-        self.first: dict[str, list[fmpq]] = {"rho": [], "eta": [], "theta": []}
-        for k in range(count):
-            part = self.prefix if k < zeros else self.first
-            assert values is not None
-            part["rho"].append(values[k, 0])
-            part["eta"].append(values[k, 1])
-            part["theta"].append(values[k, 2])
+        values = fmpq_mat(n, n, rows) * columns
+        names = ("rho", "eta", "theta")
+        self.prefix = {name: [values[k, j] for k in range(zeros)] for j, name in enumerate(names)}
+        self.first = {name: [values[k, j] for k in range(zeros, n)] for j, name in enumerate(names)}
 
     def sums(self, needed: set[tuple[int, int]]) -> dict[tuple[int, int], fmpq]:
         from flint import fmpq
