@@ -264,7 +264,8 @@ def add_analyze_parser(commands: Subcommands) -> None:
         "--exact",
         action="store_true",
         help="expected turns and win chances as exact fractions (boards up to 12x12; "
-        "two players' win chances up to 5x5)",
+        "three players' win chances up to 7x7, four players' up to 5x5, one size less "
+        "with six-again or more than 6 faces)",
     )
     add_rule_options(analyze)
 

@@ -7,10 +7,11 @@ back-substitution). Boards up to ``MAX_EXACT_SQUARES`` (12 x 12).
 
 Each seat's chance of winning: ``exact_wins`` (the seats' tokens are independent, so the
 chances are sums over turns of products of one token's sequences, summed exactly with
-python-flint). One or two seats on every board up to 12 x 12; three and four seats on
-the smaller boards of ``EXACT_SEAT_SQUARES``, because the fractions themselves grow as
-the cube (three seats) or the fourth power (four) of the board: three seats on classic
-come to about 170,000 digits each.
+python-flint). One or two seats on every board up to 12 x 12, whatever the rules; three
+seats up to 7 x 7 and four up to 5 x 5 under plain rules, 6 x 6 and 4 x 4 otherwise
+(``seat_squares``), because the fractions themselves grow as the cube (three seats) or
+the fourth power (four) of the board: three seats on classic come to 168,972 digits each
+(38 s), four seats on a 6 x 6 would take minutes.
 
 ``decimal_text`` writes a fraction's decimals exactly (integer arithmetic, no float) and
 ``integer_text`` its digits, however many (Python's ``str`` refuses past 4,300).
@@ -28,14 +29,28 @@ from .exact_wins import reachable_positions, win_chances
 
 MAX_EXACT_SQUARES = 144
 """Largest board with exact fractions (12 x 12)."""
-EXACT_SEAT_SQUARES = {1: 144, 2: 144, 3: 49, 4: 16}
-"""Largest board (squares) whose win chances are exact fractions, per number of seats
-(measured on the worst boards of each size and rules: two seats on a 12 x 12 board whose
-squares all lie on a loop 0.8 s, 14,392 digits; three seats on classic would take 28 s and
-169,000 digits)."""
-EXACT_SEAT_SIDES = {1: "12x12", 2: "12x12", 3: "7x7", 4: "4x4"}
+EXACT_SEAT_SQUARES = {1: 144, 2: 144, 3: 36, 4: 16}
+"""Largest board (squares) whose seats' win chances are exact fractions, per number of
+seats, under any rules (``benchmarks/exact.py`` measures the hardest boards of each size:
+a snake that puts every square on a loop, ``three_sixes`` on a 20-sided die)."""
+PLAIN_SEAT_SQUARES = {3: 49, 4: 25}
+"""The same under plain rules (``plain_rules``), whose fractions grow more slowly."""
+SIDES = {144: "12x12", 49: "7x7", 36: "6x6", 25: "5x5", 16: "4x4"}
 
 Row = dict[Hashable, Fraction]
+
+
+def plain_rules(board: Board) -> bool:
+    """A die of at most 6 faces and no roll again (no six_again, so no three_sixes)."""
+    return board.rules.faces <= 6 and not board.rules.six_again
+
+
+def seat_squares(board: Board, players: int) -> int:
+    """The largest board (squares) with exact win chances for ``players`` seats under
+    ``board``'s rules."""
+    if plain_rules(board):
+        return PLAIN_SEAT_SQUARES.get(players, EXACT_SEAT_SQUARES[players])
+    return EXACT_SEAT_SQUARES[players]
 
 
 def check_exact(board: Board, players: int) -> None:
@@ -45,18 +60,26 @@ def check_exact(board: Board, players: int) -> None:
             f"--exact: exact fractions for boards of at most {MAX_EXACT_SQUARES} squares "
             f"(12x12); this one has {board.goal}"
         )
-    limit = EXACT_SEAT_SQUARES.get(players)
-    if limit is None:
-        raise AnalysisError(
-            f"--exact: exact win chances for 1 to {max(EXACT_SEAT_SQUARES)} players, not {players}"
+    if players not in EXACT_SEAT_SQUARES:
+        most = max(EXACT_SEAT_SQUARES)
+        raise AnalysisError(f"--exact: exact win chances for 1 to {most} players, not {players}")
+    limit = seat_squares(board, players)
+    if board.goal <= limit:
+        return
+    fewer = max(seats for seats in EXACT_SEAT_SQUARES if board.goal <= seat_squares(board, seats))
+    if players in PLAIN_SEAT_SQUARES:
+        plain, other = PLAIN_SEAT_SQUARES[players], EXACT_SEAT_SQUARES[players]
+        reach = (
+            f"{plain} squares ({SIDES[plain]}) with at most 6 faces and no six_again, else "
+            f"{other} ({SIDES[other]})"
         )
-    if board.goal > limit:
-        fewer = max(seats for seats, squares in EXACT_SEAT_SQUARES.items() if board.goal <= squares)
-        raise AnalysisError(
-            f"--exact --players {players}: exact win chances for boards of at most {limit} "
-            f"squares ({EXACT_SEAT_SIDES[players]}; the fractions grow too large past it); "
-            f"this one has {board.goal}; use --players {fewer} or fewer"
-        )
+    else:
+        reach = f"{limit} squares ({SIDES[limit]})"
+    # One line of at most text.LINE_LIMIT characters: the README says why.
+    raise AnalysisError(
+        f"--exact --players {players}: exact win chances up to {reach}; this one has "
+        f"{board.goal}; use --players {fewer} or fewer"
+    )
 
 
 def exact_expected_turns(board: Board, start: int | None = None) -> Fraction | None:

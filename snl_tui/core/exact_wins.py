@@ -8,46 +8,48 @@ within t turns) and f_t = P(it finishes at turn t exactly), seat i wins with pro
 
 (the seats before it have not finished within t turns, the seats after it within t - 1).
 A turn is what ``chain`` calls one: the whole run of rolls while the top face shows under
-``six_again``, and under ``three_sixes`` one of the engine's whole-turn outcomes.
+``six_again`` (the turn matrix is (f I - Top)^-1 End), one of the engine's whole-turn
+outcomes under ``three_sixes``.
 
-Let Q be the turn matrix over the positions a game can reach and still finish from (a
-doomed position, from which the goal is unreachable, drops out: its token never wins),
-r the chance of finishing from each in one turn, h the chance of ever finishing and
-d = 1 - h(start). With rho_k = a Q^k r, eta_k = a Q^k h and theta_k = a Q^k Q h (a the
-start row), f_(k+1) = rho_k, S_k = d + eta_k and S_(k+1) = d + theta_k, so W_i is a sum
-over k of products of 1 + x + y of these sequences (x + y <= P - 1), times powers of d.
+Q is the turn matrix over the positions a game can reach and still finish from; a doomed
+position (the goal unreachable from it) drops out, its token never wins. With r the chance
+of finishing in one turn, h the chance of ever finishing, d = 1 - h(start), a the start
+row and rho_k = a Q^k r, eta_k = a Q^k h, theta_k = a Q^k Q h: f_(k+1) = rho_k,
+S_k = d + eta_k and S_(k+1) = d + theta_k. So W_i is a sum over k of products
+rho_k theta_k^x eta_k^y (x + y <= P - 1) times powers of d; with no doomed position
+(d = 0, most boards) only those with x + y = P - 1.
 
-Each such sum is a Hadamard product of linear recurrences summed to infinity, computed
-exactly without summing anything infinite. Let phi be the characteristic polynomial of
-Q: phi(x) = x^e phi0(x) with phi0(0) != 0. The first e terms are summed directly; after
-them every sequence is annihilated by phi0 (degree n0). A product s_k of m sequences is
-annihilated by the characteristic polynomial of the m-th symmetric power of Q (its roots
-are the products of m eigenvalues; degree L = C(n0 + m - 1, m)), found from the power
-sums of phi0's roots (Newton's identities, as a power-series exponential). So
-sum_k s_k t^k = N(t) / Psi(t) with Psi that polynomial reversed and N known from the
-first L terms, and for one more sequence gamma_k = a' Q^k r (the finishing one):
+Each such sum of products of linear recurrences is found without summing anything
+infinite. phi, Q's characteristic polynomial, is x^e phi0(x) with phi0(0) != 0 and degree
+n0. The first e terms are summed as they are; after them every sequence is annihilated by
+phi0, and a product of m of them by the characteristic polynomial of the m-th symmetric
+power of Q (roots: the products of m eigenvalues; degree C(n0 + m - 1, m)), found from the
+power sums of phi0's roots as a power-series exponential (``symmetric_power``). So
+sum_k s_k t^k = N(t) / Psi(t) (Psi that polynomial reversed, N from the first terms), and
 
-    sum_k gamma_k s_k = sum_j g_j gamma_j,   g = N / Psi  modulo phi0
+    sum_k rho_k s_k = sum_j g_j rho_j   with   g = N / Psi  modulo phi0
 
-(Cayley-Hamilton: the sum is the functional k -> gamma_k applied to N(x) / Psi(x) in
-Q[x] / phi0, and Psi is invertible there because no product of eigenvalues, each of
-modulus below 1, is 1). For two seats that is one polynomial inverse modulo a degree-n0
-polynomial; three seats need Psi of degree C(n0 + 1, 2), four of degree C(n0 + 2, 3).
+(the sum is the functional x^j -> rho_j applied to N(x) / Psi(x) in Q[x] / phi0, by
+Cayley-Hamilton; Psi is invertible there because no product of eigenvalues, each of
+modulus below 1, is 1). Two seats need one inverse modulo phi0 (degree n0 <= 143), three
+seats a Psi of degree C(n0 + 1, 2), four one of degree C(n0 + 2, 3).
 
-The inverse and the sum are computed by the Chinese remainder theorem: modulo many
-word-size primes (``nmod_poly``, fast), and reassembled once enough primes cover
-2 * |numerator| (the denominator is known in advance: the resultant of phi0 and Psi
-times the inputs' denominators bounds it, by Cramer's rule on their Sylvester matrix).
-No floating point anywhere; python-flint does the polynomial and matrix arithmetic.
+``crt_functional`` finds g and the sum modulo word-size primes (``nmod_poly``) and
+reassembles the fraction by the Chinese remainder theorem; its denominator is bounded in
+advance (the resultant of phi0 and Psi times the inputs' denominators: Cramer's rule on
+their Sylvester matrix), so the number of primes is known and the result is exact, not
+probable. No floating point anywhere; python-flint does the arithmetic.
 
-The fractions are large: their digits grow like C(n0 + P - 1, P) * P * log10(faces), so
-about 4,300 digits for two seats on classic, 14,000 on a 12 x 12 board whose squares all
-lie on a loop; three seats on classic would need about 180,000 and that is where the
-limits in ``exact.check_exact`` come from (README, "--exact").
+The fractions are large, and that is what limits the seats (``exact.check_exact``): their
+digits grow like C(n0 + P - 1, P) * P * log10(faces). Measured (``benchmarks/exact.py``):
+two seats 4,335 digits on classic and 14,392 on a 12 x 12 board whose squares all lie on a
+loop (61,012 with three_sixes on a 20-sided die); three seats 28,776 on such a 7 x 7 and
+168,972 on classic (38 s); four seats 15,070 on a 5 x 5.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
@@ -60,15 +62,15 @@ from .board import Board
 from .chain import AnalysisError, chain_of
 
 if TYPE_CHECKING:
-    from flint import fmpq, fmpq_poly, fmpz
+    from flint import fmpq, fmpq_poly, fmpz, fmpz_poly, nmod_poly
 
 PRIME_START = 1 << 62
 """The CRT primes are the primes below 2^62, in descending order (word size for
 ``nmod_poly``)."""
 
-CRT_BLOCK = 64
-"""Primes reduced against together: a big coefficient is taken modulo their product once,
-then modulo each (cheap), instead of modulo each prime from its full size."""
+CRT_BLOCKS = (64, 8)
+"""Blocks of primes reduced against together (``_modulo_each``): a big coefficient is
+taken modulo the product of 64 primes, then of 8, then of each."""
 
 _PRIMES: list[int] = []
 
@@ -195,34 +197,26 @@ class _HadamardSums:
 
         turn = turns.turn
         n = turns.size
-        phi = turn.charpoly().coeffs()
-        zeros = next(i for i, c in enumerate(phi) if c != 0)
-        self.zeros = zeros
+        phi = turn.charpoly().coeffs()  # n + 1 coefficients, the constant term first
+        self.zeros = zeros = next(i for i, c in enumerate(phi) if c != 0)
         self.phi0 = fmpq_poly(phi[zeros:])
-        self.psi0 = fmpq_poly(phi[zeros:][::-1])
-        self.degree = self.phi0.degree()
-        # Rows a Q^k for k < zeros + degree, against the columns r, h and Q h.
-        count = zeros + self.degree
-        row = fmpq_mat(1, n, [int(i == turns.start_index) for i in range(n)])
+        self.psi0 = fmpq_poly(phi[zeros:][::-1])  # x^degree phi0(1 / x): psi0(0) = 1
+        self.degree = n - zeros
+        # The rows a Q^k (k < n) against the columns r, h and Q h: the first n terms of
+        # rho, eta and theta; the first ``zeros`` are summed as they are.
         rows = []
-        for _ in range(count):
-            rows.append(row.entries())
+        row = fmpq_mat(1, n, [int(i == turns.start_index) for i in range(n)])
+        for _ in range(n):
+            rows.extend(row.entries())
             row = row * turn
         ever_next = turn * turns.ever
         columns = fmpq_mat(
-            n,
-            3,
-            [c[i, 0] for i in range(n) for c in (turns.finish, turns.ever, ever_next)],
+            n, 3, [c[i, 0] for i in range(n) for c in (turns.finish, turns.ever, ever_next)]
         )
-        values = fmpq_mat(count, n, [v for r in rows for v in r]) * columns if count else None
-        self.prefix: dict[str, list[fmpq]] = {"rho": [], "eta": [], "theta": []}
-        self.first: dict[str, list[fmpq]] = {"rho": [], "eta": [], "theta": []}
-        for k in range(count):
-            part = self.prefix if k < zeros else self.first
-            assert values is not None
-            part["rho"].append(values[k, 0])
-            part["eta"].append(values[k, 1])
-            part["theta"].append(values[k, 2])
+        values = fmpq_mat(n, n, rows) * columns
+        names = ("rho", "eta", "theta")
+        self.prefix = {name: [values[k, j] for k in range(zeros)] for j, name in enumerate(names)}
+        self.first = {name: [values[k, j] for k in range(zeros, n)] for j, name in enumerate(names)}
 
     def sums(self, needed: set[tuple[int, int]]) -> dict[tuple[int, int], fmpq]:
         from flint import fmpq
@@ -360,10 +354,10 @@ def crt_functional(
     Den = |Res| dW dG is an integer N, found modulo primes p (N_p = dU |Res| sum_j g~_j G_j)
     and reassembled once their product passes 2 Den.
     """
-    from flint import fmpq, fmpz, fmpz_poly, nmod_poly
+    from flint import fmpq, fmpz, fmpz_poly
 
     n = modulus.degree()
-    p_int, p_den = modulus.numer(), fmpz(modulus.denom())
+    p_int = modulus.numer()
     u_int, u_den = divisor.numer(), fmpz(divisor.denom())
     resultant = abs(fmpz(p_int.resultant(u_int)))
     if resultant == 0:  # pragma: no cover - impossible for a chain that finishes
@@ -375,37 +369,31 @@ def crt_functional(
     parts = [(w.numer(), fmpz(w.denom())) for w in targets]
     dens = [resultant * w_den * g_den for _, w_den in parts]
     scale = u_den * resultant
-    bad = p_den * u_den * g_den * resultant
-    for _, w_den in parts:
-        bad *= w_den
-    # Enough primes that their product passes 2 Den (each prime is above 2^61).
+    # Enough primes that their product passes 2 Den (each is above 2^61). A prime that
+    # divides the modulus's leading coefficient or the resultant is skipped: it shows
+    # as a drop in degree or a common factor modulo that prime.
     bits = (2 * max(dens) * (fmpq(magnitude).p // fmpq(magnitude).q + 1)).bit_length()
-    primes: list[int] = []
-    for prime in _primes():
-        if len(primes) * 61 > bits:
-            break
-        if bad % prime:
-            primes.append(prime)
     polys = [p_int, u_int, weights_rev, *(w for w, _ in parts)]
     residues: list[list[int]] = [[] for _ in parts]
-    for first in range(0, len(primes), CRT_BLOCK):
-        block = primes[first : first + CRT_BLOCK]
-        # Reduce the big coefficients once per block of primes, then per prime.
-        product = fmpz(1)
-        for prime in block:
-            product *= prime
-        small = [fmpz_poly([c % product for c in poly.coeffs()]) for poly in polys]
-        scale_small = scale % product
-        for prime in block:
-            p_mod = nmod_poly(small[0], prime)
-            one, inverse, _ = nmod_poly(small[1], prime).xgcd(p_mod)
+    primes: list[int] = []
+    covered = 0
+    candidates = _primes()
+    while covered <= bits:
+        batch = [
+            next(candidates) for _ in range(max(1, min(CRT_BLOCKS[0], (bits - covered) // 61 + 1)))
+        ]
+        for prime, (p_mod, u_mod, weights_mod, *w_mods), factor in _modulo_each(
+            polys, scale, batch
+        ):
+            one, inverse, _ = u_mod.xgcd(p_mod)
+            if p_mod.degree() != n or one.degree() != 0:
+                continue
             inverse = inverse * pow(int(one[0]), -1, prime)
-            weights_mod = nmod_poly(small[2], prime)
-            factor = int(scale_small % prime)
-            for slot, w_small in enumerate(small[3:]):
-                reduced = (nmod_poly(w_small, prime) * inverse) % p_mod
-                total = int((reduced * weights_mod)[n - 1])
+            for slot, w_mod in enumerate(w_mods):
+                total = int((((w_mod * inverse) % p_mod) * weights_mod)[n - 1])
                 residues[slot].append(total * factor % prime)
+            primes.append(prime)
+            covered += 61
     results = []
     for slot, den in enumerate(dens):
         value, modulus_product = _chinese_remainder(residues[slot], primes)
@@ -426,6 +414,38 @@ def _primes() -> Iterator[int]:
         if fmpz(candidate).is_prime():
             _PRIMES.append(candidate)
             yield candidate
+
+
+def _modulo_each(
+    polys: Sequence[fmpz_poly], number: fmpz, primes: Sequence[int]
+) -> Iterator[tuple[int, list[nmod_poly], int]]:
+    """Each prime with ``polys`` and ``number`` modulo it. The coefficients are big (tens
+    of thousands of digits): they are taken modulo the product of a block of primes, then
+    of a smaller block, and only then modulo each prime, so each reduction is short."""
+    from flint import fmpz, fmpz_poly, nmod_poly
+
+    def modulo(poly: fmpz_poly, modulus: fmpz) -> fmpz_poly:
+        return fmpz_poly([c % modulus for c in poly.coeffs()])
+
+    for outer in _blocks(primes, CRT_BLOCKS[0]):
+        outer_product = fmpz(math.prod(outer))
+        outer_polys = [modulo(poly, outer_product) for poly in polys]
+        outer_number = number % outer_product
+        for inner in _blocks(outer, CRT_BLOCKS[1]):
+            inner_product = fmpz(math.prod(inner))
+            inner_polys = [modulo(poly, inner_product) for poly in outer_polys]
+            inner_number = outer_number % inner_product
+            for prime in inner:
+                yield (
+                    prime,
+                    [nmod_poly(poly, prime) for poly in inner_polys],
+                    int(inner_number % prime),
+                )
+
+
+def _blocks(items: Sequence[int], size: int) -> Iterator[Sequence[int]]:
+    for first in range(0, len(items), size):
+        yield items[first : first + size]
 
 
 def _chinese_remainder(residues: Sequence[int], primes: Sequence[int]) -> tuple[fmpz, fmpz]:

@@ -24,13 +24,13 @@ from snl_tui.core.board import Board
 from snl_tui.core.chain import chain_of
 from snl_tui.core.errors import BoardError
 from snl_tui.core.exact import (
-    EXACT_SEAT_SQUARES,
     Row,
     decimal_text,
     exact_expected_turns,
     exact_win_chances,
     fraction_text,
     integer_text,
+    seat_squares,
     solve_sparse,
 )
 from snl_tui.core.exact_wins import (
@@ -265,13 +265,28 @@ def test_limits_are_one_line() -> None:
     with pytest.raises(AnalysisError, match="at most 144 squares"):
         exact_expected_turns(Board(13, 13))
     classic = load_board("classic")
-    with pytest.raises(AnalysisError, match=r"--players 3: .* at most 49 squares .* 100"):
+    with pytest.raises(AnalysisError, match=r"--players 3: .* up to 49 squares .* has 100;"):
         exact_win_chances(classic, 3)
-    with pytest.raises(AnalysisError, match="at most 16 squares"):
-        exact_win_chances(Board(5, 5), 4)
+    with pytest.raises(AnalysisError, match=r"up to 25 squares \(5x5\) .* else 16 \(4x4\)"):
+        exact_win_chances(Board(6, 5), 4)
     with pytest.raises(AnalysisError, match="1 to 4 players"):
         exact_win_chances(classic, 5)
-    assert EXACT_SEAT_SQUARES[2] == 144  # two seats on every board up to 12x12
+    # Every board up to 12x12 for two seats, whatever the rules.
+    assert all(
+        seat_squares(board, 2) == 144 for board in (classic, Board(12, 12, rules=Rules(faces=20)))
+    )
+
+
+def test_the_seat_limits_follow_the_rules() -> None:
+    plain, again, big_die = Rules(), Rules(six_again=True), Rules(faces=8)
+    assert seat_squares(Board(7, 7, rules=plain), 3) == 49
+    assert seat_squares(Board(5, 5, rules=plain), 4) == 25
+    for rules in (again, big_die, Rules(six_again=True, three_sixes=True)):
+        assert seat_squares(Board(7, 7, rules=rules), 3) == 36
+        assert seat_squares(Board(5, 5, rules=rules), 4) == 16
+    assert len(exact_win_chances(Board(5, 5, [(20, 2)], rules=plain), 4)) == 4
+    with pytest.raises(AnalysisError, match="has 25; use --players 3 or fewer"):
+        exact_win_chances(Board(5, 5, rules=again), 4)
 
 
 def test_cli_exact(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
