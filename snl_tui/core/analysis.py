@@ -489,13 +489,7 @@ def analyze(
 
     def wins_of(columns: list[Column]) -> tuple[tuple[float, ...], float, bool]:
         cdfs = _padded([column.cdf for column in columns])
-        # After the last turn H the game is still undecided when no seat has finished
-        # and not every seat is doomed (seats independent): prod S_i - prod D_i, with
-        # S_i = P(not finished within H) and D_i = S_i - (unresolved mass) its doomed
-        # part. The sums leave out at most that much.
-        unfinished = [max(1.0 - float(cdf[-1]), 0.0) for cdf in cdfs]
-        doomed = [max(u - c.unresolved, 0.0) for u, c in zip(unfinished, columns, strict=True)]
-        error = max(math.prod(unfinished) - math.prod(doomed), 0.0)
+        error = _undecided(columns)
         wins = _win_chances(cdfs, to_move)
         if error > TAIL_TOLERANCE:
             # The rest of the game summed between two geometric series (see TailBounds),
@@ -511,9 +505,7 @@ def analyze(
     def settled(columns: list[Column]) -> bool:
         # wins_of's verdict without its sums over every turn (asked after each stretch
         # of turns: the sums are made once, at the end).
-        unfinished = [max(1.0 - float(column.cdf[-1]), 0.0) for column in columns]
-        doomed = [max(u - c.unresolved, 0.0) for u, c in zip(unfinished, columns, strict=True)]
-        error = max(math.prod(unfinished) - math.prod(doomed), 0.0)
+        error = _undecided(columns)
         if error <= TAIL_TOLERANCE:
             return True
         horizon = max(column.horizon for column in columns)
@@ -534,6 +526,16 @@ def analyze(
         if total > 0:
             wins = tuple(w * someone / total for w in wins)
     return Analysis(board, players, squares, to_move, chain, wins, error)
+
+
+def _undecided(columns: Sequence[Column]) -> float:
+    """P(the game is still undecided after the columns' last turn H): no seat has
+    finished and not every seat is doomed (seats independent), prod S_i - prod D_i with
+    S_i = P(not finished within H) and D_i = S_i - (unresolved mass) its doomed part. The
+    win sums up to H leave out at most that much."""
+    unfinished = [max(1.0 - float(column.cdf[-1]), 0.0) for column in columns]
+    doomed = [max(u - c.unresolved, 0.0) for u, c in zip(unfinished, columns, strict=True)]
+    return max(math.prod(unfinished) - math.prod(doomed), 0.0)
 
 
 def _padded(columns: Sequence[np.ndarray]) -> list[np.ndarray]:
