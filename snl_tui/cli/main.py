@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from .. import __version__
+from ..core.blas import started_on_one_thread
 from ..core.board import Board
 from ..core.errors import SnlError
 from ..core.text import quote
@@ -217,6 +218,10 @@ def run() -> int:
     loaded yet when this runs, so the variables take effect."""
     for name in BLAS_THREAD_VARIABLES:
         os.environ.setdefault(name, "1")
+    if "numpy" not in sys.modules and all(
+        os.environ[name] == "1" for name in BLAS_THREAD_VARIABLES
+    ):
+        started_on_one_thread()  # nothing for threadpoolctl to limit later
     return main()
 
 

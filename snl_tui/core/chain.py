@@ -180,6 +180,7 @@ class _Chain:
         # three_sixes the equally likely ends of a whole turn, each one turn. The goal
         # row loops onto itself so that the goal absorbs.
         self.dest, self.faces, self.six_again = roll_array(board)
+        self.per_roll = not board.rules.three_sixes  # dest's entries are single rolls
         self.size = goal + 1
         self.can_finish, self.safe = _reachability(self.dest, goal)
         self.doomed = ~self.can_finish
@@ -386,11 +387,26 @@ class _Chain:
 
     @cached_property
     def kept(self) -> np.ndarray:
-        """The positions a roll can end on (the bottom of a jump never is one, nor the
-        off-board start): the table holds them only, every other position follows from
-        them in one more roll (``column``). On classic that is 82 of 101 positions."""
-        kept: np.ndarray = np.unique(self.dest)
-        return kept
+        """The positions the turn table holds; every other position follows from them in
+        one more roll (``column``). Usually the positions a roll can end on (the bottom
+        of a jump never is one, nor the off-board start; on classic that is 82 of 101
+        positions); on a board whose turn is a ``_Window`` every position, since the
+        window's sums run over the squares in order (a few more rows, no gathers)."""
+        if self._window is not None:
+            return np.arange(self.size)
+        return self._landings
+
+    @cached_property
+    def _landings(self) -> np.ndarray:
+        return positions_in(self.dest, self.size)
+
+    @cached_property
+    def _window(self) -> _Window | None:
+        """The turn as sliding sums over the squares (``_Window``), where the roll table
+        has that shape and the table is too large for a dense matrix; else None."""
+        if not self.per_roll or self.six_again or len(self._landings) <= DENSE_TURN_LIMIT:
+            return None
+        return _Window.of(self.dest, self.faces)
 
     @cached_property
     def kept_index(self) -> np.ndarray:
@@ -402,7 +418,11 @@ class _Chain:
     def _turn_operator(self) -> _TurnOperator:
         kept = self.kept_index
         return _TurnOperator(
-            kept[self.dest[self.kept]], kept[self.goal], self.faces, self.six_again
+            kept[self.dest[self.kept]],
+            kept[self.goal],
+            self.faces,
+            self.six_again,
+            window=self._window,
         )
 
     @cached_property
@@ -662,9 +682,11 @@ def _all_resolved(columns: list[Column]) -> bool:
 
 
 def _stretch_length(turns: int) -> int:
-    """Turns to run before the next check: about a quarter more each time (a check
-    costs a pass over the columns read so far)."""
-    return max(64, turns // 4)
+    """Turns to run before the next check: an eighth more each time. A check costs a
+    pass over the columns read so far; between checks the turns run past the one that
+    would have done (a quarter more each time ran ~800 turns past it on a 50 x 50 board,
+    about 20% of the work; an eighth costs a few more checks and saves most of that)."""
+    return max(64, turns // 8)
 
 
 DENSE_SYSTEM_LIMIT = 128
@@ -1026,11 +1048,24 @@ class _TurnOperator:
     """
 
     def __init__(
-        self, dest: np.ndarray, goal: int, faces: int, six_again: bool, dense: bool | None = None
+        self,
+        dest: np.ndarray,
+        goal: int,
+        faces: int,
+        six_again: bool,
+        dense: bool | None = None,
+        window: _Window | None = None,
     ) -> None:
         size = dest.shape[0]
         self.size = size
         self.scale = 1.0 / faces
+        self.window = window
+        self.dense: np.ndarray | None = None
+        self.sparse: Any = None
+        self.gather: _Gather | None = None
+        self.levels: list[tuple[np.ndarray, float]] = []
+        if window is not None:  # every position, in square order: sliding sums
+            return
         sink = size  # an extra entry that always holds 0: "this roll does not end here"
         ending = dest.copy()
         succ = np.full(size + 1, sink, dtype=np.intp)
@@ -1040,7 +1075,6 @@ class _TurnOperator:
             continues[goal] = False
             ending[continues, -1] = sink
             succ[:size][continues] = top[continues]
-        self.dense: np.ndarray | None = None
         if dense if dense is not None else size <= DENSE_TURN_LIMIT:
             rows = np.repeat(np.arange(size), faces)
             b = np.zeros((size, size + 1))
@@ -1054,8 +1088,6 @@ class _TurnOperator:
         rows = np.repeat(np.arange(size), faces)
         cols = ending.ravel()
         keep = cols < size  # not the sink
-        self.sparse: Any = None
-        self.gather: _Gather | None = None
         if "scipy.sparse" in sys.modules:
             # B as a sparse matrix: one matrix-vector product in C per turn, about twice
             # as fast as gathering along the roll table with numpy (measured at 50 x 50).
@@ -1068,7 +1100,6 @@ class _TurnOperator:
         else:
             # Not worth importing scipy for (a quarter of a second): numpy gathers.
             self.gather = _Gather(ending, self.scale)
-        self.levels: list[tuple[np.ndarray, float]] = []
         if six_again:
             weight = self.scale
             while True:  # until the next block of terms weighs below 1e-18
@@ -1080,6 +1111,10 @@ class _TurnOperator:
 
     def _product(self, values: np.ndarray) -> np.ndarray:
         """B @ values."""
+        if self.window is not None:
+            out = np.empty(self.size)
+            self.window(values, out)
+            return out
         if self.gather is not None:
             out = np.empty(self.size)
             self.gather(values, out)
@@ -1092,6 +1127,8 @@ class _TurnOperator:
         """``step(values, out)``: one turn, ``out = T @ values``."""
         if self.dense is not None:
             return self.dense.dot
+        if self.window is not None:
+            return self.window
         if self.levels:
             return self.apply
         if self.gather is not None:
@@ -1110,6 +1147,139 @@ class _TurnOperator:
         for succ, weight in self.levels:
             partial += weight * partial[succ]
         out[:] = partial[: self.size]
+
+
+class _Window:
+    """``window(values, out)``: one turn, out = R @ values, over every position in square
+    order (the goal last), for a roll table that is the plain walk with jumps: every roll
+    reaching square q on the board ends where every other roll reaching q ends (q itself,
+    or the end of q's jump), and a roll past the goal either ends where the others reaching
+    that square do (``bounce``, ``finish``) or stays put (``stay``). Then
+    (R v)(p) = (w(p + 1) + ... + w(p + f)) / f + stay(p) v(p), with w(q) the value where a
+    roll reaching q ends: a copy of v with the jump squares redirected, summed by sliding
+    windows (sums of 2, 4, ... squares: about log2(f) additions of the whole vector),
+    against ``f`` gathers of it. The shape is read off the roll table (``of``), so no
+    rule is restated here; where the table has another shape, None."""
+
+    def __init__(
+        self,
+        size: int,
+        faces: int,
+        redirected: np.ndarray,
+        redirect_to: np.ndarray,
+        beyond: np.ndarray,
+        staying: np.ndarray,
+        stay: np.ndarray,
+    ) -> None:
+        self.size = size  # positions 0..goal
+        self.goal = size - 1
+        self.scale = 1.0 / faces
+        self.redirected = redirected - 1  # w slots of squares whose rolls end elsewhere
+        self.redirect_to = redirect_to
+        self.beyond = beyond  # past the goal: the position each square's rolls end on
+        self.staying = np.flatnonzero(staying)  # ... or where they stay put (w = 0)
+        self.stay = stay  # per position: the share of its rolls that stay put
+        rows = np.flatnonzero(stay)
+        # The rows with rolls that stay put: the last few before the goal, as one slice.
+        self.stay_rows = slice(int(rows[0]), int(rows[-1]) + 1) if len(rows) else slice(0, 0)
+        self.stay_weights = stay[self.stay_rows]
+        # w(q) for q = 1 .. goal + f - 1 (as far as a roll from goal - 1 reaches), and
+        # the window sums of 2, 4, 8, ... squares of it.
+        length = self.goal + faces - 1
+        self.w = np.zeros(length)
+        self.sums = [self.w]
+        width = 1
+        while 2 * width <= faces:
+            self.sums.append(np.empty(length - 2 * width + 1))
+            width *= 2
+        # The window of f squares: the doubled sums for f's binary digits, in a row.
+        self.parts: list[tuple[int, int]] = []  # (level, offset)
+        offset, level = 0, len(self.sums) - 1
+        remaining = faces
+        while remaining:
+            width = 1 << level
+            if remaining >= width:
+                self.parts.append((level, offset))
+                offset += width
+                remaining -= width
+            level -= 1
+        self.spare = np.empty(size)
+
+    @classmethod
+    def of(cls, dest: np.ndarray, faces: int) -> _Window | None:
+        """The window of the roll table ``dest`` (``dest[p, d - 1]``, the goal row last
+        and looping onto itself), or None when the table is not of that shape."""
+        size = dest.shape[0]
+        goal = size - 1
+        if dest.ndim != 2 or dest.shape[1] != faces or goal < 1:
+            return None
+        if (dest[goal] != goal).any() or (dest < 0).any() or (dest > goal).any():
+            return None
+        rows = np.arange(goal)[:, None]
+        reach = rows + np.arange(1, faces + 1)  # the square each roll reaches
+        target = dest[:goal]
+        length = goal + faces  # squares 0 .. goal + f - 1
+        landing = np.full(length, -1, dtype=np.int64)
+        landing[reach.ravel()] = target.ravel()  # any one roll's end per square
+        odd = landing[reach] != target
+        # A square whose rolls disagree: past the goal, where each stays put, only.
+        mixed = np.zeros(length, dtype=bool)
+        mixed[reach[odd]] = True
+        at_mixed = mixed[reach]
+        if (at_mixed & ((reach <= goal) | (target != rows))).any():
+            return None
+        squares = np.arange(size)
+        inside = landing[:size]
+        redirected = np.flatnonzero(inside[1:] != squares[1:]) + 1  # square 0: no roll
+        beyond = landing[size:].copy()
+        staying = mixed[size:]
+        beyond[staying] = goal
+        stay = np.zeros(size)
+        stay[:goal] = at_mixed.sum(axis=1) / faces
+        if (beyond < 0).any():  # pragma: no cover - every square past the goal is reached
+            return None
+        return cls(
+            size,
+            faces,
+            redirected.astype(np.intp),
+            inside[redirected].astype(np.intp),
+            beyond.astype(np.intp),
+            staying,
+            stay,
+        )
+
+    def __call__(self, values: np.ndarray, out: np.ndarray) -> None:
+        w, goal = self.w, self.goal
+        # w[q - 1] holds the value where a roll reaching square q ends.
+        w[:goal] = values[1:]
+        if len(self.redirected):
+            w[self.redirected] = values.take(self.redirect_to)
+        tail = w[goal:]
+        values.take(self.beyond, out=tail)
+        if len(self.staying):
+            tail[self.staying] = 0.0
+        sums = self.sums
+        for level in range(1, len(sums)):
+            half, below, above = 1 << (level - 1), sums[level - 1], sums[level]
+            np.add(below[: len(above)], below[half : half + len(above)], out=above)
+        parts = self.parts
+        level, offset = parts[0]
+        rows = out[:goal]  # the goal's own row is set below
+        if len(parts) == 1:
+            np.multiply(sums[level][offset : offset + goal], self.scale, out=rows)
+        else:
+            second, start = parts[1]
+            np.add(
+                sums[level][offset : offset + goal], sums[second][start : start + goal], out=rows
+            )
+            for level, offset in parts[2:]:
+                rows += sums[level][offset : offset + goal]
+            rows *= self.scale
+        if len(self.stay_weights):
+            spare = self.spare[self.stay_rows]
+            np.multiply(values[self.stay_rows], self.stay_weights, out=spare)
+            out[self.stay_rows] += spare
+        out[goal] = values[goal]
 
 
 class _Gather:
@@ -1260,8 +1430,31 @@ def _reaching_numpy(
         found = sources[np.arange(total) + offsets]
         found = found[~seen[found]]
         seen[found] = True
-        frontier = np.unique(found)
+        frontier = sorted_distinct(found)
     return seen
+
+
+def positions_in(values: np.ndarray, size: int) -> np.ndarray:
+    """The distinct entries of ``values`` (positions below ``size``), ascending: what
+    ``np.unique`` gives, without it (it imports ``numpy.ma``, 7-11 ms of a 0.2 s ``snl
+    analyze``)."""
+    present = np.zeros(size, dtype=bool)
+    present[values.ravel()] = True
+    found: np.ndarray = np.flatnonzero(present)
+    return found
+
+
+def sorted_distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct entries of a 1-d integer array, ascending (``np.unique`` without
+    ``numpy.ma``; see ``positions_in``)."""
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    distinct: np.ndarray = ordered[keep]
+    return distinct
 
 
 _CHAINS: WeakKeyDictionary[Board, _Chain] = WeakKeyDictionary()

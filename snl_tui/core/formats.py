@@ -184,6 +184,8 @@ def _read_file(path: Path, label: str) -> str:
         fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise BoardError(_open_failure(path, error), source=label) from None
+    except ValueError:  # a NUL byte: no file has such a name
+        raise BoardError("no such file (a path cannot hold a NUL byte)", source=label) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):

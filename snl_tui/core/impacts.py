@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .board import Board, JumpKind
-from .chain import _Chain, chain_of, expected_from_rows, expected_turns
+from .chain import _Chain, chain_of, expected_from_rows, expected_turns, sorted_distinct
 from .engine import count_to, idle_jumps, resolve_landing
 
 Progress = Callable[[int, int], None]
@@ -176,7 +176,8 @@ class _WoodburyBase:
         if ((index[new] < 0) & (new != chain.goal)).any():
             return None
         old = chain.dest[changed]
-        columns = np.setdiff1d(np.union1d(new, old), [chain.goal])
+        columns = sorted_distinct(np.concatenate((new.ravel(), old.ravel())))
+        columns = columns[columns != chain.goal]
         # U[p, j] = change of R[p, columns[j]] (rows outside ``changed`` stay zero), in
         # the changed rows only.
         counts = (new[:, :, None] == columns).sum(axis=1) - (old[:, :, None] == columns).sum(axis=1)

@@ -271,3 +271,72 @@ def test_an_astronomical_game_is_too_large_on_either_path(k_path: str) -> None:
     analysis = analyze(astronomical_board())
     assert analysis.finite and analysis.too_large
     clear_cache()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=boards(max_side=14, max_faces=20), seed=st.integers(0, 2**32 - 1))
+def test_window_matches_the_roll_table(board: Board, seed: int) -> None:
+    """The turn as sliding sums (``_Window``) is R @ v for R built entry by entry from
+    the engine's roll array, under every rule set but six_again (every per-roll table
+    has the window's shape: jumps belong to squares, overshoot stays, bounces or
+    finishes)."""
+    dest, faces, _ = roll_array(board)
+    window = chain_module._Window.of(dest, faces)
+    assert window is not None
+    size = dest.shape[0]
+    matrix = np.zeros((size, size))
+    for here in range(size):
+        for there in dest[here].tolist():
+            matrix[here, there] += 1.0 / faces
+    values = np.random.default_rng(seed).random(size)
+    got = np.full(size, np.nan)
+    window(values, got)
+    assert np.allclose(got, matrix @ values, rtol=1e-14, atol=0)
+
+
+def test_window_refuses_other_tables() -> None:
+    """A table whose rolls onto one square end in different places, or a turn table
+    (three_sixes), is not a window: the gathers serve it."""
+    dest, faces, _ = roll_array(Board(10, 10, [(20, 5)]))
+    odd = dest.copy()
+    odd[13, 0] = 40  # one roll onto square 14 ends elsewhere than the others
+    assert chain_module._Window.of(odd, faces) is None
+    three = Board(10, 10, [(20, 5)], rules=Rules(six_again=True, three_sixes=True))
+    chain = chain_module.chain_of(three)
+    assert chain._window is None
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(start=0, overshoot="bounce", faces=8), Rules(overshoot="finish", chain=True)],
+)
+def test_window_and_gathers_give_the_same_figures(
+    rules: Rules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every figure of a 20 x 20 board's analysis through the sliding sums (every
+    position held) and through the gathers (the landing squares only)."""
+    board = random_board(20, 40, seed=7, rules=rules)
+    figures = []
+    for use_window in (True, False):
+        if not use_window:
+            monkeypatch.setattr(chain_module._Window, "of", classmethod(lambda cls, d, f: None))
+        clear_cache()
+        a = analyze(board, players=3)
+        assert (a._chain._window is not None) is use_window
+        figures.append(
+            (
+                a.expected_turns,
+                a.median_turns,
+                a.mode_turns,
+                [a.percentile_turns(q) for q in (0.1, 0.9, 0.99)],
+                [a.finish_within(k) for k in (10, 50, 200)],
+                a.win_chances,
+                a.game_rounds,
+            )
+        )
+    clear_cache()
+    (e1, m1, o1, p1, f1, w1, r1), (e2, m2, o2, p2, f2, w2, r2) = figures
+    assert (m1, o1, p1) == (m2, o2, p2)
+    assert e1 == pytest.approx(e2, rel=1e-12)
+    assert f1 == pytest.approx(f2, abs=1e-12)
+    assert w1 == pytest.approx(w2, abs=1e-10) and r1 == pytest.approx(r2, rel=1e-10)
