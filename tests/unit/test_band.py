@@ -340,3 +340,26 @@ def test_window_and_gathers_give_the_same_figures(
     assert e1 == pytest.approx(e2, rel=1e-12)
     assert f1 == pytest.approx(f2, abs=1e-12)
     assert w1 == pytest.approx(w2, abs=1e-10) and r1 == pytest.approx(r2, rel=1e-10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(2, 400),
+    faces=st.integers(2, 20),
+    above=st.lists(st.integers(0, 400), min_size=1, max_size=30),
+    below=st.lists(st.integers(0, 400), min_size=1, max_size=30),
+)
+def test_outer_renewal_entries_are_the_gathered_ones(
+    n: int, faces: int, above: list[int], below: list[int]
+) -> None:
+    """K's blocks built from the settled limit plus the few short gaps are exactly the
+    entries gathered one by one (u(b - a) for b >= a, else 0)."""
+    dest, _, _ = roll_array(Board(1, n + 1, rules=Rules(faces=faces)))
+    structure = plain_structure(dest, faces)
+    assert structure is not None
+    solver = PlainSolver(dest, structure)
+    a = np.array([min(x, n) for x in above], dtype=np.int64)
+    b = np.array([min(x, n) for x in below], dtype=np.int64)
+    outer = solver._g_outer(a, b)
+    gathered = solver._g(a[:, None], b[None, :])
+    assert np.array_equal(outer, gathered)
