@@ -404,8 +404,11 @@ class _Chain:
     def _window(self) -> _Window | None:
         """The turn as sliding sums over the squares (``_Window``), where the roll table
         has that shape and the table is too large for a dense matrix; else None."""
-        if not self.per_roll or self.six_again or len(self._landings) <= DENSE_TURN_LIMIT:
+        landings = len(self._landings)
+        if not self.per_roll or self.six_again or landings <= DENSE_TURN_LIMIT:
             return None
+        if landings < WINDOW_SHARE * self.size:
+            return None  # many jumps: the gathers over the landing squares cost less
         return _Window.of(self.dest, self.faces)
 
     @cached_property
@@ -1025,6 +1028,13 @@ def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
     grown[: last + 1] = rows[: last + 1]
     return grown
 
+
+WINDOW_SHARE = 0.8
+"""The turn is a ``_Window`` (sliding sums over every position) when at least this share
+of the positions are landing squares; with many jumps (a 50 x 50 board with 1,000 has
+73%) the gathers or scipy's product over the landing squares alone cost less (10.6 us a
+turn against 16.4 there; 13.2 against 13.4 with 100 jumps, and against 16-23 us for the
+gathers without scipy)."""
 
 DENSE_TURN_LIMIT = 96
 """Up to this many positions a turn is one dense matrix-vector product; above it the
