@@ -514,6 +514,8 @@ class _Chain:
         turns = math.ceil(math.log(TAIL_TOLERANCE / (4 * high)) / math.log(bounds.rho_hi))
         if turns > MAX_EXTENSION:
             return None
+        if _gap_exceeds(bounds, turns, EXTENSION_ERROR):
+            return None  # (what the arrays below would find, without building them)
         steps = np.arange(1, turns + 1, dtype=float)
         upper = bounds.unresolved[:, None] * np.exp(steps * math.log(bounds.rho_hi))
         lower = bounds.unresolved_low[:, None] * np.exp(steps * math.log(bounds.rho_lo))
@@ -682,6 +684,32 @@ FOLLOWS_KEPT = 8
 
 def _all_resolved(columns: list[Column]) -> bool:
     return all(column.resolved for column in columns)
+
+
+def _gap_exceeds(bounds: TailBounds, turns: int, limit: float) -> bool:
+    """Does half the gap between a column's upper and lower tail,
+    (high rho_hi^k - low rho_lo^k) / 2, exceed ``limit`` at some turn k = 1..turns?
+
+    Each row's gap is a difference of two decaying exponentials, largest near
+    k* = ln(low ln rho_lo / (high ln rho_hi)) / ln(rho_hi / rho_lo); it is evaluated at the
+    whole turns around k* (and at both ends) by the very expression ``_extended`` uses
+    for every turn, so a True here is what the full arrays would find (a check that
+    fails costs no arrays of tens of thousands of turns)."""
+    log_hi, log_lo = math.log(bounds.rho_hi), math.log(bounds.rho_lo)
+    picks = {1, turns}
+    with np.errstate(all="ignore"):
+        for high, low in zip(
+            bounds.unresolved.tolist(), bounds.unresolved_low.tolist(), strict=True
+        ):
+            if high > 0 and low > 0 and log_lo < log_hi < 0:
+                peak = math.log(low * log_lo / (high * log_hi)) / (log_hi - log_lo)
+                if math.isfinite(peak):
+                    centre = min(max(int(peak), 1), turns)
+                    picks.update((centre, min(centre + 1, turns)))
+        steps = np.array(sorted(picks), dtype=float)
+        upper = bounds.unresolved[:, None] * np.exp(steps * log_hi)
+        lower = bounds.unresolved_low[:, None] * np.exp(steps * log_lo)
+        return bool(float((upper - lower).max()) / 2 > limit)
 
 
 def _stretch_length(turns: int) -> int:

@@ -4,6 +4,7 @@ boards where the closure stops far earlier."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -16,7 +17,9 @@ from snl_tui.core.board import Board
 from snl_tui.core.chain import (
     EXTENSION_ERROR,
     TAIL_TOLERANCE,
+    TailBounds,
     _Chain,
+    _gap_exceeds,
     chain_of,
     clear_cache,
 )
@@ -237,3 +240,38 @@ def test_long_games_write_their_tail_in_closed_form(seed: int) -> None:
     clear_cache()
     assert figures[0] == summed[0]
     assert max(abs(x - y) for x, y in zip(figures[1], summed[1], strict=True)) <= 1e-11
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    high=st.lists(st.floats(1e-12, 1.0), min_size=1, max_size=4),
+    shrink=st.floats(0.5, 1.0),
+    rho_hi=st.floats(0.5, 0.99999),
+    gap=st.floats(0.0, 1e-3),
+    turns=st.integers(1, 200_000),
+)
+def test_gap_precheck_is_what_the_full_arrays_find(
+    high: list[float], shrink: float, rho_hi: float, gap: float, turns: int
+) -> None:
+    """``_gap_exceeds`` (the tail's half gap at a few turns around its peak) says True
+    only when the gap over every turn 1..turns exceeds the limit, and does say so for a
+    limit just below that largest gap."""
+    rho_lo = max(rho_hi * (1 - gap), 1e-9)
+    upper_start = np.array(high)
+    bounds = TailBounds(0, upper_start, upper_start * shrink, upper_start, upper_start,
+                        rho_lo, rho_hi, rho_lo, rho_hi)  # fmt: skip
+    steps = np.arange(1, turns + 1, dtype=float)
+    full = (
+        float(
+            (
+                upper_start[:, None] * np.exp(steps * math.log(rho_hi))
+                - (upper_start * shrink)[:, None] * np.exp(steps * math.log(rho_lo))
+            ).max()
+        )
+        / 2
+    )
+    for limit in (full * 0.999, full, full * 1.001):
+        found = _gap_exceeds(bounds, turns, limit)
+        assert not found or full > limit  # never a rejection the arrays would not make
+    if full > 1e-300:
+        assert _gap_exceeds(bounds, turns, full * 0.999)
