@@ -125,7 +125,10 @@ def test_random_keys_and_resizes_leave_snl_running(
         # other round sends two (in the editor the second cancels the "save?" question).
         for _ in range(1 + round_ % 2):
             tmux("send-keys", "-t", name, "Escape")
-            time.sleep(0.3)  # a lone Escape, not the start of an escape sequence
+            # A lone Escape, not the start of an escape sequence: a key read together
+            # with it is one key (Escape then "?" would be alt+?). An app still busy
+            # with queued resizes reads late, so each round waits longer.
+            time.sleep(0.3 * (1 + round_))
         alive()
         tmux("send-keys", "-t", name, "?")
         # Generous: after a mash the app may still be working through queued resizes
