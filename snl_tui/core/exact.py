@@ -19,6 +19,7 @@ the fourth power (four) of the board: three seats on classic come to 168,972 dig
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
@@ -53,6 +54,49 @@ def seat_squares(board: Board, players: int) -> int:
     return EXACT_SEAT_SQUARES[players]
 
 
+def fraction_digits(board: Board, players: int) -> int:
+    """About how many digits each seat's win chance has as a fraction on ``board``:
+    C(n + P - 1, P) P log10(f) for the n positions a token can be on (``exact_wins``;
+    within about 25% of the measured sizes)."""
+    chain = chain_of(board)
+    start = board.rules.start_position
+    states = reachable_positions(chain.dest, chain.goal, [start])
+    n = sum(1 for p in states if bool(chain.can_finish[p]))
+    return round(math.comb(n + players - 1, players) * players * math.log10(chain.faces))
+
+
+def seats_out_of_reach(board: Board, players: int) -> str | None:
+    """Why ``players`` seats' win chances on ``board`` are not exact fractions (its size
+    is within ``MAX_EXACT_SQUARES``, its seats past ``seat_squares``), or None when they
+    are: the reach for that many seats, and about how long each fraction would be."""
+    if players not in EXACT_SEAT_SQUARES or board.goal <= seat_squares(board, players):
+        return None
+    return (
+        f"exact fractions for {players} seats reach {_reach(board, players)}; each of this "
+        f"board's would have about {_rounded(fraction_digits(board, players)):,} digits"
+    )
+
+
+def _reach(board: Board, players: int) -> str:
+    if players in PLAIN_SEAT_SQUARES:
+        plain, other = PLAIN_SEAT_SQUARES[players], EXACT_SEAT_SQUARES[players]
+        return (
+            f"{plain} squares ({SIDES[plain]}) with at most 6 faces and no six_again, else "
+            f"{other} ({SIDES[other]})"
+        )
+    limit = seat_squares(board, players)
+    return f"{limit} squares ({SIDES[limit]})"
+
+
+def _rounded(value: int) -> int:
+    """Two significant digits: an estimate says no more."""
+    if value < 100:
+        return value
+    scale = 10 ** (len(str(value)) - 2)
+    rounded: int = (value + scale // 2) // scale * scale
+    return rounded
+
+
 def check_exact(board: Board, players: int) -> None:
     """Raise ``AnalysisError`` (one line) when the exact figures are out of reach."""
     if board.goal > MAX_EXACT_SQUARES:
@@ -67,18 +111,10 @@ def check_exact(board: Board, players: int) -> None:
     if board.goal <= limit:
         return
     fewer = max(seats for seats in EXACT_SEAT_SQUARES if board.goal <= seat_squares(board, seats))
-    if players in PLAIN_SEAT_SQUARES:
-        plain, other = PLAIN_SEAT_SQUARES[players], EXACT_SEAT_SQUARES[players]
-        reach = (
-            f"{plain} squares ({SIDES[plain]}) with at most 6 faces and no six_again, else "
-            f"{other} ({SIDES[other]})"
-        )
-    else:
-        reach = f"{limit} squares ({SIDES[limit]})"
     # One line of at most text.LINE_LIMIT characters: the README says why.
     raise AnalysisError(
-        f"--exact --players {players}: exact win chances up to {reach}; this one has "
-        f"{board.goal}; use --players {fewer} or fewer"
+        f"--exact --players {players}: exact win chances up to {_reach(board, players)}; "
+        f"this one has {board.goal}; use --players {fewer} or fewer"
     )
 
 

@@ -258,18 +258,25 @@ def exact_report(board: Board, players: int) -> tuple[list[str], dict[str, objec
     """``snl analyze --exact``: (the text lines, the JSON object) of the expected turns
     and the seats' win chances as exact fractions with their decimals. Every digit of a
     fraction is written, however many; a long one says how many under its decimals.
-    Raises ``AnalysisError`` (one line) past the exact limits."""
+    Raises ``AnalysisError`` (one line) for a board past 12 x 12. More seats than exact
+    fractions reach on the board (``exact.seats_out_of_reach``): the expected turns stay
+    a fraction, the win chances are the floating-point analysis's with its error bound,
+    and a note says why (JSON: ``win_chances`` null, ``win_chances_float``,
+    ``win_chances_error`` and ``left_out``)."""
+    from .analysis import analyze
     from .exact import (
         check_exact,
         decimal_text,
         exact_expected_turns,
         exact_win_chances,
         fraction_text,
+        seats_out_of_reach,
     )
 
-    check_exact(board, players)
+    check_exact(board, 1)  # the board's size: at most 12 x 12
     expected = exact_expected_turns(board)
-    wins = exact_win_chances(board, players)
+    why = seats_out_of_reach(board, players)
+    wins = exact_win_chances(board, players) if why is None else None
     name = board.name or "board"
     lines = [f"{name} ({board.rows}x{board.cols}): exact fractions, random play"]
 
@@ -281,19 +288,38 @@ def exact_report(board: Board, players: int) -> tuple[list[str], dict[str, objec
             top, bottom = (len(part) for part in text.split("/"))
             lines.append(f"                    ({top:,} digits over {bottom:,})")
 
+    def seat_label(seat: int) -> str:
+        return "win chance" if players == 1 else f"seat {seat} wins"
+
     if expected is None:
         lines.append("  expected turns    infinite (some games never finish)")
     else:
         figure("expected turns", expected)
-    for seat, chance in enumerate(wins, start=1):
-        figure("win chance" if players == 1 else f"seat {seat} wins", chance)
     data: dict[str, object] = {
         "expected_turns": None if expected is None else fraction_text(expected),
         "expected_turns_decimal": None if expected is None else decimal_text(expected),
-        "win_chances": [fraction_text(chance) for chance in wins],
-        "win_chances_decimal": [decimal_text(chance) for chance in wins],
         "players": players,
     }
+    if wins is not None:
+        for seat, chance in enumerate(wins, start=1):
+            figure(seat_label(seat), chance)
+        data["win_chances"] = [fraction_text(chance) for chance in wins]
+        data["win_chances_decimal"] = [decimal_text(chance) for chance in wins]
+        return lines, data
+    analysis = analyze(board, players=players)
+    floats = analysis.win_chances
+    error = analysis.accuracy_of("win_chances").error
+    bound = f"within {max(error, 1e-15):.0e}"
+    for seat, value in enumerate(floats, start=1):
+        lines.append(f"  {seat_label(seat):<16}  {value:.15f}  (floating point, {bound})")
+    lines.append(f"  note: win chances not as fractions: {why}")
+    data.update(
+        win_chances=None,
+        win_chances_decimal=None,
+        win_chances_float=floats,
+        win_chances_error=error,
+        left_out={"win_chances": why},
+    )
     return lines, data
 
 

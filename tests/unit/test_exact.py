@@ -28,6 +28,7 @@ from snl_tui.core.exact import (
     decimal_text,
     exact_expected_turns,
     exact_win_chances,
+    fraction_digits,
     fraction_text,
     integer_text,
     seat_squares,
@@ -312,9 +313,38 @@ def test_cli_exact(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["analyze", str(big), "--exact"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "at most 144 squares" in err
-    assert main(["analyze", "classic", "--exact", "--players", "3"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "use --players 2 or fewer" in err
+
+
+
+def test_cli_exact_past_the_seat_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    """More seats than exact fractions reach: the expected turns stay a fraction, the win
+    chances are the floating-point analysis's with its bound, and a note says why."""
+    classic = load_board("classic")
+    assert main(["analyze", "classic", "--exact", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert f"expected turns    {exact_expected_turns(classic)}" in out
+    floats = analyze(classic, players=3).win_chances
+    seats = [line.split() for line in out.splitlines() if " wins " in line]
+    assert [float(words[3]) for words in seats] == pytest.approx(floats, abs=1e-14)
+    assert all("(floating point, within" in " ".join(words) for words in seats)
+    note = next(line for line in out.splitlines() if "note:" in line)
+    assert "3 seats reach 49 squares (7x7)" in note and "digits" in note
+    assert main(["analyze", "classic", "--exact", "--players", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["win_chances"] is None and data["players"] == 4
+    assert sum(data["win_chances_float"]) == pytest.approx(1.0, abs=1e-12)
+    assert 0 < data["win_chances_error"] <= 1e-11
+    assert "4 seats reach 25 squares" in data["left_out"]["win_chances"]
+    assert Fraction(data["expected_turns"]) == exact_expected_turns(classic)
+
+
+def test_fraction_digits_estimate_the_measured_sizes() -> None:
+    """The estimate in the note is within a third of the digits actually written (two
+    seats on classic: 4,335; measured, not assumed)."""
+    classic = load_board("classic")
+    wins = exact_win_chances(classic, 2)
+    measured = max(len(integer_text(chance.denominator)) for chance in wins)
+    assert abs(fraction_digits(classic, 2) - measured) <= measured / 3
 
 
 def test_only_exact_imports_flint() -> None:
