@@ -502,6 +502,8 @@ def analyze(
                     return wins, spread, True
         return wins, error, False
 
+    closing: list[tuple[int, float]] = []  # (turn, spread) of the checks so far
+
     def settled(columns: list[Column]) -> bool:
         # wins_of's verdict without its sums over every turn (asked after each stretch
         # of turns: the sums are made once, at the end).
@@ -513,9 +515,23 @@ def analyze(
         if bounds is None or not all(c.horizon == bounds.turns for c in columns):
             return False
         _, spread = _geometric_wins(bounds, to_move)
+        closing.append((horizon, spread))
         return spread < error and spread <= CLOSED_TAIL
 
-    columns = chain.columns(squares, settled)
+    def wait(turn: int) -> int:
+        # The spread shrinks geometrically once the tail is in view (it halves every 64
+        # turns on a 50 x 50 board): the turns until it reaches CLOSED_TAIL at the pace
+        # of the last two checks (and a few more: a check that just misses costs more
+        # than a few turns).
+        if len(closing) < 2 or closing[-1][0] != turn:
+            return 0
+        (t0, s0), (t1, s1) = closing[-2:]
+        if not (0 < s1 < s0 and t1 > t0) or s1 <= CLOSED_TAIL:
+            return 0
+        pace = math.log(s1 / s0) / (t1 - t0)
+        return int(math.log(CLOSED_TAIL / s1) / pace) + 8
+
+    columns = chain.columns(squares, settled, wait=wait)
     wins, error, _ = wins_of(columns)
     if error <= TAIL_TOLERANCE:
         # Less than TAIL_TOLERANCE is undecided; hand that crumb back in proportion so

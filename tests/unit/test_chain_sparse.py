@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from snl_tui.core import chain as chain_module
-from snl_tui.core.analysis import CLOSED_TAIL, Analysis, analyze
+from snl_tui.core.analysis import CLOSED_TAIL, Analysis, analyze, clear_cache
 from snl_tui.core.board import Board
 from snl_tui.core.chain import DENSE_SYSTEM_LIMIT
 from snl_tui.core.engine import next_position
@@ -200,3 +200,33 @@ def test_the_built_in_small_boards_need_no_scipy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_win_chances_stop_near_the_first_turn_that_settles_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The forecast from the shrinking tail spread (``wait``) stops a long game's win
+    chances within a few dozen turns of the first turn that settles them (found by
+    checking every 16 turns), where the usual stretches (an eighth more each time) run
+    past it; the chances agree within their bounds."""
+    board = random_board(30, 40, seed=0, rules=Rules())
+    forecast = chain_module._paced
+    paces = {
+        "every 16": lambda turns, wait: 16,
+        "usual": lambda turns, wait: chain_module._stretch_length(turns),
+        "forecast": forecast,
+    }
+    results = {}
+    for name, pace in paces.items():
+        clear_cache()
+        monkeypatch.setattr(chain_module, "_paced", pace)
+        a = analyze(board, players=4)
+        wins = a.win_chances
+        chain = a._chain
+        turns = chain.table.t + max([f.t for f in chain._follows] or [0])
+        results[name] = (turns, wins, a.accuracy_of("win_chances").error)
+    clear_cache()
+    (fine, fine_wins, fine_error), (usual, _, _), (turns, wins, error) = results.values()
+    assert fine > 300  # a long game: the tail closes well after the first checks
+    assert fine - 16 <= turns <= fine + 48 < usual
+    assert wins == pytest.approx(fine_wins, abs=fine_error + error)

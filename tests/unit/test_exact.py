@@ -315,7 +315,6 @@ def test_cli_exact(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert err.count("\n") == 1 and "at most 144 squares" in err
 
 
-
 def test_cli_exact_past_the_seat_limit(capsys: pytest.CaptureFixture[str]) -> None:
     """More seats than exact fractions reach: the expected turns stay a fraction, the win
     chances are the floating-point analysis's with its bound, and a note says why."""
