@@ -25,6 +25,7 @@ from .chain import (
     _Chain,
     chain_of,
     clear_cache,
+    forecast,
 )
 from .engine import MAX_PLAYERS
 from .errors import MoveError, SnlError
@@ -520,16 +521,8 @@ def analyze(
 
     def wait(turn: int) -> int:
         # The spread shrinks geometrically once the tail is in view (it halves every 64
-        # turns on a 50 x 50 board): the turns until it reaches CLOSED_TAIL at the pace
-        # of the last two checks (and a few more: a check that just misses costs more
-        # than a few turns).
-        if len(closing) < 2 or closing[-1][0] != turn:
-            return 0
-        (t0, s0), (t1, s1) = closing[-2:]
-        if not (0 < s1 < s0 and t1 > t0) or s1 <= CLOSED_TAIL:
-            return 0
-        pace = math.log(s1 / s0) / (t1 - t0)
-        return int(math.log(CLOSED_TAIL / s1) / pace) + 8
+        # turns on a 50 x 50 board): the turns until it reaches CLOSED_TAIL.
+        return forecast(closing, turn, CLOSED_TAIL)
 
     columns = chain.columns(squares, settled, wait=wait)
     wins, error, _ = wins_of(columns)

@@ -187,6 +187,7 @@ class _Chain:
         # safe: finishes with probability 1 (cannot even reach a doomed position).
         self.risky = self.can_finish & ~self.safe
         self._follows: list[_Stretch] = []
+        self._trends: dict[tuple[int, ...], list[tuple[int, float]]] = {}
         self._final: dict[int, Column] = {}
         self._reads: dict[int, tuple[tuple[int, int, int], Column]] = {}
         """Columns that are complete (resolved to ``TAIL_TOLERANCE``): never recomputed."""
@@ -483,11 +484,13 @@ class _Chain:
                 final[position] = column
             return [final[p] for p in positions]
         columns = self._read(table, None, positions)
+        trend = self._extension_trend(positions)
         while not finished(columns) and not table.finished:
             extended = self._extended(positions, columns, None) if extend else None
             if extended is not None and finished(extended):
                 return extended
-            table.advance(_paced(table.t, wait))
+            sooner = forecast(trend, table.t, EXTENSION_ERROR) if extend else 0
+            table.advance(_paced(table.t, wait, sooner))
             columns = self._read(table, None, positions)
         if finished(columns) or table.complete:
             return columns
@@ -497,7 +500,9 @@ class _Chain:
             extended = self._extended(positions, columns, follow) if extend else None
             if extended is not None and finished(extended):
                 return extended
-            follow.advance(_paced(table.t + follow.t, wait))
+            turn = table.t + follow.t
+            sooner = forecast(trend, turn, EXTENSION_ERROR) if extend else 0
+            follow.advance(_paced(turn, wait, sooner))
             columns = self._read(table, follow, positions)
         return columns
 
@@ -522,7 +527,9 @@ class _Chain:
         turns = math.ceil(math.log(TAIL_TOLERANCE / (4 * high)) / math.log(bounds.rho_hi))
         if turns > MAX_EXTENSION:
             return None
-        if _gap_exceeds(bounds, turns, EXTENSION_ERROR):
+        peak = _gap_peak(bounds, turns)
+        self._extension_trend(positions).append((horizon, peak))
+        if not peak <= EXTENSION_ERROR:
             return None  # (what the arrays below would find, without building them)
         steps = np.arange(1, turns + 1, dtype=float)
         upper = bounds.unresolved[:, None] * np.exp(steps * math.log(bounds.rho_hi))
@@ -547,6 +554,11 @@ class _Chain:
             column = self._derive(position, cdfs, _EVERY_SLOT, left, before)
             extended.append(replace(column, error=error))
         return extended
+
+    def _extension_trend(self, positions: Sequence[int]) -> list[tuple[int, float]]:
+        """The tail gaps ``_extended`` found for ``positions`` so far, (turn, gap): the
+        pace at which the extension comes within reach (``forecast``)."""
+        return self._trends.setdefault(tuple(positions), [])
 
     def _needed(self, position: int) -> list[int]:
         """The kept indices whose columns give ``position``'s."""
@@ -694,15 +706,15 @@ def _all_resolved(columns: list[Column]) -> bool:
     return all(column.resolved for column in columns)
 
 
-def _gap_exceeds(bounds: TailBounds, turns: int, limit: float) -> bool:
-    """Does half the gap between a column's upper and lower tail,
-    (high rho_hi^k - low rho_lo^k) / 2, exceed ``limit`` at some turn k = 1..turns?
+def _gap_peak(bounds: TailBounds, turns: int) -> float:
+    """Half the largest gap between a column's upper and lower tail,
+    (high rho_hi^k - low rho_lo^k) / 2, over k = 1..turns, read at a few turns.
 
     Each row's gap is a difference of two decaying exponentials, largest near
     k* = ln(low ln rho_lo / (high ln rho_hi)) / ln(rho_hi / rho_lo); it is evaluated at the
     whole turns around k* (and at both ends) by the very expression ``_extended`` uses
-    for every turn, so a True here is what the full arrays would find (a check that
-    fails costs no arrays of tens of thousands of turns)."""
+    for every turn, so it never exceeds what the full arrays would find, and a check
+    that fails costs no arrays of tens of thousands of turns."""
     log_hi, log_lo = math.log(bounds.rho_hi), math.log(bounds.rho_lo)
     picks = {1, turns}
     with np.errstate(all="ignore"):
@@ -717,21 +729,37 @@ def _gap_exceeds(bounds: TailBounds, turns: int, limit: float) -> bool:
         steps = np.array(sorted(picks), dtype=float)
         upper = bounds.unresolved[:, None] * np.exp(steps * log_hi)
         lower = bounds.unresolved_low[:, None] * np.exp(steps * log_lo)
-        return bool(float((upper - lower).max()) / 2 > limit)
+        return float((upper - lower).max()) / 2
+
+
+def forecast(history: Sequence[tuple[int, float]], turn: int, target: float) -> int:
+    """Turns from ``turn`` until a quantity that shrinks geometrically reaches ``target``,
+    at the pace of its last two readings ``(turn, value)`` (the last one at ``turn``), and
+    a few more (a check that just misses costs more than a few turns); 0 without two
+    such readings."""
+    if len(history) < 2 or history[-1][0] != turn:
+        return 0
+    (t0, s0), (t1, s1) = history[-2:]
+    if not (0 < s1 < s0 and t1 > t0) or s1 <= target:
+        return 0
+    pace = math.log(s1 / s0) / (t1 - t0)
+    return int(math.log(target / s1) / pace) + 8
 
 
 Wait = Callable[[int], int]
 """``wait(turn)``: turns worth running from ``turn`` before the next check (``columns``)."""
 
 
-def _paced(turns: int, wait: Wait | None) -> int:
+def _paced(turns: int, wait: Wait | None, sooner: int = 0) -> int:
     """The next stretch: ``wait``'s forecast where it has one (at least 16 turns, at
     most half the turns run so far more: a forecast from few checks may be far off),
-    else ``_stretch_length``."""
-    forecast = wait(turns) if wait is not None else 0
-    if forecast > 0:
-        return max(16, min(forecast, max(turns // 2, 64)))
-    return _stretch_length(turns)
+    else ``_stretch_length``; no further than ``sooner`` turns (a forecast of the tail
+    extension, which ends the work too) when that is positive."""
+    predicted = wait(turns) if wait is not None else 0
+    length = min(predicted, max(turns // 2, 64)) if predicted > 0 else _stretch_length(turns)
+    if sooner > 0:
+        length = min(length, sooner)
+    return max(16, length)
 
 
 def _stretch_length(turns: int) -> int:

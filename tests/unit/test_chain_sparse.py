@@ -212,8 +212,8 @@ def test_win_chances_stop_near_the_first_turn_that_settles_them(
     board = random_board(30, 40, seed=0, rules=Rules())
     forecast = chain_module._paced
     paces = {
-        "every 16": lambda turns, wait: 16,
-        "usual": lambda turns, wait: chain_module._stretch_length(turns),
+        "every 16": lambda turns, wait, sooner=0: 16,
+        "usual": lambda turns, wait, sooner=0: chain_module._stretch_length(turns),
         "forecast": forecast,
     }
     results = {}
