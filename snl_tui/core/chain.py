@@ -527,6 +527,8 @@ class _Chain:
         turns = math.ceil(math.log(TAIL_TOLERANCE / (4 * high)) / math.log(bounds.rho_hi))
         if turns > MAX_EXTENSION:
             return None
+        if turns < max(NEAR_RESOLUTION, horizon // 4):
+            return None  # resolved within a few more stretches: iterate, exactly
         peak = _gap_peak(bounds, turns)
         self._extension_trend(positions).append((horizon, peak))
         if not peak <= EXTENSION_ERROR:
@@ -692,6 +694,10 @@ _EVERY_SLOT = _EverySlot()
 EXTENSION_ERROR = 1e-11
 """Largest error allowed on any entry of a tail written in closed form (``_extended``):
 a hundredth of what "exact" means for the figures read from it (1e-9)."""
+NEAR_RESOLUTION = 256
+"""A tail that iterating resolves within this many more turns (or a quarter of the
+turns so far) is iterated, not written in closed form: exact at little cost (everest's
+distribution resolves at turn 512, where a closed form would hold from about 400)."""
 MAX_EXTENSION = 2_000_000
 """Most turns a tail is written out in closed form (16 MB a column)."""
 
