@@ -261,12 +261,15 @@ def test_gap_precheck_is_what_the_full_arrays_find(
     bounds = TailBounds(0, upper_start, upper_start * shrink, upper_start, upper_start,
                         rho_lo, rho_hi, rho_lo, rho_hi)  # fmt: skip
     steps = np.arange(1, turns + 1, dtype=float)
-    full = float(
-        (
-            upper_start[:, None] * np.exp(steps * math.log(rho_hi))
-            - (upper_start * shrink)[:, None] * np.exp(steps * math.log(rho_lo))
-        ).max()
-    ) / 2
+    full = (
+        float(
+            (
+                upper_start[:, None] * np.exp(steps * math.log(rho_hi))
+                - (upper_start * shrink)[:, None] * np.exp(steps * math.log(rho_lo))
+            ).max()
+        )
+        / 2
+    )
     peak = _gap_peak(bounds, turns)
     assert peak <= full
     assert peak >= full * 0.999 or full < 1e-300
