@@ -1268,15 +1268,24 @@ class _Window:
         self.size = size  # positions 0..goal
         self.goal = size - 1
         self.scale = 1.0 / faces
+        # w holds each value already divided by f (w[q - 1] for square q), so the slots a
+        # redirected square or one past the goal reads are w slots too: position p >= 1
+        # is slot p - 1 (a roll never ends on the off-board position 0).
         self.redirected = redirected - 1  # w slots of squares whose rolls end elsewhere
-        self.redirect_to = redirect_to
-        self.beyond = beyond  # past the goal: the position each square's rolls end on
-        self.staying = np.flatnonzero(staying)  # ... or where they stay put (w = 0)
+        self.redirect_from = redirect_to - 1
         self.stay = stay  # per position: the share of its rolls that stay put
         rows = np.flatnonzero(stay)
         # The rows with rolls that stay put: the last few before the goal, as one slice.
         self.stay_rows = slice(int(rows[0]), int(rows[-1]) + 1) if len(rows) else slice(0, 0)
         self.stay_weights = stay[self.stay_rows]
+        # Past the goal: where each square's rolls end (a w slot), or 0 where they stay
+        # put; the squares that read a slot are one run (the rest stay zero) or not.
+        moving = np.flatnonzero(~staying)
+        self.beyond_from = beyond[moving] - 1
+        run = len(moving) and moving[-1] - moving[0] + 1 == len(moving)
+        start = self.goal + (int(moving[0]) if len(moving) else 0)
+        self.beyond_run = slice(start, start + len(moving)) if run else None
+        self.beyond_to = self.goal + moving
         # w(q) for q = 1 .. goal + f - 1 (as far as a roll from goal - 1 reaches), and
         # the window sums of 2, 4, 8, ... squares of it.
         length = self.goal + faces - 1
@@ -1297,7 +1306,7 @@ class _Window:
                 offset += width
                 remaining -= width
             level -= 1
-        self.spare = np.empty(size)
+        self.stay_spare = np.empty(len(self.stay_weights))
 
     @classmethod
     def of(cls, dest: np.ndarray, faces: int) -> _Window | None:
@@ -1344,14 +1353,16 @@ class _Window:
 
     def __call__(self, values: np.ndarray, out: np.ndarray) -> None:
         w, goal = self.w, self.goal
-        # w[q - 1] holds the value where a roll reaching square q ends.
-        w[:goal] = values[1:]
+        # w[q - 1] holds the value where a roll reaching square q ends, divided by f.
+        np.multiply(values[1:], self.scale, out=w[:goal])
+        # (Both reads below take the slots before any of them is overwritten: a jump or
+        # a bounce may end on another jump's start, which stops there.)
+        if self.beyond_run is not None:
+            w.take(self.beyond_from, out=w[self.beyond_run])
+        elif len(self.beyond_from):
+            w[self.beyond_to] = w.take(self.beyond_from)
         if len(self.redirected):
-            w[self.redirected] = values.take(self.redirect_to)
-        tail = w[goal:]
-        values.take(self.beyond, out=tail)
-        if len(self.staying):
-            tail[self.staying] = 0.0
+            w[self.redirected] = w.take(self.redirect_from)
         sums = self.sums
         for level in range(1, len(sums)):
             half, below, above = 1 << (level - 1), sums[level - 1], sums[level]
@@ -1360,7 +1371,7 @@ class _Window:
         level, offset = parts[0]
         rows = out[:goal]  # the goal's own row is set below
         if len(parts) == 1:
-            np.multiply(sums[level][offset : offset + goal], self.scale, out=rows)
+            rows[...] = sums[level][offset : offset + goal]
         else:
             second, start = parts[1]
             np.add(
@@ -1368,9 +1379,8 @@ class _Window:
             )
             for level, offset in parts[2:]:
                 rows += sums[level][offset : offset + goal]
-            rows *= self.scale
         if len(self.stay_weights):
-            spare = self.spare[self.stay_rows]
+            spare = self.stay_spare
             np.multiply(values[self.stay_rows], self.stay_weights, out=spare)
             out[self.stay_rows] += spare
         out[goal] = values[goal]
