@@ -1341,6 +1341,10 @@ class _Window:
         stay[:goal] = at_mixed.sum(axis=1) / faces
         if (beyond < 0).any():  # pragma: no cover - every square past the goal is reached
             return None
+        # w's slots start at square 1: a square whose rolls end off the board (none do
+        # under the engine's rules; position 0 only ever stays put) would need another.
+        if (inside[redirected] < 1).any() or (beyond[~staying] < 1).any():
+            return None  # pragma: no cover
         return cls(
             size,
             faces,
