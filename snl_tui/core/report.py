@@ -8,6 +8,7 @@ only a type here).
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import TYPE_CHECKING
 
 from .text import percent, place, plural
@@ -312,7 +313,8 @@ def exact_report(board: Board, players: int) -> tuple[list[str], dict[str, objec
     bound = f"within {max(error, 1e-15):.0e}"
     for seat, value in enumerate(floats, start=1):
         lines.append(f"  {seat_label(seat):<16}  {value:.15f}  (floating point, {bound})")
-    lines.append(f"  note: win chances not as fractions: {why}")
+    note = f"note: win chances not as fractions: {why}"
+    lines.extend(textwrap.wrap(note, width=92, initial_indent="  ", subsequent_indent="    "))
     data.update(
         win_chances=None,
         win_chances_decimal=None,
