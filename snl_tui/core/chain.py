@@ -1205,10 +1205,6 @@ class _TurnOperator:
 
     def _product(self, values: np.ndarray) -> np.ndarray:
         """B @ values."""
-        if self.window is not None:
-            out = np.empty(self.size)
-            self.window(values, out)
-            return out
         if self.gather is not None:
             out = np.empty(self.size)
             self.gather(values, out)
@@ -1265,16 +1261,14 @@ class _Window:
         staying: np.ndarray,
         stay: np.ndarray,
     ) -> None:
-        self.size = size  # positions 0..goal
-        self.goal = size - 1
+        self.goal = size - 1  # positions 0..goal
         self.scale = 1.0 / faces
         # w holds each value already divided by f (w[q - 1] for square q), so the slots a
         # redirected square or one past the goal reads are w slots too: position p >= 1
         # is slot p - 1 (a roll never ends on the off-board position 0).
         self.redirected = redirected - 1  # w slots of squares whose rolls end elsewhere
         self.redirect_from = redirect_to - 1
-        self.stay = stay  # per position: the share of its rolls that stay put
-        rows = np.flatnonzero(stay)
+        rows = np.flatnonzero(stay)  # stay: per position, the share of its rolls that stay put
         # The rows with rolls that stay put: the last few before the goal, as one slice.
         self.stay_rows = slice(int(rows[0]), int(rows[-1]) + 1) if len(rows) else slice(0, 0)
         self.stay_weights = stay[self.stay_rows]
