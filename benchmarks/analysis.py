@@ -35,11 +35,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from snl_tui import Board, Rules, load_board
-from snl_tui.core.analysis import Analysis, analyze, clear_cache
-from snl_tui.core.chain import expected_turns
-from snl_tui.core.checks import check_board
+from snl_tui.core.odds.analysis import Analysis, analyze, clear_cache
+from snl_tui.core.odds.markov import expected_turns
+from snl_tui.core.studio.checks import check_board
 from snl_tui.core.engine import next_position
-from snl_tui.core.formats import dump_board
+from snl_tui.core.files.formats import dump_board
 from snl_tui.core.solver import distances_to_goal, solve
 
 T = TypeVar("T")
@@ -197,7 +197,7 @@ def child_figure(name: str) -> dict[str, float]:
         clear_cache()
 
         def work() -> object:
-            from snl_tui.core.report import analysis_json
+            from snl_tui.core.odds.report import analysis_json
 
             return analysis_json(analyze(board, players=4))
 
@@ -339,7 +339,7 @@ def cli_peak(command: str, path: str) -> float:
 
 def path_figures() -> None:
     """Item 6: a 1000 x 1000 JSON matrix and ``distances_to_goal``."""
-    from snl_tui.core.formats import load_board as load
+    from snl_tui.core.files.formats import load_board as load
 
     board = seeded_board(1000, 2000, seed=1000, rules=Rules())
     with tempfile.TemporaryDirectory() as temp:

@@ -23,9 +23,9 @@ import time
 from fractions import Fraction
 
 from snl_tui import Board, Rules, load_board
-from snl_tui.core import exact_wins
-from snl_tui.core.exact import integer_text, seat_squares
-from snl_tui.core.exact_wins import _HadamardSums, _TurnChain, win_chances
+from snl_tui.core.odds import exact_wins
+from snl_tui.core.odds.exact import integer_text, seat_squares
+from snl_tui.core.odds.exact_wins import _HadamardSums, _TurnChain, win_chances
 
 RULES: dict[str, dict[str, object]] = {
     "default": {},

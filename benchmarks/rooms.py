@@ -32,9 +32,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSession, GameSettings
-from snl_tui.core.store import open_store
+from snl_tui.core.store.games import open_store
 from snl_tui.net.client import ClientEvent, RoomClient
 from snl_tui.net.protocol import RoomAddress
 from snl_tui.net.server import RoomServer

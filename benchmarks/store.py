@@ -24,8 +24,8 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 from snl_tui.core.engine import Game
-from snl_tui.core.formats import load_board
-from snl_tui.core.store import DB_NAME, open_store
+from snl_tui.core.files.formats import load_board
+from snl_tui.core.store.games import DB_NAME, open_store
 
 BOARDS = ("classic", "leetcode-1", "throws-30", "bounce-back", "river")
 NAMES = ("Ann", "Bob", "CPU", "Dee")
@@ -33,7 +33,7 @@ NAMES = ("Ann", "Bob", "CPU", "Dee")
 
 def session_dict(game: Game) -> dict[str, object]:
     """What the session will save: the game, plus the board whole and the mode."""
-    from snl_tui.core.formats import dump_board
+    from snl_tui.core.files.formats import dump_board
 
     return {
         "version": 1,
@@ -124,7 +124,7 @@ def bench_open(directory: Path) -> tuple[float, float]:
     probe) and the part of it that is the quick check, over 15 opens."""
     import sqlite3
 
-    from snl_tui.core.store import open_store
+    from snl_tui.core.store.games import open_store
 
     path = directory / DB_NAME
     opens, checks = [], []

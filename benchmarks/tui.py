@@ -78,7 +78,7 @@ from textual.widgets import Footer, Static
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.widgets.board import BoardView
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,8 +17,8 @@ from .core.rules import Rules
 from .core.solver import Solution, solve
 
 if TYPE_CHECKING:
-    from .core.analysis import Analysis, analyze
-    from .core.formats import load_board
+    from .core.odds.analysis import Analysis, analyze
+    from .core.files.formats import load_board
 
 __version__ = "0.1.0"
 
@@ -37,9 +37,9 @@ __all__ = [
 ]
 
 _LAZY = {
-    "load_board": ("snl_tui.core.formats", "load_board"),
-    "analyze": ("snl_tui.core.analysis", "analyze"),
-    "Analysis": ("snl_tui.core.analysis", "Analysis"),
+    "load_board": ("snl_tui.core.files.formats", "load_board"),
+    "analyze": ("snl_tui.core.odds.analysis", "analyze"),
+    "Analysis": ("snl_tui.core.odds.analysis", "Analysis"),
 }
 
 

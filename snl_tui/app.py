@@ -39,15 +39,15 @@ from .commands import GameCommands
 from .core.board import Board
 from .core.engine import Player
 from .core.errors import SnlError
-from .core.formats import load_board
-from .core.saving import GameSaver
+from .core.files.formats import load_board
+from .core.store.saving import GameSaver
 from .core.session import MODES, GameSession, GameSettings
 from .messages import EditRequested, ResumeRequested, SettingChanged
 from .screens.game import GameScreen
 
 if TYPE_CHECKING:
-    from .core.settings import Settings
-    from .core.store import SavedGame, Store
+    from .core.store.settings import Settings
+    from .core.store.games import SavedGame, Store
     from .net.client import RoomClient
     from .palette import SnlCommandPalette
 
@@ -216,7 +216,7 @@ class SnlApp(App[None]):
             self.jumps_drawn = bool(event.value)  # every board follows (BoardView.on_mount)
         if self.remembered is None or getattr(self.remembered, event.name) == event.value:
             return
-        from .core.settings import save_settings
+        from .core.store.settings import save_settings
 
         self.remembered = self.remembered.with_changes(**{event.name: event.value})
         problem = save_settings(self.remembered)
@@ -244,7 +244,7 @@ class SnlApp(App[None]):
         """Open the store and offer its last unfinished game, if there is one: after the
         game's first frame, before the game begins (``GameScreen.mount_panels``), so no
         move is made or saved before the player has answered."""
-        from .core.saving import last_resumable
+        from .core.store.saving import last_resumable
 
         store = self.store
         offer = last_resumable(store, self.offer_only) if store is not None else None
@@ -357,7 +357,7 @@ def exit_with_server() -> None:
 def write_crash_report(text: str) -> Path:
     """Write ``text`` to ``crash-<time>.txt`` in the data folder (else the temporary
     folder), atomically; returns its path."""
-    from .core.data_dir import default_dir
+    from .core.store.data_dir import default_dir
 
     name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
     for folder in (default_dir(), Path(tempfile.gettempdir())):

@@ -48,7 +48,7 @@ class EditRequested(Message):
 
 @dataclass
 class SettingChanged(Message):
-    """The player changed something snl remembers between runs (``core.settings``):
+    """The player changed something snl remembers between runs (``core.store.settings``):
     ``name`` is a ``Settings`` field. The app writes it, when it remembers settings."""
 
     name: str

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.core.store import DATA_DIR_ENV
+from snl_tui.core.store.games import DATA_DIR_ENV
 
 
 @pytest.fixture(autouse=True)

@@ -9,10 +9,10 @@ import shutil
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from ..core.board_formats.json_board import lost_in_matrix
+from ..core.files.json_board import lost_in_matrix
 from ..core.cells import cell_width, cut_cells, pad_cells
 from ..core.engine import MAX_PLAYERS, move
-from ..core.formats import FORMATS, builtin_boards, dump_board, load_board
+from ..core.files.formats import FORMATS, builtin_boards, dump_board, load_board
 from ..core.solver import count_optimal_routes, solve
 from ..core.text import parse_whole, place, plural, quote
 
@@ -99,7 +99,7 @@ def _run_length(rolls: list[int]) -> str:
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     board = load_board(args.board)
-    from ..core.checks import check_board  # numpy loads only when needed
+    from ..core.studio.checks import check_board  # numpy loads only when needed
 
     # Warnings: the board's own findings, then the odds' (jumps that never fire, traps
     # with the share of games that never end); notes: what each jump does to the
@@ -193,8 +193,8 @@ def _rule_text(value: object) -> str:
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     board = board_from_args(args)
-    from ..core import report  # numpy loads only when needed
-    from ..core.analysis import AnalysisError, analyze
+    from ..core.odds import report  # numpy loads only when needed
+    from ..core.odds.analysis import AnalysisError, analyze
 
     if args.exact:
         try:
@@ -284,7 +284,7 @@ def add_boards_parser(commands: Subcommands) -> None:
 
 def cmd_share(args: argparse.Namespace, out: TextIO) -> int:
     """``snl share BOARD``: the board's share code, one line (``snl play CODE`` opens it)."""
-    from ..core.share import board_code
+    from ..core.files.share import board_code
 
     print(board_code(board_from_args(args)), file=out)
     return EXIT_OK

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias
 from ..core.board import Board
 from ..core.engine import Player
 from ..core.errors import SnlError
-from ..core.formats import load_board
+from ..core.files.formats import load_board
 from ..core.rules import RULE_NAMES, RULE_OPTIONS, Rules
 from ..core.session import parse_players as session_parse_players
 from ..core.text import LINE_LIMIT, parse_whole, quote, safe_line

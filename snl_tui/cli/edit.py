@@ -10,7 +10,7 @@ import argparse
 from typing import Any
 
 from ..core.errors import SnlError
-from ..core.templates import TEMPLATES
+from ..core.studio.templates import TEMPLATES
 from .common import whole_number
 
 
@@ -55,7 +55,7 @@ def edit_size(args: argparse.Namespace) -> tuple[int | None, int | None]:
 
 def cmd_edit(args: argparse.Namespace) -> int:
     """Open the board (errors are one line, exit 2, before any screen) and edit it."""
-    from ..core.board_files import open_for_editing
+    from ..core.studio.board_file import open_for_editing
 
     rows, cols = edit_size(args)
     board, source, note = open_for_editing(args.board, rows, cols)

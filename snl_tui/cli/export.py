@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from ..core.formats import load_board
+from ..core.files.formats import load_board
 from ..export import PAPERS, THEMES, PageOptions, export_board
 from .common import Subcommands
 

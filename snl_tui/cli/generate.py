@@ -132,8 +132,8 @@ def cmd_generate(
     args: argparse.Namespace, rules_given: dict[str, object], out: TextIO, err: TextIO
 ) -> int:
     """Run the generator for parsed ``args``; ``rules_given`` are the rule options given."""
-    from ..core.formats import dump_board
-    from ..core.generate import Targets, generate
+    from ..core.files.formats import dump_board
+    from ..core.studio.generate import Targets, generate
 
     kept = _kept(args.keep)
     rows, cols = _size(args, kept)
@@ -187,7 +187,7 @@ def _kept(path: str | None) -> Board | None:
     """The board whose jumps ``--keep`` keeps (a name, a file or a share code)."""
     if path is None:
         return None
-    from ..core.formats import load_board
+    from ..core.files.formats import load_board
 
     return load_board(path)
 
@@ -237,7 +237,7 @@ def _output(path: str | None, force: bool = False) -> tuple[str, Path | None]:
 def _write_atomically(target: Path, text: str) -> None:
     """``board_files.write_atomically`` (a temporary file, then a rename: never a
     half-written board), with a folder that cannot be written to as one line."""
-    from ..core.board_files import write_atomically
+    from ..core.studio.board_file import write_atomically
 
     try:
         write_atomically(target, text)

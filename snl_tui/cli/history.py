@@ -13,12 +13,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import SnlError
-from ..core.history import board_summary, print_board, print_table
-from ..core.report import LUCK_LEGEND
+from ..core.store.history import board_summary, print_board, print_table
+from ..core.odds.report import LUCK_LEGEND
 from ..core.text import quote, safe_line
 
 if TYPE_CHECKING:
-    from ..core.store import Store
+    from ..core.store.games import Store
 
 COMMANDS = ("games", "stats")
 
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _open(command: str, err: TextIO) -> Store | None:
     """The store for reading; None when nothing was ever saved (no data folder or no
     database file in it yet: a fresh install is not an error)."""
-    from ..core.store import DB_NAME, default_dir, open_store  # only for these commands
+    from ..core.store.games import DB_NAME, default_dir, open_store  # only for these commands
 
     folder = default_dir()
     if not folder.exists() or (folder.is_dir() and not (folder / DB_NAME).exists()):
@@ -141,7 +141,7 @@ def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
 
 def _known_board(board: str, store: Store | None) -> bool:
     """Whether ``board`` loads, or names a board of some saved game (finished or not)."""
-    from ..core.formats import load_board
+    from ..core.files.formats import load_board
 
     try:
         load_board(board)
@@ -157,8 +157,8 @@ def _known_board(board: str, store: Store | None) -> bool:
 def _board_names(board: str) -> list[str]:
     """What BOARD may be called in the store: as typed, and the name inside the board it
     loads (``classic`` is stored as 'Chutes and Ladders'), and that board's key."""
-    from ..core.formats import load_board
-    from ..core.store import board_key
+    from ..core.files.formats import load_board
+    from ..core.store.games import board_key
 
     names = [board]
     try:

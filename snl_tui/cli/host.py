@@ -25,7 +25,7 @@ from ..core.text import safe_line
 from .common import Subcommands, parse_players, whole_number
 
 if TYPE_CHECKING:
-    from ..core.store import Store
+    from ..core.store.games import Store
     from ..net.client import RoomClient
     from ..net.server import Room, RoomServer
 
@@ -186,14 +186,14 @@ def _host_and_play(
 
 
 def _store() -> Store:
-    from ..core.saving import GAME_TIMEOUT
-    from ..core.store import open_store
+    from ..core.store.saving import GAME_TIMEOUT
+    from ..core.store.games import open_store
 
     return open_store(timeout=GAME_TIMEOUT)
 
 
 def _resumed(server: RoomServer, store: Store | None, text: str, password: str | None) -> Room:
-    from ..core.store import StoreError
+    from ..core.store.games import StoreError
 
     try:
         game_id = int(text)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from .. import __version__
-from ..core.blas import started_on_one_thread
+from ..core.odds.blas import started_on_one_thread
 from ..core.board import Board
 from ..core.errors import SnlError
 from ..core.text import quote
@@ -162,8 +162,8 @@ def unknown_command(word: str) -> str:
     import difflib
     from pathlib import Path
 
-    from ..core.formats import builtin_names
-    from ..core.share import looks_like_code
+    from ..core.files.formats import builtin_names
+    from ..core.files.share import looks_like_code
 
     shown = quote(word)
     if looks_like_code(word):
@@ -213,7 +213,7 @@ BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THR
 def run() -> int:
     """The ``snl`` console script (and ``python -m snl_tui``): ``main`` with BLAS on one
     thread unless the environment already says how many. Its dense solves are small
-    (``core/blas.py``): a second thread gains nothing there, costs numpy's import about
+    (``core/odds/blas.py``): a second thread gains nothing there, costs numpy's import about
     40 ms of CPU to start, and competes with the game for the other core. numpy is not
     loaded yet when this runs, so the variables take effect."""
     for name in BLAS_THREAD_VARIABLES:

@@ -11,8 +11,8 @@ from ..core.session import GameSession
 from ..core.text import clip, parse_whole, quote
 
 if TYPE_CHECKING:
-    from ..core.settings import Settings
-    from ..core.store import SavedGame, Store
+    from ..core.store.settings import Settings
+    from ..core.store.games import SavedGame, Store
 from .common import (
     BOARD_HELP,
     Subcommands,
@@ -77,7 +77,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _remembered(args: argparse.Namespace) -> tuple[Settings, list[str]]:
     """The settings remembered from earlier runs (defaults with ``--no-save``, which
     touches nothing in the data folder)."""
-    from ..core.settings import Settings, load_settings
+    from ..core.store.settings import Settings, load_settings
 
     if args.no_save:
         return Settings(), []
@@ -87,8 +87,8 @@ def _remembered(args: argparse.Namespace) -> tuple[Settings, list[str]]:
 def _game_store() -> Store:
     """The store a game saves to: a short busy timeout, so a locked store costs one
     short wait, after which the game goes on without saving (and says so once)."""
-    from ..core.saving import GAME_TIMEOUT
-    from ..core.store import open_store
+    from ..core.store.saving import GAME_TIMEOUT
+    from ..core.store.games import open_store
 
     return open_store(timeout=GAME_TIMEOUT)
 
@@ -121,7 +121,7 @@ def _session(saved: SavedGame) -> GameSession:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     """``snl resume [ID]``: continue a saved game (``--no-save``: without saving)."""
-    from ..core.store import open_store
+    from ..core.store.games import open_store
 
     store = _game_store() if not args.no_save else open_store(create=False)
     with store:
@@ -148,7 +148,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``snl replay ID``: show a saved game again, move by move (nothing is written)."""
-    from ..core.store import open_store
+    from ..core.store.games import open_store
 
     with open_store(create=False) as store:
         saved = _saved_game(store, args.game)

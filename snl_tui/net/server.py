@@ -41,7 +41,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ..core.engine import Player
 from ..core.errors import SnlError
-from ..core.saving import GameSaver
+from ..core.store.saving import GameSaver
 from ..core.seats import Driver, TurnError
 from ..core.session import GameSession, GameSettings
 from .protocol import (
@@ -62,7 +62,7 @@ from .protocol import (
 )
 
 if TYPE_CHECKING:
-    from ..core.store import SavedGame, Store
+    from ..core.store.games import SavedGame, Store
 
 CPU_DELAY = 0.8
 """Seconds a computer seat waits before rolling: long enough to follow the moves."""

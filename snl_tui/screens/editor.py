@@ -2,7 +2,7 @@
 
 The screen shows the game's board drawing with a cursor, a side form for the name,
 description, size and rules, the board's warnings and the live-numbers panel. Every
-change is an edit from ``core.edit`` applied through one ``History`` (a list of boards),
+change is an edit from ``core.studio.edit`` applied through one ``History`` (a list of boards),
 so undo and redo cover everything and a refused edit carries the core's own words. The
 screen holds no rule: the core decides what a valid board is, the panel computes the
 figures in its worker, and ``board_files`` reads and writes files.
@@ -26,9 +26,9 @@ from textual.widgets import Footer, Input, Label, Select, Static
 
 from ..commands import GAME_COMMANDS, GameCommand, GameCommands, command
 from ..core.board import Board
-from ..core.board_files import BoardSource, changed_on_disk, format_for, save_board
-from ..core.checks import board_warnings
-from ..core.edit import (
+from ..core.studio.board_file import BoardSource, changed_on_disk, format_for, save_board
+from ..core.studio.checks import board_warnings
+from ..core.studio.edit import (
     AddJump,
     Edit,
     History,

@@ -31,7 +31,7 @@ from textual.widgets import Footer, Static
 from ..commands import game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
-from ..core.saving import GameSaver
+from ..core.store.saving import GameSaver
 from ..core.seats import Driver
 from ..core.session import (
     GameSession,

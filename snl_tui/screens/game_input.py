@@ -91,7 +91,7 @@ class GameInput(GameMenu):
 
     def _square_odds(self, board: Board, square: int) -> None:
         """The expected turns left from a clicked square (the analysis: a worker)."""
-        from ..core.chain import expected_turns
+        from ..core.odds.markov import expected_turns
         from ..core.errors import SnlError
 
         session = self.session

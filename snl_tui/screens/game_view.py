@@ -12,8 +12,8 @@ from textual.widgets import Static
 from ..commands import keys_of
 from ..core.board import Board
 from ..core.engine import Player
-from ..core.odds import compute_odds, odds_at_hand
-from ..core.saving import GameSaver
+from ..core.odds.standing import compute_odds, odds_at_hand
+from ..core.store.saving import GameSaver
 from ..core.session import (
     GameSession,
     GameSettings,

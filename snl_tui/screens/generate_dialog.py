@@ -1,6 +1,6 @@
 """The editor's "Generate" dialog (SPEC 7): the generator's options in a form.
 
-The search (``core.generate``) runs in a thread worker: the dialog shows "searching…"
+The search (``core.studio.generate``) runs in a thread worker: the dialog shows "searching…"
 and still answers keys. A board that meets every target is returned with ``dismiss``; when
 none is found the dialog stays open with the generator's one line (the closest figures
 reached). Escape closes the dialog at any time and stops a running search (through the
@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 
 from ..core.board import Board
 from ..core.errors import SnlError
-from ..core.generate import (
+from ..core.studio.generate import (
     DEFAULT_TIME_LIMIT,
     DEFAULT_TOLERANCE,
     GenerateResult,

@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 
 from ..core.board import Board
 from ..core.errors import SnlError
-from ..core.formats import builtin_boards, is_board_file, load_board, looks_like_board
+from ..core.files.formats import builtin_boards, is_board_file, load_board, looks_like_board
 from ..core.solver import least_rolls_from
 from ..core.text import safe_line
 from .dialog import Dialog

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ..core.errors import SnlError
-from ..core.formats import builtin_names, load_board
+from ..core.files.formats import builtin_names, load_board
 from ..core.session import (
     MODES,
     GameSettings,

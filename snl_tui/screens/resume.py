@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from ..core.store import SavedGame
+from ..core.store.games import SavedGame
 from ..core.text import place, plural
 from .dialog import Dialog
 

@@ -2,8 +2,8 @@
 
 The same figures as ``snl stats`` (per board and player: games, wins, average length
 against the exact expected length, luck; puzzle bests against the optimum; the table is
-written by ``core.history``), the current board first, and a histogram of your game lengths
-on the current board drawn over the exact distribution of ``core.analysis``. Reading the
+written by ``core.store.history``), the current board first, and a histogram of your game lengths
+on the current board drawn over the exact distribution of ``core.odds.analysis``. Reading the
 store and the analysis (seconds on big boards) run in a thread worker; the screen says
 "Computing…" meanwhile. The histogram is text: ``░`` the exact share, ``█`` yours.
 """
@@ -22,13 +22,13 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
 from ..core.board import Board
-from ..core.report import LUCK_LEGEND
-from ..core.store import Store, StoreError, board_key
+from ..core.odds.report import LUCK_LEGEND
+from ..core.store.games import Store, StoreError, board_key
 from ..core.text import percent
 from .dialog import Dialog
 
 if TYPE_CHECKING:
-    from ..core.analysis import Analysis
+    from ..core.odds.analysis import Analysis
 
 EXACT, YOURS, EXACT_END = "░", "█", "┃"
 HISTOGRAM_ROWS, HISTOGRAM_WIDTH = 12, 36
@@ -95,7 +95,7 @@ def _overlay(exact: int, yours: int, width: int) -> str:
 
 def statistics_text(store: Store | None, board: Board, you: str) -> str:
     """Everything the screen shows, as plain text (the worker's job: analysis inside)."""
-    from ..core.history import board_summary, exact_odds, print_board
+    from ..core.store.history import board_summary, exact_odds, print_board
 
     if store is None:
         return "Saving is off (--no-save): no history is read or written."

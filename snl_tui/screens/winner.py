@@ -17,7 +17,7 @@ from textual.widgets import Button, Label, Static
 
 from ..core.engine import Game
 from ..core.errors import SnlError
-from ..core.report import luck_text
+from ..core.odds.report import luck_text
 from ..core.text import plural
 from .dialog import Dialog
 
@@ -34,11 +34,11 @@ class GameReport:
 
 def winner_share(game: Game, turns: int) -> float | None:
     """The share of games with this many players whose winner needed at most ``turns``
-    turns (``core.analysis.winner_finished_within``).
+    turns (``core.odds.analysis.winner_finished_within``).
 
     None when the analysis is unavailable (the dialog then just leaves the line out).
     """
-    from ..core.analysis import winner_finished_within  # numpy: only when a game ends
+    from ..core.odds.analysis import winner_finished_within  # numpy: only when a game ends
 
     try:
         return winner_finished_within(game.board, len(game.players), turns)

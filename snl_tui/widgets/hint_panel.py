@@ -29,7 +29,7 @@ from textual.widgets import Static
 
 from ..core.board import Board
 from ..core.engine import Player
-from ..core.odds import CERTAIN, Odds
+from ..core.odds.standing import CERTAIN, Odds
 from ..core.solver import least_rolls_from, optimal_dice, optimal_route
 from ..core.text import percent as format_percent
 from ..core.text import place

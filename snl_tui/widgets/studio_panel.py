@@ -23,7 +23,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ..core.board import Board
-from ..core.studio import (
+from ..core.studio.figures import (
     StudioFigures,
     compute_figures,
     effect_line,

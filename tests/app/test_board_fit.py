@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.widgets.board import (
     CELL_HEIGHT,
     LEGEND_ITEMS,

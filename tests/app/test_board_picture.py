@@ -7,7 +7,7 @@ from rich.segment import Segment
 
 from snl_tui.core.cells import cell_width
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.widgets.board import BoardView
 from snl_tui.widgets.players import PlayersPanel
 

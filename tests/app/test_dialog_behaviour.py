@@ -14,7 +14,7 @@ from textual.widgets import Input, Markdown, OptionList, Select, Static
 
 from snl_tui.commands import GAME_COMMANDS
 from snl_tui.core.engine import Game, Player
-from snl_tui.core.formats import load_board, looks_like_board
+from snl_tui.core.files.formats import load_board, looks_like_board
 from snl_tui.screens.help import HelpScreen, game_over_keys_table, keys_table
 from snl_tui.screens.load_board import LoadBoardScreen, file_choices
 from snl_tui.screens.new_game import NewGameScreen, parse_players, puzzle_note

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from textual.command import CommandPalette
 
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.palette import SnlCommandPalette
 from snl_tui.screens.editor import EditorScreen
 from snl_tui.screens.load_board import LoadBoardScreen

@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.screens.game import GameScreen
 from snl_tui.widgets.board import BoardView
 from snl_tui.widgets.move_log import MoveLog
@@ -268,7 +268,7 @@ def test_snl_play_draws_its_first_frame_without_what_it_does_not_draw(
     assert lines, result.stderr
     loaded = set(lines[0].split()[1:])
     assert "snl_tui.widgets.board" in loaded  # the probe saw the real first frame
-    assert "snl_tui.core.settings" in loaded  # the settings were read before it
-    early = {"snl_tui.core.store", "sqlite3", "tomlkit"}
+    assert "snl_tui.core.store.settings" in loaded  # the settings were read before it
+    early = {"snl_tui.core.store.games", "sqlite3", "tomlkit"}
     early |= {"snl_tui.core.geometry", "snl_tui.widgets.jump_art"}
     assert early & loaded == set()

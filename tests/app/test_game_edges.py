@@ -8,7 +8,7 @@ from textual.widgets import Footer, Input, Static
 
 from snl_tui.core.board import Board
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.core.rules import Rules
 from snl_tui.screens.confirm import ConfirmScreen
 from snl_tui.screens.game import GameScreen

@@ -8,7 +8,7 @@ from textual.widgets import Footer, Static
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.screens.help import HelpScreen
 from snl_tui.widgets.dice import DiceFace
 from snl_tui.widgets.move_log import MoveLog

@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import Input, OptionList
 
 from snl_tui.app import SnlApp
-from snl_tui.core.board_files import open_for_editing
+from snl_tui.core.studio.board_file import open_for_editing
 from snl_tui.screens.editor import EditorScreen
 from snl_tui.screens.generate_dialog import CANDIDATES, GenerateScreen
 from snl_tui.widgets.edit_board import EditBoard

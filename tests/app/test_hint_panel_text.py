@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from snl_tui.core.board import Board
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import optimal_route
 from snl_tui.screens.winner import GameOverScreen

@@ -18,7 +18,7 @@ from snl_tui.app import SnlApp
 from snl_tui.core.board import Board
 from snl_tui.core.engine import Player
 from snl_tui.core.session import GameSession
-from snl_tui.core.store import open_store
+from snl_tui.core.store.games import open_store
 from snl_tui.screens.confirm import ConfirmScreen
 from snl_tui.screens.editor import EditorScreen
 from snl_tui.screens.game import GameScreen

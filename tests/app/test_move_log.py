@@ -6,7 +6,7 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.screens.game import GameScreen
 from snl_tui.widgets.hint_panel import HintPanel
 from snl_tui.widgets.move_log import MoveLog, describe_turn, wrap_move

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import Button, Input, Static
 
 from snl_tui.core.engine import Player, move
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import least_rolls_from, optimal_dice, optimal_route
 from snl_tui.core.text import plural

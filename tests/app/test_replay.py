@@ -7,7 +7,7 @@ from textual.widgets import Input
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Game
-from snl_tui.core.store import open_store
+from snl_tui.core.store.games import open_store
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.replay import ReplayScreen
 from snl_tui.screens.winner import GameOverScreen

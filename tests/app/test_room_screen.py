@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSettings
 from snl_tui.net.client import RoomClient
 from snl_tui.net.server import Room

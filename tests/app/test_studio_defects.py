@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from snl_tui.core.edit import SetDescription, SetName
+from snl_tui.core.studio.edit import SetDescription, SetName
 from snl_tui.screens.generate_dialog import GenerateScreen
 
 from .helpers import SIZE, wait_until

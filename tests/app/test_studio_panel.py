@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from snl_tui.core.board import Board
-from snl_tui.core.formats import load_board
-from snl_tui.core.studio import (
+from snl_tui.core.files.formats import load_board
+from snl_tui.core.studio.figures import (
     StudioFigures,
     compute_figures,
     effect_line,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 
 from .terminal import SNL, screen, tmux, tmux_session, wait_until
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.core.store import DB_NAME, open_store
+from snl_tui.core.store.games import DB_NAME, open_store
 
 from .terminal import SNL, screen, tmux, tmux_session, wait_until
 

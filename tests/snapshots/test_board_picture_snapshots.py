@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 
 from .test_snapshots import pressing, quiet_app
 

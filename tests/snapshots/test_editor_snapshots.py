@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
 from snl_tui.core.board import Board
-from snl_tui.core.board_files import BoardSource
+from snl_tui.core.studio.board_file import BoardSource
 from snl_tui.screens.editor import EditorScreen
 
 SIZE = (120, 40)

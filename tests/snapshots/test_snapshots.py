@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from tests.app.helpers import computed
 
 SIZE = (120, 40)

@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
 from snl_tui.core.board import Board
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.widgets.studio_panel import NumbersPanel
 
 SIZE = (60, 44)

@@ -1,4 +1,4 @@
-"""The exact odds of random play (snl_tui.core.analysis), checked against figures worked
+"""The exact odds of random play (snl_tui.core.odds.analysis), checked against figures worked
 out by hand, an exact rational solver, a plain forward iteration and Monte-Carlo games
 played by the engine's ``Game``."""
 
@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from snl_tui.core.analysis import (
+from snl_tui.core.odds.analysis import (
     MAX_ANALYSIS_SQUARES,
     MAX_DISTRIBUTION_SQUARES,
     Analysis,
@@ -19,12 +19,12 @@ from snl_tui.core.analysis import (
     analyze,
 )
 from snl_tui.core.board import MAX_SIDE, Board
-from snl_tui.core.chain import EXTENSION_ERROR
-from snl_tui.core.checks import find_traps, idle_jumps, odds_findings
+from snl_tui.core.odds.markov import EXTENSION_ERROR
+from snl_tui.core.studio.checks import find_traps, idle_jumps, odds_findings
 from snl_tui.core.engine import Game, next_position
 from snl_tui.core.errors import MoveError, SnlError
-from snl_tui.core.impacts import jump_impacts
-from snl_tui.core.report import analysis_json, format_report
+from snl_tui.core.studio.impacts import jump_impacts
+from snl_tui.core.odds.report import analysis_json, format_report
 from snl_tui.core.rules import Rules
 
 CLASSIC_LADDERS = [(1, 38), (4, 14), (9, 31), (21, 42), (28, 84), (36, 44), (51, 67), (71, 91)]
@@ -642,7 +642,7 @@ def test_monte_carlo_seats_agree(board: Board) -> None:
 def test_positions_past_the_table_are_followed_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     # With room for 64 turns only, the positions asked about are followed past the
     # table: the same figures as the full table, not a silent cut.
-    from snl_tui.core import chain as module
+    from snl_tui.core.odds import markov as module
 
     board = classic(faces=4)  # a board no other test caches
     module.clear_cache()
@@ -665,7 +665,7 @@ def test_positions_past_the_table_are_followed_exactly(monkeypatch: pytest.Monke
 
 
 def test_a_distribution_cut_by_the_work_budget_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from snl_tui.core import chain as module
+    from snl_tui.core.odds import markov as module
 
     board = classic(faces=3)  # a board no other test caches
     monkeypatch.setattr(module, "TABLE_CELLS", 1)  # the floor: 64 rows

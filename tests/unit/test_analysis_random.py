@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core.analysis import analyze
+from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.board import Board
-from snl_tui.core.chain import DENSE_TURN_LIMIT, _TurnOperator
+from snl_tui.core.odds.markov import DENSE_TURN_LIMIT, _TurnOperator
 from snl_tui.core.errors import BoardError
-from snl_tui.core.impacts import jump_impacts
+from snl_tui.core.studio.impacts import jump_impacts
 from snl_tui.core.rules import Rules
 
 from .test_analysis import exact_expected, plain_cdf, turn_outcomes

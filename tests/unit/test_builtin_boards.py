@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from snl_tui import Rules, load_board, solve
-from snl_tui.core.checks import board_warnings
-from snl_tui.core.formats import (
+from snl_tui.core.studio.checks import board_warnings
+from snl_tui.core.files.formats import (
     FORMATS,
     builtin_boards,
     builtin_names,

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core import chain as chain_module
-from snl_tui.core.analysis import CLOSED_TAIL, Analysis, analyze, clear_cache
+from snl_tui.core.odds import markov as chain_module
+from snl_tui.core.odds.analysis import CLOSED_TAIL, Analysis, analyze, clear_cache
 from snl_tui.core.board import Board
-from snl_tui.core.chain import DENSE_SYSTEM_LIMIT
+from snl_tui.core.odds.markov import DENSE_SYSTEM_LIMIT
 from snl_tui.core.engine import next_position
 from snl_tui.core.errors import BoardError
 from snl_tui.core.rules import Rules
@@ -191,8 +191,8 @@ def test_the_built_in_small_boards_need_no_scipy() -> None:
 
     code = (
         "import sys\n"
-        "from snl_tui.core.analysis import analyze\n"
-        "from snl_tui.core.formats import load_board\n"
+        "from snl_tui.core.odds.analysis import analyze\n"
+        "from snl_tui.core.files.formats import load_board\n"
         "for name in ('classic', 'leetcode-1', 'throws-30', 'river'):\n"
         "    a = analyze(load_board(name), players=2)\n"
         "    a.expected_turns, a.std_turns, a.win_chances, a.visits(), a.mode_turns\n"

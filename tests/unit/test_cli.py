@@ -14,7 +14,7 @@ import pytest
 from snl_tui import Board, Rules, load_board
 from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import builtin_names, parse_board
+from snl_tui.core.files.formats import builtin_names, parse_board
 
 BIN = Path(sys.executable).parent
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
-from snl_tui.core.edit import (
+from snl_tui.core.studio.edit import (
     AddJump,
     History,
     MoveJump,
@@ -20,7 +20,7 @@ from snl_tui.core.edit import (
     empty_board,
 )
 from snl_tui.core.errors import BoardError
-from snl_tui.core.formats import dump_board, parse_board
+from snl_tui.core.files.formats import dump_board, parse_board
 from snl_tui.core.rules import Rules
 
 from .strategies import boards

@@ -1,4 +1,4 @@
-"""Exact fractions (``core.exact``, ``core.exact_wins``, ``snl analyze --exact``): against
+"""Exact fractions (``core.odds.exact``, ``core.odds.exact_wins``, ``snl analyze --exact``): against
 the floats of ``analyze``, and against a plain-``fractions`` reference (the joint chain
 of every seat's token) on tiny boards."""
 
@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from snl_tui.cli.main import main
-from snl_tui.core.analysis import AnalysisError, analyze
+from snl_tui.core.odds.analysis import AnalysisError, analyze
 from snl_tui.core.board import Board
-from snl_tui.core.chain import chain_of
+from snl_tui.core.odds.markov import chain_of
 from snl_tui.core.errors import BoardError
-from snl_tui.core.exact import (
+from snl_tui.core.odds.exact import (
     Row,
     decimal_text,
     exact_expected_turns,
@@ -34,13 +34,13 @@ from snl_tui.core.exact import (
     seat_squares,
     solve_sparse,
 )
-from snl_tui.core.exact_wins import (
+from snl_tui.core.odds.exact_wins import (
     _chinese_remainder,
     crt_functional,
     reachable_positions,
     symmetric_power,
 )
-from snl_tui.core.formats import dump_board, load_board
+from snl_tui.core.files.formats import dump_board, load_board
 from snl_tui.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]

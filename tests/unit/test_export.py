@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from snl_tui.cli.main import main
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.export import PageOptions, export_board
 from snl_tui.export.svg import board_svg
 

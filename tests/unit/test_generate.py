@@ -18,12 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snl_tui.cli.main import main
-from snl_tui.core.analysis import analyze
+from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.board import Board
-from snl_tui.core.checks import check_board
+from snl_tui.core.studio.checks import check_board
 from snl_tui.core.errors import BoardError
-from snl_tui.core.formats import load_board
-from snl_tui.core.generate import (
+from snl_tui.core.files.formats import load_board
+from snl_tui.core.studio.generate import (
     GenerateError,
     Targets,
     _Expectation,
@@ -443,7 +443,7 @@ def test_a_unique_optimal_route(size: int, least: int, seed: int) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_short_games_come_on_sparse_boards(seed: int) -> None:
     """The designer's 8x8 for 8 turns had come out with 23 ladders and 6 snakes."""
-    from snl_tui.core.generate import _default_counts
+    from snl_tui.core.studio.generate import _default_counts
 
     targets = Targets(rows=8, cols=8, expected_turns=8)
     result = generate(targets, seed=seed, max_steps=40_000)

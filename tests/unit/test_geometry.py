@@ -10,7 +10,7 @@ from hypothesis import given, settings
 
 from snl_tui.core.board import Board
 from snl_tui.core.cells import cell_width, cut_cells, pad_cells
-from snl_tui.core.formats import builtin_names, load_board
+from snl_tui.core.files.formats import builtin_names, load_board
 from snl_tui.core.geometry import jump_paths
 from snl_tui.widgets.jump_art import draw_jumps
 

@@ -20,7 +20,7 @@ import pytest
 from snl_tui.cli.main import main
 from snl_tui.core.board import Board
 from snl_tui.core.errors import BoardError
-from snl_tui.core.formats import (
+from snl_tui.core.files.formats import (
     MAX_FILE_BYTES,
     dump_board,
     is_board_file,
@@ -174,7 +174,7 @@ def test_tricky_but_valid_files_still_load(tmp_path: Path) -> None:
 
 def test_builtin_boards_pass_the_name_rules() -> None:
     # Names are one line without edge spaces: every shipped board keeps loading.
-    from snl_tui.core.formats import builtin_boards
+    from snl_tui.core.files.formats import builtin_boards
 
     for entry in builtin_boards():
         assert entry.board.name == entry.board.name.strip()
@@ -347,7 +347,7 @@ def test_bad_arguments_are_one_line_and_exit_2(
 def test_files_opened_to_be_fixed_fail_as_cleanly(tmp_path: Path) -> None:
     """``load_board_to_fix`` (the editor's way in) reads the same hostile files: one
     BoardError naming the file, never another exception."""
-    from snl_tui.core.formats import load_board_to_fix
+    from snl_tui.core.files.formats import load_board_to_fix
 
     for index, content in enumerate(
         ["[" * 100_000, "{" * 50_000, "\x00" * 10, "size = 6\nladders = [[3, 1e999]]\n"]

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
-from snl_tui.core.board_formats import json_board
+from snl_tui.core.files import json_board
 from snl_tui.core.errors import BoardError
-from snl_tui.core.formats import dump_board, load_board
+from snl_tui.core.files.formats import dump_board, load_board
 
 
 def load_both(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:

@@ -1,4 +1,4 @@
-"""The autosave coordinator (``core.saving``) against a real store in a temporary folder."""
+"""The autosave coordinator (``core.store.saving``) against a real store in a temporary folder."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 
 from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
-from snl_tui.core.formats import load_board
-from snl_tui.core.saving import GameSaver
+from snl_tui.core.files.formats import load_board
+from snl_tui.core.store.saving import GameSaver
 from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.solver import optimal_dice
-from snl_tui.core.store import DB_NAME, Store, open_store
+from snl_tui.core.store.games import DB_NAME, Store, open_store
 
 PLAYERS = (Player("Ann"), Player("CPU", computer=True))
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from snl_tui.core.engine import Game, Player
 from snl_tui.core.errors import SnlError
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.core.seats import Driver, TurnError
 from snl_tui.core.session import GameSession, GameSettings
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from snl_tui.core.board import Board
 from snl_tui.core.engine import Game, Player
 from snl_tui.core.errors import SnlError
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.core.rules import Rules
 from snl_tui.core.session import (
     SESSION_VERSION,

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from snl_tui.core.engine import Game
-from snl_tui.core.formats import load_board
-from snl_tui.core.store import (
+from snl_tui.core.files.formats import load_board
+from snl_tui.core.store.games import (
     DB_NAME,
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -143,7 +143,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_games(db):
     conn = sqlite3.connect(db)
     for statement in MIGRATIONS[0]:  # the schema as snl 1 wrote it
         conn.execute(statement)
-    from snl_tui.core.formats import dump_board
+    from snl_tui.core.files.formats import dump_board
 
     conn.execute("INSERT INTO boards VALUES (?, ?)", (board_key(board), dump_board(board, "json")))
     conn.execute(
@@ -329,8 +329,8 @@ def test_rows_that_fail_validation_are_reported_and_skipped(db):
 
 SAVER = """
 import sys
-from snl_tui.core.formats import load_board
-from snl_tui.core.store import open_store
+from snl_tui.core.files.formats import load_board
+from snl_tui.core.store.games import open_store
 
 store = open_store(sys.argv[1], timeout=10)
 board = load_board("classic")

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSession, GameSettings, parse_players
-from snl_tui.core.store import DB_NAME, StoreError, open_store
+from snl_tui.core.store.games import DB_NAME, StoreError, open_store
 
 from .test_store import play, save_whole_game
 

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
 from snl_tui.core.engine import Game, next_position
-from snl_tui.core.formats import builtin_names, load_board
+from snl_tui.core.files.formats import builtin_names, load_board
 from snl_tui.core.rules import Rules
-from snl_tui.core.studio import (
+from snl_tui.core.studio.figures import (
     compute_figures,
     effect_line,
     figure_lines,

@@ -8,9 +8,9 @@ import math
 import pytest
 
 from snl_tui.cli.main import main
-from snl_tui.core.analysis import analyze
-from snl_tui.core.checks import board_warnings
-from snl_tui.core.templates import TEMPLATES
+from snl_tui.core.odds.analysis import analyze
+from snl_tui.core.studio.checks import board_warnings
+from snl_tui.core.studio.templates import TEMPLATES
 
 
 @pytest.mark.parametrize("name", sorted(TEMPLATES))

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from snl_tui.cli.main import main
-from snl_tui.core.formats import load_board
-from snl_tui.core.store import DB_NAME, open_store
+from snl_tui.core.files.formats import load_board
+from snl_tui.core.store.games import DB_NAME, open_store
 from snl_tui.core.text import is_unsafe_char
 
 # Text as an attacker types it: every control character, bidi overrides, and plain text.

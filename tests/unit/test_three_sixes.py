@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snl_tui.cli.main import main
-from snl_tui.core.analysis import analyze
+from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.board import Board
-from snl_tui.core.chain import expected_turns
+from snl_tui.core.odds.markov import expected_turns
 from snl_tui.core.engine import Game
 from snl_tui.core.errors import RulesError
-from snl_tui.core.formats import dump_board, load_board, parse_board
+from snl_tui.core.files.formats import dump_board, load_board, parse_board
 from snl_tui.core.rules import Rules
 
 RULES = Rules(faces=3, six_again=True, three_sixes=True)
@@ -118,7 +118,7 @@ def test_the_command_line_and_the_rules_line_know_it(capsys) -> None:  # type: i
 
 def test_snl_check_weighs_each_jump_under_the_rule(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Each jump's effect is the exact expectation without it, under three_sixes too."""
-    from snl_tui.core.impacts import jump_impacts
+    from snl_tui.core.studio.impacts import jump_impacts
 
     board = small_board()
     for impact in jump_impacts(board):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from snl_tui import Board, Rules, load_board
-from snl_tui.core.checks import board_warnings
+from snl_tui.core.studio.checks import board_warnings
 
 
 def test_a_clean_board_has_no_warnings() -> None:

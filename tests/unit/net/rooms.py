@@ -11,9 +11,9 @@ from pathlib import Path
 from websockets.asyncio.client import ClientConnection, connect
 
 from snl_tui.core.engine import Game, Player
-from snl_tui.core.formats import load_board
+from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSettings
-from snl_tui.core.store import Store, open_store
+from snl_tui.core.store.games import Store, open_store
 from snl_tui.net.client import Backoff, RoomClient
 from snl_tui.net.protocol import PROTOCOL_VERSION, RoomAddress, encode
 from snl_tui.net.server import Limits, Room, RoomServer

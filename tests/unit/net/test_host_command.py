@@ -16,7 +16,7 @@ from snl_tui.cli.host import room_players
 from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
 from snl_tui.core.errors import SnlError
-from snl_tui.core.store import open_store
+from snl_tui.core.store.games import open_store
 from snl_tui.net.client import RoomClient
 from snl_tui.net.protocol import parse_address
 

@@ -65,9 +65,9 @@ import numpy as np
 
 from .band import PlainSolver, PlainStructure, plain_structure
 from .blas import one_thread
-from .board import MAX_SIDE, Board
-from .engine import count_to, jump_table, turn_table
-from .errors import SnlError
+from ..board import MAX_SIDE, Board
+from ..engine import count_to, jump_table, turn_table
+from ..errors import SnlError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -24,8 +24,8 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
-from .board import Board
-from .chain import AnalysisError, chain_of
+from ..board import Board
+from .markov import AnalysisError, chain_of
 from .exact_wins import reachable_positions, win_chances
 
 MAX_EXACT_SQUARES = 144

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .data_dir import default_dir
-from .text import quote
+from ..text import quote
 
 FILE_NAME = "settings.toml"
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import Board, JumpKind
-from .chain import _Chain, chain_of, expected_from_rows, expected_turns, sorted_distinct
-from .engine import count_to, idle_jumps, resolve_landing
+from ..board import Board, JumpKind
+from ..odds.markov import _Chain, chain_of, expected_from_rows, expected_turns, sorted_distinct
+from ..engine import count_to, idle_jumps, resolve_landing
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called as the jumps are worked through."""

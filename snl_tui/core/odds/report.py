@@ -11,13 +11,13 @@ import math
 import textwrap
 from typing import TYPE_CHECKING
 
-from .text import percent, place, plural
+from ..text import percent, place, plural
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
     from .analysis import Analysis
-    from .board import Board
+    from ..board import Board
 
 REPORT_TURNS = (10, 20, 30, 50, 100)
 REPORT_PERCENTILES = (0.1, 0.25, 0.5, 0.75, 0.9)

@@ -18,9 +18,9 @@ import binascii
 import re
 import zlib
 
-from .board import Board
-from .board_formats.json_board import dump_document
-from .errors import BoardError
+from ..board import Board
+from .json_board import dump_document
+from ..errors import BoardError
 
 PREFIX = "snl1-"
 """Version 1 of the code (the only one so far)."""

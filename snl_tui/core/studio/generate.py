@@ -16,7 +16,7 @@ seconds, so the same seed and targets give the same board on any machine; the cl
 only read to give up. Candidates are kept warning-free by construction (no jump on the
 start square under ``start = 1``, no jump ending where another starts, no wall of snake
 heads), and a candidate that meets every target is then checked with the real thing:
-``Board`` validation, every warning of ``snl check`` (``core.checks``), ``analyze`` and
+``Board`` validation, every warning of ``snl check`` (``core.studio.checks``), ``analyze`` and
 ``solve``. Only a board that passes all of that is returned.
 
 Limits: the search is a heuristic. A target it cannot reach in time (expected turns 3 on
@@ -36,15 +36,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .analysis import analyze
-from .board import Board, check_dimensions
+from ..odds.analysis import analyze
+from ..board import Board, check_dimensions
 from .checks import board_findings, odds_warnings
 from .edit import check_text
-from .engine import MAX_PLAYERS, count_to
-from .errors import SnlError
-from .rules import Rules
-from .solver import count_optimal_routes, solve
-from .text import plural
+from ..engine import MAX_PLAYERS, count_to
+from ..errors import SnlError
+from ..rules import Rules
+from ..solver import count_optimal_routes, solve
+from ..text import plural
 
 DEFAULT_TOLERANCE = 0.5
 DEFAULT_TIME_LIMIT = 10.0

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from .board import Board, Jump
-from .engine import idle_jumps, reachable_positions
-from .solver import solve
-from .text import percent, place, runs, square_ranges, turns_text
+from ..board import Board, Jump
+from ..engine import idle_jumps, reachable_positions
+from ..solver import solve
+from ..text import percent, place, runs, square_ranges, turns_text
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called as the per-jump impacts are worked through."""
@@ -137,7 +137,7 @@ class Traps:
 
 def find_traps(board: Board) -> Traps:
     """The doomed and risky squares a game can reach, and the share never finishing."""
-    from .chain import chain_of  # numpy loads only for the odds
+    from ..odds.markov import chain_of  # numpy loads only for the odds
 
     chain = chain_of(board)
     reachable = reachable_positions(board)
@@ -152,7 +152,7 @@ def odds_warnings(board: Board) -> list[Finding]:
     (except one on square 1 under start = 1, which ``board_findings`` already names) and
     traps, with the share of games that never finish. None for a board too large to
     analyse (``odds_findings`` says why in a note)."""
-    from .chain import AnalysisError, chain_of  # numpy loads only for the odds
+    from ..odds.markov import AnalysisError, chain_of  # numpy loads only for the odds
 
     try:
         chain_of(board)
@@ -194,7 +194,7 @@ def odds_findings(
     A board too large to analyse gets a note instead. ``progress(done, total)`` follows
     the jumps.
     """
-    from .chain import AnalysisError, chain_of  # numpy loads only for the odds
+    from ..odds.markov import AnalysisError, chain_of  # numpy loads only for the odds
     from .impacts import jump_impacts
 
     try:

@@ -28,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .engine import Game
-from .errors import SnlError
-from .session import GameSession
+from ..engine import Game
+from ..errors import SnlError
+from ..session import GameSession
 
 if TYPE_CHECKING:
-    from .store import SavedGame, Store
+    from .games import SavedGame, Store
 
 GAME_TIMEOUT = 0.2
 """Seconds a save in the game waits for another program's write lock: a key must not

@@ -36,7 +36,7 @@ The game saves after every move, one transaction each::
 
 ``save_game`` inserts when ``game_id`` is None and returns the new id. ``turns`` is the
 number of turns the winner took (the game's length, in the same unit as the exact
-distribution of ``core.analysis``), ``rolls`` the number of die rolls (a puzzle's score:
+distribution of ``core.odds.analysis``), ``rolls`` the number of die rolls (a puzzle's score:
 the solver's optimum counts rolls). ``data`` is the session's ``to_dict()``: the store
 treats it as opaque JSON. The board is stored whole, once per distinct board, so a board
 file edited or deleted later does not change a saved game.
@@ -70,10 +70,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, TypeVar
 
-from .board import Board
+from ..board import Board
 from .data_dir import DATA_DIR_ENV, default_dir
-from .errors import SnlError
-from .formats import dump_board, parse_board
+from ..errors import SnlError
+from ..files.formats import dump_board, parse_board
 
 DB_NAME = "games.db"
 BUSY_TIMEOUT = 0.5

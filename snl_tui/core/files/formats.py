@@ -44,16 +44,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from .board import Board
-from .board_formats import json_board, text_board, toml_board
-from .board_formats.common import NotThisFormat, Parsed
-from .errors import BoardError
-from .rules import Rules
+from ..board import Board
+from . import json_board, text_board, toml_board
+from .common import NotThisFormat, Parsed
+from ..errors import BoardError
+from ..rules import Rules
 from .share import code_document, looks_like_code
 
 
 class FileFormat(Protocol):
-    """What a format's module provides (``board_formats/*.py``)."""
+    """What a format's module provides (``files/*_board.py``)."""
 
     NAME: str
     SUFFIX: str
@@ -92,7 +92,7 @@ def load_board(name_or_path: str | Path, rules: RulesOverride = None) -> Board:
     ``rules`` overrides the file's rules: a ``Rules`` value replaces them, a mapping of
     option names (``{"faces": 8}``) changes just those options. A plain name such as
     ``classic`` means the built-in board; write ``./classic`` for a file of that name. A
-    share code (``snl1-...``, ``core.share``) is a board too.
+    share code (``snl1-...``, ``core.files.share``) is a board too.
     Raises ``BoardError`` naming the file (and line, entry, row/column, square).
     """
     text = str(name_or_path)

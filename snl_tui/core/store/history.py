@@ -7,14 +7,14 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .cells import cell_width, pad_cells
-from .errors import SnlError
-from .text import safe_line
+from ..cells import cell_width, pad_cells
+from ..errors import SnlError
+from ..text import safe_line
 
 if TYPE_CHECKING:
-    from .analysis import Analysis
-    from .board import Board
-    from .store import BoardRecord
+    from ..odds.analysis import Analysis
+    from ..board import Board
+    from .games import BoardRecord
 
 
 def print_table(
@@ -32,7 +32,7 @@ def print_table(
 
 def exact_odds(board: Board) -> Analysis | None:
     """The exact one-player odds of ``board``, or None for a board too large for them."""
-    from .analysis import analyze  # numpy loads only when there is history to compare
+    from ..odds.analysis import analyze  # numpy loads only when there is history to compare
 
     try:
         return analyze(board)
@@ -44,8 +44,8 @@ def board_summary(record: BoardRecord, odds: Analysis | None = None) -> dict[str
     """A board's history with the exact odds beside it (JSON-able); ``odds`` when the
     caller has them already (``exact_odds(record.board)``). Used by ``snl stats`` and the
     game's statistics screen, so both show the same figures."""
-    from .analysis import luck
-    from .solver import solve
+    from ..odds.analysis import luck
+    from ..solver import solve
 
     if odds is None:
         odds = exact_odds(record.board)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .board import Board, JumpSpec, check_dimensions, check_text
-from .errors import BoardError
-from .rules import Rules
+from ..board import Board, JumpSpec, check_dimensions, check_text
+from ..errors import BoardError
+from ..rules import Rules
 
 __all__ = [
     "AddJump",

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .board import Board
-from .chain import (
+from ..board import Board
+from .markov import (
     MAX_ANALYSIS_SQUARES,
     MAX_DISTRIBUTION_SQUARES,
     TAIL_TOLERANCE,
@@ -27,9 +27,9 @@ from .chain import (
     clear_cache,
     forecast,
 )
-from .engine import MAX_PLAYERS
-from .errors import MoveError, SnlError
-from .solver import distances_to_goal
+from ..engine import MAX_PLAYERS
+from ..errors import MoveError, SnlError
+from ..solver import distances_to_goal
 
 __all__ = [
     "MAX_ANALYSIS_SQUARES",

@@ -20,12 +20,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from . import report, text
-from .analysis import AnalysisError, analyze
-from .board import Board
-from .errors import SnlError
+from ..odds import report
+from .. import text
+from ..odds.analysis import AnalysisError, analyze
+from ..board import Board
+from ..errors import SnlError
 from .impacts import jump_impacts
-from .solver import count_optimal_routes
+from ..solver import count_optimal_routes
 
 WITHIN_TURNS = (10, 20, 50)
 LONG_GAME = 100

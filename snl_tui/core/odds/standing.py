@@ -14,8 +14,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .board import Board
-from .errors import SnlError
+from ..board import Board
+from ..errors import SnlError
 
 CHART_MIN_TURNS, CHART_MAX_TURNS = 30, 1000
 """The sparkline covers turns 1..(99th percentile of the games that finish), clamped to
@@ -55,16 +55,16 @@ def odds_at_hand(board: Board) -> bool:
     """Are the odds on ``board`` lookups now (its analysis done and complete), so that
     ``compute_odds`` takes well under a millisecond and may run on the UI thread? False
     until the first ``compute_odds`` on it has run (in a worker)."""
-    chain = sys.modules.get("snl_tui.core.chain")  # not imported yet: nothing is ready
+    chain = sys.modules.get("snl_tui.core.odds.markov")  # not imported yet: nothing is ready
     return chain is not None and bool(chain.is_settled(board))
 
 
 def compute_odds(
     board: Board, positions: Sequence[int], to_move: int, *, players: int | None = None
 ) -> Odds:
-    """Ask ``core.analysis`` for the odds from the current position (cached per board)."""
+    """Ask ``core.odds.analysis`` for the odds from the current position (cached per board)."""
     from .analysis import MAX_DISTRIBUTION_SQUARES, analyze
-    from .chain import settle
+    from .markov import settle
 
     square = positions[to_move]
     if square >= board.goal:  # nothing left to estimate (and no flat chart to draw)

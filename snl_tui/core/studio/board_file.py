@@ -15,13 +15,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .board import Board
-from .board_formats.json_board import lost_in_matrix
+from ..board import Board
+from ..files.json_board import lost_in_matrix
 from .edit import empty_board
-from .errors import BoardError
-from .formats import builtin_names, dump_board, load_board, load_board_to_fix
-from .share import looks_like_code
-from .text import plural
+from ..errors import BoardError
+from ..files.formats import builtin_names, dump_board, load_board, load_board_to_fix
+from ..files.share import looks_like_code
+from ..text import plural
 
 SAVE_FORMATS = {".toml": "toml", ".json": "json", ".txt": "txt"}
 DEFAULT_SIZE = 10

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Board
-from .rules import Rules
+from ..board import Board
+from ..rules import Rules
 
 
 @dataclass(frozen=True)

@@ -58,8 +58,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .board import Board
-from .chain import AnalysisError, chain_of
+from ..board import Board
+from .markov import AnalysisError, chain_of
 
 if TYPE_CHECKING:
     from flint import fmpq, fmpq_poly, fmpz, fmpz_poly, nmod_poly
