@@ -35,12 +35,12 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from snl_tui import Board, Rules, load_board
-from snl_tui.core.odds.analysis import Analysis, analyze, clear_cache
-from snl_tui.core.odds.markov import expected_turns
-from snl_tui.core.studio.checks import check_board
 from snl_tui.core.engine import next_position
 from snl_tui.core.files.formats import dump_board
+from snl_tui.core.odds.analysis import Analysis, analyze, clear_cache
+from snl_tui.core.odds.markov import expected_turns
 from snl_tui.core.solver import distances_to_goal, solve
+from snl_tui.core.studio.checks import check_board
 
 T = TypeVar("T")
 TOLERANCE = 1e-12

@@ -74,8 +74,8 @@ def _edits(board: object, count: int) -> list[object]:
     square pair, then removed again, with a different pair each time (so each board is
     new to the analysis cache)."""
     from snl_tui.core.board import Board
-    from snl_tui.core.studio.edit import AddJump, RemoveJump
     from snl_tui.core.errors import SnlError
+    from snl_tui.core.studio.edit import AddJump, RemoveJump
 
     assert isinstance(board, Board)
     used = set(board.jumps) | set(board.jumps.values()) | {1, board.goal}
@@ -98,8 +98,8 @@ async def _editor_case(name: str, edits: int) -> dict[str, float]:
     from textual.app import App, ComposeResult
     from textual.widgets import Input
 
-    from snl_tui.core.odds.analysis import clear_cache
     from snl_tui.core.files.formats import load_board
+    from snl_tui.core.odds.analysis import clear_cache
     from snl_tui.widgets.studio_panel import NumbersPanel
 
     class Bench(App[None]):

@@ -17,8 +17,8 @@ from .core.rules import Rules
 from .core.solver import Solution, solve
 
 if TYPE_CHECKING:
-    from .core.odds.analysis import Analysis, analyze
     from .core.files.formats import load_board
+    from .core.odds.analysis import Analysis, analyze
 
 __version__ = "0.1.0"
 

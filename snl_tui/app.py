@@ -40,14 +40,14 @@ from .core.board import Board
 from .core.engine import Player
 from .core.errors import SnlError
 from .core.files.formats import load_board
-from .core.store.saving import GameSaver
 from .core.session import MODES, GameSession, GameSettings
+from .core.store.saving import GameSaver
 from .messages import EditRequested, ResumeRequested, SettingChanged
 from .screens.game import GameScreen
 
 if TYPE_CHECKING:
-    from .core.store.settings import Settings
     from .core.store.games import SavedGame, Store
+    from .core.store.settings import Settings
     from .net.client import RoomClient
     from .palette import SnlCommandPalette
 

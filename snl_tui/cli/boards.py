@@ -9,10 +9,10 @@ import shutil
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from ..core.files.json_board import lost_in_matrix
 from ..core.cells import cell_width, cut_cells, pad_cells
 from ..core.engine import MAX_PLAYERS, move
 from ..core.files.formats import FORMATS, builtin_boards, dump_board, load_board
+from ..core.files.json_board import lost_in_matrix
 from ..core.solver import count_optimal_routes, solve
 from ..core.text import parse_whole, place, plural, quote
 

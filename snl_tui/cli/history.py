@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import SnlError
-from ..core.store.history import board_summary, print_board, print_table
 from ..core.odds.report import LUCK_LEGEND
+from ..core.store.history import board_summary, print_board, print_table
 from ..core.text import quote, safe_line
 
 if TYPE_CHECKING:

@@ -186,8 +186,8 @@ def _host_and_play(
 
 
 def _store() -> Store:
-    from ..core.store.saving import GAME_TIMEOUT
     from ..core.store.games import open_store
+    from ..core.store.saving import GAME_TIMEOUT
 
     return open_store(timeout=GAME_TIMEOUT)
 

@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from .. import __version__
-from ..core.odds.blas import started_on_one_thread
 from ..core.board import Board
 from ..core.errors import SnlError
+from ..core.odds.blas import started_on_one_thread
 from ..core.text import quote
 from . import history
 from .boards import (

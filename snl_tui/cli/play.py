@@ -11,8 +11,8 @@ from ..core.session import GameSession
 from ..core.text import clip, parse_whole, quote
 
 if TYPE_CHECKING:
-    from ..core.store.settings import Settings
     from ..core.store.games import SavedGame, Store
+    from ..core.store.settings import Settings
 from .common import (
     BOARD_HELP,
     Subcommands,
@@ -87,8 +87,8 @@ def _remembered(args: argparse.Namespace) -> tuple[Settings, list[str]]:
 def _game_store() -> Store:
     """The store a game saves to: a short busy timeout, so a locked store costs one
     short wait, after which the game goes on without saving (and says so once)."""
-    from ..core.store.saving import GAME_TIMEOUT
     from ..core.store.games import open_store
+    from ..core.store.saving import GAME_TIMEOUT
 
     return open_store(timeout=GAME_TIMEOUT)
 

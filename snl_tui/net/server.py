@@ -41,9 +41,9 @@ from websockets.exceptions import ConnectionClosed
 
 from ..core.engine import Player
 from ..core.errors import SnlError
-from ..core.store.saving import GameSaver
 from ..core.seats import Driver, TurnError
 from ..core.session import GameSession, GameSettings
+from ..core.store.saving import GameSaver
 from .protocol import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,

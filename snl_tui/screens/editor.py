@@ -26,6 +26,8 @@ from textual.widgets import Footer, Input, Label, Select, Static
 
 from ..commands import GAME_COMMANDS, GameCommand, GameCommands, command
 from ..core.board import Board
+from ..core.errors import BoardError
+from ..core.rules import RULE_OPTIONS
 from ..core.studio.board_file import BoardSource, changed_on_disk, format_for, save_board
 from ..core.studio.checks import board_warnings
 from ..core.studio.edit import (
@@ -39,8 +41,6 @@ from ..core.studio.edit import (
     SetName,
     SetRules,
 )
-from ..core.errors import BoardError
-from ..core.rules import RULE_OPTIONS
 from ..core.text import parse_whole, plural
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
 from ..widgets.edit_board import HEAT_SHADES, EditBoard

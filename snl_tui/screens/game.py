@@ -31,12 +31,12 @@ from textual.widgets import Footer, Static
 from ..commands import game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Turn
-from ..core.store.saving import GameSaver
 from ..core.seats import Driver
 from ..core.session import (
     GameSession,
     GameSettings,
 )
+from ..core.store.saving import GameSaver
 from ..messages import (
     GameEnded,
     GameStarted,

@@ -91,8 +91,8 @@ class GameInput(GameMenu):
 
     def _square_odds(self, board: Board, square: int) -> None:
         """The expected turns left from a clicked square (the analysis: a worker)."""
-        from ..core.odds.markov import expected_turns
         from ..core.errors import SnlError
+        from ..core.odds.markov import expected_turns
 
         session = self.session
 

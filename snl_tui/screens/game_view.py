@@ -13,11 +13,11 @@ from ..commands import keys_of
 from ..core.board import Board
 from ..core.engine import Player
 from ..core.odds.standing import compute_odds, odds_at_hand
-from ..core.store.saving import GameSaver
 from ..core.session import (
     GameSession,
     GameSettings,
 )
+from ..core.store.saving import GameSaver
 from ..widgets.board import BoardView
 from ..widgets.dice import DiceFace
 from ..widgets.hint_panel import HintPanel

@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from ..core.board import Board
 from ..core.errors import SnlError
+from ..core.rules import Rules
 from ..core.studio.generate import (
     DEFAULT_TIME_LIMIT,
     DEFAULT_TOLERANCE,
@@ -30,7 +31,6 @@ from ..core.studio.generate import (
     Targets,
     generate,
 )
-from ..core.rules import Rules
 from ..core.text import parse_decimal, parse_whole, plural, quote
 from .dialog import Dialog
 

@@ -14,8 +14,8 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.store.saving import resumable_games
 from ..core.store.games import SavedGame, Store
+from ..core.store.saving import resumable_games
 from ..core.text import plural, safe_line
 from .dialog import Dialog
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from snl_tui.core.odds.analysis import analyze, luck
 from snl_tui.core.engine import Game, Player
 from snl_tui.core.files.formats import load_board
+from snl_tui.core.odds.analysis import analyze, luck
 from snl_tui.core.odds.report import luck_text
 from snl_tui.core.session import game_seed
 from snl_tui.screens.game import GameScreen

@@ -12,9 +12,9 @@ from textual.widgets import Input
 from snl_tui.app import SnlApp
 from snl_tui.cli.main import main
 from snl_tui.core.board import Board
+from snl_tui.core.files.formats import dump_board, load_board
 from snl_tui.core.studio.board_file import BoardSource, open_for_editing
 from snl_tui.core.studio.edit import AddJump
-from snl_tui.core.files.formats import dump_board, load_board
 from snl_tui.screens.editor import EditorScreen
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.studio_dialogs import ChoiceScreen, SaveAsScreen

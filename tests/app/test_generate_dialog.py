@@ -8,10 +8,10 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from snl_tui.core.studio import generate as generate_module
 from snl_tui.core.board import Board
-from snl_tui.core.studio.generate import Targets, generate
 from snl_tui.core.rules import Rules
+from snl_tui.core.studio import generate as generate_module
+from snl_tui.core.studio.generate import Targets, generate
 from snl_tui.screens.generate_dialog import SEARCHING, GenerateScreen
 
 SIZE = (100, 40)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
-from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.board import Board
 from snl_tui.core.engine import Player, next_position
 from snl_tui.core.files.formats import load_board
+from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import optimal_dice, optimal_route
 from snl_tui.widgets.board import CELL_HEIGHT, BoardView

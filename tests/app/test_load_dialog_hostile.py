@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Static
 
-from snl_tui.core.files import formats
 from snl_tui.core.board import Board
+from snl_tui.core.files import formats
 from snl_tui.core.text import LINE_LIMIT, is_unsafe_char
 from snl_tui.screens import load_board as load_board_module
 from snl_tui.screens.load_board import LoadBoardScreen

@@ -9,8 +9,8 @@ from textual.widgets import OptionList
 
 from snl_tui.app import SnlApp
 from snl_tui.core.files.formats import load_board
-from snl_tui.core.store.settings import Settings, load_settings, save_settings
 from snl_tui.core.store.games import open_store
+from snl_tui.core.store.settings import Settings, load_settings, save_settings
 from snl_tui.screens.resume import ResumeScreen
 from snl_tui.screens.saved_games import SavedGamesScreen
 from snl_tui.widgets.board import BoardView

@@ -14,9 +14,9 @@ from textual.widgets import Static
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
 from snl_tui.core.files.formats import load_board
-from snl_tui.core.store.saving import GameSaver
 from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.store.games import Store, open_store
+from snl_tui.core.store.saving import GameSaver
 from snl_tui.screens.confirm import ConfirmScreen
 from snl_tui.screens.game import GameScreen
 from snl_tui.screens.replay import SPEEDS, ReplayScreen

@@ -12,10 +12,10 @@ from textual.pilot import Pilot
 from snl_tui.app import SnlApp
 from snl_tui.core.engine import Player
 from snl_tui.core.files.formats import load_board
-from snl_tui.core.store.saving import GameSaver
 from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.solver import optimal_dice
 from snl_tui.core.store.games import Store, open_store
+from snl_tui.core.store.saving import GameSaver
 from snl_tui.screens.stats import StatsScreen
 
 from .test_snapshots import SIZE, computed, started

@@ -11,6 +11,9 @@ from fractions import Fraction
 
 import pytest
 
+from snl_tui.core.board import MAX_SIDE, Board
+from snl_tui.core.engine import Game, next_position
+from snl_tui.core.errors import MoveError, SnlError
 from snl_tui.core.odds.analysis import (
     MAX_ANALYSIS_SQUARES,
     MAX_DISTRIBUTION_SQUARES,
@@ -18,14 +21,11 @@ from snl_tui.core.odds.analysis import (
     AnalysisError,
     analyze,
 )
-from snl_tui.core.board import MAX_SIDE, Board
 from snl_tui.core.odds.markov import EXTENSION_ERROR
-from snl_tui.core.studio.checks import find_traps, idle_jumps, odds_findings
-from snl_tui.core.engine import Game, next_position
-from snl_tui.core.errors import MoveError, SnlError
-from snl_tui.core.studio.impacts import jump_impacts
 from snl_tui.core.odds.report import analysis_json, format_report
 from snl_tui.core.rules import Rules
+from snl_tui.core.studio.checks import find_traps, idle_jumps, odds_findings
+from snl_tui.core.studio.impacts import jump_impacts
 
 CLASSIC_LADDERS = [(1, 38), (4, 14), (9, 31), (21, 42), (28, 84), (36, 44), (51, 67), (71, 91)]
 CLASSIC_LADDERS.append((80, 100))

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.board import Board
-from snl_tui.core.odds.markov import DENSE_TURN_LIMIT, _TurnOperator
 from snl_tui.core.errors import BoardError
-from snl_tui.core.studio.impacts import jump_impacts
+from snl_tui.core.odds.analysis import analyze
+from snl_tui.core.odds.markov import DENSE_TURN_LIMIT, _TurnOperator
 from snl_tui.core.rules import Rules
+from snl_tui.core.studio.impacts import jump_impacts
 
 from .test_analysis import exact_expected, plain_cdf, turn_outcomes
 

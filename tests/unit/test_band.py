@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from snl_tui.core.board import Board
+from snl_tui.core.files.formats import dump_board
 from snl_tui.core.odds import band
 from snl_tui.core.odds import markov as chain_module
 from snl_tui.core.odds.analysis import analyze, clear_cache
 from snl_tui.core.odds.band import PlainSolver, Renewal, plain_structure
-from snl_tui.core.board import Board
 from snl_tui.core.odds.markov import roll_array
-from snl_tui.core.files.formats import dump_board
 from snl_tui.core.rules import Rules
 
 from .strategies import boards

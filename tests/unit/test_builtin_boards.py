@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from snl_tui import Rules, load_board, solve
-from snl_tui.core.studio.checks import board_warnings
 from snl_tui.core.files.formats import (
     FORMATS,
     builtin_boards,
@@ -19,6 +18,7 @@ from snl_tui.core.files.formats import (
     dump_board,
     parse_board,
 )
+from snl_tui.core.studio.checks import board_warnings
 
 LEAST_ROLLS = {
     "classic": 7,

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core.odds import markov as chain_module
-from snl_tui.core.odds.analysis import CLOSED_TAIL, Analysis, analyze, clear_cache
 from snl_tui.core.board import Board
-from snl_tui.core.odds.markov import DENSE_SYSTEM_LIMIT
 from snl_tui.core.engine import next_position
 from snl_tui.core.errors import BoardError
+from snl_tui.core.odds import markov as chain_module
+from snl_tui.core.odds.analysis import CLOSED_TAIL, Analysis, analyze, clear_cache
+from snl_tui.core.odds.markov import DENSE_SYSTEM_LIMIT
 from snl_tui.core.rules import Rules
 
 

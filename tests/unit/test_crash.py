@@ -16,8 +16,8 @@ from textual.pilot import Pilot
 
 from snl_tui.app import SnlApp
 from snl_tui.cli.main import main
-from snl_tui.core.store.saving import last_resumable
 from snl_tui.core.store.games import open_store
+from snl_tui.core.store.saving import last_resumable
 from snl_tui.screens.game import GameScreen
 
 

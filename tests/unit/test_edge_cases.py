@@ -9,15 +9,15 @@ import pytest
 
 from snl_tui.cli.main import main
 from snl_tui.commands import keys_of
-from snl_tui.core.odds.analysis import analyze, winner_finished_within
 from snl_tui.core.board import Board
-from snl_tui.core.studio.checks import odds_findings
 from snl_tui.core.engine import Game, Player
 from snl_tui.core.files.formats import load_board
-from snl_tui.core.studio.impacts import jump_impacts
+from snl_tui.core.odds.analysis import analyze, winner_finished_within
 from snl_tui.core.rules import Rules
 from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.solver import least_rolls_from, optimal_dice
+from snl_tui.core.studio.checks import odds_findings
+from snl_tui.core.studio.impacts import jump_impacts
 from snl_tui.core.text import plural
 from snl_tui.widgets.hint_panel import hint_lines
 from snl_tui.widgets.studio_panel import NumbersPanel

@@ -7,6 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
+from snl_tui.core.errors import BoardError
+from snl_tui.core.files.formats import dump_board, parse_board
+from snl_tui.core.rules import Rules
 from snl_tui.core.studio.edit import (
     AddJump,
     History,
@@ -19,9 +22,6 @@ from snl_tui.core.studio.edit import (
     SetRules,
     empty_board,
 )
-from snl_tui.core.errors import BoardError
-from snl_tui.core.files.formats import dump_board, parse_board
-from snl_tui.core.rules import Rules
 
 from .strategies import boards
 

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from snl_tui.cli.main import main
-from snl_tui.core.odds.analysis import AnalysisError, analyze
 from snl_tui.core.board import Board
-from snl_tui.core.odds.markov import chain_of
 from snl_tui.core.errors import BoardError
+from snl_tui.core.files.formats import dump_board, load_board
+from snl_tui.core.odds.analysis import AnalysisError, analyze
 from snl_tui.core.odds.exact import (
     Row,
     decimal_text,
@@ -40,7 +40,7 @@ from snl_tui.core.odds.exact_wins import (
     reachable_positions,
     symmetric_power,
 )
-from snl_tui.core.files.formats import dump_board, load_board
+from snl_tui.core.odds.markov import chain_of
 from snl_tui.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]

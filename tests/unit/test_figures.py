@@ -15,14 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from snl_tui.cli.main import main
-from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.board import Board
-from snl_tui.core.odds.markov import expected_turns
-from snl_tui.core.studio.checks import check_board
 from snl_tui.core.engine import Game, next_position
-from snl_tui.core.studio.impacts import jump_impacts
+from snl_tui.core.odds.analysis import analyze
+from snl_tui.core.odds.markov import expected_turns
 from snl_tui.core.odds.report import analysis_json, format_report
 from snl_tui.core.rules import Rules
+from snl_tui.core.studio.checks import check_board
+from snl_tui.core.studio.impacts import jump_impacts
 from snl_tui.core.text import percent, square_ranges
 
 from .strategies import boards

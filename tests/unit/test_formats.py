@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from snl_tui import Board, BoardError, Rules, RulesError, load_board
-from snl_tui.core.files.json_board import lost_in_matrix
 from snl_tui.core.files.formats import FORMATS, dump_board, parse_board
+from snl_tui.core.files.json_board import lost_in_matrix
 
 from .reference import LEETCODE_1
 

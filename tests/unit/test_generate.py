@@ -18,11 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snl_tui.cli.main import main
-from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.board import Board
-from snl_tui.core.studio.checks import check_board
 from snl_tui.core.errors import BoardError
 from snl_tui.core.files.formats import load_board
+from snl_tui.core.odds.analysis import analyze
+from snl_tui.core.rules import Rules
+from snl_tui.core.solver import solve
+from snl_tui.core.studio.checks import check_board
 from snl_tui.core.studio.generate import (
     GenerateError,
     Targets,
@@ -30,8 +32,6 @@ from snl_tui.core.studio.generate import (
     _Moves,
     generate,
 )
-from snl_tui.core.rules import Rules
-from snl_tui.core.solver import solve
 
 from .reference import brute_force_least_rolls, reference_step
 

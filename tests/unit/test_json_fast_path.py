@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
-from snl_tui.core.files import json_board
 from snl_tui.core.errors import BoardError
+from snl_tui.core.files import json_board
 from snl_tui.core.files.formats import dump_board, load_board
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from snl_tui.core.board import Board
-from snl_tui.core.odds.markov import MAX_DISTRIBUTION_SQUARES, chain_of, clear_cache
 from snl_tui.core.files.formats import load_board
+from snl_tui.core.odds.markov import MAX_DISTRIBUTION_SQUARES, chain_of, clear_cache
 from snl_tui.core.odds.standing import Odds, compute_odds, odds_at_hand
 from snl_tui.core.rules import Rules
 

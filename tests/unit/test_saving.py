@@ -11,10 +11,10 @@ import pytest
 from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
 from snl_tui.core.files.formats import load_board
-from snl_tui.core.store.saving import GameSaver
 from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.solver import optimal_dice
 from snl_tui.core.store.games import DB_NAME, Store, open_store
+from snl_tui.core.store.saving import GameSaver
 
 PLAYERS = (Player("Ann"), Player("CPU", computer=True))
 

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snl_tui.cli.main import main
-from snl_tui.core.studio.board_file import open_for_editing
 from snl_tui.core.errors import BoardError
 from snl_tui.core.files.formats import builtin_names, load_board
 from snl_tui.core.files.share import PREFIX, board_code
+from snl_tui.core.studio.board_file import open_for_editing
 
 from .strategies import boards
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from snl_tui.cli.main import main
-from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.engine import Game
 from snl_tui.core.files.formats import load_board
+from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.solver import solve
 from snl_tui.core.store.games import DB_NAME, open_store
 

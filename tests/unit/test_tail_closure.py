@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core.odds.analysis import EXACT, analyze
 from snl_tui.core.board import Board
+from snl_tui.core.odds.analysis import EXACT, analyze
 from snl_tui.core.odds.markov import (
     EXTENSION_ERROR,
     TAIL_TOLERANCE,

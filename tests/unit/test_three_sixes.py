@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snl_tui.cli.main import main
-from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.board import Board
-from snl_tui.core.odds.markov import expected_turns
 from snl_tui.core.engine import Game
 from snl_tui.core.errors import RulesError
 from snl_tui.core.files.formats import dump_board, load_board, parse_board
+from snl_tui.core.odds.analysis import analyze
+from snl_tui.core.odds.markov import expected_turns
 from snl_tui.core.rules import Rules
 
 RULES = Rules(faces=3, six_again=True, three_sixes=True)

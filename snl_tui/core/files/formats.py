@@ -45,10 +45,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ..board import Board
-from . import json_board, text_board, toml_board
-from .common import NotThisFormat, Parsed
 from ..errors import BoardError
 from ..rules import Rules
+from . import json_board, text_board, toml_board
+from .common import NotThisFormat, Parsed
 from .share import code_document, looks_like_code
 
 
@@ -412,7 +412,7 @@ def _builtin_folder() -> Traversable:
     # Both are looked for on disk first: importlib.resources (its import and a reader cost
     # a few milliseconds before the first frame) only serves a package that is not on
     # disk (a zip).
-    package = Path(__file__).resolve().parents[1]
+    package = Path(__file__).resolve().parents[2]
     for folder in (package / "boards", package.parent / "boards"):
         if folder.is_dir():
             return folder

@@ -19,8 +19,8 @@ import re
 import zlib
 
 from ..board import Board
-from .json_board import dump_document
 from ..errors import BoardError
+from .json_board import dump_document
 
 PREFIX = "snl1-"
 """Version 1 of the code (the only one so far)."""

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..board import Board
+from ..engine import MAX_PLAYERS
+from ..errors import MoveError, SnlError
+from ..solver import distances_to_goal
 from .markov import (
     MAX_ANALYSIS_SQUARES,
     MAX_DISTRIBUTION_SQUARES,
@@ -27,9 +30,6 @@ from .markov import (
     clear_cache,
     forecast,
 )
-from ..engine import MAX_PLAYERS
-from ..errors import MoveError, SnlError
-from ..solver import distances_to_goal
 
 __all__ = [
     "MAX_ANALYSIS_SQUARES",

@@ -63,11 +63,11 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from .band import PlainSolver, PlainStructure, plain_structure
-from .blas import one_thread
 from ..board import MAX_SIDE, Board
 from ..engine import count_to, jump_table, turn_table
 from ..errors import SnlError
+from .band import PlainSolver, PlainStructure, plain_structure
+from .blas import one_thread
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -16,8 +16,8 @@ from ..text import percent, place, plural
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from .analysis import Analysis
     from ..board import Board
+    from .analysis import Analysis
 
 REPORT_TURNS = (10, 20, 30, 50, 100)
 REPORT_PERCENTILES = (0.1, 0.25, 0.5, 0.75, 0.9)

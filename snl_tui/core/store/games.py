@@ -71,9 +71,9 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from ..board import Board
-from .data_dir import DATA_DIR_ENV, default_dir
 from ..errors import SnlError
 from ..files.formats import dump_board, parse_board
+from .data_dir import DATA_DIR_ENV, default_dir
 
 DB_NAME = "games.db"
 BUSY_TIMEOUT = 0.5

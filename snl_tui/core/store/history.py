@@ -12,8 +12,8 @@ from ..errors import SnlError
 from ..text import safe_line
 
 if TYPE_CHECKING:
-    from ..odds.analysis import Analysis
     from ..board import Board
+    from ..odds.analysis import Analysis
     from .games import BoardRecord
 
 

@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .data_dir import default_dir
 from ..text import quote
+from .data_dir import default_dir
 
 FILE_NAME = "settings.toml"
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..board import Board
-from ..files.json_board import lost_in_matrix
-from .edit import empty_board
 from ..errors import BoardError
 from ..files.formats import builtin_names, dump_board, load_board, load_board_to_fix
+from ..files.json_board import lost_in_matrix
 from ..files.share import looks_like_code
 from ..text import plural
+from .edit import empty_board
 
 SAVE_FORMATS = {".toml": "toml", ".json": "json", ".txt": "txt"}
 DEFAULT_SIZE = 10

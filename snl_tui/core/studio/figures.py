@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..odds import report
 from .. import text
-from ..odds.analysis import AnalysisError, analyze
 from ..board import Board
 from ..errors import SnlError
-from .impacts import jump_impacts
+from ..odds import report
+from ..odds.analysis import AnalysisError, analyze
 from ..solver import count_optimal_routes
+from .impacts import jump_impacts
 
 WITHIN_TURNS = (10, 20, 50)
 LONG_GAME = 100

@@ -36,15 +36,15 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..odds.analysis import analyze
 from ..board import Board, check_dimensions
-from .checks import board_findings, odds_warnings
-from .edit import check_text
 from ..engine import MAX_PLAYERS, count_to
 from ..errors import SnlError
+from ..odds.analysis import analyze
 from ..rules import Rules
 from ..solver import count_optimal_routes, solve
 from ..text import plural
+from .checks import board_findings, odds_warnings
+from .edit import check_text
 
 DEFAULT_TOLERANCE = 0.5
 DEFAULT_TIME_LIMIT = 10.0

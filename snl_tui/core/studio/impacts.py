@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import Board, JumpKind
-from ..odds.markov import _Chain, chain_of, expected_from_rows, expected_turns, sorted_distinct
 from ..engine import count_to, idle_jumps, resolve_landing
+from ..odds.markov import _Chain, chain_of, expected_from_rows, expected_turns, sorted_distinct
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called as the jumps are worked through."""

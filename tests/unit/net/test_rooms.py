@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from snl_tui.core.engine import Player
-from snl_tui.core.store.saving import last_resumable, resumable_games
 from snl_tui.core.session import GameSession
+from snl_tui.core.store.saving import last_resumable, resumable_games
 from snl_tui.net.client import RoomClient
 from snl_tui.net.protocol import CLOSE_POLICY, MAX_STRIKES, encode
 from snl_tui.net.server import Limits
