@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
-from .common import Subcommands
+from .common import Subcommands, add_screen_reader, screen_reader_wanted
 
 if TYPE_CHECKING:
     from ..net.client import RoomClient
@@ -47,6 +47,7 @@ def add_join_parser(commands: Subcommands) -> None:
     )
     join.add_argument("--watch", action="store_true", help="watch without taking a seat")
     join.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    add_screen_reader(join)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -61,7 +62,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     async def joined() -> RoomClient:
         return await join_room(address, names, password=args.password, watch=args.watch)
 
-    return play_in_room(joined, animate=not args.no_animation)
+    plain = screen_reader_wanted(args)
+    return play_in_room(joined, animate=not args.no_animation, plain=plain)
 
 
 def default_name() -> str:
@@ -119,13 +121,13 @@ def play_in_room(
     join_line: Callable[[], str] | None = None,
     before: Callable[[], Awaitable[object]] | None = None,
     after: Callable[[], Awaitable[object]] | None = None,
+    plain: bool = False,
 ) -> int:
     """Join (``joined``), then open the room's screen on the same event loop until the
     player quits; ``before``/``after`` run on that loop first and last (the host's own
     server; ``join_line`` says, once it has run, what others type to join). Joining's
-    SnlError propagates (one line, exit 2)."""
-    from ..app import SnlApp, run_app
-
+    SnlError propagates (one line, exit 2). ``plain``: the room in plain lines for a
+    screen reader (``snl_tui.plain.room``) instead of the room's screen."""
     loop = asyncio.new_event_loop()
     client: RoomClient | None = None
     try:
@@ -133,6 +135,16 @@ def play_in_room(
             loop.run_until_complete(before())
         client = loop.run_until_complete(joined())
         line = join_line() if join_line is not None else None
+        if plain:
+            import sys
+
+            from ..plain.console import Console
+            from ..plain.room import play_room
+
+            console = Console(sys.stdout, sys.stdin)
+            return loop.run_until_complete(play_room(client, console, join_line=line))
+        from ..app import SnlApp, run_app
+
         app = SnlApp.joining(client, join_line=line, animate=animate)
         return run_app(app, loop=loop)
     finally:

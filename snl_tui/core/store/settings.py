@@ -1,4 +1,5 @@
-"""What snl remembers between runs: animation, theme, the last players, drawn jumps.
+"""What snl remembers between runs: animation, theme, the last players, drawn jumps,
+screen-reader mode.
 
 A small TOML file, ``settings.toml``, in the same data folder as the saved-games store
 (``$SNL_DATA_DIR`` when set). Reading never fails: a missing file gives the defaults, and
@@ -34,6 +35,8 @@ class Settings:
     """The players of the last game started, as ``--players`` takes them ("" = You,cpu)."""
     drawn_jumps: bool = True
     """Snakes and ladders drawn end to end, or markers only (the board's ``j``)."""
+    screen_reader: bool = False
+    """Play in plain lines for a screen reader or a braille display (``--screen-reader``)."""
 
     def with_changes(self, **changes: Any) -> Settings:
         return replace(self, **changes)
