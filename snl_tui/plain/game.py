@@ -135,7 +135,10 @@ class PlainGame:
         command = typed.command
         session, game = self.session, self.session.game
         if command is None:
-            self.say(unknown_line(typed, self.names) if typed.typed else self.die_words())
+            if not typed.typed or "roll".startswith(typed.typed):  # no rolling in a puzzle
+                self.say(f"Puzzle mode: you choose. {self.die_words()}")
+            else:
+                self.say(unknown_line(typed, self.names))
         elif command == "quit":
             return False
         elif command == "help":
@@ -218,23 +221,22 @@ class PlainGame:
     def ended(self) -> None:
         session, game = self.session, self.session.game
         if session.puzzle:
-            optimal = session.optimal_moves
-            moves = len(game.history)
-            verdict = (
-                "perfect: an optimal solution!"
-                if moves == optimal
-                else f"{plural(moves - optimal, 'move')} more than the optimum."
-            )
-            least = f"the least possible is {optimal}"
-            self.say(f"Solved in {plural(moves, 'move')}; {least}: {verdict}")
+            optimal, moves = session.optimal_moves, len(game.history)
+            if moves == optimal:
+                self.say(f"The least possible is {optimal}: an optimal solution!")
+            else:
+                extra = plural(moves - optimal, "move")
+                self.say(f"The least possible is {optimal}: {extra} more than the optimum.")
         else:
             luck = self.luck(session)
             if luck:
                 self.say(luck)
         if self.saver is not None and self.saver.game_id is not None:
             self.say(f"Saved as game {self.saver.game_id}.")
-        again = "undo, new for another try" if session.puzzle else "new for another game"
-        self.say(f"Type {again}, or quit.")
+        if session.puzzle:
+            self.say("Type undo to take the last move back, new to try again, or quit.")
+        else:
+            self.say("Type new for another game, or quit.")
 
     def undo(self) -> None:
         session = self.session

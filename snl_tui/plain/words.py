@@ -41,13 +41,13 @@ def to_move(player: Player) -> str:
     return "Your move." if who.casefold() == "you" else f"{who} to move."
 
 
-def and_list(words: Sequence[str]) -> str:
-    """'Ann', 'Ann and Bo', 'Ann, Bo and Cy'."""
+def and_list(words: Sequence[str], last: str = "and") -> str:
+    """'Ann', 'Ann and Bo', 'Ann, Bo and Cy' (``last``: 'or' for '4, 5 or 6')."""
     if not words:
         return "nobody"
     if len(words) == 1:
         return words[0]
-    return f"{', '.join(words[:-1])} and {words[-1]}"
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def where(square: int) -> str:
@@ -181,7 +181,7 @@ def hint_line(board: Board, square: int, who: str) -> str:
     if least < 0:
         return f"From {square if square else 'off the board'} the goal cannot be reached."
     best = optimal_dice(board, square)
-    values = " or ".join(str(die) for die in best)
+    values = and_list([str(die) for die in best], "or")
     return (
         f"Hint for {who}, {where(square)}: at least {plural(least, 'roll')} left; "
         f"the best {'roll is' if len(best) == 1 else 'rolls are'} {values}."
