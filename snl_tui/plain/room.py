@@ -31,14 +31,19 @@ EXIT_OK = 0
 EXIT_REFUSED = 2
 
 
-def seat_changes(before: tuple[SeatInfo, ...], after: tuple[SeatInfo, ...]) -> list[str]:
-    """What changed between two lists of seats, in words: who took a seat, who left and
-    who came back. Seats of the computer say nothing (they never come and go)."""
+def seat_changes(
+    before: tuple[SeatInfo, ...], after: tuple[SeatInfo, ...], away: set[int]
+) -> list[str]:
+    """What changed between two lists of seats, in words: who took a seat, who left, who
+    lost the connection and came back (``away``: the seats said to be away, kept up to
+    date here, so a seat taken a moment before its connection counts is not "back").
+    Seats of the computer say nothing (they never come and go)."""
     lines = []
     for index, seat in enumerate(after):
         old = before[index] if index < len(before) else None
         who = words.plain_name(seat.name)
         if seat.kind == "computer":
+            away.discard(index)
             if old is not None and old.kind != "computer":
                 lines.append(f"{who}'s seat is now played by the computer.")
             continue
@@ -47,9 +52,14 @@ def seat_changes(before: tuple[SeatInfo, ...], after: tuple[SeatInfo, ...]) -> l
         elif seat.taken and (old is None or not old.taken):
             lines.append(f"{who} took seat {index + 1}.")
         elif not seat.taken and old is not None and old.taken:
+            away.discard(index)
             lines.append(f"{words.plain_name(old.name)} left seat {index + 1}; it is free.")
-        elif seat.taken and old is not None and old.connected != seat.connected:
-            lines.append(f"{who} {'is back' if seat.connected else 'lost the connection'}.")
+        elif seat.taken and old is not None and old.connected and not seat.connected:
+            away.add(index)
+            lines.append(f"{who} lost the connection.")
+        elif seat.taken and seat.connected and index in away:
+            away.discard(index)
+            lines.append(f"{who} is back.")
     return lines
 
 
@@ -61,6 +71,9 @@ class PlainRoom:
         self.console = console
         self.join_line = join_line
         self.seats: tuple[SeatInfo, ...] = client.seats
+        self.status = client.status
+        self.away: set[int] = set()
+        """Seats said to have lost their connection (and not yet back)."""
         self.last_line: str | None = None
         self.welcomed = False
         self.lost = False
@@ -94,10 +107,6 @@ class PlainRoom:
             self.last_line = None
             self.say(f"A new game. {words.start_line(session.game, session.mode)}")
             self.your_turn()
-        elif event.kind == "seats":
-            for line in seat_changes(self.seats, client.seats):
-                self.say(line)
-            self.seats = client.seats
         elif event.kind in ("error", "refused") and event.message:
             self.say(event.message)
             if client.refused is not None:
@@ -105,6 +114,16 @@ class PlainRoom:
         elif event.kind == "disconnected" and not self.lost:
             self.lost = True
             self.say(f"Connection to the room lost: reconnecting to {client.address}.")
+        # Seats change with a seats message and with a whole state (either comes first).
+        for line in seat_changes(self.seats, client.seats, self.away):
+            self.say(line)
+        self.seats = client.seats
+        if self.status == "waiting" and client.status == "playing" and session is not None:
+            game = session.game
+            mover = "" if client.my_turn else f" {words.to_move(game.players[game.current])}"
+            self.say(f"Everyone is here: the game begins.{mover}")
+            self.your_turn()
+        self.status = client.status
 
     def welcome(self, notice: str | None) -> None:
         client, session = self.client, self.client.session

@@ -28,7 +28,9 @@ LIMIT = 120.0
 MOVE = re.compile(r"^(You|CPU) rolled (\d+): ")
 
 
-def snl(*args: str, given: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def snl(
+    *args: str, given: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """The real ``snl`` with ``given`` on its standard input (a pipe, no terminal)."""
     return subprocess.run(
         [sys.executable, "-m", "snl_tui", *args],

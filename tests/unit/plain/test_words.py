@@ -53,7 +53,7 @@ def test_a_roll_past_the_goal_stays_and_the_winner_is_named() -> None:
 def test_bounce_chain_and_an_extra_roll_are_said() -> None:
     rules = Rules(overshoot="bounce", chain=True, six_again=True)
     board = Board(3, 3, [(3, 5), (5, 7)], rules=rules)  # goal 9
-    game, lines = played(board, [2, 6], players=(Player("Ann"),))
+    _, lines = played(board, [2, 6], players=(Player("Ann"),))
     assert lines[0] == "Ann rolled 2: from 1 to 3, a ladder up to 5, then a ladder up to 7."
     assert lines[1].startswith("Ann rolled 6: from 7 to 5, bounced back from the goal")
     assert lines[1].endswith("Ann rolls again.")
@@ -68,7 +68,7 @@ def test_three_top_faces_cancel_the_turn_in_words() -> None:
         turn = game.roll()
         if turn.cancelled:
             line = words.turn_line(game, turn)
-            assert line.startswith(f"Ann rolled 6: a third 6 in a row cancels the turn")
+            assert line.startswith("Ann rolled 6: a third 6 in a row cancels the turn")
             assert f"back to {game.positions[turn.player]}." in line
             break
         if game.over:
