@@ -49,7 +49,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         named_players = remembered.players or DEFAULT_PLAYERS
     players = parse_players(named_players)
     if screen_reader_wanted(args):
-        return _play_plain(args, board, players, mode)
+        return _play_plain(args, board, players, mode, named)
     # Textual and the app import some 100,000 objects that live as long as the process:
     # collecting among them as they load (a dozen collections, 10-15 ms before the first
     # frame) frees nothing. They are frozen as they stand, so no collection walks them.
@@ -80,7 +80,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_app(app)  # non-zero after a crash, which leaves a short note on stderr
 
 
-def _play_plain(args: argparse.Namespace, board: Board, players: list[Player], mode: str) -> int:
+def _play_plain(
+    args: argparse.Namespace, board: Board, players: list[Player], mode: str, named: bool
+) -> int:
     """``snl play --screen-reader``: the same game in plain lines (``snl_tui.plain``)."""
     import sys
 
@@ -91,9 +93,19 @@ def _play_plain(args: argparse.Namespace, board: Board, players: list[Player], m
 
     session = GameSession(GameSettings(board, tuple(players), args.seed, mode))
     saver = None if args.no_save else GameSaver(None, opener=_game_store)
+    offer = None
+    if saver is not None and not args.no_resume_offer and saver.store is not None:
+        # As on screen: a bare ``snl`` offers the last unfinished game, a named board or
+        # mode only an unfinished game of that board and mode.
+        from ..core.store.saving import last_resumable
+
+        def same_game(saved: SavedGame) -> bool:
+            return saved.board == board and saved.mode == mode
+
+        offer = last_resumable(saver.store, same_game if named else None)
     console = Console(sys.stdout, sys.stdin)
     try:
-        return PlainGame(session, console, saver).run()
+        return PlainGame(session, console, saver, offer=offer).run()
     finally:
         if saver is not None and saver.store is not None:
             saver.store.close()

@@ -29,6 +29,7 @@ COMMANDS = (
     Command("hint", "the least rolls left and the best die values"),
     Command("odds", "expected turns left and everyone's chance to win"),
     Command("route", "one shortest route to the goal, die by die"),
+    Command("resume", "go on with the unfinished game offered, instead of this new one"),
     Command("undo", "take back the last move (puzzle)"),
     Command("new", "start a new game"),
     Command("again", "ask the host for a new game once this one is over"),

@@ -10,6 +10,7 @@ stays saved and ``snl resume`` goes on from it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
 from ..core.odds.standing import compute_odds
@@ -20,6 +21,9 @@ from ..core.text import plural
 from . import words
 from .commands import DIE, describe_commands, help_line, read_line, unknown_line
 from .console import Console
+
+if TYPE_CHECKING:
+    from ..core.store.games import SavedGame
 
 CLASSIC_COMMANDS = ("roll", "where", "board", "hint", "odds", "route", "new", "say", "help", "quit")
 PUZZLE_COMMANDS = ("where", "board", "hint", "odds", "route", "undo", "new", "say", "help", "quit")
@@ -55,8 +59,11 @@ class PlainGame:
         *,
         resumed: int | None = None,
         luck: Callable[[GameSession], str | None] = luck_line,
+        offer: SavedGame | None = None,
     ) -> None:
         self.session = session
+        self.offer = offer
+        """An unfinished game the player may go on with instead (until the first move)."""
         self.console = console
         self.saver = saver
         self.resumed = resumed
@@ -68,7 +75,11 @@ class PlainGame:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return PUZZLE_COMMANDS if self.session.puzzle else CLASSIC_COMMANDS
+        names: tuple[str, ...] = PUZZLE_COMMANDS if self.session.puzzle else CLASSIC_COMMANDS
+        if self.offer is not None:
+            at = names.index("route") + 1
+            names = (*names[:at], "resume", *names[at:])
+        return names
 
     def say(self, text: str) -> None:
         self.console.say(text)
@@ -88,6 +99,14 @@ class PlainGame:
         if self.resumed is not None:
             self.say(f"Game {self.resumed} resumed after {plural(len(game.history), 'move')}.")
             self.say(words.positions_line(game))
+        offer = self.offer
+        if offer is not None:
+            who = words.and_list([words.plain_name(name) for name in offer.players])
+            self.say(
+                f"Game {offer.id} on {words.plain_name(offer.board_name or 'a board')}, "
+                f"{who}, is unfinished after {plural(offer.rolls or 0, 'move')}: "
+                "type resume to go on with it, or play on to start this new one."
+            )
         self.say("Type help for the commands.")
         self.prompt()
 
@@ -180,7 +199,31 @@ class PlainGame:
             self.new_game()
         elif command == "say":
             self.say(self.last_line or "No move yet.")
+        elif command == "resume":
+            self.resume_offered()
         return True
+
+    def resume_offered(self) -> None:
+        """Go on with the offered unfinished game instead of the new one."""
+        offer, self.offer = self.offer, None
+        if offer is None:
+            return
+        try:
+            session = GameSession.from_dict(offer.data)
+        except SnlError as error:
+            self.say(f"Game {offer.id} cannot be read back: {error}. Playing the new game.")
+            return
+        self.session = session
+        if self.saver is not None:
+            self.saver.resumed(session, offer.id)
+        self.resumed = offer.id
+        self.last_line = None
+        game = session.game
+        self.say(words.board_line(session.board))
+        self.say(words.start_line(game, session.mode))
+        self.say(f"Game {offer.id} resumed after {plural(len(game.history), 'move')}.")
+        self.say(words.positions_line(game))
+        self.prompt()
 
     def board(self, rest: str) -> None:
         session, game = self.session, self.session.game
@@ -211,6 +254,7 @@ class PlainGame:
             return
         line = words.turn_line(session.game, outcome.turn, chosen=session.puzzle)
         self.last_line = line
+        self.offer = None  # the new game is under way: the offer is gone
         self.say(line)
         self.save()
         if session.game.over:

@@ -152,7 +152,7 @@ class PlainRoom:
         if session.game.history:
             self.say(words.positions_line(session.game))
         self.say("Type help for the commands.")
-        self.your_turn()
+        self.your_turn(others=True)
 
     def seats_line(self) -> str:
         parts = []
@@ -170,12 +170,18 @@ class PlainRoom:
             parts.append(f"seat {index + 1} {who} ({state}{mine})")
         return "Seats: " + "; ".join(parts) + "."
 
-    def your_turn(self) -> None:
-        if self.client.my_turn:
+    def your_turn(self, *, others: bool = False) -> None:
+        """Say that it is this player's turn, or that the room waits for people (and,
+        with ``others``, whose turn it is otherwise)."""
+        client, session = self.client, self.client.session
+        if client.my_turn:
             self.say("Your turn: type roll, or press Enter.")
-        elif self.client.status == "waiting":
-            free = sum(1 for seat in self.client.seats if not seat.taken)
+        elif client.status == "waiting":
+            free = sum(1 for seat in client.seats if not seat.taken)
             self.say(f"Waiting for {free} more to join.")
+        elif others and client.status == "playing" and session is not None:
+            game = session.game
+            self.say(words.to_move(game.players[game.current]))
 
     # -- what the player types
 

@@ -123,3 +123,28 @@ def test_snl_replay_with_the_flag_prints_the_game(
     replayed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Move ")]
     assert [line.split(". ", 1)[1] for line in replayed] == played
     assert tui == []
+
+
+def test_bare_snl_offers_the_last_unfinished_game_until_the_first_move(
+    monkeypatch: pytest.MonkeyPatch, capsys, tui: list[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("r\nr\n"))
+    assert main(["--screen-reader", "--seed", "4"]) == 0
+    first = capsys.readouterr().out
+    assert "Game 1 is saved" in first and "unfinished" not in first
+    monkeypatch.setattr(sys, "stdin", io.StringIO("resume\nwhere\n"))
+    assert main(["--screen-reader"]) == 0
+    out = capsys.readouterr().out
+    assert "Game 1 on Chutes and Ladders, You and CPU, is unfinished after 4 moves" in out
+    assert "Game 1 resumed after 4 moves." in out
+    # Played on from where it stood: the same positions as the saved game's.
+    from snl_tui.core.store.games import open_store
+
+    with open_store() as store:
+        saved = GameSession.from_dict(store.load_game(1).data)
+    assert words.positions_line(saved.game) in out
+    # Once a move of the new game is made, the offer is gone (and "resume" with it).
+    monkeypatch.setattr(sys, "stdin", io.StringIO("r\nresume\n"))
+    assert main(["--screen-reader", "--seed", "8"]) == 0
+    assert "'resume' is not a command." in capsys.readouterr().out
+    assert tui == []
