@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
-from ..core.odds.standing import compute_odds
+from ..core.odds.standing import compute_odds, odds_at_hand
 from ..core.seats import TurnError
 from ..core.session import GameSession
 from ..core.store.saving import GameSaver
@@ -241,6 +241,8 @@ class PlainGame:
         if game.over:
             self.say("The game is over: no odds left to tell.")
             return
+        if not odds_at_hand(session.board):  # the first time on a board: a moment
+            self.say("Working out the odds...")
         odds = compute_odds(session.board, game.positions, game.current)
         self.say(words.odds_line(odds, game, game.current))
 

@@ -29,6 +29,7 @@ WATCHING_COMMANDS = ("where", "board", "hint", "odds", "route", "say", "help", "
 
 EXIT_OK = 0
 EXIT_REFUSED = 2
+EXIT_BROKEN_PIPE = 1
 
 
 def seat_changes(
@@ -77,6 +78,8 @@ class PlainRoom:
         self.last_line: str | None = None
         self.welcomed = False
         self.lost = False
+        self.gone = False
+        """Nobody reads our lines any more (standard output was closed)."""
         self.stopped = asyncio.Event()
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
 
@@ -90,7 +93,16 @@ class PlainRoom:
     # -- what the room says
 
     def heard(self, event: ClientEvent) -> None:
-        """The client's listener: say what happened (in the client's task)."""
+        """The client's listener: say what happened (in the client's task). Output that
+        cannot be written (the reader of a pipe left) ends the room, not the client's
+        task alone."""
+        try:
+            self.tell_event(event)
+        except OSError:
+            self.gone = True
+            self.stopped.set()
+
+    def tell_event(self, event: ClientEvent) -> None:
         client = self.client
         session = client.session
         if event.kind == "welcome":
@@ -199,6 +211,8 @@ class PlainRoom:
                 done, _ = await asyncio.wait({line_task, stop}, return_when=asyncio.FIRST_COMPLETED)
                 if stop in done:
                     line_task.cancel()
+                    if self.gone:
+                        return EXIT_BROKEN_PIPE
                     self.say("The room closed its door to us: leaving.")
                     return EXIT_REFUSED
                 line = line_task.result()
