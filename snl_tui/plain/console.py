@@ -64,10 +64,13 @@ class Console:
     def read(self) -> str | None:
         """The next line typed (without its newline), or None at the end of the input."""
         with contextlib.suppress(ValueError):  # input closed under us: treat as its end
-            line = self.inp.readline()
+            line = self.inp.readline(INPUT_LIMIT)
             if not line:
                 return None
-            return line[:INPUT_LIMIT].rstrip("\r\n")
+            rest = line
+            while len(rest) == INPUT_LIMIT and not rest.endswith("\n"):
+                rest = self.inp.readline(INPUT_LIMIT)  # the rest of a huge line: dropped
+            return line.rstrip("\r\n")
         return None
 
 

@@ -323,7 +323,7 @@ class PlainGame:
     def leave(self) -> None:
         """Said on quitting: where the game stays."""
         saver, game = self.saver, self.session.game
-        if game.over or not game.history:
+        if game.over or not game.history or saver is None:  # None: --no-save, as asked
             self.say("Goodbye.")
         elif saver is not None and saver.game_id is not None:
             game_id = saver.game_id

@@ -143,3 +143,14 @@ def test_names_from_outside_cannot_drive_the_terminal_or_draw() -> None:
     line = plain_text("Bo\x1b[2J \U0001f40d rolled \u2554 4 \u2800")
     assert "\x1b" not in line and unplain(line) == []
     assert line.startswith("Bo\\x1b[2J") and "rolled" in line
+
+
+def test_a_huge_line_is_read_as_its_first_part_and_the_next_line_still_counts() -> None:
+    import io
+
+    from snl_tui.plain.console import INPUT_LIMIT, Console
+
+    console = Console(io.StringIO(), io.StringIO("x" * (INPUT_LIMIT * 5 + 7) + "\nwhere\n"))
+    assert console.read() == "x" * INPUT_LIMIT
+    assert console.read() == "where"
+    assert console.read() is None
