@@ -208,3 +208,21 @@ def test_seat_changes_in_words() -> None:
     assert seat_changes(joining, after[:1] + after[1:2] + before[2:], away) == [
         "Ann lost the connection."
     ]
+
+
+def test_the_host_can_play_in_plain_lines_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    from snl_tui.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("where\n"))
+    argv = ["host", "--port", "0", "--name", "Ann", "--seats", "2", "--no-save"]
+    assert main([*argv, "--screen-reader"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "You are Ann, seat 1 of 2." in out
+    assert any(line.startswith("Others join with: snl join 127.0.0.1:") for line in out)
+    assert "Ann off the board and Player 2 off the board. Ann to move. The goal is 100." in out
+    assert out[-1] == "Left the room."
+    assert unplain("\n".join(out)) == []
