@@ -120,6 +120,7 @@ def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
     """
     if args.room is not None:
         words = [sys.executable, "-m", "snl_tui", "join", args.room, "--name", args.name]
+        words.append("--no-screen-reader")  # see below
         words.append("--numbered")  # each tab a seat of its own: Guest, Guest 2, ...
         if args.password is not None:
             words += ["--password", args.password]
@@ -130,6 +131,10 @@ def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
     if Path(board).suffix and Path(board).exists():
         board = str(Path(board).resolve())
     words = [sys.executable, "-m", "snl_tui", "play", board, "--players", args.players]
+    # textual-serve speaks to a Textual app: the plain lines of the screen-reader mode
+    # (which the setting screen_reader = true would choose) would break the page. The
+    # page has its own screen-reader option (?screenreader=1).
+    words.append("--no-screen-reader")
     words += ["--mode", args.mode]
     if args.no_animation:
         words.append("--no-animation")

@@ -148,3 +148,21 @@ def test_bare_snl_offers_the_last_unfinished_game_until_the_first_move(
     assert main(["--screen-reader", "--seed", "8"]) == 0
     assert "'resume' is not a command." in capsys.readouterr().out
     assert tui == []
+
+
+@pytest.mark.parametrize("room", [[], ["--room", "127.0.0.1:8765/ABCD"]])
+def test_browser_tabs_never_start_the_plain_mode(room: list[str]) -> None:
+    """textual-serve speaks to a Textual app: a tab's game is the full-screen one even
+    when the setting asks for plain lines (the page has ?screenreader=1 instead)."""
+    import shlex
+
+    from snl_tui.cli import serve
+    from snl_tui.cli.common import rule_overrides
+    from snl_tui.cli.main import build_parser
+
+    args = build_parser().parse_args(["serve", *room])
+    words = shlex.split(serve.play_command(args, rule_overrides(args)))
+    assert "--no-screen-reader" in words
+    command = words[words.index("snl_tui") + 1 :]
+    parsed = build_parser().parse_args(command)  # the game's own parser takes it
+    assert parsed.screen_reader is False
