@@ -69,7 +69,6 @@ class PlainGame:
         self.resumed = resumed
         self.luck = luck
         self.last_line: str | None = None
-        self.ended_told = False
 
     # -- what is said
 
