@@ -22,7 +22,7 @@ from ..core.engine import MAX_PLAYERS, Player, unique_names
 from ..core.errors import SnlError
 from ..core.session import GameSettings
 from ..core.text import safe_line
-from .common import Subcommands, parse_players, whole_number
+from .common import Subcommands, parse_players, saved_game_id, whole_number
 
 if TYPE_CHECKING:
     from ..core.store.games import Store
@@ -196,9 +196,9 @@ def _resumed(server: RoomServer, store: Store | None, text: str, password: str |
     from ..core.store.games import StoreError
 
     try:
-        game_id = int(text)
-    except ValueError:
-        raise SnlError(f"--resume: not a saved game's number: {text!r} (see 'snl games')") from None
+        game_id = saved_game_id(text)
+    except SnlError as error:
+        raise SnlError(f"--resume: {error}") from None
     if store is None or not store.enabled:
         reason = store.disabled_reason if store is not None else None
         raise SnlError(f"--resume: {reason or 'no saved games'}".replace("not saving: ", ""))

@@ -25,8 +25,13 @@ server -> ``error`` {code, message}             a refused message; the connectio
 
 A ``state`` is {status, seats, session}: the status (``waiting`` for people,
 ``playing``, ``over``), the seats ({name, kind, taken, connected}) and the session's
-``to_dict()``, from which ``GameSession.from_dict`` rebuilds the game with its log.
-No message carries a die value from a client: the host rolls every die.
+``to_dict()`` without its seeds (``public_session``), from which the client rebuilds the
+game with its log (``session_from_public``). No message carries a die value from a
+client: the host rolls every die.
+
+The dice are secret until rolled: no frame carries the session's seed, a game's seed or
+anything derived from them, so a client (a watcher too) learns each die only from the
+``move`` that makes it. The client's copy of the game never draws a die of its own.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from typing import Any
 
 from ..core.engine import Player
 from ..core.errors import SnlError
-from ..core.session import GameSession
+from ..core.session import GameSession, game_seed
 from ..core.text import is_unsafe_char, quote
 
 PROTOCOL_VERSION = 1
@@ -254,7 +259,7 @@ def read_state(data: Any) -> RoomState:
         raise ProtocolError("bad-state", "unknown room status")
     seats = read_seats(data["seats"])
     try:
-        session = GameSession.from_dict(data["session"])
+        session = session_from_public(data["session"])
     except SnlError as error:
         raise ProtocolError("bad-state", f"the game cannot be read: {error}") from None
     if len(session.game.players) != len(seats):
@@ -267,8 +272,41 @@ def state_json(status: str, seats: Any, session: GameSession) -> dict[str, Any]:
     return {
         "status": status,
         "seats": [seat.to_json() for seat in seats],
-        "session": session.to_dict(),
+        "session": public_session(session),
     }
+
+
+SECRET_SESSION_FIELDS = ("seed", "base_seed")
+"""What ``GameSession.to_dict`` holds that tells the dice ahead: never sent."""
+SECRET_GAME_FIELDS = ("seed",)
+
+
+def public_session(session: GameSession) -> dict[str, Any]:
+    """The session as a client may know it: ``to_dict()`` without the seeds (the session's,
+    the settings' and the game's), so nobody can replay the dice to come."""
+    data = session.to_dict()
+    for name in SECRET_SESSION_FIELDS:
+        del data[name]
+    data["game"] = {k: v for k, v in data["game"].items() if k not in SECRET_GAME_FIELDS}
+    return data
+
+
+_CLIENT_SEED = 0
+"""The seed of a client's copy of the game: it never draws a die (the host sends each
+one), so the seed only keeps ``GameSession.from_dict``'s consistency check."""
+
+
+def session_from_public(data: Any) -> GameSession:
+    """A ``public_session`` read back on the client; SnlError when it is malformed. Seeds
+    the host put in anyway are ignored (the client's dice are the host's moves)."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
+        raise SnlError("not a saved session")
+    index = data.get("game_index")
+    if type(index) is not int or not 0 <= index < 2**63:
+        raise SnlError("saved session: the game's number must be a whole number")
+    seeds = {"seed": None, "base_seed": _CLIENT_SEED}
+    game = {**data["game"], "seed": game_seed(_CLIENT_SEED, index)}
+    return GameSession.from_dict({**data, **seeds, "game": game})
 
 
 def check_name(name: str) -> str:
@@ -349,7 +387,9 @@ __all__ = [
     "encode",
     "normal_code",
     "parse_address",
+    "public_session",
     "read_seats",
     "read_state",
+    "session_from_public",
     "state_json",
 ]
