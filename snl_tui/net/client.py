@@ -39,6 +39,7 @@ from .protocol import (
     parse_address,
     read_seats,
     read_state,
+    shown_text,
 )
 
 FINAL_REFUSALS = frozenset(
@@ -185,7 +186,7 @@ class RoomClient:
                     await self._receive(websocket, frame)
                     welcomed = welcomed or self.role is not None
         except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake, InvalidURI) as error:
-            self.last_failure = _failure_text(error)
+            self.last_failure = shown_text(_failure_text(error))
         finally:
             self._websocket = None
             self.role = None
@@ -259,7 +260,7 @@ class RoomClient:
             message = decode_server(frame)
             in_step = self._apply(message)
         except ProtocolError as problem:
-            self.last_error = str(problem)
+            self.last_error = shown_text(str(problem))
             in_step = False
         if not in_step:
             await websocket.send(encode("sync"))  # out of step or garbled: the state again
@@ -273,7 +274,8 @@ class RoomClient:
             self.role, self.seat = message["role"], message["seat"]
             if message["token"] is not None:
                 self.token = message["token"]
-            self.notice = message["notice"]
+            notice = message["notice"]
+            self.notice = None if notice is None else shown_text(notice)
             self._drive_seats()
             self._emit(ClientEvent("welcome", self.notice))
         elif kind in ("state", "game"):
@@ -286,10 +288,10 @@ class RoomClient:
         elif kind == "move":
             return self._move(message)
         elif kind == "error":
-            self.last_error = message["message"]
-            self._emit(ClientEvent("error", message["message"]))
+            self.last_error = shown_text(message["message"])
+            self._emit(ClientEvent("error", self.last_error))
         elif kind == "refused":
-            self._refused(message["code"], message["message"])
+            self._refused(shown_text(message["code"]), shown_text(message["message"]))
         return True
 
     def _load(self, data: Any) -> None:

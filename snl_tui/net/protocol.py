@@ -45,7 +45,7 @@ from typing import Any
 from ..core.engine import Player
 from ..core.errors import SnlError
 from ..core.session import GameSession, game_seed
-from ..core.text import is_unsafe_char, quote
+from ..core.text import escape_controls, is_unsafe_char, quote, safe_line
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 64 * 1024
@@ -247,7 +247,8 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
             raise ProtocolError("bad-state", "a seat has a bad name or kind")
         if type(item["taken"]) is not bool or type(item["connected"]) is not bool:
             raise ProtocolError("bad-state", "a seat's taken and connected must be true or false")
-        seats.append(SeatInfo(name, kind, item["taken"], item["connected"]))
+        # A host's names reach the screen: escaped like every text from outside.
+        seats.append(SeatInfo(escape_controls(name), kind, item["taken"], item["connected"]))
     return tuple(seats)
 
 
@@ -307,6 +308,16 @@ def session_from_public(data: Any) -> GameSession:
     seeds = {"seed": None, "base_seed": _CLIENT_SEED}
     game = {**data["game"], "seed": game_seed(_CLIENT_SEED, index)}
     return GameSession.from_dict({**data, **seeds, "game": game})
+
+
+MAX_SHOWN = 300
+"""Characters of a host's notice or error a client shows at most."""
+
+
+def shown_text(text: str) -> str:
+    """A text from the other end (a notice, an error, a refusal) as a client shows it:
+    one line, control characters escaped, ``MAX_SHOWN`` characters at most."""
+    return safe_line(text, MAX_SHOWN)
 
 
 def check_name(name: str) -> str:
@@ -391,5 +402,6 @@ __all__ = [
     "read_seats",
     "read_state",
     "session_from_public",
+    "shown_text",
     "state_json",
 ]
