@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from ..core.engine import Turn
 from ..core.errors import SnlError
@@ -44,6 +44,7 @@ from .protocol import (
 
 FINAL_REFUSALS = frozenset(
     {"no-room", "wrong-password", "bad-version", "bad-name", "join-first", "room-full"}
+    | {"too-many-tries"}
 )
 """Refusals that waiting cannot change: the client stops instead of reconnecting."""
 
@@ -347,6 +348,10 @@ def _failure_text(error: BaseException) -> str:
         return "connection refused (is snl host running there?)"
     if isinstance(error, TimeoutError):
         return "no answer in time"
+    if isinstance(error, InvalidStatus) and error.response.status_code in (403, 503):
+        # The room's door said why (a foreign page, too many connections...).
+        reason = error.response.body.decode("utf-8", "replace").strip()
+        return f"the host refused the connection: {reason or error.response.reason_phrase}"
     if isinstance(error, InvalidHandshake | InvalidURI):
         return "that address does not answer as an snl room"
     if isinstance(error, ConnectionClosed):

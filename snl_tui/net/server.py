@@ -14,6 +14,12 @@ every seat is taken: the first seat moves first. Taking a seat hands out a secre
 the token (even while the old connection still looks alive: it is closed), or with the
 same name when the seat's connection is gone. When the seats are full, newcomers watch.
 
+The door (``net.guard``). Before a handshake completes, a web page from a foreign
+``Origin`` and, on loopback, a ``Host`` that is not a loopback name are refused (403),
+and an address holding ``Limits.per_address`` connections is turned away (503), so one
+peer cannot fill the server. Wrong passwords are counted per address
+(``PasswordGuard``): slowed down, then locked out, and the refusal says so.
+
 Hostile clients. Every frame is checked by ``protocol.decode_client``; a bad one gets an
 ``error`` reply, and ``MAX_STRIKES`` of them (or flooding past the rate limit) close the
 connection with the reason. The first frame must be a ``join`` (within
@@ -32,18 +38,22 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 
 from ..core.engine import Player
 from ..core.errors import SnlError
 from ..core.seats import Driver, TurnError
 from ..core.session import GameSession, GameSettings
 from ..core.store.saving import GameSaver
+from .guard import PasswordGuard, door_refusal, host_names
 from .protocol import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
@@ -64,6 +74,7 @@ from .protocol import (
 if TYPE_CHECKING:
     from ..core.store.games import SavedGame, Store
 
+TOO_MANY = "too many connections from your address"
 CPU_DELAY = 0.8
 """Seconds a computer seat waits before rolling: long enough to follow the moves."""
 Log = Callable[[str], None]
@@ -74,6 +85,10 @@ class Limits:
     """What one connection may cost the server."""
 
     max_connections: int = 512
+    per_address: int = 16
+    """Connections one address may hold at once: far below ``max_connections`` and
+    ``spectators_per_room``, so one peer cannot fill the server or a room's slots (and
+    enough for a household behind one router, or ``snl serve --room``'s tabs)."""
     spectators_per_room: int = 32
     rate: float = 20.0
     """Messages per second a connection may send, on average (a person's client sends
@@ -100,6 +115,14 @@ class Refusal(Exception):
         self.message = message
 
 
+def peer_address(websocket: ServerConnection) -> str:
+    """The address a connection comes from (its IP, without the port)."""
+    remote = getattr(websocket, "remote_address", None)  # None once the socket is gone
+    if isinstance(remote, tuple) and remote:
+        return str(remote[0])
+    return str(remote)
+
+
 def token_hash(token: str) -> str:
     """What a room keeps (and saves) of a seat token: never the token itself."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -124,6 +147,7 @@ class Connection:
         self.name = ""
         self.strikes = 0
         self.closing = False
+        self.address = peer_address(websocket)
         self._allowance = float(limits.burst)
         self._checked = time.monotonic()
         self._close: tuple[int, str] = (CLOSE_POLICY, "")
@@ -469,12 +493,20 @@ class RoomServer:
         limits: Limits | None = None,
         cpu_delay: float = CPU_DELAY,
         log: Log | None = None,
+        origins: Iterable[str] = (),
+        guard: PasswordGuard | None = None,
     ) -> None:
+        """``origins``: web pages (``scheme://host:port``) allowed to open a socket
+        besides terminal clients, which send no Origin."""
         self.store = store
         self.limits = limits or Limits()
         self.cpu_delay = cpu_delay
         self.rooms: dict[str, Room] = {}
         self.connections: set[Connection] = set()
+        self.origins = frozenset(origin.strip().lower() for origin in origins)
+        self.guard = guard or PasswordGuard()
+        self._hosts: frozenset[str] | None = None
+        self._per_address: Counter[str] = Counter()
         self._log = log
         self._server: Server | None = None
 
@@ -557,6 +589,7 @@ class RoomServer:
             self._handle,
             host,
             port,
+            process_request=self._door,
             compression=None,
             max_size=MAX_FRAME,
             max_queue=4,
@@ -566,7 +599,21 @@ class RoomServer:
             close_timeout=limits.close_timeout,
             server_header=None,
         )
-        return int(self._server.sockets[0].getsockname()[1])
+        bound = int(self._server.sockets[0].getsockname()[1])
+        self._hosts = host_names(host, bound)
+        return bound
+
+    def _door(self, websocket: ServerConnection, request: Request) -> Response | None:
+        """Before the handshake: a foreign web page, a wrong Host on loopback, or an
+        address holding too many connections gets an HTTP error with the reason."""
+        headers = request.headers
+        reason = door_refusal(headers.get("Origin"), headers.get("Host"), self._hosts, self.origins)
+        if reason is not None:
+            self.say(f"refused a connection: {reason}")
+            return websocket.respond(HTTPStatus.FORBIDDEN, reason + "\n")
+        if self._per_address[peer_address(websocket)] >= self.limits.per_address:
+            return websocket.respond(HTTPStatus.SERVICE_UNAVAILABLE, TOO_MANY + "\n")
+        return None
 
     async def stop(self) -> None:
         """Close every connection (1001, the host stopped) and stop listening."""
@@ -581,8 +628,13 @@ class RoomServer:
         if len(self.connections) >= self.limits.max_connections:
             await websocket.close(CLOSE_TRY_LATER, "the server is full")
             return
+        address = peer_address(websocket)
+        if self._per_address[address] >= self.limits.per_address:
+            await websocket.close(CLOSE_TRY_LATER, TOO_MANY)
+            return
         connection = Connection(websocket, self.limits)
         self.connections.add(connection)
+        self._per_address[address] += 1
         sender = asyncio.create_task(connection.run_sender())
         try:
             await self._read(connection)
@@ -590,6 +642,9 @@ class RoomServer:
             pass
         finally:
             self.connections.discard(connection)
+            self._per_address[address] -= 1
+            if self._per_address[address] <= 0:
+                del self._per_address[address]
             if connection.room is not None:
                 connection.room.leave(connection)
             if not sender.done():
@@ -627,16 +682,27 @@ class RoomServer:
             room = self.rooms.get(code)
             if room is None:
                 raise Refusal("no-room", f"there is no room {code} on this server")
-            if room.password is not None and not hmac.compare_digest(
-                _utf8(room.password), _utf8(message.get("password", ""))
-            ):
-                raise Refusal("wrong-password", "wrong password for this room")
+            if room.password is not None:
+                self._check_password(connection, room.password, message.get("password", ""))
             name = check_name(message["name"])
             room.admit(connection, name, message.get("token"), message.get("spectate", False))
         except ProtocolError as problem:
             self._refuse(connection, problem.code, str(problem))
         except Refusal as refusal:
             self._refuse(connection, refusal.code, refusal.message)
+
+    def _check_password(self, connection: Connection, password: str, given: str) -> None:
+        """Refusal unless ``given`` is the room's password, and not too soon after
+        wrong ones from the same address (``PasswordGuard``)."""
+        guard, address = self.guard, connection.address
+        wait = guard.refusal(address)
+        if wait is not None:
+            raise Refusal("too-many-tries", wait)
+        if not hmac.compare_digest(_utf8(password), _utf8(given)):
+            guard.failed(address)
+            self.say(f"a wrong password from {address}")
+            raise Refusal("wrong-password", "wrong password for this room")
+        guard.succeeded(address)
 
     def _refuse(self, connection: Connection, code: str, message: str) -> None:
         connection.send(encode("refused", code=code, message=message))
