@@ -44,9 +44,11 @@ from .protocol import (
 
 FINAL_REFUSALS = frozenset(
     {"no-room", "wrong-password", "bad-version", "bad-name", "join-first", "room-full"}
-    | {"too-many-tries"}
+    | {"too-many-tries", "seat-given-away"}
 )
-"""Refusals that waiting cannot change: the client stops instead of reconnecting."""
+"""Refusals that waiting cannot change (or must not be retried soon): the client stops
+instead of reconnecting. A seat kept for its player (``seat-kept``) is tried again: it
+is free once the host's wait is over."""
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,12 @@ Seats. A room's seats are its players in turn order. A ``cpu`` seat is the compu
 each other seat waits for a person. People take the free seats in the order they join
 (someone joining with the name of a free seat takes that one), and the game begins when
 every seat is taken: the first seat moves first. Taking a seat hands out a secret token
-(a new one each time); every ``roll`` must carry it. Coming back takes the same seat: with
-the token (even while the old connection still looks alive: it is closed), or with the
-same name when the seat's connection is gone. When the seats are full, newcomers watch.
+(a new one each time); every ``roll`` must carry it. Coming back takes the same seat with
+the token (even while the old connection still looks alive: it is closed). By name alone,
+a seat whose holder has a token is taken only once it has been free for ``keep_seat``
+seconds (``snl host --keep-seat``), or at once after the host handed it over
+(``Room.hand_over``); the holder's token then stops working and, coming back, they are
+told why. When the seats are full, newcomers watch.
 
 The door (``net.guard``). Before a handshake completes, a web page from a foreign
 ``Origin`` and, on loopback, a ``Host`` that is not a loopback name are refused (403),
@@ -36,6 +39,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import math
 import secrets
 import time
 from collections import Counter
@@ -53,6 +57,7 @@ from ..core.errors import SnlError
 from ..core.seats import Driver, TurnError
 from ..core.session import GameSession, GameSettings
 from ..core.store.saving import GameSaver
+from ..core.text import plural
 from .guard import PasswordGuard, door_refusal, host_names
 from .protocol import (
     CLOSE_POLICY,
@@ -75,6 +80,11 @@ if TYPE_CHECKING:
     from ..core.store.games import SavedGame, Store
 
 TOO_MANY = "too many connections from your address"
+KEEP_SEAT = 120.0
+"""Seconds a dropped player's seat is kept for their token before anyone may take it by
+name: long enough to come back after a network drop or a restarted terminal."""
+GIVEN_AWAY_KEPT = 32
+"""Seats given away whose old holders a room remembers, to tell them why on their return."""
 CPU_DELAY = 0.8
 """Seconds a computer seat waits before rolling: long enough to follow the moves."""
 Log = Callable[[str], None]
@@ -217,6 +227,8 @@ class SeatState:
     taken: bool
     token_sha256: str | None = None
     connection: Connection | None = field(default=None, repr=False)
+    free_since: float | None = None
+    """When its person's connection went (the server's clock); None while connected."""
 
     def info(self) -> SeatInfo:
         kind = "computer" if self.computer else "person"
@@ -244,6 +256,12 @@ class Room:
         self.saver = saver
         self.spectators: set[Connection] = set()
         self._computer_turn: asyncio.TimerHandle | None = None
+        self._given_away: dict[str, str] = {}
+        """Token hashes that no longer hold a seat -> what to tell their holder."""
+        now = server.clock()
+        for seat in seats:  # a resumed room: its people are away from now on
+            if seat.taken and not seat.computer and seat.connection is None:
+                seat.free_since = now
 
     # -- what everyone sees
 
@@ -278,6 +296,9 @@ class Room:
         if token is not None:
             index = self._seat_of_token(token)
             if index is None:
+                told = self._given_away.get(token_hash(token))
+                if told is not None:
+                    raise Refusal("seat-given-away", told)
                 raise Refusal("wrong-token", f"that seat token is not valid in room {self.code}")
             self._sit(connection, index, "You are back in your seat.")
             return
@@ -296,7 +317,7 @@ class Room:
                         f"{seat.name} is already playing in this room: choose another name",
                     )
                 if seat.taken:
-                    self._sit(connection, index, f"Welcome back, {seat.name}.")
+                    self._take_back(connection, index)
                     return
                 self._take(connection, index, name)
                 return
@@ -311,6 +332,53 @@ class Room:
         notice = "You are watching." if spectate else "Every seat is taken: you are watching."
         connection.send(self._welcome("spectator", None, None, notice))
         self.server.say(f"{self.code}: {name} watches")
+
+    def _take_back(self, connection: Connection, index: int) -> None:
+        """Someone comes back by name alone to a seat whose person is away: only a seat
+        nobody holds a token for, or one free for ``keep_seat`` seconds (its holder's
+        token stops working and they will be told)."""
+        seat = self.seats[index]
+        if seat.token_sha256 is not None:
+            free_for = self.server.clock() - (seat.free_since or self.server.clock())
+            left = self.server.keep_seat - free_for
+            if left > 0:
+                wait = plural(math.ceil(left), "more second")
+                raise Refusal(
+                    "seat-kept",
+                    f"{seat.name}'s seat is kept for its player for {wait} (they come back "
+                    "with their token): wait, choose another name or watch",
+                )
+            self._give_away(
+                seat.token_sha256,
+                f"your seat ({seat.name}) was taken by name after it was free for "
+                f"{plural(math.floor(free_for), 'second')}",
+            )
+        self._sit(connection, index, f"Welcome back, {seat.name}.")
+
+    def hand_over(self, index: int) -> None:
+        """The host gives seat ``index`` up: anyone may take it by its name at once. Its
+        holder's token stops working; a holder still here is told and disconnected."""
+        seat = self.seats[index]
+        if seat.computer or not seat.taken:
+            raise SnlError(f"seat {index + 1} has no person to hand over")
+        if seat.token_sha256 is not None:
+            self._give_away(seat.token_sha256, f"the host handed your seat ({seat.name}) over")
+        seat.token_sha256 = None
+        holder = seat.connection
+        if holder is not None:
+            seat.connection, seat.free_since = None, self.server.clock()
+            holder.room, holder.seat = None, None
+            message = f"the host handed your seat ({seat.name}) over"
+            holder.send(encode("refused", code="seat-given-away", message=message))
+            holder.close(CLOSE_POLICY, message)
+            self._seats_changed()
+        self.server.say(f"{self.code}: {seat.name}'s seat is handed over")
+        self._save()  # a resumed room must not give the old token its seat back
+
+    def _give_away(self, digest: str, told: str) -> None:
+        if len(self._given_away) >= GIVEN_AWAY_KEPT:
+            del self._given_away[next(iter(self._given_away))]
+        self._given_away[digest] = told
 
     def _seat_of_token(self, token: str) -> int | None:
         digest = token_hash(token)
@@ -350,7 +418,7 @@ class Room:
             before.close(CLOSE_POLICY, "your seat was taken back from another connection")
         token = secrets.token_urlsafe(18)
         seat.token_sha256 = token_hash(token)
-        seat.connection = connection
+        seat.connection, seat.free_since = connection, None
         connection.room, connection.seat, connection.name = self, index, seat.name
         connection.send(self._welcome("player", index, token, notice))
         self._seats_changed()
@@ -373,6 +441,7 @@ class Room:
         index = connection.seat
         if index is not None and self.seats[index].connection is connection:
             self.seats[index].connection = None
+            self.seats[index].free_since = self.server.clock()
             self._seats_changed()
             self.server.say(f"{self.code}: {self.seats[index].name} left (the seat is kept)")
         connection.room, connection.seat = None, None
@@ -495,9 +564,14 @@ class RoomServer:
         log: Log | None = None,
         origins: Iterable[str] = (),
         guard: PasswordGuard | None = None,
+        keep_seat: float = KEEP_SEAT,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``origins``: web pages (``scheme://host:port``) allowed to open a socket
-        besides terminal clients, which send no Origin."""
+        besides terminal clients, which send no Origin. ``keep_seat``: seconds a dropped
+        player's seat waits for their token before it may be taken by name."""
+        self.keep_seat = keep_seat
+        self.clock = clock
         self.store = store
         self.limits = limits or Limits()
         self.cpu_delay = cpu_delay
@@ -766,4 +840,4 @@ def _digest(seat: Any) -> str | None:
     return value
 
 
-__all__ = ["CPU_DELAY", "Limits", "Room", "RoomServer", "token_hash"]
+__all__ = ["CPU_DELAY", "KEEP_SEAT", "Limits", "Room", "RoomServer", "token_hash"]

@@ -20,6 +20,7 @@ from .rooms import (
     FAST_BACKOFF,
     SCRIPT_LIMITS,
     WAIT,
+    FakeClock,
     address,
     close_all,
     join_frame,
@@ -111,14 +112,6 @@ async def test_one_address_cannot_fill_the_server() -> None:
         await player.close()
         for socket in idle:
             await socket.close()
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def _try(port: int, room: object, password: str, source: str = "127.0.0.1") -> dict:
