@@ -2,8 +2,14 @@
 
 ``RoomClient`` is plain asyncio (no Textual): a screen runs it in a worker and reads
 ``client.session`` after each event (``listener``), a script awaits ``wait_for``. The
-game it holds is rebuilt from the server's ``state`` snapshots (``GameSession.from_dict``)
-and moved on by each ``move`` event, checked in order (a gap asks for the state again).
+game it holds is rebuilt from the server's ``state`` snapshots (``protocol.read_state``:
+without the host's seeds, which it never learns) and moved on by each ``move`` event,
+checked in order (a gap asks for the state again).
+
+Everything from the host is untrusted: each frame is read in a thread
+(``protocol.read_server_frame``, bounded by ``MAX_SERVER_FRAME``, ``MAX_HISTORY`` and
+``MAX_ROOM_SQUARES``), so the screen's event loop never waits on it, and every text the
+host sends (names, notices, errors) is escaped as it arrives.
 Its own seat is driven locally, the other people's seats remotely (``GameSession.driver``).
 
 When the connection drops, the client reconnects by itself with a growing, jittered
@@ -33,12 +39,11 @@ from .protocol import (
     STATUSES,
     ProtocolError,
     RoomAddress,
+    RoomState,
     SeatInfo,
-    decode_server,
     encode,
     parse_address,
-    read_seats,
-    read_state,
+    read_server_frame,
     shown_text,
 )
 
@@ -260,7 +265,9 @@ class RoomClient:
 
     async def _receive(self, websocket: ClientConnection, frame: str | bytes) -> None:
         try:
-            message = decode_server(frame)
+            # Decoding (the whole game, for a state) runs in a thread: a host's frame can
+            # never hold up the screen's keys, Ctrl+Q included.
+            message = await asyncio.to_thread(read_server_frame, frame)
             in_step = self._apply(message)
         except ProtocolError as problem:
             self.last_error = shown_text(str(problem))
@@ -285,7 +292,7 @@ class RoomClient:
             self._load(message["state"])
             self._emit(ClientEvent(kind))
         elif kind == "seats":
-            self.seats = read_seats(message["seats"])
+            self.seats = message["seats"]
             self.status = _status(message["status"])
             self._emit(ClientEvent("seats"))
         elif kind == "move":
@@ -297,8 +304,7 @@ class RoomClient:
             self._refused(shown_text(message["code"]), shown_text(message["message"]))
         return True
 
-    def _load(self, data: Any) -> None:
-        state = read_state(data)
+    def _load(self, state: RoomState) -> None:
         self.session, self.seats, self.status = state.session, state.seats, state.status
         self._drive_seats()
 

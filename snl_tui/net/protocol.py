@@ -50,8 +50,15 @@ from ..core.text import escape_controls, is_unsafe_char, quote, safe_line
 PROTOCOL_VERSION = 1
 MAX_FRAME = 64 * 1024
 """Bytes in one client frame at most (the server's websocket refuses bigger ones)."""
-MAX_SERVER_FRAME = 16 * 1024 * 1024
-"""What a client accepts from the server: a snapshot carries the whole board."""
+MAX_SERVER_FRAME = 1024 * 1024
+"""Bytes in one server frame at most, as a client accepts it: a snapshot carries the whole
+board and every roll, and the largest a room plays (``MAX_ROOM_SQUARES``,
+``MAX_HISTORY``) takes a few hundred KB."""
+MAX_ROOM_SQUARES = 100 * 100
+"""The largest board a room plays (and a client accepts): 100 x 100 squares."""
+MAX_HISTORY = 10_000
+"""Rolls in one room's game at most: the host stops there, and a client refuses a longer
+game (reading one back replays every roll, in a thread: see benchmarks/room_client.py)."""
 MAX_STRIKES = 5
 """Bad frames (malformed, unknown, too many at once) before the server closes."""
 MAX_NAME = 24
@@ -252,6 +259,18 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
     return tuple(seats)
 
 
+def read_server_frame(frame: str | bytes) -> dict[str, Any]:
+    """A server's frame decoded and checked whole, the slow part of a client's work (run
+    it off the screen's thread): its ``state`` is read into a ``RoomState`` and its
+    ``seats`` into ``SeatInfo``s; ProtocolError otherwise."""
+    message = decode_server(frame)
+    if "state" in message:
+        message["state"] = read_state(message["state"])
+    if message["type"] == "seats":
+        message["seats"] = read_seats(message["seats"])
+    return message
+
+
 def read_state(data: Any) -> RoomState:
     """A ``state`` object, checked, with the session rebuilt; ProtocolError otherwise."""
     if not isinstance(data, dict) or set(data) != {"status", "seats", "session"}:
@@ -297,11 +316,26 @@ _CLIENT_SEED = 0
 one), so the seed only keeps ``GameSession.from_dict``'s consistency check."""
 
 
+def _check_size(data: dict[str, Any]) -> None:
+    """Refuse what is bigger than a room plays before anything is built of it."""
+    board, rolls = data.get("board"), data["game"].get("rolls")
+    if not isinstance(board, dict):
+        raise SnlError("saved session: no board")
+    rows, cols = board.get("rows"), board.get("cols")
+    if type(rows) is not int or type(cols) is not int or not 0 < rows * cols <= MAX_ROOM_SQUARES:
+        raise SnlError(f"the board is larger than a room plays ({MAX_ROOM_SQUARES} squares)")
+    if isinstance(board.get("jumps"), list) and len(board["jumps"]) > rows * cols:
+        raise SnlError("the board has more jumps than squares")
+    if isinstance(rolls, list) and len(rolls) > MAX_HISTORY:
+        raise SnlError(f"the game is longer than a room plays ({MAX_HISTORY} rolls)")
+
+
 def session_from_public(data: Any) -> GameSession:
     """A ``public_session`` read back on the client; SnlError when it is malformed. Seeds
     the host put in anyway are ignored (the client's dice are the host's moves)."""
     if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
         raise SnlError("not a saved session")
+    _check_size(data)
     index = data.get("game_index")
     if type(index) is not int or not 0 <= index < 2**63:
         raise SnlError("saved session: the game's number must be a whole number")
@@ -383,7 +417,9 @@ __all__ = [
     "CODE_LENGTH",
     "DEFAULT_PORT",
     "MAX_FRAME",
+    "MAX_HISTORY",
     "MAX_NAME",
+    "MAX_ROOM_SQUARES",
     "MAX_SERVER_FRAME",
     "MAX_STRIKES",
     "PROTOCOL_VERSION",
@@ -400,6 +436,7 @@ __all__ = [
     "parse_address",
     "public_session",
     "read_seats",
+    "read_server_frame",
     "read_state",
     "session_from_public",
     "shown_text",

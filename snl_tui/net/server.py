@@ -65,6 +65,8 @@ from .protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
     MAX_FRAME,
+    MAX_HISTORY,
+    MAX_ROOM_SQUARES,
     MAX_STRIKES,
     PROTOCOL_VERSION,
     ProtocolError,
@@ -457,6 +459,15 @@ class Room:
         if waiting:
             connection.send(error("waiting", f"Waiting for {waiting} more to join."))
             return
+        if len(self.session.game.history) >= MAX_HISTORY:
+            connection.send(
+                error(
+                    "too-long",
+                    f"This game has reached {MAX_HISTORY} rolls, "
+                    "the most a room plays: it cannot go on.",
+                )
+            )
+            return
         try:
             self.session.move_for(index)
         except TurnError as refused:
@@ -468,7 +479,7 @@ class Room:
         """A new game in the same seats, once this one is over."""
         if self._own_seat(connection, token) is None:
             return
-        if not self.session.game.over:
+        if not self.session.game.over and len(self.session.game.history) < MAX_HISTORY:
             connection.send(error("not-over", "The game is not over yet."))
             return
         self.session.new_game()
@@ -536,6 +547,8 @@ class Room:
         seat = self.session.seat_to_move
         if seat is None or self.session.driver_to_move is not Driver.COMPUTER:
             return
+        if len(self.session.game.history) >= MAX_HISTORY:
+            return  # the longest game a room plays: clients would refuse a longer one
         self.session.move_for(seat)
         self._moved()
 
@@ -598,6 +611,7 @@ class RoomServer:
             raise SnlError("a room plays classic mode: the host rolls every die")
         if all(player.computer for player in settings.players):
             raise SnlError("a room needs at least one seat for a person")
+        _check_board_size(settings.board.rows, settings.board.cols)
         seats = [SeatState(p.name, p.computer, taken=p.computer) for p in settings.players]
         remote = frozenset(i for i, p in enumerate(settings.players) if not p.computer)
         session = GameSession(settings, remote_seats=remote)
@@ -614,6 +628,7 @@ class RoomServer:
             code = normal_code(room["code"])
             stored = room["seats"]
             session = GameSession.from_dict(saved.data)
+            _check_board_size(session.board.rows, session.board.cols)
             players = session.settings.players
             if session.mode != "classic" or len(stored) != len(players):
                 raise SnlError("its seats do not match its players")
@@ -821,6 +836,14 @@ async def _drain(websocket: ServerConnection) -> None:
 
 def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")  # JSON can carry a lone surrogate
+
+
+def _check_board_size(rows: int, cols: int) -> None:
+    if rows * cols > MAX_ROOM_SQUARES:
+        raise SnlError(
+            f"a room plays boards of up to {MAX_ROOM_SQUARES} squares (100 x 100), "
+            f"not {rows} x {cols}"
+        )
 
 
 def _valid_code(code: str) -> bool:

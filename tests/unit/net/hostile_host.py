@@ -10,6 +10,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from snl_tui.core.board import Board
 from snl_tui.core.engine import Player
 from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.net.protocol import RoomAddress, encode, state_json
@@ -57,3 +58,18 @@ async def hostile_host(script: Script) -> AsyncIterator[RoomAddress]:
     async with serve(handle, "127.0.0.1", 0, max_size=None, compression=None) as server:
         port = int(next(iter(server.sockets)).getsockname()[1])
         yield RoomAddress("127.0.0.1", port, "ABCDEF")
+
+
+def endless_state(rolls: int, rows: int = 3, cols: int = 3) -> dict[str, Any]:
+    """A well-formed state of a game that is ``rolls`` rolls of 1 long: on a board whose
+    snake 3 -> 1 sends both tokens round for ever (an honest host's game, only long)."""
+    board = Board.from_jumps(rows, cols, snakes=[(3, 1)])
+    session = GameSession(GameSettings(board, (Player("Ann"), Player("Bob")), 3))
+    state = hostile_state(["Ann", "Bob"], session)
+    game = state["session"]
+    game["game"]["rolls"] = [1] * rolls
+    game["game"]["draws"] = 0
+    moves = (rolls + 1) // 2, rolls // 2  # each token: 1 -> 2 -> (3 ->) 1 ...
+    game["positions"] = [1 + moves[0] % 2, 1 + moves[1] % 2]
+    game["turn"] = rolls % 2
+    return state

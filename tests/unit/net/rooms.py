@@ -68,7 +68,8 @@ async def seated(
     port: int, room: Room, names: Sequence[str], tokens: Sequence[str | None] = ()
 ) -> list[RoomClient]:
     """One started client per name (with its seat's token, when given), each welcomed
-    into its seat."""
+    into its seat, and each seeing the room's seats as the host has them (the frames
+    about the others joining have arrived: a client reads frames in a thread)."""
     tokens = list(tokens) or [None] * len(names)
     clients = [
         RoomClient(address(port, room), name, token=token, backoff=FAST_BACKOFF)
@@ -77,7 +78,19 @@ async def seated(
     for client in clients:
         client.start()
         await client.wait_for(lambda c=client: c.seat is not None, WAIT)
+    for client in clients:
+        await client.wait_for(lambda c=client: _settled(c, room), WAIT)
     return clients
+
+
+def _settled(client: RoomClient, room: Room) -> bool:
+    session = client.session
+    return (
+        client.seats == tuple(seat.info() for seat in room.seats)
+        and client.status == room.status
+        and session is not None
+        and [p.name for p in session.game.players] == [p.name for p in room.session.game.players]
+    )
 
 
 async def play_moves(room: Room, clients: Sequence[RoomClient], count: int) -> None:
