@@ -34,6 +34,7 @@ from ..core.engine import Turn
 from ..core.errors import SnlError
 from ..core.session import GameSession
 from .protocol import (
+    MAX_HISTORY,
     MAX_SERVER_FRAME,
     PROTOCOL_VERSION,
     STATUSES,
@@ -323,6 +324,9 @@ class RoomClient:
             return False
         game = session.game
         if message["index"] != len(game.history) or message["seat"] != session.seat_to_move:
+            return False
+        if len(game.history) >= MAX_HISTORY:  # no longer than a state may be
+            self.last_error = f"the game is longer than a room plays ({MAX_HISTORY} rolls)"
             return False
         try:
             outcome = session.move(message["die"])

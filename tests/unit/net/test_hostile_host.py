@@ -178,3 +178,21 @@ async def test_the_host_keeps_within_what_a_client_accepts(monkeypatch: pytest.M
         assert len(room.session.game.history) == 4
         await ann.close()
         await bob.close()
+
+
+async def test_moves_cannot_grow_a_game_past_the_limit() -> None:
+    start = MAX_HISTORY - 2
+
+    async def script(websocket: Any) -> None:
+        await websocket.send(welcome(endless_state(start)))
+        for index in range(start, start + 4):
+            await websocket.send(
+                encode("move", index=index, seat=index % 2, die=1, status="playing")
+            )
+
+    async with hostile_host(script) as where:
+        client = RoomClient(where, "Ann", backoff=FAST_BACKOFF)
+        client.start()
+        await client.wait_for(lambda: "longer than" in (client.last_error or ""), WAIT)
+        await client.close()
+    assert client.session is not None and len(client.session.game.history) == MAX_HISTORY
