@@ -423,6 +423,9 @@ class Room:
         seat.connection, seat.free_since = connection, None
         connection.room, connection.seat, connection.name = self, index, seat.name
         connection.send(self._welcome("player", index, token, notice))
+        # The new token is saved at once, not with the next move: a host killed before
+        # that move and --resumed must know it (the old one no longer holds the seat).
+        self._save()
         self._seats_changed()
         self.server.say(f"{self.code}: {seat.name} sits in seat {index + 1}")
         self._computer_next()

@@ -464,3 +464,22 @@ def test_a_resumed_game_that_was_no_room_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SnlError, match="not a room's game"):
         RoomServer(store).resume_room(store.load_game(game_id))
     assert Player("Ann") in session.settings.players
+
+
+async def test_a_new_seat_token_is_saved_before_the_next_move(tmp_path: Path) -> None:
+    """A host killed between someone's return and the next move, then --resumed, knows
+    their new token (the old one would be refused, the name kept waiting)."""
+    from snl_tui.net.server import token_hash
+
+    store = store_in(tmp_path)
+    async with serving(store) as (server, port):
+        room = server.open_room(settings(["A", "B"]))
+        ann, bob = await seated(port, room, ["Ann", "Bob"])
+        await play_moves(room, [ann, bob], 2)
+        old = bob.token
+        cut(bob)  # the network drops: Bob's client comes back with a new token
+        await bob.wait_for(lambda: bob.connected and bob.token != old, WAIT)
+        assert bob.token is not None
+        saved = store.load_game(room.saver.game_id or 0)
+        assert saved.data["room"]["seats"][1]["token_sha256"] == token_hash(bob.token)
+        await close_all([ann, bob])
