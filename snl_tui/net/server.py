@@ -341,7 +341,8 @@ class Room:
         token stops working and they will be told)."""
         seat = self.seats[index]
         if seat.token_sha256 is not None:
-            free_for = self.server.clock() - (seat.free_since or self.server.clock())
+            now = self.server.clock()
+            free_for = now - (now if seat.free_since is None else seat.free_since)
             left = self.server.keep_seat - free_for
             if left > 0:
                 wait = plural(math.ceil(left), "more second")
