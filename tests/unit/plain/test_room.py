@@ -143,6 +143,14 @@ def test_a_screen_reader_player_and_a_terminal_player_both_hear_every_move(
                 ann.stdin.write("roll\n")
                 ann.stdin.flush()
         playing.result(LIMIT)
+
+        def heard_all() -> bool:  # nobody rolls now: every move made is on its way to Ann
+            game = room.session.game
+            settled = game.over or not game.players[game.current].computer
+            return settled and sum(" rolled " in line for line in lines.seen) >= len(game.history)
+
+        while not heard_all():
+            assert lines.next(deadline) is not None, lines.seen
         ann.stdin.write("where\n")
         ann.stdin.close()  # the end of input: Ann leaves the room
         while (line := lines.next(deadline)) is not None:
