@@ -17,16 +17,30 @@ server -> ``welcome`` {role, seat, token, notice, state} or ``refused`` {code, m
 client -> ``roll`` {token}    the seat's own roll; the server draws the die
 client -> ``again`` {token}   a new game in the same seats, once the game is over
 client -> ``sync`` {}         the whole state again
+client -> ``chat`` {text}     one line to everyone (rate- and length-limited; muted: refused)
+client -> ``react`` {reaction}  one of ``REACTIONS``, as a chat line
+The host's own client (it joined with the room's ``host`` key) may also send:
+client -> ``skip`` {seat}     pass the turn of the seat to move (it stays where it is)
+client -> ``hand`` {seat, to} ``to`` "computer": the computer plays the seat until its person
+          comes back; "person": the person plays it again
+client -> ``kick`` {seat}     remove a person: their connection closes, the seat's token is
+          void, and the computer plays the seat to the end of the game
+client -> ``mute`` {name, muted}  silence (or not) someone's chat
 server -> ``move`` {index, seat, die, status}   every move, to everyone in the room
 server -> ``seats`` {status, seats}             someone joined, left or came back
 server -> ``game`` {state}                      a new game began
 server -> ``state`` {state}                     the answer to ``sync``
 server -> ``error`` {code, message}             a refused message; the connection stays
+server -> ``notice`` {code, message}            what happened and why (a turn skipped, a
+          seat handed to the computer, a timer ran out, a new game begun by someone)
+server -> ``chat`` {name, text, reaction}       someone said something (text checked)
 
-A ``state`` is {status, seats, session}: the status (``waiting`` for people,
-``playing``, ``over``), the seats ({name, kind, taken, connected}) and the session's
-``to_dict()``, from which ``GameSession.from_dict`` rebuilds the game with its log.
-No message carries a die value from a client: the host rolls every die.
+A ``state`` is {status, seats, watchers, session}: the status (``waiting`` for people,
+``playing``, ``over``), the seats ({name, kind, taken, connected, away, standin,
+removed}), the watchers' names and the session's ``to_dict()``, from which
+``GameSession.from_dict`` rebuilds the game with its log. ``seats`` carries the watchers too.
+No message carries a die value from a client: the host rolls every die. A ``move`` whose
+die is 0 (``engine.PASS``) is a skipped turn.
 """
 
 from __future__ import annotations
@@ -34,6 +48,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +57,7 @@ from ..core.errors import SnlError
 from ..core.session import GameSession
 from ..core.text import is_unsafe_char, quote
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME = 64 * 1024
 """Bytes in one client frame at most (the server's websocket refuses bigger ones)."""
 MAX_SERVER_FRAME = 16 * 1024 * 1024
@@ -52,12 +67,26 @@ MAX_STRIKES = 5
 MAX_NAME = 24
 MAX_PASSWORD = 128
 MAX_TOKEN = 64
+MAX_CHAT = 200
+"""Characters in one chat line at most."""
+MAX_WATCHERS = 64
+REACTIONS = ("gg", "nice", "ouch", "wow", "hurry")
+"""Quick reactions: each is shown as the words in ``REACTION_TEXT``."""
+REACTION_TEXT = {
+    "gg": "good game!",
+    "nice": "nice one!",
+    "ouch": "ouch!",
+    "wow": "wow!",
+    "hurry": "your turn, hurry up!",
+}
+HAND_TO = ("computer", "person")
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Room codes: no 0/O or 1/I/L to misread when someone reads one out."""
 CODE_LENGTH = 6
 DEFAULT_PORT = 8765
 
 STATUSES = ("waiting", "playing", "over")
+SEAT_FIELDS = frozenset({"name", "kind", "taken", "connected", "away", "standin", "removed"})
 SEAT_KINDS = ("person", "computer")
 
 # Closing codes (RFC 6455): the reason travels with the close frame.
@@ -95,11 +124,20 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "password": Field(str, required=False, limit=MAX_PASSWORD),
         "token": Field(str, required=False, limit=MAX_TOKEN),
         "spectate": Field(bool, required=False),
+        "host": Field(str, required=False, limit=MAX_TOKEN),
     },
     "roll": {"token": Field(str, limit=MAX_TOKEN)},
     "again": {"token": Field(str, limit=MAX_TOKEN)},
     "sync": {},
+    "chat": {"text": Field(str, limit=MAX_CHAT)},
+    "react": {"reaction": Field(str, limit=16)},
+    "skip": {"seat": Field(int, limit=3)},
+    "hand": {"seat": Field(int, limit=3), "to": Field(str, limit=16)},
+    "kick": {"seat": Field(int, limit=3)},
+    "mute": {"name": Field(str, limit=MAX_NAME), "muted": Field(bool)},
 }
+HOST_MESSAGES = frozenset({"skip", "hand", "kick", "mute"})
+"""What only the host's own client may send."""
 
 SERVER_MESSAGES: dict[str, dict[str, Field]] = {
     "welcome": {
@@ -117,10 +155,16 @@ SERVER_MESSAGES: dict[str, dict[str, Field]] = {
         "die": Field(int, limit=1000),
         "status": Field(str, limit=16),
     },
-    "seats": {"status": Field(str, limit=16), "seats": Field(list)},
+    "seats": {"status": Field(str, limit=16), "seats": Field(list), "watchers": Field(list)},
     "game": {"state": Field(dict)},
     "state": {"state": Field(dict)},
     "error": {"code": Field(str, limit=40), "message": Field(str, limit=500)},
+    "notice": {"code": Field(str, limit=40), "message": Field(str, limit=500)},
+    "chat": {
+        "name": Field(str, limit=MAX_NAME * 2),
+        "text": Field(str, limit=MAX_CHAT),
+        "reaction": Field(bool),
+    },
 }
 
 
@@ -185,7 +229,9 @@ def _check(kind: str, name: str, value: Any, field: Field) -> None:
     if field.limit is None:
         return
     if isinstance(value, str) and len(value) > field.limit:
-        raise ProtocolError("malformed", f"{kind}: field {name!r} is too long")
+        raise ProtocolError(
+            "malformed", f"{kind}: field {name!r} is too long ({field.limit} characters at most)"
+        )
     if type(value) is int and not 0 <= value <= field.limit:
         raise ProtocolError("malformed", f"{kind}: field {name!r} is out of range")
 
@@ -205,6 +251,12 @@ class SeatInfo:
     """A person sits there (always true for a computer)."""
     connected: bool
     """Its person is connected now (always true for a computer)."""
+    away: int | None = None
+    """Seconds since its person left, while they are away."""
+    standin: bool = False
+    """The computer plays this person's seat (handed over, or away too long)."""
+    removed: bool = False
+    """The host removed its person: the computer plays it to the end of the game."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -212,6 +264,9 @@ class SeatInfo:
             "kind": self.kind,
             "taken": self.taken,
             "connected": self.connected,
+            "away": self.away,
+            "standin": self.standin,
+            "removed": self.removed,
         }
 
 
@@ -222,6 +277,7 @@ class RoomState:
     status: str
     seats: tuple[SeatInfo, ...]
     session: GameSession
+    watchers: tuple[str, ...] = ()
 
 
 def read_seats(items: Any) -> tuple[SeatInfo, ...]:
@@ -230,8 +286,8 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
         raise ProtocolError("bad-state", "seats must be a list of 1 to 4 seats")
     seats = []
     for item in items:
-        if not isinstance(item, dict) or set(item) != {"name", "kind", "taken", "connected"}:
-            raise ProtocolError("bad-state", "a seat must have a name, kind, taken and connected")
+        if not isinstance(item, dict) or set(item) != SEAT_FIELDS:
+            raise ProtocolError("bad-state", f"a seat must have {', '.join(sorted(SEAT_FIELDS))}")
         name, kind = item["name"], item["kind"]
         if (
             not isinstance(name, str)
@@ -240,35 +296,73 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
             or kind not in SEAT_KINDS
         ):
             raise ProtocolError("bad-state", "a seat has a bad name or kind")
-        if type(item["taken"]) is not bool or type(item["connected"]) is not bool:
-            raise ProtocolError("bad-state", "a seat's taken and connected must be true or false")
-        seats.append(SeatInfo(name, kind, item["taken"], item["connected"]))
+        flags = (item["taken"], item["connected"], item["standin"], item["removed"])
+        if any(type(flag) is not bool for flag in flags):
+            raise ProtocolError("bad-state", "a seat's flags must be true or false")
+        away = item["away"]
+        if away is not None and (type(away) is not int or not 0 <= away <= 10**9):
+            raise ProtocolError("bad-state", "a seat's time away must be a whole number")
+        seats.append(
+            SeatInfo(
+                name,
+                kind,
+                item["taken"],
+                item["connected"],
+                away,
+                standin=item["standin"],
+                removed=item["removed"],
+            )
+        )
     return tuple(seats)
+
+
+def read_watchers(items: Any) -> tuple[str, ...]:
+    """The watchers' names of a message, checked; ProtocolError otherwise."""
+    if not isinstance(items, list) or len(items) > MAX_WATCHERS:
+        raise ProtocolError("bad-state", f"watchers must be a list of {MAX_WATCHERS} names at most")
+    if any(not isinstance(name, str) or not name or len(name) > MAX_NAME * 2 for name in items):
+        raise ProtocolError("bad-state", "a watcher has a bad name")
+    return tuple(items)
 
 
 def read_state(data: Any) -> RoomState:
     """A ``state`` object, checked, with the session rebuilt; ProtocolError otherwise."""
-    if not isinstance(data, dict) or set(data) != {"status", "seats", "session"}:
-        raise ProtocolError("bad-state", "a state must have a status, seats and session")
+    if not isinstance(data, dict) or set(data) != {"status", "seats", "watchers", "session"}:
+        raise ProtocolError("bad-state", "a state must have a status, seats, watchers and session")
     if data["status"] not in STATUSES:
         raise ProtocolError("bad-state", "unknown room status")
     seats = read_seats(data["seats"])
+    watchers = read_watchers(data["watchers"])
     try:
         session = GameSession.from_dict(data["session"])
     except SnlError as error:
         raise ProtocolError("bad-state", f"the game cannot be read: {error}") from None
     if len(session.game.players) != len(seats):
         raise ProtocolError("bad-state", "the seats do not match the game's players")
-    return RoomState(data["status"], seats, session)
+    return RoomState(data["status"], seats, session, watchers)
 
 
-def state_json(status: str, seats: Any, session: GameSession) -> dict[str, Any]:
+def state_json(
+    status: str, seats: Any, session: GameSession, watchers: Sequence[str] = ()
+) -> dict[str, Any]:
     """The ``state`` of a room, as ``read_state`` reads it back."""
     return {
         "status": status,
         "seats": [seat.to_json() for seat in seats],
+        "watchers": list(watchers),
         "session": session.to_dict(),
     }
+
+
+def check_chat(text: str) -> str:
+    """A chat line, stripped; ProtocolError with the reason otherwise (the server checks,
+    and every screen escapes what it shows anyway)."""
+    text = " ".join(text.split())
+    if not text:
+        raise ProtocolError("bad-chat", "an empty chat line")
+    if any(is_unsafe_char(char) or unicodedata.category(char) == "Cs" for char in text):
+        raise ProtocolError("bad-chat", "a chat line cannot contain control characters")
+    return text
 
 
 def check_name(name: str) -> str:
@@ -333,16 +427,22 @@ __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
     "DEFAULT_PORT",
+    "HAND_TO",
+    "HOST_MESSAGES",
+    "MAX_CHAT",
     "MAX_FRAME",
     "MAX_NAME",
     "MAX_SERVER_FRAME",
     "MAX_STRIKES",
     "PROTOCOL_VERSION",
+    "REACTIONS",
+    "REACTION_TEXT",
     "SERVER_MESSAGES",
     "ProtocolError",
     "RoomAddress",
     "RoomState",
     "SeatInfo",
+    "check_chat",
     "check_name",
     "decode_client",
     "decode_server",
@@ -351,5 +451,6 @@ __all__ = [
     "parse_address",
     "read_seats",
     "read_state",
+    "read_watchers",
     "state_json",
 ]
