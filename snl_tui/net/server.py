@@ -70,6 +70,7 @@ from .protocol import (
     PROTOCOL_VERSION,
     REACTION_TEXT,
     REACTIONS,
+    TIME_OUT_ACTIONS,
     ProtocolError,
     SeatInfo,
     check_chat,
@@ -112,9 +113,6 @@ class Limits:
     ping_interval: float | None = 10.0
     ping_timeout: float | None = 10.0
     close_timeout: float = 2.0
-
-
-TIME_OUT_ACTIONS = ("roll", "skip")
 
 
 @dataclass(frozen=True)
