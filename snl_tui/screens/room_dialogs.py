@@ -44,13 +44,14 @@ class ChatDialog(Dialog[Said | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="chat", classes="dialog"):
-            yield Label("Say something to the room (Enter sends, Escape closes)", markup=False)
+            yield Label("Say something to the room", classes="dialog-title", markup=False)
             yield Input(
                 id="chat-line", max_length=MAX_CHAT, placeholder=f"{MAX_CHAT} characters at most"
             )
             with Horizontal(classes="buttons"):
                 for number, key in enumerate(REACTIONS, start=1):
-                    yield Button(f"{REACTION_TEXT[key]} (F{number})", id=f"react-{key}")
+                    yield Button(f"{REACTION_TEXT[key]} F{number}", id=f"react-{key}")
+            yield Label("Enter sends the line; F1-F5 react; Escape closes", classes="dialog-hint")
 
     @on(Input.Submitted)
     def _send(self, event: Input.Submitted) -> None:
@@ -127,13 +128,14 @@ class HostDialog(Dialog[HostOrder | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="host", classes="dialog"):
-            yield Label("The host decides (Enter does it, Escape closes)", markup=False)
+            yield Label("The host decides", classes="dialog-title", markup=False)
             options = [
                 Option(words, id=str(number)) for number, (words, _) in enumerate(self.orders)
             ]
             if not options:
                 options = [Option("Nothing to decide now", id="none", disabled=True)]
             yield OptionList(*options, id="host-orders", markup=False)
+            yield Label("Enter does it; Escape closes", classes="dialog-hint")
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
