@@ -505,8 +505,9 @@ class Room:
             connection.send(error("not-over", "The game is not over yet."))
             return
         self.session.new_game()
-        self.notice("new-game", f"{connection.name} started a new game in the same seats.")
         self.broadcast(encode("game", state=self.state()))
+        # After the game: a screen shows the notice in the new game's log.
+        self.notice("new-game", f"{connection.name} started a new game in the same seats.")
         self._next_turn()
 
     def _own_seat(self, connection: Connection, token: str) -> int | None:
