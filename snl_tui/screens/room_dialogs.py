@@ -53,6 +53,10 @@ class ChatDialog(Dialog[Said | None]):
                     yield Button(f"{REACTION_TEXT[key]} F{number}", id=f"react-{key}")
             yield Label("Enter sends the line; F1-F5 react; Escape closes", classes="dialog-hint")
 
+    def on_mount(self) -> None:
+        # Focused before the first frame: keys typed right after c go into the line.
+        self.query_one(Input).focus()
+
     @on(Input.Submitted)
     def _send(self, event: Input.Submitted) -> None:
         text = event.value.strip()
