@@ -126,6 +126,14 @@ def add_host_parser(
         default=DEFAULT_WEB_PORT,
         help=f"the browser door's port with --web (default {DEFAULT_WEB_PORT})",
     )
+    host.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="with --web: the address friends reach the door at through a TLS proxy or "
+        "tunnel, e.g. https://games.example.org (its pages may play; the link uses it)",
+    )
     add_rule_options(host)
 
 
@@ -187,6 +195,8 @@ def cmd_host(
         for warning in [*store.warnings, *([store.disabled_reason] if not store.enabled else [])]:
             say(warning or "")
     timers = Timers(args.turn_time, args.late, args.away_after)
+    if args.allow_origin and not args.web:
+        raise SnlError("--allow-origin is for the browser door: add --web")
     if args.web:
         _web_available()
     if args.resume is not None:
@@ -369,6 +379,8 @@ class WebDoor:
             words += ["--password", args.password]
         if args.no_animation:
             words.append("--no-animation")
+        for origin in args.allow_origin:
+            words += ["--allow-origin", origin]
         process = await asyncio.create_subprocess_exec(
             *words,
             stdin=asyncio.subprocess.DEVNULL,

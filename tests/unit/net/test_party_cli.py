@@ -17,6 +17,7 @@ from snl_tui.net.protocol import WEB_ROOM_PATH, RoomAddress, parse_address
         (["host", "--turn-time", "soon"], "seconds from 1 to 86400"),
         (["host", "--away-after", "-5"], "seconds from 1 to 86400"),
         (["host", "--late", "later"], "invalid choice: 'later'"),
+        (["host", "--allow-origin", "https://games.example.org"], "add --web"),
         (["host", "--players", "Ann,Bob", "--seats", "1"], "--seats 3 adds one free seat"),
         (["join", "http://example.org:8000/room/ABC"], "http://example.org:8000/join/K7Q2MX"),
     ],
