@@ -163,6 +163,7 @@ class RoomClient:
             and session is not None
             and self.seat is not None
             and session.seat_to_move == self.seat
+            and not (self.seat < len(self.seats) and self.seats[self.seat].standin)
         )
 
     # -- running

@@ -348,3 +348,38 @@ async def test_resume_remembers_the_host_and_the_computer_seats(tmp_path: Path) 
     async with serving(store) as (server, port):
         again = server.resume_room(store.load_game(game_id))
         assert again.host_name == "Ann" and again.seats[1].standin
+
+
+async def test_an_unknown_reaction_or_hand_over_is_refused_with_the_choices() -> None:
+    async with serving(None) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]))
+        ann = await host_client(port, room, "Ann")
+        websocket = await raw(port)
+        await websocket.send(join_frame(room, "Bo"))
+        await next_of(websocket, "welcome")
+        await websocket.send(json.dumps({"type": "react", "reaction": "boo"}))
+        refused = await next_of(websocket, "error")
+        assert refused["code"] == "bad-reaction" and "gg" in str(refused["message"])
+        await ann.hand(1, "nobody")
+        await ann.wait_for(lambda: ann.last_error is not None, WAIT)
+        assert "computer or its person" in (ann.last_error or "")
+        await ann.skip(3)  # a seat the room does not have
+        await ann.wait_for(lambda: "no seat 4" in (ann.last_error or "").lower(), WAIT)
+        assert not room.seats[1].standin and room.session.game.history == []
+        await websocket.close()
+        await close_all([ann])
+
+
+async def test_a_person_the_computer_plays_for_is_never_asked_to_roll() -> None:
+    async with serving(None) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]))
+        ann = await host_client(port, room, "Ann")
+        (bo,) = await seated(port, room, ["Bo"])  # still here, but idle at the keyboard
+        await ann.hand(1, "computer")
+        await bo.wait_for(lambda: bool(bo.seats) and bo.seats[1].standin, WAIT)
+        await ann.roll()
+        await until(lambda: len(room.session.game.history) >= 2)  # the computer rolled
+        assert room.session.game.history[1].player == 1 and not bo.my_turn
+        await bo.roll()  # refused: the computer has the seat
+        await bo.wait_for(lambda: "computer is playing" in (bo.last_error or ""), WAIT)
+        await close_all([ann, bo])
