@@ -77,7 +77,7 @@ REACTION_TEXT = {
     "nice": "nice one!",
     "ouch": "ouch!",
     "wow": "wow!",
-    "hurry": "your turn, hurry up!",
+    "hurry": "hurry up!",
 }
 HAND_TO = ("computer", "person")
 TIME_OUT_ACTIONS = ("roll", "skip")
