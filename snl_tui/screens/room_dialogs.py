@@ -110,6 +110,13 @@ def host_orders(
                         HostOrder("hand", index, name, "computer"),
                     )
                 )
+        if seat.taken and not seat.connected and index != own:
+            orders.append(
+                (
+                    f"Give {name}'s seat to whoever joins as {name}",
+                    HostOrder("hand", index, name, "anyone"),
+                )
+            )
         if index != own:
             orders.append((f"Remove {name} from the game", HostOrder("kick", index, name)))
         if seat.taken and index != own:

@@ -143,6 +143,7 @@ def test_the_host_is_offered_only_what_can_be_done() -> None:
     assert words == [
         "Skip Bob's turn",
         "Let the computer play for Bob",
+        "Give Bob's seat to whoever joins as Bob",
         "Remove Bob from the game",
         "Let Bob chat again",
     ]

@@ -4,7 +4,9 @@ with the browser link), and a fourth opens the link in a browser (Chromium), typ
 and takes a seat. On the way: the bell rings in the terminal whose turn comes (tmux's
 ``window_bell_flag``), the browser tab's title says "your turn", a chat line and a reaction
 reach every screen, one friend is killed with -9 and the host hands his seat to the
-computer from her screen (``x``), and the game is played to its winner.
+computer from her screen (``x``), the browser's player loses the page and comes back to
+the same seat by typing her name again (``--keep-seat 0``: at once), and the game is
+played to its winner.
 
 Skipped, with the reason, without tmux or without the browser (see test_browser.py).
 """
@@ -52,7 +54,7 @@ def test_three_terminals_and_a_browser_survive_a_vanished_friend(
             tmux_session(
                 "snl-hana",
                 f"exec '{SNL}' host throws-30 --name Hana --seats 4 --port {port} --web "
-                f"--web-port {web} --no-animation",
+                f"--web-port {web} --no-animation --keep-seat 0",
             )
         )
         wait_until(lambda: LINKS.search(screen(hana)) is not None, TIMEOUT, "links", session=hana)
@@ -132,7 +134,7 @@ def test_three_terminals_and_a_browser_survive_a_vanished_friend(
         def over() -> bool:
             return all("reached the goal" in screen(s) for s in terminals.values())
 
-        titled = False
+        titled = reloaded = False
         for _ in range(600):  # bounded: a 30-square game is far shorter
             if over():
                 break
@@ -143,12 +145,26 @@ def test_three_terminals_and_a_browser_survive_a_vanished_friend(
                     wait_for(lambda s=session: not my_turn(s), 10.0)
                     moved = True
             if di_turn():
-                titled = titled or wait_for(lambda: page.title() == "snl - your turn!", 5.0)
+                titled = titled or wait_for(lambda p=page: p.title() == "snl - your turn!", 5.0)
                 page.keyboard.press("r")
                 time.sleep(0.3)
                 moved = True
+                if not reloaded:
+                    # Di loses the page and opens the link again: the same seat, by name.
+                    page.close()
+                    wait_until(lambda: "Di (away" in screen(hana), TIMEOUT, "Di away", session=hana)
+                    page = open_game(browser, link, 1280, 800)
+                    stack.callback(page.close)
+                    page.fill("#join-name", "Di")
+                    page.press("#join-name", "Enter")
+                    reloaded = True
+                    deadline = time.monotonic() + TIMEOUT
+                    while "Di (you)" not in screen_text(page):
+                        assert time.monotonic() < deadline, "the browser's seat again"
+                        time.sleep(0.1)
             if not moved:
                 time.sleep(0.2)
+        assert reloaded
         wait_until(over, TIMEOUT, "the winner on every terminal")
         assert titled, "the browser tab's title never said it was Di's turn"
         winner: Callable[[str], Any] = re.compile(r"(Hana|Bo|Cy|Di) reached the goal").search

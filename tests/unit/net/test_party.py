@@ -203,7 +203,7 @@ async def test_the_host_skips_an_absent_player_and_everyone_is_told_why() -> Non
 
 
 async def test_the_computer_plays_a_handed_seat_and_gives_it_back(tmp_path: Path) -> None:
-    async with serving(store_in(tmp_path)) as (server, port):
+    async with serving(store_in(tmp_path), keep_seat=0) as (server, port):
         room = server.open_room(settings(["Ann", "Bo"]))
         ann = await host_client(port, room, "Ann")
         (bo,) = await seated(port, room, ["Bo"])
@@ -310,7 +310,7 @@ async def test_chat_and_reactions_reach_everyone_escaped_at_the_screen() -> None
 
 async def test_a_chat_flood_is_limited_and_a_muted_person_is_not_heard() -> None:
     limits = Limits(rate=1000, burst=1000, chat_rate=0.01, chat_burst=3)
-    async with serving(None, limits) as (server, port):
+    async with serving(None, limits, keep_seat=0) as (server, port):
         room = server.open_room(settings(["Ann", "Bo"]))
         ann = await host_client(port, room, "Ann")
         websocket = await raw(port)
@@ -362,7 +362,7 @@ async def test_an_unknown_reaction_or_hand_over_is_refused_with_the_choices() ->
         assert refused["code"] == "bad-reaction" and "gg" in str(refused["message"])
         await ann.hand(1, "nobody")
         await ann.wait_for(lambda: ann.last_error is not None, WAIT)
-        assert "computer or its person" in (ann.last_error or "")
+        assert "its person or anyone" in (ann.last_error or "")
         await ann.skip(3)  # a seat the room does not have
         await ann.wait_for(lambda: "no seat 4" in (ann.last_error or "").lower(), WAIT)
         assert not room.seats[1].standin and room.session.game.history == []
@@ -383,3 +383,23 @@ async def test_a_person_the_computer_plays_for_is_never_asked_to_roll() -> None:
         await bo.roll()  # refused: the computer has the seat
         await bo.wait_for(lambda: "computer is playing" in (bo.last_error or ""), WAIT)
         await close_all([ann, bo])
+
+
+async def test_the_host_hands_an_away_seat_over_to_whoever_joins_with_its_name() -> None:
+    async with serving(None) as (server, port):  # the default keep-seat: kept for its token
+        room = server.open_room(settings(["Ann", "Bo"]))
+        ann = await host_client(port, room, "Ann")
+        (bo,) = await seated(port, room, ["Bo"])
+        await bo.close()
+        await until(lambda: room.seats[1].connection is None)
+        kept = RoomClient(address(port, room), "Bo", backoff=FAST_BACKOFF)
+        kept.start()
+        await kept.wait_for(lambda: kept.last_refusal is not None, WAIT)
+        assert kept.last_refusal is not None and kept.last_refusal.code == "seat-kept"
+        await kept.close()
+        told = heard(ann)
+        await ann.hand(1, "anyone")
+        await ann.wait_for(lambda: any(e.code == "handed-over" for e in told), WAIT)
+        (friend,) = await seated(port, room, ["Bo"])  # a friend's machine, by name: at once
+        assert friend.seat == 1
+        await close_all([ann, friend])
