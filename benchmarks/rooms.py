@@ -3,7 +3,8 @@ server, for 60 seconds; then the same again with chat traffic (issue 31), so tha
 prints the figures without and with chat side by side.
 
 The server runs in its own process (this script started with ``--serve``), with the real
-``RoomServer``, default limits, and a store in a temporary folder: every move is saved
+``RoomServer``, default limits (but for the connections per address: every player here
+comes from 127.0.0.1), and a store in a temporary folder: every move is saved
 as ``snl host`` saves it. The players are ``RoomClient``s in this process; each rolls
 ``--think`` seconds after its turn comes (a quick person), and the first seat asks for a
 new game when one ends. In the second run each player also says a chat line every
@@ -42,7 +43,7 @@ from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.store.games import open_store
 from snl_tui.net.client import ClientEvent, RoomClient
 from snl_tui.net.protocol import RoomAddress
-from snl_tui.net.server import RoomServer
+from snl_tui.net.server import Limits, RoomServer
 
 SEATS = 4
 SEEN_TIMEOUT = 5.0
@@ -53,7 +54,9 @@ SEEN_TIMEOUT = 5.0
 
 async def serve(rooms: int, folder: str) -> None:
     store = open_store(os.path.join(folder, "games.db"))
-    server = RoomServer(store)
+    # Every scripted player comes from 127.0.0.1: the per-address cap (a guard against
+    # one machine holding the server's connections) is raised to the players' number.
+    server = RoomServer(store, limits=Limits(per_address=rooms * SEATS + 8))
     board = load_board("classic")
     players = tuple(Player(f"Seat {n}") for n in range(1, SEATS + 1))
     codes = [server.open_room(GameSettings(board, players)).code for _ in range(rooms)]
