@@ -47,6 +47,11 @@ def add_join_parser(commands: Subcommands) -> None:
     )
     join.add_argument("--watch", action="store_true", help="watch without taking a seat")
     join.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    join.add_argument(
+        "--no-bell",
+        action="store_true",
+        help="no bell or notification when your turn comes (b switches it in the game)",
+    )
     add_screen_reader(join)
 
 
@@ -63,7 +68,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         return await join_room(address, names, password=args.password, watch=args.watch)
 
     plain = screen_reader_wanted(args)
-    return play_in_room(joined, animate=not args.no_animation, plain=plain)
+    return play_in_room(joined, animate=not args.no_animation, bell=not args.no_bell, plain=plain)
 
 
 def default_name() -> str:
@@ -82,13 +87,14 @@ async def join_room(
     password: str | None = None,
     watch: bool = False,
     timeout: float = JOIN_TIMEOUT,
+    host_key: str | None = None,
 ) -> RoomClient:
     """A client welcomed in the room under the first of ``names`` the room accepts
     (the next one only when a name is already playing); SnlError with one line else."""
     from ..net.client import RoomClient
 
     for index, name in enumerate(names):
-        client = RoomClient(address, name, password=password, spectate=watch)
+        client = RoomClient(address, name, password=password, spectate=watch, host_key=host_key)
         client.start()
         try:
             await client.wait_for(
@@ -121,6 +127,7 @@ def play_in_room(
     join_line: Callable[[], str] | None = None,
     before: Callable[[], Awaitable[object]] | None = None,
     after: Callable[[], Awaitable[object]] | None = None,
+    bell: bool = True,
     plain: bool = False,
 ) -> int:
     """Join (``joined``), then open the room's screen on the same event loop until the
@@ -128,6 +135,8 @@ def play_in_room(
     server; ``join_line`` says, once it has run, what others type to join). Joining's
     SnlError propagates (one line, exit 2). ``plain``: the room in plain lines for a
     screen reader (``snl_tui.plain.room``) instead of the room's screen."""
+    from ..core.store.settings import load_settings
+
     loop = asyncio.new_event_loop()
     client: RoomClient | None = None
     try:
@@ -145,7 +154,8 @@ def play_in_room(
             return loop.run_until_complete(play_room(client, console, join_line=line))
         from ..app import SnlApp, run_app
 
-        app = SnlApp.joining(client, join_line=line, animate=animate)
+        settings, _ = load_settings()
+        app = SnlApp.joining(client, join_line=line, animate=animate, settings=settings, bell=bell)
         return run_app(app, loop=loop)
     finally:
         if client is not None:

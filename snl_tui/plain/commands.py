@@ -34,6 +34,7 @@ COMMANDS = (
     Command("new", "start a new game"),
     Command("again", "ask the host for a new game once this one is over"),
     Command("say", "say the last move again"),
+    Command("chat", "say one line to everyone in the room: chat hello all"),
     Command("help", "this list"),
     Command("quit", "leave (the game stays saved)"),
 )

@@ -15,6 +15,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from ..core.odds.standing import compute_odds
+from ..core.text import plural
 from . import words
 from .commands import DIE, describe_commands, help_line, read_line, unknown_line
 from .console import Console
@@ -24,8 +25,20 @@ if TYPE_CHECKING:
     from ..net.client import ClientEvent, RoomClient
     from ..net.protocol import SeatInfo
 
-ROOM_COMMANDS = ("roll", "where", "board", "hint", "odds", "route", "again", "say", "help", "quit")
-WATCHING_COMMANDS = ("where", "board", "hint", "odds", "route", "say", "help", "quit")
+ROOM_COMMANDS = (
+    "roll",
+    "where",
+    "board",
+    "hint",
+    "odds",
+    "route",
+    "again",
+    "say",
+    "chat",
+    "help",
+    "quit",
+)
+WATCHING_COMMANDS = ("where", "board", "hint", "odds", "route", "say", "chat", "help", "quit")
 
 EXIT_OK = 0
 EXIT_REFUSED = 2
@@ -48,6 +61,8 @@ def seat_changes(
             if old is not None and old.kind != "computer":
                 lines.append(f"{who}'s seat is now played by the computer.")
             continue
+        if seat.removed or (old is not None and old.removed):
+            continue  # the host removed its person: the room's notice says so
         if old is not None and old.kind == "computer":
             lines.append(f"{who} plays seat {index + 1} again, in person.")
         elif seat.taken and (old is None or not old.taken):
@@ -60,7 +75,8 @@ def seat_changes(
             lines.append(f"{who} lost the connection.")
         elif seat.taken and seat.connected and index in away:
             away.discard(index)
-            lines.append(f"{who} is back.")
+            if not old or not old.standin:  # else the room's notice says they are back
+                lines.append(f"{who} is back.")
     return lines
 
 
@@ -119,6 +135,12 @@ class PlainRoom:
             self.last_line = None
             self.say(f"A new game. {words.start_line(session.game, session.mode)}")
             self.your_turn()
+        elif event.kind == "notice" and event.message:
+            self.say(event.message)  # the host's words: a turn skipped, a seat handed over
+        elif event.kind == "chat" and event.message:
+            who = words.plain_name(event.name or "someone")
+            joined = ": " if event.code == "reaction" else " says: "
+            self.say(f"{who}{joined}{event.message}")
         elif event.kind in ("error", "refused") and event.message:
             self.say(event.message)
             if client.refused is not None:
@@ -172,15 +194,23 @@ class PlainRoom:
             who = words.plain_name(seat.name)
             if seat.kind == "computer":
                 state = "the computer"
+            elif seat.removed:
+                state = "removed, the computer plays"
             elif not seat.taken:
                 state = "free"
+            elif seat.standin:
+                state = "the computer plays for them"
             elif not seat.connected:
-                state = "away"
+                state = "away" if seat.away is None else f"away {plural(seat.away, 'second')}"
             else:
                 state = "here"
             mine = ", you" if index == self.client.seat else ""
             parts.append(f"seat {index + 1} {who} ({state}{mine})")
-        return "Seats: " + "; ".join(parts) + "."
+        text = "Seats: " + "; ".join(parts) + "."
+        watchers = [words.plain_name(name) for name in self.client.watchers]
+        if watchers:
+            text += f" Watching: {words.and_list(watchers)}."
+        return text
 
     def your_turn(self, *, others: bool = False) -> None:
         """Say that it is this player's turn, or that the room waits for people (and,
@@ -257,6 +287,9 @@ class PlainRoom:
         if command == "say":
             self.say(self.last_line or "No move yet.")
             return True
+        if command == "chat":
+            await self.chat(typed.rest)
+            return True
         if session is None:
             self.say("No game yet: waiting for the room.")
             return True
@@ -273,6 +306,14 @@ class PlainRoom:
         else:
             await self.tell(command, typed.rest, session)
         return True
+
+    async def chat(self, text: str) -> None:
+        """One line to everyone (the room says it back to us, as to everyone)."""
+        text = " ".join(text.split())
+        if not text:
+            self.say("Type chat, then what to say: chat good luck everyone.")
+        elif not await self.client.chat(text):
+            self.say("Not connected: the room cannot hear us now.")
 
     async def roll(self, session: GameSession) -> None:
         client, game = self.client, session.game

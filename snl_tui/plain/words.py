@@ -81,6 +81,8 @@ def turn_line(game: Game, turn: Turn, *, chosen: bool = False) -> str:
     is the game after the move (its winner and whose move is next)."""
     move = turn.move
     who = name(game.players[turn.player])
+    if turn.passed:
+        return f"{who}'s turn is skipped, {where(move.start)}. {next_words(game, turn)}".rstrip()
     verb = "chose" if chosen else "rolled"
     text = f"{who} {verb} {move.die}: "
     if turn.cancelled:

@@ -151,6 +151,16 @@ def test_a_screen_reader_player_and_a_terminal_player_both_hear_every_move(
 
         while not heard_all():
             assert lines.next(deadline) is not None, lines.seen
+        host.run(bo.chat("well played"))  # a chat line from the terminal player...
+        while "Bo says: well played" not in lines.seen:
+            assert lines.next(deadline) is not None, lines.seen
+        chats: list[str] = []
+        bo.listener = lambda event: chats.append(f"{event.name}: {event.message}")
+        ann.stdin.write("chat thanks, you too\n")  # ...and one back, typed
+        ann.stdin.flush()
+        while "Ann says: thanks, you too" not in lines.seen:
+            assert lines.next(deadline) is not None, lines.seen
+        host.run(bo.wait_for(lambda: "Ann: thanks, you too" in chats, LIMIT))
         ann.stdin.write("where\n")
         ann.stdin.close()  # the end of input: Ann leaves the room
         while (line := lines.next(deadline)) is not None:

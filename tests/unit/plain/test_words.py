@@ -154,3 +154,10 @@ def test_a_huge_line_is_read_as_its_first_part_and_the_next_line_still_counts() 
     assert console.read() == "x" * INPUT_LIMIT
     assert console.read() == "where"
     assert console.read() is None
+
+
+def test_a_skipped_turn_is_said_as_one() -> None:
+    game = Game(CLASSIC, ANN_BO)
+    game.play(4)
+    turn = game.pass_turn()
+    assert words.turn_line(game, turn) == "Bo's turn is skipped, off the board. Ann to move."
