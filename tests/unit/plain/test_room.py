@@ -244,3 +244,22 @@ def test_the_host_can_play_in_plain_lines_too(
     assert "Ann off the board and Player 2 off the board. Ann to move. The goal is 100." in out
     assert out[-1] == "Left the room."
     assert unplain("\n".join(out)) == []
+
+
+def test_notices_chat_and_reactions_are_said_as_lines() -> None:
+    import io
+
+    from snl_tui.net.client import ClientEvent
+    from snl_tui.plain.console import Console
+    from snl_tui.plain.room import PlainRoom
+
+    console = Console(io.StringIO(), io.StringIO())
+    room = PlainRoom(RoomClient("127.0.0.1:1/ABCD", "Ann"), console)
+    room.heard(ClientEvent("notice", "The host skipped Bo's turn (Bo is away).", code="skipped"))
+    room.heard(ClientEvent("chat", "good luck \x1b[31m", name="Bo"))
+    room.heard(ClientEvent("chat", "nice one!", code="reaction", name="Cy\u2728"))
+    assert console.said == [
+        "The host skipped Bo's turn (Bo is away).",
+        "Bo says: good luck \\x1b[31m",
+        "Cy: nice one!",
+    ]
