@@ -52,7 +52,6 @@ unless something else loaded it already.
 from __future__ import annotations
 
 import math
-import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -68,6 +67,7 @@ from ..engine import count_to, jump_table, turn_table
 from ..errors import SnlError
 from .band import PlainSolver, PlainStructure, plain_structure
 from .blas import one_thread
+from .ready import SETTLED
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -781,22 +781,18 @@ DENSE_SYSTEM_LIMIT = 128
 microseconds); above it, one sparse SuperLU factorisation serves every solve."""
 
 
-PLAIN_RANK_COLD = 1500
-"""With scipy not loaded yet, a board of up to this many jumps is solved as the plain
-walk plus corrections (``band``): a k x k dense factorisation costs less than importing
-scipy's sparse solver (a quarter of a second) up to about here."""
+PLAIN_RANK = 1500
+"""Up to this many corrections (jumps) the plain walk plus corrections (``band``) solves
+the board: a k x k dense factorisation costs less than importing scipy's sparse solver.
+Past it, while k^3 stays below ``PLAIN_RANK_WORK`` times the squares, too (a sparse
+factorisation fills in with the jumps on a large board)."""
 PLAIN_RANK_WORK = 20_000
-"""With scipy loaded, the plain walk plus corrections is used while k^3 stays below this
-many times the squares (a sparse factorisation fills in with the jumps: at 1000 x 1000
-with 2,000 jumps it has 16 M entries; at 50 x 50 with 1,000 jumps it takes 3 ms)."""
 
 
 def _plain_pays(structure: PlainStructure) -> bool:
-    """Is the plain walk plus corrections the cheaper way to solve this board?"""
+    """Is the plain walk plus corrections the way to solve this board (its shape only)?"""
     rank = structure.rank
-    if rank**3 <= PLAIN_RANK_WORK * structure.squares:
-        return True
-    return rank <= PLAIN_RANK_COLD and "scipy.sparse.linalg" not in sys.modules
+    return rank <= PLAIN_RANK or rank**3 <= PLAIN_RANK_WORK * structure.squares
 
 
 class _DenseSolver:
@@ -1155,7 +1151,6 @@ class _TurnOperator:
         self.scale = 1.0 / faces
         self.window = window
         self.dense: np.ndarray | None = None
-        self.sparse: Any = None
         self.gather: _Gather | None = None
         self.levels: list[tuple[np.ndarray, float]] = []
         if window is not None:  # every position, in square order: sliding sums
@@ -1179,21 +1174,7 @@ class _TurnOperator:
                 b = np.linalg.solve(np.eye(size) - a[:, :size], b[:, :size])
             self.dense = np.ascontiguousarray(b[:, :size])
             return
-        rows = np.repeat(np.arange(size), faces)
-        cols = ending.ravel()
-        keep = cols < size  # not the sink
-        if "scipy.sparse" in sys.modules:
-            # B as a sparse matrix: one matrix-vector product in C per turn, about twice
-            # as fast as gathering along the roll table with numpy (measured at 50 x 50).
-            from scipy.sparse import csr_matrix
-
-            self.sparse = csr_matrix(
-                (np.full(int(keep.sum()), self.scale), (rows[keep], cols[keep])),
-                shape=(size, size),
-            )
-        else:
-            # Not worth importing scipy for (a quarter of a second): numpy gathers.
-            self.gather = _Gather(ending, self.scale)
+        self.gather = _Gather(ending, self.scale)
         if six_again:
             weight = self.scale
             while True:  # until the next block of terms weighs below 1e-18
@@ -1205,12 +1186,10 @@ class _TurnOperator:
 
     def _product(self, values: np.ndarray) -> np.ndarray:
         """B @ values."""
-        if self.gather is not None:
-            out = np.empty(self.size)
-            self.gather(values, out)
-            return out
-        product: np.ndarray = self.sparse @ values
-        return product
+        assert self.gather is not None
+        out = np.empty(self.size)
+        self.gather(values, out)
+        return out
 
     @property
     def step(self) -> Callable[[np.ndarray, np.ndarray], object]:
@@ -1219,12 +1198,9 @@ class _TurnOperator:
             return self.dense.dot
         if self.window is not None:
             return self.window
-        if self.levels:
+        if self.levels or self.gather is None:
             return self.apply
-        if self.gather is not None:
-            return self.gather
-        product = _matvec(self.sparse)
-        return self.apply if product is None else product
+        return self.gather
 
     def apply(self, values: np.ndarray, out: np.ndarray) -> None:
         if self.dense is not None:
@@ -1405,25 +1381,6 @@ class _Gather:
         out *= self.scale
 
 
-def _matvec(matrix: Any) -> Callable[[np.ndarray, np.ndarray], None] | None:
-    """``product(values, out)``: out = matrix @ values without the per-call checks of
-    ``matrix @ values`` (they cost as much as the product itself at 2,500 positions, and
-    a long game takes tens of thousands of turns): scipy's own CSR kernel, or None if
-    this scipy does not have it where expected (then ``@`` serves)."""
-    try:
-        from scipy.sparse._sparsetools import csr_matvec
-    except ImportError:  # pragma: no cover - another scipy layout
-        return None
-    rows, cols = matrix.shape
-    indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
-
-    def product(values: np.ndarray, out: np.ndarray) -> None:
-        out.fill(0.0)
-        csr_matvec(rows, cols, indptr, indices, data, values, out)
-
-    return product
-
-
 # -- the roll table and the move graph -------------------------------------------------
 
 
@@ -1488,13 +1445,13 @@ def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 NUMPY_SEARCH_LIMIT = 100_000
-"""Up to this many positions, with scipy not loaded, graph searches run in numpy (one
-vectorised step per level) rather than importing scipy's graph routines."""
+"""Up to this many positions graph searches run in numpy (one vectorised step per level:
+no scipy import); above it in ``scipy.sparse.csgraph``."""
 
 
 def _reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
     """Per position: can it reach a seed along the edges here -> there?"""
-    if size <= NUMPY_SEARCH_LIMIT and "scipy.sparse" not in sys.modules:
+    if size <= NUMPY_SEARCH_LIMIT:
         return _reaching_numpy(here, there, size, seeds)
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order
@@ -1593,11 +1550,14 @@ def settle(board: Board) -> None:
     table = chain.table
     while not table.finished:
         table.advance(_stretch_length(table.t))
+    if is_settled(board):
+        SETTLED.add(board)
 
 
 def clear_cache() -> None:
     """Forget every board's cached chain (benchmarks time a cold start with it)."""
     _CHAINS.clear()
+    SETTLED.clear()
 
 
 # -- one expectation, fast (for a generator's inner loop and per-jump impacts) -----------
