@@ -63,11 +63,12 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from ..board import MAX_SIDE, Board
-from ..engine import count_to, jump_table, turn_table
 from ..errors import SnlError
 from .band import PlainSolver, PlainStructure, plain_structure
 from .blas import one_thread
+from .model import TurnModel, TurnTable
 from .ready import SETTLED
+from .update import RowUpdate
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -179,7 +180,8 @@ class _Chain:
         # dest[p, d - 1]: where face d from p ends (the engine's rules), or under
         # three_sixes the equally likely ends of a whole turn, each one turn. The goal
         # row loops onto itself so that the goal absorbs.
-        self.dest, self.faces, self.six_again = roll_array(board)
+        self.turns = turn_table_of(board)
+        self.dest, self.faces, self.six_again = self.turns.dest, self.turns.width, self.turns.again
         self.per_roll = not board.rules.three_sixes  # dest's entries are single rolls
         self.size = goal + 1
         self.can_finish, self.safe = _reachability(self.dest, goal)
@@ -206,10 +208,7 @@ class _Chain:
 
     def _ends_turn(self, states: np.ndarray) -> np.ndarray:
         """Per state and face: the roll ends the turn without winning."""
-        ends: np.ndarray = self.dest[states] != self.goal
-        if self.six_again:
-            ends[:, -1] = False  # a top roll that does not win rolls again, same turn
-        return ends
+        return self.turns.ends_turn(states)
 
     @cached_property
     def _safe_system(self) -> _System:
@@ -232,6 +231,19 @@ class _Chain:
         if system._plain is None:
             return system
         return _System(self.dest, self._safe_states, self.faces, plain=False)
+
+    def expectation_update(self) -> RowUpdate:
+        """Expected turns after a small change of the turn table (a jump removed), by
+        low-rank updates of this board's factorised system (``update.RowUpdate``)."""
+        system = self.factorised_system
+
+        def rows_of(picked: np.ndarray) -> np.ndarray:
+            unit = np.zeros((len(system.states), len(picked)))
+            unit[picked, np.arange(len(picked))] = 1.0
+            rows: np.ndarray = system.solve(unit, transposed=True).T
+            return rows
+
+        return RowUpdate(self.turns, system.index, self._extra_rolls[system.states], rows_of)
 
     @cached_property
     def _extra_rolls(self) -> np.ndarray:
@@ -373,9 +385,7 @@ class _Chain:
         here = np.repeat(np.arange(self.size), self.faces)
         there = self.dest.ravel()
         keep = undecided[here] & undecided[there]
-        ends = np.ones(self.dest.shape, dtype=bool)
-        if self.six_again:
-            ends[:, -1] = False
+        ends = self.turns.ends_turn()  # (where it is kept, ``there`` is not the goal)
         here, there, ends_turn = here[keep], there[keep], ends.ravel()[keep]
         graph = csr_matrix((np.ones(len(here)), (here, there)), shape=(self.size, self.size))
         _, component = connected_components(graph, directed=True, connection="strong")
@@ -1385,38 +1395,26 @@ class _Gather:
 
 
 def roll_array(board: Board) -> tuple[np.ndarray, int, bool]:
-    """(dest, faces, again): dest[p, d - 1] is where face d from p ends, with a goal row
-    that loops onto itself (the goal absorbs); ``again``: a top roll that does not win
-    continues the turn.
+    """(dest, width, again): the board's ``TurnTable`` as arrays. ``dest[p, d - 1]`` is
+    where face d from p ends, with a goal row that loops onto itself (the goal absorbs);
+    ``again``: a top roll that does not win continues the turn. Under ``three_sixes`` the
+    rows are the engine's whole-turn outcomes (each entry one turn)."""
+    table = turn_table_of(board)
+    return table.dest, table.width, table.again
 
-    Built with numpy from the engine's own pieces: its jump table (the landing rule,
-    ``chain`` included) and ``count_to`` for the last ``faces`` positions (overshoot).
-    Under ``three_sixes`` the rows are the engine's ``turn_table`` (each entry one turn).
-    """
+
+def turn_table_of(board: Board) -> TurnTable:
+    """What one turn does on ``board`` (``model.TurnModel``), refusing a ``three_sixes``
+    table too large to hold."""
     rules = board.rules
-    goal, faces = board.goal, rules.faces
-    if rules.three_sixes:
-        rows, faces, again = turn_table(board)
-        if len(rows) * faces > MAX_TURN_TABLE_CELLS:
-            raise AnalysisError(
-                f"three tops in a row on a {faces ** (1 / 3):.0f}-sided die: the exact odds "
-                f"of {goal} squares need {len(rows) * faces:,} turn outcomes (at most "
-                f"{MAX_TURN_TABLE_CELLS:,})"
-            )
-        return np.array([*rows, [goal] * faces], dtype=np.int32).reshape(-1, faces), faces, again
-    # int32 (a million squares fit): half the memory traffic of the default integers.
-    jumps = np.fromiter(jump_table(board), dtype=np.int32, count=goal + 1)
-    squares = np.arange(goal + 1, dtype=np.int32)
-    landing = np.where(jumps < 0, squares, jumps)
-    counted = squares[:, None] + np.arange(1, faces + 1, dtype=np.int32)
-    np.minimum(counted, goal, out=counted)
-    dest: np.ndarray = landing[counted]
-    for here in range(max(0, goal - faces + 1), goal):
-        for die in range(goal - here + 1, faces + 1):
-            target = count_to(board, here, die)
-            dest[here, die - 1] = here if target is None else landing[target]
-    dest[goal] = goal
-    return dest, faces, rules.six_again
+    model = TurnModel.of(board)
+    if rules.three_sixes and board.goal * model.width > MAX_TURN_TABLE_CELLS:
+        raise AnalysisError(
+            f"three tops in a row on a {rules.faces}-sided die: the exact odds "
+            f"of {board.goal} squares need {board.goal * model.width:,} turn outcomes (at "
+            f"most {MAX_TURN_TABLE_CELLS:,})"
+        )
+    return model.table(model.landing_of(board))
 
 
 def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1575,22 +1573,12 @@ def expected_turns(board: Board, start: int | None = None) -> float:
     if board.goal > MAX_ANALYSIS_SQUARES:
         raise AnalysisError(too_large_message(board.goal))
     position = board.rules.start_position if start is None else start
-    dest, faces, again = roll_array(board)
-    return expected_from_dest(dest, board.goal, faces, again, position)
+    return expected_from_table(turn_table_of(board), position)
 
 
-def expected_from_rows(
-    rows: list[list[int]], goal: int, faces: int, six_again: bool, start: int
-) -> float:
-    """``expected_turns`` on a roll table (``rows[p][d - 1]`` for p below the goal)."""
-    dest = np.array([*rows, [goal] * faces], dtype=np.intp).reshape(-1, faces)
-    return expected_from_dest(dest, goal, faces, six_again, start)
-
-
-def expected_from_dest(
-    dest: np.ndarray, goal: int, faces: int, six_again: bool, start: int
-) -> float:
-    """``expected_turns`` on a roll array (``roll_array``'s ``dest``, goal row included)."""
+def expected_from_table(table: TurnTable, start: int) -> float:
+    """``expected_turns`` on a turn table (``model.TurnTable``)."""
+    dest, goal, faces = table.dest, table.goal, table.width
     if start == goal:
         return 0.0
     size = goal + 1
@@ -1609,9 +1597,6 @@ def expected_from_dest(
         return math.inf
     reached[goal] = False
     system = _System(dest, np.flatnonzero(reached), faces)
-    ends = dest[system.states] != goal
-    if six_again:
-        ends[:, -1] = False
-    extra = system.solve(ends.sum(axis=1) / faces)
+    extra = system.solve(table.turn_cost(system.states))
     value = 1.0 + float(extra[system.index[start]])
     return value if math.isfinite(value) else math.nan
