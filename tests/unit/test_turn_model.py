@@ -4,6 +4,8 @@ effects and the generator's), each checked against the engine's own ``next_posit
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -20,6 +22,14 @@ from snl_tui.core.studio.impacts import jump_impacts
 SLIDE = 10
 """The toy rule: a roll past the goal slides the token back to SLIDE squares before it
 (no such overshoot option exists)."""
+
+
+@pytest.fixture(autouse=True)
+def fresh_chains() -> Iterator[None]:
+    """No chain built under the toy rule outlives the test (nor one from before)."""
+    clear_cache()
+    yield
+    clear_cache()
 
 
 def add_toy_rule(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -66,4 +76,3 @@ def test_a_toy_rule_in_the_engine_moves_every_figure(monkeypatch: pytest.MonkeyP
         others = [(a, b) for a, b in classic.jumps.items() if a != impact.start]
         without = reference_expected_turns(classic.with_jumps(others))
         assert impact.expected_turns_without == pytest.approx(without, rel=1e-10)
-    clear_cache()
