@@ -23,9 +23,9 @@ from .markov import (
     MAX_DISTRIBUTION_SQUARES,
     TAIL_TOLERANCE,
     AnalysisError,
+    Chain,
     Column,
     TailBounds,
-    _Chain,
     chain_of,
     clear_cache,
     forecast,
@@ -92,7 +92,7 @@ class Analysis:
     players: int
     positions: tuple[int, ...]
     to_move: int
-    _chain: _Chain = field(repr=False)
+    _chain: Chain = field(repr=False)
     _wins: tuple[float, ...] = field(repr=False)
     _wins_error: float = field(default=0.0, repr=False)
     _modes: dict[int, tuple[Column, bool]] = field(default_factory=dict, repr=False, compare=False)

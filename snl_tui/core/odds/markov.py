@@ -121,7 +121,7 @@ class Column:
     error: float = 0.0
     """A bound on how far any entry may be off: 0 where every turn was computed, the
     half-width of the geometric bounds where the tail was written in closed form
-    (``_Chain.columns`` with ``extend``)."""
+    (``Chain.columns`` with ``extend``)."""
 
     @property
     def resolved(self) -> bool:
@@ -166,7 +166,7 @@ class TailBounds:
         )
 
 
-class _Chain:
+class Chain:
     """The Markov-chain work for one board: built on first use, then cached.
 
     Holds no reference to the board, so the cache entry (a WeakKeyDictionary value) does
@@ -712,7 +712,7 @@ MAX_EXTENSION = 2_000_000
 """Most turns a tail is written out in closed form (16 MB a column)."""
 
 Done = Callable[[list[Column]], bool]
-"""When a computation of columns may stop (see ``_Chain.columns``)."""
+"""When a computation of columns may stop (see ``Chain.columns``)."""
 
 FOLLOWS_KEPT = 8
 """Stretches past the table kept per board (the last positions asked about)."""
@@ -1514,14 +1514,14 @@ def sorted_distinct(values: np.ndarray) -> np.ndarray:
     return distinct
 
 
-_CHAINS: WeakKeyDictionary[Board, _Chain] = WeakKeyDictionary()
+_CHAINS: WeakKeyDictionary[Board, Chain] = WeakKeyDictionary()
 
 
-def chain_of(board: Board) -> _Chain:
+def chain_of(board: Board) -> Chain:
     """The board's chain, built on first use and cached while the board lives."""
     chain = _CHAINS.get(board)
     if chain is None:
-        chain = _Chain(board)
+        chain = Chain(board)
         _CHAINS[board] = chain
     return chain
 
