@@ -52,6 +52,7 @@ unless something else loaded it already.
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -95,8 +96,26 @@ COLUMN_WORK = 300_000_000
 a few seconds at most. A column still unresolved then carries its error bound."""
 
 
+PROGRESS_SQUARES = 40_000
+"""A board past this many squares says when it starts solving (``Chain.progress``)."""
+PROGRESS_EVERY = 2.0
+"""Seconds between two progress notes while the distribution is worked out."""
+
+Progress = Callable[[str], None]
+"""``progress(text)``: what a long analysis is doing now."""
+
+
 class AnalysisError(SnlError, ValueError):
     """A board that cannot be analysed exactly (too large)."""
+
+
+SMALL_BOARD_SQUARES = 2500
+"""Boards up to this many squares (50 x 50) are analysed with any number of jumps."""
+MAX_LARGE_BOARD_JUMPS = 3000
+"""Most snakes and ladders on a board of more than ``SMALL_BOARD_SQUARES``: the exact
+solve's time and memory grow with the jumps that the plain walk cannot take (a sparse
+factorisation fills in), so a board past this is refused at once rather than left to
+run for minutes and gigabytes (``docs/odds.md`` gives the measured bounds)."""
 
 
 def too_large_message(goal: int) -> str:
@@ -104,6 +123,20 @@ def too_large_message(goal: int) -> str:
         f"the board has {goal:,} squares: exact odds are computed for boards of at most "
         f"{MAX_ANALYSIS_SQUARES:,} squares"
     )
+
+
+def refusal(board: Board) -> str | None:
+    """Why ``board`` is too large to analyse exactly in bounded time and memory, or None."""
+    if board.goal > MAX_ANALYSIS_SQUARES:
+        return too_large_message(board.goal)
+    jumps = len(board.jumps)
+    if board.goal > SMALL_BOARD_SQUARES and jumps > MAX_LARGE_BOARD_JUMPS:
+        return (
+            f"the board has {board.goal:,} squares and {jumps:,} snakes and ladders: exact "
+            f"odds above {SMALL_BOARD_SQUARES:,} squares take at most "
+            f"{MAX_LARGE_BOARD_JUMPS:,}"
+        )
+    return None
 
 
 # -- the chain of one board ------------------------------------------------------------
@@ -174,8 +207,9 @@ class Chain:
     """
 
     def __init__(self, board: Board) -> None:
-        if board.goal > MAX_ANALYSIS_SQUARES:
-            raise AnalysisError(too_large_message(board.goal))
+        refused = refusal(board)
+        if refused is not None:
+            raise AnalysisError(refused)
         self.goal = goal = board.goal
         # dest[p, d - 1]: where face d from p ends (the engine's rules), or under
         # three_sixes the equally likely ends of a whole turn, each one turn. The goal
@@ -192,6 +226,25 @@ class Chain:
         self._trends: dict[tuple[int, ...], list[tuple[int, float]]] = {}
         self._final: dict[int, Column] = {}
         self._reads: dict[int, tuple[tuple[int, int, int], Column]] = {}
+        self.progress: Progress | None = None
+        """Told what a long analysis is doing (``snl analyze`` prints it on stderr)."""
+        self._said = 0.0
+
+    def listen(self, progress: Progress | None) -> None:
+        """Tell ``progress`` from now on what a long analysis does (None: nobody); the
+        first periodic note comes ``PROGRESS_EVERY`` from now, so a short one is quiet."""
+        self.progress = progress
+        self._said = time.monotonic()
+
+    def _say(self, text: str, every: float = 0.0) -> None:
+        """Tell ``progress`` (if any) ``text``; with ``every``, at most once a period."""
+        if self.progress is None:
+            return
+        now = time.monotonic()
+        if every and now - self._said < every:
+            return
+        self._said = now
+        self.progress(text)
         """Columns that are complete (resolved to ``TAIL_TOLERANCE``): never recomputed."""
 
     @property
@@ -213,6 +266,8 @@ class Chain:
     @cached_property
     def _safe_system(self) -> _System:
         """I - R over every safe position but the goal (a turn may begin anywhere)."""
+        if self.size > PROGRESS_SQUARES:
+            self._say(f"solving for the expected turns over {self.size - 1:,} squares")
         return _System(self.dest, self._safe_states, self.faces)
 
     @cached_property
@@ -501,6 +556,7 @@ class Chain:
                 return extended
             sooner = forecast(trend, table.t, EXTENSION_ERROR) if extend else 0
             table.advance(_paced(table.t, wait, sooner))
+            self._say(f"finishing-turn distribution: {table.t:,} turns so far", PROGRESS_EVERY)
             columns = self._read(table, None, positions)
         if finished(columns) or table.complete:
             return columns
@@ -513,6 +569,7 @@ class Chain:
             turn = table.t + follow.t
             sooner = forecast(trend, turn, EXTENSION_ERROR) if extend else 0
             follow.advance(_paced(turn, wait, sooner))
+            self._say(f"finishing-turn distribution: {turn:,} turns so far", PROGRESS_EVERY)
             columns = self._read(table, follow, positions)
         return columns
 
@@ -1570,8 +1627,9 @@ def expected_turns(board: Board, start: int | None = None) -> float:
     generator that scores thousands of candidate boards. Raises ``AnalysisError`` for a
     board too large.
     """
-    if board.goal > MAX_ANALYSIS_SQUARES:
-        raise AnalysisError(too_large_message(board.goal))
+    refused = refusal(board)
+    if refused is not None:
+        raise AnalysisError(refused)
     position = board.rules.start_position if start is None else start
     return expected_from_table(turn_table_of(board), position)
 
