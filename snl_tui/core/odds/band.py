@@ -50,8 +50,8 @@ DIRECT_SOLVES = 2
 """Without scipy, the first this many solves of K are numpy LU solves (one
 factorisation each, a quarter of an inversion's work); from the next one on, numpy
 inverts K once and every later solve is a product. ``snl analyze`` needs two (the
-expectation with the condition estimate's right-hand side beside it, then the spread):
-at 50 x 50 with 1,000 jumps 49 ms against the inversion's 87 ms."""
+expectation with the condition estimate's right-hand side beside it, then the spread),
+half an inversion's work."""
 REFINEMENTS = 3
 """Most steps of iterative refinement after a solve whose residual is too large."""
 
@@ -142,8 +142,8 @@ SETTLED = 4 * float(np.finfo(float).eps)
 """How close to its limit the renewal sequence must stay to be taken as settled."""
 LAPACK_SQUARES = 50_000
 """From this many squares on, the plain walk's back-substitution is LAPACK's banded
-triangular solve (``scipy.linalg.lapack.dtbtrs``: a few ms for a million squares, where
-the numpy blocks take ~50 ms); below it, numpy blocks (no scipy import)."""
+triangular solve (``scipy.linalg.lapack.dtbtrs``, an order of magnitude faster than
+the numpy blocks there); below it, numpy blocks (no scipy import)."""
 
 
 class PlainSolver:

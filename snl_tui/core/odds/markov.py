@@ -1,32 +1,27 @@
 """The Markov chain of one board (SPEC 6): exact odds of random play, never a simulation.
 
-The chain's states are the positions 0..goal (0 = off the board); the goal absorbs. The
-engine decides what every roll does: ``count_to`` and the board's landing table (what
-``next_position`` is made of) give one roll table, ``dest[p, d - 1]``, built with numpy
-(a million-square board in a fraction of a second); everything else is sparse linear
-algebra on that table.
-
-Two time scales matter:
+The chain's states are the positions 0..goal (0 = off the board); the goal absorbs. What
+one turn does comes from the turn model (``model.TurnTable``, read off the engine's
+tables: no rule is restated here); everything else is linear algebra on that table.
 
 * A **roll** moves the token once (the engine's unit).
 * A **turn** is the whole run of rolls while the die shows its top face under
-  ``six_again`` (a top roll that wins ends the game at once). Without ``six_again`` a turn
-  is one roll. All the figures here count turns, because that is what a player waits for.
+  ``six_again`` (a top roll that wins ends the game at once); under ``three_sixes`` each
+  entry of the table is a whole turn. All the figures here count turns.
 
 What is computed, once per board and cached (boards are immutable and hashable):
 
 * which positions can reach the goal, and which can reach a *doomed* position (one from
-  which the goal is unreachable): graph searches (numpy, or ``scipy.sparse.csgraph`` on
-  large boards or once scipy is loaded), so an infinite expectation is detected exactly
-  and never by iterating until something gives up;
-* one solver of I - R over the positions that finish surely (R: the per-roll matrix,
-  six non-zeros a row on a six-sided die), reused for every right-hand side: the
-  expected turns, their second moment (the standard deviation) and the expected visits
-  (the transposed system). Exact to rounding on every board the solver takes (up to
-  1000 x 1000), with no iteration behind them: a dense solve up to
-  ``DENSE_SYSTEM_LIMIT`` positions, the plain walk plus one correction per jump
-  (``band``) where the roll table has that shape and it is the cheaper way
-  (``_plain_pays``), else one sparse LU factorisation (SuperLU);
+  which the goal is unreachable): graph searches (numpy up to ``NUMPY_SEARCH_LIMIT``
+  positions, ``scipy.sparse.csgraph`` above), so an infinite expectation is detected
+  exactly and never by iterating until something gives up;
+* one solver of I - R over the positions that finish surely, reused for every
+  right-hand side: the expected turns, their variance and the expected visits (the
+  transposed system). Two paths, chosen by the system's size and shape only (never by
+  what is imported): an LU factorisation (dense up to ``DENSE_SYSTEM_LIMIT`` positions,
+  SuperLU above), or the plain walk plus one correction per jump (``band``) where the
+  table has that shape and few enough jumps (``_plain_pays``). ``band`` is kept for the
+  1000 x 1000 boards of ``benchmarks/analysis.py``, where SuperLU fills in;
 * the probability of ever finishing (a second factorisation, only when some position
   finishes with a probability strictly between 0 and 1);
 * the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
@@ -37,16 +32,16 @@ What is computed, once per board and cached (boards are immutable and hashable):
   column that stops before its tail is resolved says so (``Column.unresolved``: the mass
   neither finished nor doomed at its last turn bounds every figure read from it), never
   silently. Boards over ``MAX_DISTRIBUTION_SQUARES`` get no table at all
-  (``distribution_left_out`` says why).
+  (``distribution_left_out`` says why); boards too large or too dense to solve in bounded
+  time and memory are refused at once (``refusal``).
 
 ``analysis.analyze`` only combines columns, so the game can call it after every move.
-``expected_turns(board)`` is the fast path for a generator's inner loop: one small sparse
-solve over the positions a game from the start can reach, no table.
+``expected_turns(board)`` solves one expectation over the positions a game from the start
+can reach, no table; ``Chain.expectation_update`` serves small changes (``update``).
 
-scipy is imported on first use (inside the functions), never when this module loads:
-the game's first frame does not wait for it; where numpy does the work for less than
-the import costs (``band``, ``_Gather``, ``_reaching_numpy``), it is not imported at all
-unless something else loaded it already.
+scipy is imported on first use (inside the functions), never when this module loads, so
+the game's first frame does not wait for it; the numpy paths (``band``, ``_Gather``,
+``_reaching_numpy``) spare small and medium boards the import.
 """
 
 from __future__ import annotations
@@ -844,8 +839,8 @@ def _stretch_length(turns: int) -> int:
 
 
 DENSE_SYSTEM_LIMIT = 128
-"""Up to this many states the system I - R is solved as a dense matrix (LAPACK, a few
-microseconds); above it, one sparse SuperLU factorisation serves every solve."""
+"""Up to this many states the system I - R is solved as a dense matrix (LAPACK, no scipy
+import); above it, one sparse SuperLU factorisation serves every solve."""
 
 
 PLAIN_RANK = 1500
@@ -863,8 +858,8 @@ def _plain_pays(structure: PlainStructure) -> bool:
 
 
 class _DenseSolver:
-    """``solve(rhs, trans)`` like SuperLU's, for a small dense matrix (LU per solve:
-    each is a few microseconds at this size)."""
+    """``solve(rhs, trans)`` like SuperLU's, for a small dense matrix (an LU per solve:
+    cheap at this size)."""
 
     def __init__(self, matrix: np.ndarray) -> None:
         self.matrix = matrix
@@ -941,8 +936,7 @@ class _System:
             warnings.simplefilter("ignore")
             try:
                 # Minimum degree on A^T + A keeps the fill low on boards whose snakes
-                # reach far back (measured: 1000 x 1000 with 2000 jumps factorises in
-                # about 1.3 s, with 16 M non-zeros in L and U; COLAMD takes 4x).
+                # reach far back (COLAMD took four times as long on 1000 x 1000).
                 self._lu = splu(matrix.tocsc(), permc_spec="MMD_AT_PLUS_A")
             except RuntimeError:  # exactly singular in floating point: too large
                 self._failed = True
@@ -1179,9 +1173,7 @@ def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
 WINDOW_SHARE = 0.8
 """The turn is a ``_Window`` (sliding sums over every position) when at least this share
 of the positions are landing squares; with many jumps (a 50 x 50 board with 1,000 has
-73%) the gathers or scipy's product over the landing squares alone cost less (10.6 us a
-turn against 16.4 there; 13.2 against 13.4 with 100 jumps, and against 16-23 us for the
-gathers without scipy)."""
+73%) the gathers over the landing squares alone cost less."""
 
 DENSE_TURN_LIMIT = 96
 """Up to this many positions a turn is one dense matrix-vector product; above it the
@@ -1550,8 +1542,8 @@ def _reaching_numpy(
 
 def positions_in(values: np.ndarray, size: int) -> np.ndarray:
     """The distinct entries of ``values`` (positions below ``size``), ascending: what
-    ``np.unique`` gives, without it (it imports ``numpy.ma``, 7-11 ms of a 0.2 s ``snl
-    analyze``)."""
+    ``np.unique`` gives, without it (it imports ``numpy.ma``, a noticeable share of a
+    short ``snl analyze``)."""
     present = np.zeros(size, dtype=bool)
     present[values.ravel()] = True
     found: np.ndarray = np.flatnonzero(present)
