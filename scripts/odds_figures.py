@@ -137,9 +137,10 @@ def dump(path: str) -> None:
 def close(a: Any, b: Any, where: str, bad: list[str]) -> float:
     """The largest difference between a and b (relative above 1); records mismatches."""
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return max((close(x, y, f"{where}[{i}]", bad) for i, (x, y) in enumerate(zip(a, b))), default=0.0)
+        pairs = enumerate(zip(a, b, strict=True))
+        return max((close(x, y, f"{where}[{i}]", bad) for i, (x, y) in pairs), default=0.0)
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        if math.isnan(a) and math.isnan(b) or a == b:
+        if (math.isnan(a) and math.isnan(b)) or a == b:
             return 0.0
         diff = abs(a - b) / max(1.0, abs(a))
         if not diff <= 1e-9:
