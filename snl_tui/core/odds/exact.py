@@ -25,8 +25,9 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
 from ..board import Board
-from .exact_wins import reachable_positions, win_chances
+from .exact_wins import win_chances
 from .markov import AnalysisError, chain_of
+from .model import reachable_positions
 
 MAX_EXACT_SQUARES = 144
 """Largest board with exact fractions (12 x 12)."""

@@ -148,3 +148,17 @@ def turn_matrix(table: TurnTable, states: np.ndarray) -> np.ndarray:
         a[np.flatnonzero(continues), sub[continues, -1]] = share
         turn = np.linalg.solve(np.eye(n) - a, turn)
     return turn
+
+
+def reachable_positions(dest: np.ndarray, goal: int, starts: Sequence[int]) -> list[int]:
+    """The positions a game from ``starts`` can reach, the goal left out, in the order
+    first met."""
+    seen = set(starts)
+    order = [p for p in starts if p != goal]
+    for here in order:
+        for there in dest[here].tolist():
+            if there not in seen:
+                seen.add(there)
+                if there != goal:
+                    order.append(there)
+    return order

@@ -30,7 +30,6 @@ import itertools
 import math
 import random
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -40,7 +39,7 @@ from ..board import Board, check_dimensions
 from ..engine import MAX_PLAYERS
 from ..errors import SnlError
 from ..odds.analysis import analyze
-from ..odds.model import TurnModel, TurnTable, turn_matrix
+from ..odds.model import TurnModel, TurnTable, reachable_positions, turn_matrix
 from ..odds.update import Candidates
 from ..rules import Rules
 from ..solver import count_optimal_routes, solve
@@ -315,30 +314,11 @@ class GenerateResult:
 # -- the fast evaluator ----------------------------------------------------------------
 
 
-def _reachable(dest: np.ndarray, start: int, goal: int) -> list[int]:
-    """Positions reachable from ``start`` (goal excluded), in BFS order."""
-    seen = np.zeros(goal + 1, dtype=bool)
-    seen[start] = True
-    order = [start]
-    queue = deque([start])
-    rows = dest.tolist()
-    while queue:
-        here = queue.popleft()
-        if here == goal:
-            continue
-        for there in rows[here]:
-            if not seen[there]:
-                seen[there] = True
-                order.append(there)
-                queue.append(there)
-    return [p for p in order if p != goal]
-
-
 def _turn_matrix(table: TurnTable, start: int) -> np.ndarray:
     """The one-turn transition matrix over the positions reachable from ``start`` (index
     0 is ``start``, the last is the goal): the turn model's own (``model.turn_matrix``)."""
     goal = table.goal
-    states = np.array([*_reachable(table.dest, start, goal), goal], dtype=np.intp)
+    states = np.array([*reachable_positions(table.dest, goal, [start]), goal], dtype=np.intp)
     return turn_matrix(table, states)
 
 
