@@ -5,8 +5,8 @@ snakes; a step moves one end of a jump, moves a whole jump, or (when the counts 
 fixed) adds or removes one. The objective is the distance from the candidate's exact
 figures to the targets:
 
-* expected turns: one linear solve of the absorbing chain per candidate (numpy, over the
-  positions reachable from the start), the same equations as ``analysis``;
+* expected turns: the turn model's (``odds.update.Candidates``), a low-rank update of
+  the last accepted candidate per step: the analysis's own figure under every rule;
 * least rolls: the solver's own answer (``solve``) for the candidate board, only when
   targeted;
 * the first seat's edge: the finishing-turn distribution, only when targeted.
