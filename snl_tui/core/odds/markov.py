@@ -62,7 +62,7 @@ from ..board import MAX_SIDE, Board
 from ..errors import SnlError
 from .band import PlainSolver, PlainStructure, plain_structure
 from .blas import one_thread
-from .model import TurnModel, TurnTable
+from .model import TurnModel, TurnTable, reachable_positions
 from .ready import SETTLED
 from .update import RowUpdate
 
@@ -1635,17 +1635,25 @@ def expected_from_table(table: TurnTable, start: int) -> float:
     here = np.repeat(np.arange(goal), faces)
     there = dest[:goal].ravel()
     # The positions a game from ``start`` can reach (the goal absorbs) ...
-    begin = np.zeros(size, dtype=bool)
-    begin[start] = True
-    reached = _reaching(there, here, size, begin)
+    if goal <= SMALL_BOARD_SQUARES:  # a few hundred edges: one pass in order met
+        reached = np.zeros(size, dtype=bool)
+        reached[reachable_positions(dest, goal, [start])] = True
+        reached[goal] = bool((dest[reached] == goal).any())
+    else:
+        begin = np.zeros(size, dtype=bool)
+        begin[start] = True
+        reached = _reaching(there, here, size, begin)
     if not reached[goal]:
         return math.inf
-    # ... must every one still be able to reach the goal, or some games never end.
-    seeds = np.zeros(size, dtype=bool)
-    seeds[goal] = True
-    if (reached & ~_reaching(here, there, size, seeds)).any():
-        return math.inf
+    # ... must every one still be able to reach the goal, or some games never end. (When
+    # each has a move forward, by induction from the top each can: no search needed.)
     reached[goal] = False
+    inside = np.flatnonzero(reached)
+    if not (dest[inside] > inside[:, None]).any(axis=1).all():
+        seeds = np.zeros(size, dtype=bool)
+        seeds[goal] = True
+        if (reached & ~_reaching(here, there, size, seeds)).any():
+            return math.inf
     system = _System(dest, np.flatnonzero(reached), faces)
     extra = system.solve(table.turn_cost(system.states))
     value = 1.0 + float(extra[system.index[start]])
