@@ -202,7 +202,8 @@ def test_gather_matches_sparse_product(size: int, faces: int, seed: int) -> None
     rng = np.random.default_rng(seed)
     ending = rng.integers(0, size + 1, (size, faces))  # size: the sink (no entry)
     values = rng.random(size)
-    gather = chain_module._Gather(ending, 1.0 / faces)
+    values[0] = 0.0  # the position the sink reads: 0 in every vector the chain steps
+    gather = chain_module._Gather(ending, 1.0 / faces, 0)
     got = np.empty(size)
     gather(values, got)
     rows = np.repeat(np.arange(size), faces)

@@ -1233,7 +1233,7 @@ class _TurnOperator:
                 b = np.linalg.solve(np.eye(size) - a[:, :size], b[:, :size])
             self.dense = np.ascontiguousarray(b[:, :size])
             return
-        self.gather = _Gather(ending, self.scale)
+        self.gather = _Gather(ending, self.scale, goal)
         if six_again:
             weight = self.scale
             while True:  # until the next block of terms weighs below 1e-18
@@ -1422,20 +1422,21 @@ class _Window:
 class _Gather:
     """``gather(values, out)``: out = B @ values for B given by its roll table (``ending``:
     per position and face where the roll ends the turn, or the sink ``size``), by numpy
-    gathers along the table, one face at a time (rows contiguous)."""
+    gathers along the table, one face at a time (rows contiguous).
 
-    def __init__(self, ending: np.ndarray, scale: float) -> None:
+    The sink reads position ``zero`` instead (the goal), whose value is 0 in every
+    vector the chain steps: the unresolved and the doomed mass, and the tail bounds'
+    vectors built from them. So no padded copy of ``values`` is made per turn."""
+
+    def __init__(self, ending: np.ndarray, scale: float, zero: int) -> None:
         size = ending.shape[0]
-        self.columns = np.ascontiguousarray(ending.T, dtype=np.intp)
+        sinkless = np.where(ending >= size, zero, ending)
+        self.columns = np.ascontiguousarray(sinkless.T, dtype=np.intp)
         self.scale = scale
-        self.padded = np.zeros(size + 1)  # the sink's entry stays 0
         self.gathered = np.empty(self.columns.shape)
-        self.size = size
 
     def __call__(self, values: np.ndarray, out: np.ndarray) -> None:
-        padded = self.padded
-        padded[: self.size] = values
-        np.take(padded, self.columns, out=self.gathered, mode="clip")  # no bounds buffer
+        np.take(values, self.columns, out=self.gathered, mode="clip")  # no bounds buffer
         np.add.reduce(self.gathered, axis=0, out=out)
         out *= self.scale
 
