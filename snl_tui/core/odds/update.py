@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .blas import one_thread
 from .model import TurnModel, TurnTable
 
 SINGULAR = 1e10
@@ -188,8 +189,10 @@ class DenseUpdate:
             return
         x, change, a, solved_delta = trial
         if len(change.rows):
-            # N' = N + A S^-1 D_C N[C, :]
-            self.inverse += a @ (solved_delta @ self.inverse[change.columns])
+            # N' = N + A S^-1 D_C N[C, :]: one BLAS thread (a second one stalls on a
+            # busy machine, and gains nothing at this size: ``blas``).
+            with one_thread():
+                self.inverse += a @ (solved_delta @ self.inverse[change.columns])
         self.table, self.x = new, x
 
 
