@@ -108,7 +108,8 @@ class TurnModel:
         cells = [-1] * (self.goal + 1)
         for start, end in dict(jumps).items():
             cells[start] = end
-        return np.array(engine.resolve_landing(cells, self.rules.chain), dtype=np.int32)
+        landing = engine.resolve_landing(cells, self.rules.chain)
+        return np.fromiter(landing, dtype=np.int32, count=self.goal + 1)
 
     def rolls(self, landing: np.ndarray) -> np.ndarray:
         """``dest[p, d - 1]``: where rolling d from p ends (a forfeit stays put), the

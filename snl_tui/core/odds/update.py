@@ -59,13 +59,13 @@ def change_between(old: TurnTable, new: TurnTable, index: np.ndarray) -> Change 
     columns = np.flatnonzero(reached)
     slot = np.full(goal + 1, len(columns), dtype=np.intp)  # the goal: a dropped slot
     slot[columns] = np.arange(len(columns))
-    k = len(changed)
-    delta = np.zeros((k, len(columns) + 1))
-    rows = np.repeat(np.arange(k), old.width)
-    np.add.at(delta, (rows, slot[after].ravel()), 1.0 / new.width)
-    np.add.at(delta, (rows, slot[before].ravel()), -1.0 / old.width)
+    k, m = len(changed), len(columns) + 1
+    cells = np.arange(k)[:, None] * m  # each changed row's run of m slots
+    counts = np.bincount((cells + slot[after]).ravel(), minlength=k * m) / new.width
+    counts -= np.bincount((cells + slot[before]).ravel(), minlength=k * m) / old.width
+    delta = counts.reshape(k, m)[:, :-1]
     cost = new.turn_cost(changed) - old.turn_cost(changed)
-    return Change(index[changed], index[columns], delta[:, :-1], cost)
+    return Change(index[changed], index[columns], delta, cost)
 
 
 def _solve_small(change: Change, a_columns: np.ndarray, y_columns: np.ndarray) -> np.ndarray | None:

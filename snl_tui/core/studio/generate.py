@@ -526,15 +526,15 @@ class _Search:
 
     def figures(self, jumps: dict[int, int], expected: float) -> Figures:
         t = self.targets
-        table = self.expectation.table(jumps)
         # The solver's answer for the candidate board (a board is cheap: ~0.1 ms).
         least = solve(self.board(jumps)).moves if t.least_rolls is not None else -2
         edge = None
         if t.max_first_seat_edge is not None and math.isfinite(expected):
+            table = self.expectation.table(jumps)
             edge = _first_seat_win(table, self.start, t.players) - (1.0 / t.players)
         tail = None
         if t.within is not None and math.isfinite(expected):
-            tail = _finish_within(table, self.start, t.within)
+            tail = _finish_within(self.expectation.table(jumps), self.start, t.within)
         routes = count_optimal_routes(self.board(jumps)) if t.unique_route else None
         ladders = sum(1 for s, e in jumps.items() if e > s)
         return Figures(expected, least, ladders, len(jumps) - ladders, edge, tail, routes)
