@@ -66,21 +66,24 @@ class TurnModel:
         self.faces = faces = rules.faces
         # Counting d from p: p + d while on the board (count_to's own first case), the
         # engine's count_to for the last ``faces`` positions (overshoot, forfeits).
-        counted = np.arange(goal + 1)[:, None] + np.arange(1, faces + 1)
-        forfeit = np.zeros(counted.shape, dtype=bool)
+        # int32 (a million squares fit): half the memory traffic of the default integers.
+        counted = np.arange(goal + 1, dtype=np.int32)[:, None] + np.arange(
+            1, faces + 1, dtype=np.int32
+        )
+        np.minimum(counted, goal, out=counted)
+        forfeits: list[tuple[int, int]] = []
         for here in range(max(0, goal - faces + 1), goal):
             for die in range(goal - here + 1, faces + 1):
                 target = engine.count_to(blank, here, die)
                 if target is None:
-                    forfeit[here, die - 1] = True
+                    forfeits.append((here, die - 1))
                     counted[here, die - 1] = here
                 else:
                     counted[here, die - 1] = target
         counted[goal] = goal
-        # int32 (a million squares fit): half the memory traffic of the default integers.
-        self.counted = counted.astype(np.int32)
-        self.forfeit = forfeit
-        self.own = np.broadcast_to(np.arange(goal + 1, dtype=np.int32)[:, None], counted.shape)
+        self.counted = counted
+        self.forfeits = tuple(np.array(forfeits, dtype=np.intp).reshape(-1, 2).T)
+        """(positions, faces) of the rolls that are forfeited: the token stays put."""
 
     @classmethod
     def of(cls, board: Board) -> TurnModel:
@@ -114,7 +117,9 @@ class TurnModel:
     def rolls(self, landing: np.ndarray) -> np.ndarray:
         """``dest[p, d - 1]``: where rolling d from p ends (a forfeit stays put), the
         goal row looping onto itself."""
-        dest: np.ndarray = np.where(self.forfeit, self.own, landing[self.counted])
+        dest: np.ndarray = landing[self.counted]
+        rows, faces = self.forfeits
+        dest[rows, faces] = rows
         dest[self.goal] = self.goal
         return dest
 
