@@ -14,13 +14,14 @@ from ..core.engine import MAX_PLAYERS, move
 from ..core.files.formats import FORMATS, builtin_boards, dump_board, load_board
 from ..core.files.json_board import lost_in_matrix
 from ..core.solver import count_optimal_routes, solve
-from ..core.text import parse_whole, place, plural, quote
+from ..core.text import escape_controls, parse_whole, place, plural, quote
 
 if TYPE_CHECKING:
     pass
 from .common import (
     BOARD_HELP,
     EXIT_OK,
+    EXIT_USAGE,
     EXIT_WARNINGS,
     Subcommands,
     UsageError,
@@ -98,8 +99,20 @@ def _run_length(rolls: list[int]) -> str:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    board = load_board(args.board)
-    from ..core.studio.checks import check_board  # numpy loads only when needed
+    from ..core.errors import BoardError
+    from ..core.studio.checks import check_board, every_error  # numpy loads only when needed
+
+    try:
+        board = load_board(args.board)
+    except BoardError:
+        # Every error, not only the first: each on stdout, the count on stderr (one line).
+        errors = every_error(args.board)
+        if len(errors) <= 1:
+            raise
+        for error in errors:
+            print(f"error: {error}", file=out)
+        print(f"snl check: {escape_controls(args.board)}: {len(errors)} errors", file=err)
+        return EXIT_USAGE
 
     # Warnings: the board's own findings, then the odds' (jumps that never fire, traps
     # with the share of games that never end); notes: what each jump does to the
