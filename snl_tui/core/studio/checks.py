@@ -230,7 +230,7 @@ def check_board(board: Board, progress: Progress | None = None) -> CheckReport:
 
 LONG_GAMES = 4.0
 """Games this many times longer than on the same board without jumps: nobody finishes."""
-SHORT_GAMES = 0.35
+SHORT_GAMES = 0.3
 """Games this share of the jump-free board's length or less: over before they start."""
 DRAWN_NEAR = 0.3
 """A jump's end closer than this (in squares) to another jump's line is hidden by it."""
