@@ -90,3 +90,10 @@ def test_a_jump_drawn_over_another_ones_head_is_found() -> None:
     board = Board(10, 10, [(2, 9), (5, 1)])
     assert (2, 5, 5) in drawn_over(board)
     assert drawn_over(Board(10, 10, [(2, 30), (55, 41)])) == []
+
+
+def test_did_you_mean_for_board_names_and_rule_values(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "clasic"]) == 2
+    assert "did you mean 'classic'?" in capsys.readouterr().err
+    assert main(["play", "classic", "--overshoot", "bonce"]) == 2
+    assert "did you mean 'bounce'?" in capsys.readouterr().err
