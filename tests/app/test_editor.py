@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -336,7 +337,7 @@ def test_the_heat_maps_scale_is_each_shades_range_palest_first() -> None:
     assert list(ranges) == [1, 2, 3, 4]
     bounds = list(ranges.values())
     assert all(low <= high for low, high in bounds)
-    assert all(a[1] <= b[0] for a, b in zip(bounds, bounds[1:], strict=False))
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(bounds))
     for square, shade in heat_shades(visits, board.goal).items():
         low, high = ranges[shade]
         assert low <= visits[square] <= high
