@@ -454,7 +454,8 @@ def test_short_games_keep_the_usual_counts(seed: int) -> None:
     assert result.board is not None, result.describe()
     _check_board(result.board, targets)
     ladders, snakes = len(result.board.ladders), len(result.board.snakes)
-    assert 4 <= ladders <= 8 and 4 <= snakes <= 8 and abs(ladders - snakes) <= 2
+    # Games a third of the bare board's length: up to twice the usual ladders.
+    assert 4 <= ladders <= 12 and 4 <= snakes <= 8
 
 
 @pytest.mark.parametrize(

@@ -216,6 +216,12 @@ def format_report(analysis: Analysis, board: Board | None = None, visits: bool =
     name = board.name or "board"
     start = place(analysis.start)
     lines = [f"{name} ({board.rows}x{board.cols}): random play from {start}, exact odds"]
+    players = analysis.players
+    if players > 1:
+        # Which game each figure describes: the turns are one token's, alone.
+        lines.append(
+            f"  (turns: one player's game; win chances and game rounds: {players} players)"
+        )
     lines.append(f"  expected turns    {expected_text(analysis)}")
     std = analysis.std_turns
     if math.isfinite(std):

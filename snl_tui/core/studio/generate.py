@@ -679,8 +679,11 @@ class Shape:
         parts = [f"{plural(ladders, 'ladder')} and {plural(snakes, 'snake')}"]
         if self.ladders is not None and self.snakes is not None:
             low, high = self.ladders
+            within = f"{low}-{high}"
+            if self.snakes != self.ladders:
+                within = f"{low}-{high} ladders and {self.snakes[0]}-{self.snakes[1]} snakes"
             parts[0] += (
-                f" (a {size} board has about {self.usual} of each, kept within {low}-{high}; "
+                f" (a {size} board has about {self.usual} of each, kept within {within}; "
                 "classic has 9 and 10)"
             )
         share = {2: "half", 3: "a third"}
@@ -716,11 +719,9 @@ def _shape(targets: Targets, longest: int) -> Shape | None:
         # Short jumps by the designer's wish: more of them may be needed.
         band, difference = (band[0], 2 * base), None
     free = targets.jumps is None
-    ladders = band if free and targets.ladders is None else None
-    snakes = band if free and targets.snakes is None else None
-    if ladders is None or snakes is None:
-        difference = None
-    # A target far from the bare board's length needs more long jumps of one kind.
+    ladder_band = snake_band = band
+    # A target far from the bare board's length needs more long jumps of one kind (and,
+    # for very short games, more ladders than snakes).
     long_ladders = long_snakes = 3
     if targets.expected_turns is not None:
         from ..odds.markov import expected_turns
@@ -728,8 +729,14 @@ def _shape(targets: Targets, longest: int) -> Shape | None:
         bare = expected_turns(Board(targets.rows, targets.cols, rules=targets.rules))
         if targets.expected_turns < bare / 2:
             long_ladders = 2
+        if targets.expected_turns < bare / 2.5:
+            ladder_band, difference = (band[0], max(band[1], 2 * base)), None
         if math.isfinite(bare) and targets.expected_turns > bare * 2:
             long_snakes = 2
+    ladders = ladder_band if free and targets.ladders is None else None
+    snakes = snake_band if free and targets.snakes is None else None
+    if ladders is None or snakes is None:
+        difference = None
     return Shape(
         goal,
         targets.rules.faces,
