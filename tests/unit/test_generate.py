@@ -549,7 +549,9 @@ def test_the_least_expected_turns_bound_holds_for_every_one_jump_a_square_board(
         jumps[square] = end
     board = Board(rows, cols, jumps.items(), rules=rules)
     bound = least_expected_turns(Targets(rows=rows, cols=cols, rules=rules))
-    assert bound is not None
+    if bound is None:  # a die as large as the board: a roll may bounce back twice
+        assert faces >= goal
+        return
     expected = analyze(board).expected_turns
     assert expected >= bound - 1e-9
 

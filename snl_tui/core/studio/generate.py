@@ -280,16 +280,16 @@ def _finishing_faces(targets: Targets) -> int:
 def least_expected_turns(targets: Targets) -> float | None:
     """A lower bound on the expected turns of any board the generator may return (each
     square in at most one jump), or None where none is proved (``finish`` overshoot or
-    six-again, where many faces can end a game).
+    six-again, where many faces can end a game, or a die with as many faces as squares).
 
     From any square at most ``q`` of the faces end the game (``_finishing_faces``); from
     the start, at most the faces reaching a ladder to the goal, or the goal itself when a
     first roll can. So P(a game lasts past turn t) >= (1 - p1)(1 - q)^(t - 1) and the
     expectation, the sum of those, is at least 1 + (1 - p1) / q."""
     rules = targets.rules
-    if rules.overshoot == "finish" or rules.six_again:
-        return None
     faces, goal, start = rules.faces, targets.goal, rules.start_position
+    if rules.overshoot == "finish" or rules.six_again or faces >= goal:
+        return None  # (a die as large as the board bounces a roll back more than once)
     q = _finishing_faces(targets) / faces
     reaches_goal = goal - start <= faces
     first = max(1, sum(1 for s, e in targets.keep if e == goal and e > s))
