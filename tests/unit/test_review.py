@@ -30,9 +30,10 @@ WHERE = {
 
 @pytest.mark.parametrize("suffix", sorted(THREE_ERRORS))
 def test_check_lists_every_error_of_a_file(
-    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / f"three{suffix}"
+    monkeypatch.chdir(tmp_path)  # a short name: messages clip a long path
+    path = Path(f"three{suffix}")
     path.write_text(THREE_ERRORS[suffix])
     errors = every_error(str(path))
     assert [error.where for error in errors] == WHERE[suffix]
