@@ -15,13 +15,14 @@ from ..core.engine import MAX_PLAYERS, move
 from ..core.files.formats import FORMATS, builtin_boards, dump_board, load_board
 from ..core.files.json_board import lost_in_matrix
 from ..core.solver import count_optimal_routes, solve
-from ..core.text import parse_whole, place, plural, quote
+from ..core.text import escape_controls, parse_whole, place, plural, quote
 
 if TYPE_CHECKING:
     pass
 from .common import (
     BOARD_HELP,
     EXIT_OK,
+    EXIT_USAGE,
     EXIT_WARNINGS,
     Subcommands,
     UsageError,
@@ -99,8 +100,20 @@ def _run_length(rolls: list[int]) -> str:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    board = load_board(args.board)
-    from ..core.studio.checks import check_board  # numpy loads only when needed
+    from ..core.errors import BoardError
+    from ..core.studio.checks import check_board, every_error  # numpy loads only when needed
+
+    try:
+        board = load_board(args.board)
+    except BoardError:
+        # Every error, not only the first: each on stdout, the count on stderr (one line).
+        errors = every_error(args.board)
+        if len(errors) <= 1:
+            raise
+        for error in errors:
+            print(f"error: {error}", file=out)
+        print(f"snl check: {escape_controls(args.board)}: {len(errors)} errors", file=err)
+        return EXIT_USAGE
 
     # Warnings: the board's own findings, then the odds' (jumps that never fire, traps
     # with the share of games that never end); notes: what each jump does to the
@@ -199,7 +212,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.exact:
         try:
-            lines, data = report.exact_report(board, args.players)
+            lines, data = report.exact_report(board, args.players, args.digits)
         except AnalysisError as error:
             raise UsageError(str(error)) from None
         if args.json:
@@ -273,7 +286,27 @@ def add_analyze_parser(commands: Subcommands) -> None:
         "three players' win chances up to 7x7, four players' up to 5x5, one size less "
         "with six-again or more than 6 faces)",
     )
+    analyze.add_argument(
+        "--digits",
+        type=exact_digits,
+        default=20,
+        metavar="N|all",
+        help="with --exact: decimals shown of each fraction (default 20); 'all' prints "
+        "every digit of every fraction (--json always has them all)",
+    )
     add_rule_options(analyze)
+
+
+def exact_digits(text: str) -> int | None:
+    """``--digits``: a number of decimals (0 to 1000), or ``all`` (None)."""
+    if text.strip().lower() == "all":
+        return None
+    value = parse_whole(text)
+    if value is None or not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(
+            f"--digits takes a number of decimals from 0 to 1000, or all; not {quote(text)}"
+        )
+    return value
 
 
 def add_check_parser(commands: Subcommands) -> None:
@@ -289,10 +322,11 @@ def add_boards_parser(commands: Subcommands) -> None:
 
 
 def cmd_share(args: argparse.Namespace, out: TextIO) -> int:
-    """``snl share BOARD``: the board's share code, one line (``snl play CODE`` opens it)."""
+    """``snl share BOARD``: the board's share code, one line (``snl play CODE`` opens it):
+    its size, rules and jumps, and with ``--with-text`` its name and description."""
     from ..core.files.share import board_code
 
-    print(board_code(board_from_args(args)), file=out)
+    print(board_code(board_from_args(args), with_text=args.with_text), file=out)
     return EXIT_OK
 
 
@@ -301,6 +335,11 @@ def add_share_parser(commands: Subcommands) -> None:
         "share", help="print a one-line code of a board: snl play CODE (or edit, ...) opens it"
     )
     share.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    share.add_argument(
+        "--with-text",
+        action="store_true",
+        help="also carry the board's name and description (a longer code)",
+    )
 
 
 def add_convert_parser(commands: Subcommands) -> None:
