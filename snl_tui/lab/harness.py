@@ -1,12 +1,12 @@
 """The judge's harness, run as a script inside the solution's own process.
 
-``python -I harness.py SOLUTION.py``: loads the file's ``class Solution`` with what
-LeetCode's Python puts in scope (``List``, ``deque``, ``collections``...), says ``ready``,
-then answers one JSON board per line on stdin with one JSON line on stdout:
-``{"answer": 4}`` for a whole number, ``{"other": "'4'"}`` for anything else (its repr)
-and ``{"error": "..."}`` when the method raised. Anything the solution prints goes to
-stderr, so it cannot be taken for an answer. It imports nothing of snl: it runs in the
-child process only, under the limits the judge set.
+``python -I harness.py MEMORY_MB SOLUTION.py``: puts the memory limit on itself, loads
+the file's ``class Solution`` with what LeetCode's Python puts in scope (``List``,
+``deque``, ``collections``...), says ``ready``, then answers one JSON board per line on
+stdin with one JSON line on stdout: ``{"answer": 4}`` for a whole number,
+``{"other": "'4'"}`` for anything else (its repr) and ``{"error": "..."}`` when the
+method raised. Anything the solution prints goes to stderr, so it cannot be taken for an
+answer. It imports nothing of snl: it runs in the child process only.
 """
 
 from __future__ import annotations
@@ -57,8 +57,19 @@ def load(path: str) -> Any:
     return solution
 
 
+def limit(memory_mb: int) -> None:
+    """The limits the judge also sets from outside, set before the solution loads."""
+    import resource
+
+    if memory_mb > 0:
+        size = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_DATA, (size, size))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
 def main() -> int:
-    path = os.path.abspath(sys.argv[1])
+    limit(int(sys.argv[1]))
+    path = os.path.abspath(sys.argv[2])
     # Answers go out on a private copy of stdout; fd 1 becomes stderr, so a print() in
     # the solution (or an os.write(1, ...)) never reaches the judge as an answer.
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")

@@ -12,7 +12,8 @@ Two kinds of solution:
   one board as a line of JSON on stdin and prints the answer; one process per board.
 
 Each child runs in a session of its own (a time-out kills its whole process group), with
-``RLIMIT_DATA`` as the memory limit, no core files and a cap on the files it may write.
+``RLIMIT_DATA`` as the memory limit, no core files and a cap on the files it may write
+(``limit``).
 Everything it prints is read in bounded amounts and never shown unescaped.
 """
 
@@ -27,7 +28,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -84,17 +85,19 @@ class Runner:
         self.close()
 
 
-def limits(memory_mb: int) -> Callable[[], None]:
-    """What the child does before it runs the solution (``preexec_fn``)."""
-
-    def apply() -> None:
+def limit(pid: int, memory_mb: int) -> None:
+    """Put the limits on process ``pid``: its data segment (the memory limit), no core
+    files, a cap on the files it writes. Set from outside (``prlimit``) as soon as it
+    starts: a ``preexec_fn`` would do it before the program runs, but costs every start a
+    full fork (about 3 ms instead of 1 with vfork); the harness sets them itself too."""
+    try:
         if memory_mb > 0:
             size = memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_DATA, (size, size))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
-
-    return apply
+            resource.prlimit(pid, resource.RLIMIT_DATA, (size, size))
+        resource.prlimit(pid, resource.RLIMIT_CORE, (0, 0))
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+    except (ProcessLookupError, PermissionError):
+        pass  # it has already ended (its answer says how)
 
 
 def kill_group(process: subprocess.Popen[bytes]) -> None:
@@ -112,15 +115,17 @@ def kill_group(process: subprocess.Popen[bytes]) -> None:
 def start(
     command: Sequence[str], memory_mb: int, cwd: Path | None = None
 ) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
+    """Start ``command`` in a session of its own, with pipes on all three streams."""
+    process = subprocess.Popen(
         list(command),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        preexec_fn=limits(memory_mb),
         start_new_session=True,
         cwd=cwd,
     )
+    limit(process.pid, memory_mb)
+    return process
 
 
 def death_text(process: subprocess.Popen[bytes], stderr: bytes) -> str:
@@ -169,9 +174,8 @@ class PythonRunner(Runner):
     def _start(self) -> Outcome | None:
         """Start a child and wait for its ``ready``; an Outcome when loading failed."""
         self.starts += 1
-        self.process = start(
-            [self.python, "-I", str(HARNESS), str(self.path)], self.memory_mb, self.path.parent
-        )
+        command = [self.python, "-I", str(HARNESS), str(self.memory_mb), str(self.path)]
+        self.process = start(command, self.memory_mb, self.path.parent)
         self.buffer, self.stderr = b"", b""
         reply = self._reply(START_LIMIT)
         if reply is not None and reply.get("ready") is True:
