@@ -56,7 +56,7 @@ class GameInput(GameMenu):
         await self.mount_panels()
         if self.has_class("too-small"):
             return
-        for action in ("roll", "undo"):
+        for action in ("roll", "undo", "learn"):
             if event.key in command(action).keys.split(","):
                 reason = self.session.why_unavailable(action, keys_of)
                 if reason is not None:

@@ -54,6 +54,17 @@ class GameMenu(GameView):
         current = None if game.over else game.current
         self.query_one(BoardView).show(game.positions, session.route, current)
 
+    def action_learn(self) -> None:
+        """Puzzle mode: the breadth-first search on this board, step by step."""
+        from ..lab.search import MAX_SQUARES
+        from .learn import LearnScreen
+
+        board = self.session.board
+        if board.goal > MAX_SQUARES:
+            self._show_status(f"The search is shown on boards of up to {MAX_SQUARES:,} squares.")
+            return
+        self.app.push_screen(LearnScreen(board, pushed=True))
+
     def action_toggle_jumps(self) -> None:
         self.notify(self.query_one(BoardView).toggle_jumps())
 

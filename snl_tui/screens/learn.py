@@ -190,9 +190,14 @@ class LearnScreen(Screen[None]):
         self.go(self.position - 1)
 
     def action_level(self) -> None:
-        """On to the first step of the next level (or the end)."""
+        """The rest of this level at once: on to the first square of the next level (or
+        the end)."""
         self.stop_running()
-        following = [i for i in self.search.level_starts() if i > self.position]
+        steps = self.search.steps
+        level = steps[self.position].level if self.position >= 0 else -1
+        following = [
+            i for i in self.search.level_starts() if i > self.position and steps[i].level > level
+        ]
         self.go(following[0] if following else len(self.search.steps) - 1)
 
     def action_first(self) -> None:

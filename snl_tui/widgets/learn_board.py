@@ -27,7 +27,7 @@ class LearnBoard(BoardView):
     """The board with distances, the queue, the square being expanded and the route."""
 
     COMPONENT_CLASSES = {f"learn--{mark}" for mark in MARKS}
-    LEGEND = (
+    LEGEND: tuple[str, ...] = (
         f"{LADDER} ladder",
         f"{SNAKE} snake",
         f"{LADDER_END}{SNAKE_END} jump ends",
