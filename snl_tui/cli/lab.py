@@ -195,9 +195,8 @@ def write_verdict(out: TextIO, label: str, verdict: Any, explained: Any) -> None
     out.write(f"got:      {explained.got}\n")
     out.write(f"route:    {route_text(explained.route, explained.rolls)}\n")
     out.write("\n" + explained.reason + "\n")
-    out.write(
-        "Watch the search on this board: add --show, or snl learn 'BOARD' with the board above.\n"
-    )
+    board = json.dumps(failure.matrix, separators=(",", ":"))
+    out.write(f"Watch the search on it: add --show, or run snl learn '{board}'\n")
 
 
 def show(explained: Any) -> int:

@@ -66,15 +66,11 @@ def explain(failure: Failure) -> Explained:
         reason = f"The method returned {got}, not a whole number."
     elif outcome.kind == "timeout":
         got = "no answer"
-        reason = (
-            f"It gave no answer: {outcome.text}. A search that never ends"
-            + (
-                " (the goal cannot be reached here: does the search stop when the queue "
-                "empties, and does it remember the squares it has seen?)"
-                if failure.expected < 0
-                else " (does it remember the squares it has seen?)"
-            )
-            + "."
+        reason = f"It gave {outcome.text}: a search that never ends? " + (
+            "The goal cannot be reached here: does the search stop when its queue empties, "
+            "and does it remember the squares it has seen?"
+            if failure.expected < 0
+            else "Does it remember the squares it has seen?"
         )
     else:
         got = "an error"
