@@ -14,6 +14,7 @@ from snl_tui.cli.lab import split_command
 from snl_tui.cli.main import main
 from snl_tui.core.board import Board
 from snl_tui.core.solver import solve
+from tests.unit.test_import_hygiene import loaded_ui_packages
 
 from .conftest import SOLUTIONS
 
@@ -103,3 +104,16 @@ def test_a_solution_file_that_is_a_folder(
     folder = write_solution("x = 1\n").parent
     assert main(["judge", str(folder)]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_judging_loads_neither_textual_nor_rich() -> None:
+    """The lab is core-like: judging (without --show) never loads the UI."""
+    solution = SOLUTIONS / "wrong_five_faces.py"
+    code = (
+        "import importlib, pkgutil, snl_tui.lab as lab\n"
+        "for m in pkgutil.iter_modules(lab.__path__):\n"
+        "    importlib.import_module('snl_tui.lab.' + m.name)\n"
+        "from snl_tui.cli.main import main\n"
+        f"status = main(['judge', {str(solution)!r}, '--boards', '40'])\n"
+    )
+    assert loaded_ui_packages(code) == (1, [])
