@@ -1,5 +1,6 @@
 """The learn screen's code: the textbook search, the lines of the current step marked
-with ``▶`` and highlighted."""
+with ``▶`` and highlighted. Where the panel is narrower than the code, indents are
+halved before anything is cut."""
 
 from __future__ import annotations
 
@@ -24,6 +25,19 @@ class CodePanel(Static):
     def on_mount(self) -> None:
         self.show_lines(self.current)
 
+    def on_resize(self) -> None:
+        self.show_lines(self.current)
+
+    def fitted(self) -> tuple[str, ...]:
+        """The lines, with halved indents when they would not fit the panel."""
+        room = self.size.width - len(CURRENT)
+        if not self.size.width or max(map(len, self.lines), default=0) <= room:
+            return self.lines
+        return tuple(
+            " " * ((len(line) - len(line.lstrip(" "))) // 2) + line.lstrip(" ")
+            for line in self.lines
+        )
+
     def show_lines(self, current: Collection[int]) -> None:
         """Highlight the lines at these indices."""
         self.current = tuple(sorted(current))
@@ -31,7 +45,7 @@ class CodePanel(Static):
             return
         style = self.get_component_rich_style("code--current")
         text = Text(no_wrap=True, overflow="ellipsis")
-        for index, line in enumerate(self.lines):
+        for index, line in enumerate(self.fitted()):
             if index:
                 text.append("\n")
             if index in self.current:
