@@ -168,6 +168,11 @@ def textbook_code(board: Board) -> tuple[tuple[CodeLine, ...], tuple[str, ...]]:
     return tuple(lines), tuple(notes)
 
 
+def named(square: int) -> str:
+    """'15', or 'the start (off the board)' for position 0."""
+    return "the start (off the board)" if square == 0 else str(square)
+
+
 def jump_words(board: Board, square: int) -> str:
     """'a ladder to 15' / 'a snake to 6' for the jump on ``square``."""
     jump = board.jump_at(square)
@@ -209,10 +214,10 @@ def breadth_first(board: Board) -> Search:
         dice = legal_dice(board, here)
         add(
             ("pop",),
-            f"Take {here} off the queue (distance {level}): try the dice "
+            f"Take {named(here)} off the queue (distance {level}): try the dice "
             f"{dice[0]}..{dice[-1]} from it."
             if dice
-            else f"Take {here} off the queue.",
+            else f"Take {named(here)} off the queue.",
             here=here,
             level=level,
         )
@@ -220,7 +225,7 @@ def breadth_first(board: Board) -> Search:
             moved = move(board, here, die)
             end = moved.end
             labels: tuple[str, ...] = ("die",)
-            text = f"Die {die}: {here} -> {moved.landed}"
+            text = f"Die {die}: {named(here)} -> {moved.landed}"
             one_jump = None
             if moved.jumps:
                 labels += ("jump",)
