@@ -6,7 +6,8 @@ the file's ``class Solution`` with what LeetCode's Python puts in scope (``List`
 stdin with one JSON line on stdout: ``{"answer": 4}`` for a whole number,
 ``{"other": "'4'"}`` for anything else (its repr) and ``{"error": "..."}`` when the
 method raised. Anything the solution prints goes to stderr, so it cannot be taken for an
-answer. It imports nothing of snl: it runs in the child process only.
+answer, and what it reads from stdin is empty, never the next board. It imports nothing
+of snl: it runs in the child process only.
 """
 
 from __future__ import annotations
@@ -74,6 +75,12 @@ def main() -> int:
     # the solution (or an os.write(1, ...)) never reaches the judge as an answer.
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
+    # Boards come in on a private copy of stdin too: an input() in the solution reads
+    # nothing rather than the next board.
+    boards = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)
+    os.close(nothing)
     sys.setrecursionlimit(RECURSION_LIMIT)
     try:
         solution = load(path)
@@ -81,7 +88,7 @@ def main() -> int:
         send(out, {"error": "cannot load the solution: " + describe(error, path)})
         return 1
     send(out, {"ready": True})
-    for line in sys.stdin:
+    for line in boards:
         board = json.loads(line)
         try:
             result = solution().snakesAndLadders(board)

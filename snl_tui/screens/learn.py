@@ -216,10 +216,9 @@ class LearnScreen(Screen[None]):
         self.runner = self.set_interval(RUN_DELAY, self._tick)
 
     def _tick(self) -> None:
-        if self.position >= len(self.search.steps) - 1:
-            self.stop_running()
-            return
         self.go(self.position + 1)
+        if self.position >= len(self.search.steps) - 1:
+            self.stop_running()  # at the end: stop with the last step shown
 
     def stop_running(self) -> None:
         if self.runner is not None:
