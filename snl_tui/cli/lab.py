@@ -11,15 +11,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.board import Board
 from ..core.errors import BoardError, SnlError
 from ..core.text import clip, escape_controls, plural, quote
 from .common import BOARD_HELP, EXIT_OK, add_rule_options, board_from_args, whole_number
 
+if TYPE_CHECKING:
+    from ..lab.judge import Verdict
+    from ..lab.report import Explained
+
 EXIT_REJECTED = 1
+PROGRESS_EVERY = 50
+"""Boards between two progress lines (on a terminal's stderr only)."""
 DEFAULT_BOARDS = 1000
 DEFAULT_SEED = 909
 LEARN_DEFAULT_BOARD = "leetcode-1"
@@ -139,8 +146,12 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         if not path.is_file():
             raise JudgeUsageError(f"no such file: {quote(args.solution)}")
         runner = PythonRunner(path, time_limit=time_limit, memory_mb=memory)
+    shown = Progress(args.boards, sys.stderr)
     with runner:
-        verdict = judge(runner, judge_cases(args.boards, args.seed))
+        try:
+            verdict = judge(runner, judge_cases(args.boards, args.seed), progress=shown)
+        finally:
+            shown.done()
     failure = verdict.failure
     explained = None
     if failure is not None:
@@ -165,13 +176,34 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
     return EXIT_OK if verdict.accepted else EXIT_REJECTED
 
 
-def write_verdict(out: TextIO, label: str, verdict: Any, explained: Any) -> None:
-    """The judge's report in words (``verdict``: lab.judge.Verdict)."""
+class Progress:
+    """'judging: 350 of 1,000 boards' on stderr while judging, when stderr is a terminal;
+    ``done`` ends the line."""
+
+    def __init__(self, total: int, err: TextIO) -> None:
+        self.total, self.err = total, err
+        self.shown = False
+        self.on = err.isatty()
+
+    def __call__(self, checked: int) -> None:
+        if self.on and (checked % PROGRESS_EVERY == 0 or checked == self.total):
+            self.err.write(f"\rjudging: {checked:,} of {self.total:,} boards")
+            self.err.flush()
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.err.write("\n")
+            self.err.flush()
+
+
+def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explained | None) -> None:
+    """The judge's report in words."""
     from ..lab.report import draw, route_text
 
     name = clip(escape_controls(label), 60)
     failure = verdict.failure
-    if failure is None:
+    if failure is None or explained is None:
         out.write(
             f"accepted: {name} gave the right answer on all {verdict.boards:,} boards "
             f"({verdict.seconds:.1f} s).\n"
@@ -199,8 +231,8 @@ def write_verdict(out: TextIO, label: str, verdict: Any, explained: Any) -> None
     out.write(f"Watch the search on it: add --show, or run snl learn '{board}'\n")
 
 
-def show(explained: Any) -> int:
-    """The failing board on the learn screen (``explained``: lab.report.Explained)."""
+def show(explained: Explained) -> int:
+    """The failing board on the learn screen."""
     from ..app import SnlApp, run_app
     from ..screens.learn import LEARN_CSS, LearnScreen
 

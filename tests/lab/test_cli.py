@@ -3,6 +3,7 @@ one clear line for every usage mistake."""
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Callable
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli.lab import split_command
+from snl_tui.cli.lab import Progress, split_command
 from snl_tui.cli.main import main
 from snl_tui.core.board import Board
 from snl_tui.core.solver import solve
@@ -117,3 +118,22 @@ def test_judging_loads_neither_textual_nor_rich() -> None:
         f"status = main(['judge', {str(solution)!r}, '--boards', '40'])\n"
     )
     assert loaded_ui_packages(code) == (1, [])
+
+
+def test_progress_shows_on_a_terminal_only() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        shown = Progress(120, stream)
+        for checked in range(1, 121):
+            shown(checked)
+        shown.done()
+    assert terminal.getvalue().split("\r")[1:] == [
+        "judging: 50 of 120 boards",
+        "judging: 100 of 120 boards",
+        "judging: 120 of 120 boards\n",
+    ]
+    assert pipe.getvalue() == ""
