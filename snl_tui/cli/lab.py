@@ -247,7 +247,7 @@ def learn_board(args: argparse.Namespace) -> Board:
     if text.lstrip().startswith("["):
         try:
             matrix = json.loads(text)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:  # RecursionError: [[[[... nested deep
             raise BoardError(f"the board is not a JSON matrix: {error}") from None
         from ..core.rules import Rules
         from .common import rule_overrides

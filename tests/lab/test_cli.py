@@ -80,6 +80,8 @@ def test_a_command_after_dashes(capsys: pytest.CaptureFixture[str], tmp_path: Pa
         (["learn", "no-such-board"], "no-such-board"),
         (["learn", "[[1, 2"], "not a JSON matrix"),
         (["learn", "[[-1, 9], [-1, -1]]"], "outside the board"),
+        (["learn", "[" * 100_000], "not a JSON matrix"),
+        (["learn", "[1, 2]"], "not a list of cells"),
     ],
 )
 def test_usage_mistakes_are_one_line_and_exit_2(
