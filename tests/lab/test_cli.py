@@ -62,9 +62,9 @@ def test_a_wrong_solution_in_words(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_command_after_dashes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     script = tmp_path / "stdin_solution.py"
     script.write_text(STDIN_SOLUTION.format(folder=str(SOLUTIONS)), encoding="utf-8")
-    argv = ["judge", "--boards", "25", "--json", "--", sys.executable, str(script)]
+    argv = ["judge", "--boards", "10", "--json", "--", sys.executable, str(script)]
     status = main(argv)
-    assert json.loads(capsys.readouterr().out) == {"verdict": "accepted", "boards": 25}
+    assert json.loads(capsys.readouterr().out) == {"verdict": "accepted", "boards": 10}
     assert status == 0
 
 
