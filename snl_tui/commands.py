@@ -68,6 +68,7 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         "Watch the search",
         "Puzzle mode: step through the breadth-first search that solves this board.",
         show=False,
+        palette=False,
     ),
     GameCommand(
         "toggle_jumps",
