@@ -50,6 +50,8 @@ class Failure:
     found_side: int
     shrink_tries: int = 0
     shrink_seconds: float = 0.0
+    first: tuple[Matrix, int, Outcome] | None = None
+    """The board where it was first seen, its expected answer and the outcome there."""
 
     @property
     def side(self) -> int:
@@ -152,6 +154,7 @@ def shrink(runner: Runner, failure: Failure, tries: int = SHRINK_TRIES) -> Failu
         failure.found_side,
         tried,
         time.perf_counter() - began,
+        (failure.matrix, failure.expected, failure.outcome),
     )
 
 

@@ -44,6 +44,13 @@ def explain(failure: Failure) -> Explained:
     if outcome.kind == "answer" and outcome.value is not None:
         got = str(outcome.value)
         found = diagnose(failure.matrix, failure.expected, outcome.value)
+        if len(found) > 1 and failure.first is not None:
+            # Several mistakes give this answer here: those that also give the solution's
+            # answer on the board where it first failed come first.
+            matrix, expected, first = failure.first
+            if first.kind == "answer" and first.value is not None:
+                also = {d.mistake.key for d in diagnose(matrix, expected, first.value)}
+                found.sort(key=lambda d: d.mistake.key not in also)
         if found:
             mistakes = [d.mistake.key for d in found]
             first = found[0]
