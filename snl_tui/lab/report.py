@@ -47,9 +47,9 @@ def explain(failure: Failure) -> Explained:
         if len(found) > 1 and failure.first is not None:
             # Several mistakes give this answer here: those that also give the solution's
             # answer on the board where it first failed come first.
-            matrix, expected, first = failure.first
-            if first.kind == "answer" and first.value is not None:
-                also = {d.mistake.key for d in diagnose(matrix, expected, first.value)}
+            matrix, expected, seen = failure.first
+            if seen.kind == "answer" and seen.value is not None:
+                also = {d.mistake.key for d in diagnose(matrix, expected, seen.value)}
                 found.sort(key=lambda d: d.mistake.key not in also)
         if found:
             mistakes = [d.mistake.key for d in found]
