@@ -62,6 +62,15 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
         "Highlight one optimal route on the board, step by step.",
     ),
     GameCommand(
+        "learn",
+        "w",
+        "Search",
+        "Watch the search",
+        "Puzzle mode: step through the breadth-first search that solves this board.",
+        show=False,
+        palette=False,
+    ),
+    GameCommand(
         "toggle_jumps",
         "j",
         "Jumps",

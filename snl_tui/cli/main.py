@@ -75,6 +75,8 @@ COMMANDS = (
     "serve",
     "host",
     "join",
+    "judge",
+    "learn",
     *history.COMMANDS,
 )
 
@@ -135,6 +137,18 @@ def _add_join(commands: Subcommands) -> None:
     add_join_parser(commands)
 
 
+def _add_judge(commands: Subcommands) -> None:
+    from .lab import add_judge_parser
+
+    add_judge_parser(commands)
+
+
+def _add_learn(commands: Subcommands) -> None:
+    from .lab import add_learn_parser
+
+    add_learn_parser(commands)
+
+
 _SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] = (
     (("play",), add_play_parser),
     (("resume",), add_resume_parser),
@@ -152,6 +166,8 @@ _SUBCOMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subcommands], None]], ...] 
     (("serve",), _add_serve),
     (("host",), _add_host),
     (("join",), _add_join),
+    (("judge",), _add_judge),
+    (("learn",), _add_learn),
 )
 """Each subcommand's name(s) and what adds it to the parser."""
 
@@ -237,6 +253,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not first.startswith("-") and first not in COMMANDS:
         report_error(sys.stderr, unknown_command(first))
         return EXIT_USAGE
+    run_command = None
+    if first == "judge":  # snl judge [options] -- COMMAND ARGS: the command is not parsed
+        from .lab import split_command
+
+        args_list, run_command = split_command(args_list)
     parser = build_parser(first if first in COMMANDS else None)
     try:
         args, extra = parser.parse_known_args(args_list)
@@ -261,6 +282,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "serve": lambda: _serve(args, err),
         "host": lambda: _host(args, out, err),
         "join": lambda: _join(args),
+        "judge": lambda: _judge(args, run_command, out),
+        "learn": lambda: _learn(args),
         **{name: lambda: history.run(args, out, err) for name in history.COMMANDS},
     }
     try:
@@ -328,3 +351,15 @@ def _join(args: argparse.Namespace) -> int:
     from .join import cmd_join  # the network library and Textual load only to join
 
     return cmd_join(args)
+
+
+def _judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) -> int:
+    from .lab import cmd_judge  # the lab loads only to judge
+
+    return cmd_judge(args, command, out)
+
+
+def _learn(args: argparse.Namespace) -> int:
+    from .lab import cmd_learn  # Textual loads only when needed
+
+    return cmd_learn(args)

@@ -256,6 +256,8 @@ class GameSession:
         if action == "roll":
             # Hidden once the game is over: the status line says what to press instead.
             return not (self.puzzle or game.over)
+        if action == "learn":  # the search that solves the puzzle (snl learn)
+            return self.puzzle
         if action in ("pick", "choose_die", "undo"):
             if not self.puzzle:
                 return False
@@ -282,6 +284,11 @@ class GameSession:
                 faces = self.game.board.rules.faces
                 return f"Puzzle mode: choose a die value ({dice_keys(faces, keys)})."
             return f"The game is over: {keys('new_game')} starts a new one."
+        if action == "learn":
+            return (
+                f"Watching the search is for puzzle mode ({keys('switch_mode')} switches), "
+                "or run snl learn."
+            )
         if action == "undo":
             return (
                 f"Undo is for puzzle mode ({keys('switch_mode')} switches): dice are random here."

@@ -565,7 +565,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         await self.mount_panels()
         if self.has_class("too-small"):
             return
-        for action in ("roll", "undo"):
+        for action in ("roll", "undo", "learn"):
             if event.key in command(action).keys.split(","):
                 reason = self.session.why_unavailable(action, keys_of)
                 if reason is not None:
@@ -684,6 +684,17 @@ class GameScreen(DismissOnce[None], Screen[None]):
         game = session.game
         current = None if game.over else game.current
         self.query_one(BoardView).show(game.positions, session.route, current)
+
+    def action_learn(self) -> None:
+        """Puzzle mode: the breadth-first search on this board, step by step."""
+        from ..lab.search import MAX_SQUARES
+        from .learn import LearnScreen
+
+        board = self.session.board
+        if board.goal > MAX_SQUARES:
+            self._show_status(f"The search is shown on boards of up to {MAX_SQUARES:,} squares.")
+            return
+        self.app.push_screen(LearnScreen(board, pushed=True))
 
     def action_toggle_jumps(self) -> None:
         self.notify(self.query_one(BoardView).toggle_jumps())

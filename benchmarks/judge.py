@@ -1,0 +1,119 @@
+"""Judge speed: boards judged per second for a correct Python solution (target: 1,000
+boards in under 10 s), the same through a compiled C command (one process a board), and
+the time to shrink a failure to its smallest board.
+
+The Python solution answers every board in one child process (the harness); the boards
+and their expected answers are made in this process, as ``snl judge`` makes them. Each
+figure is the best of ``--repeat`` runs (default 3), wall-clock, with the child's start
+included. Run:  python benchmarks/judge.py [--boards N] [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from snl_tui.lab.boards import judge_cases
+from snl_tui.lab.judge import judge
+from snl_tui.lab.runner import CommandRunner, PythonRunner, Runner
+
+SOLUTIONS = Path(__file__).resolve().parent.parent / "tests" / "lab" / "solutions"
+C_SOURCE = r"""
+#include <stdio.h>
+int main(void) {
+    static int cells[400], flat[401], dist[401], queue[401];
+    int count = 0, c, n = 0, value = 0, sign = 1, digits = 0;
+    while ((c = getchar()) != EOF && c != '\n') {
+        if (c == '-') sign = -1;
+        if (c >= '0' && c <= '9') { value = value * 10 + (c - '0'); digits = 1; }
+        else if (digits) { cells[count++] = sign * value; value = 0; sign = 1; digits = 0; }
+    }
+    while (n * n < count) n++;
+    for (int level = 0; level < n; level++)
+        for (int i = 0; i < n; i++)
+            flat[level * n + i + 1] = cells[(n - 1 - level) * n + (level % 2 ? n - 1 - i : i)];
+    int goal = n * n, head = 0, tail = 0;
+    for (int s = 0; s <= goal; s++) dist[s] = -1;
+    dist[1] = 0; queue[tail++] = 1;
+    while (head < tail) {
+        int s = queue[head++];
+        for (int t = s + 1; t <= s + 6 && t <= goal; t++) {
+            int end = flat[t] != -1 ? flat[t] : t;
+            if (dist[end] < 0) { dist[end] = dist[s] + 1; queue[tail++] = end; }
+        }
+    }
+    printf("%d\n", dist[goal]);
+    return 0;
+}
+"""
+
+
+def timed_judge(runner: Runner, boards: int, shrinking: bool = True) -> tuple[float, object]:
+    began = time.perf_counter()
+    verdict = judge(runner, judge_cases(boards, 909), shrinking=shrinking)
+    return time.perf_counter() - began, verdict
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    print(f"snl judge speed, {args.boards:,} boards (best of {args.repeat}):")
+    for name in ("correct_textbook.py", "correct_levels.py"):
+        times = []
+        for _ in range(args.repeat):
+            with PythonRunner(SOLUTIONS / name) as runner:
+                seconds, verdict = timed_judge(runner, args.boards)
+            assert verdict.accepted, verdict  # type: ignore[attr-defined]
+            times.append(seconds)
+        best = min(times)
+        print(
+            f"  Python {name:22} {best:6.2f} s  {args.boards / best:8,.0f} boards/s"
+            f"  (target: {args.boards:,} in under 10 s: {'met' if best < 10 else 'MISSED'})"
+        )
+
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        print("  C command: skipped (no C compiler)")
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            source, program = Path(folder) / "s.c", Path(folder) / "s"
+            source.write_text(C_SOURCE, encoding="utf-8")
+            subprocess.run([compiler, "-O2", "-o", str(program), str(source)], check=True)
+            times = []
+            for _ in range(args.repeat):
+                with CommandRunner([str(program)]) as runner:
+                    seconds, verdict = timed_judge(runner, args.boards)
+                assert verdict.accepted, verdict  # type: ignore[attr-defined]
+                times.append(seconds)
+            best = min(times)
+            print(
+                f"  C command (a process a board)  {best:6.2f} s  "
+                f"{args.boards / best:8,.0f} boards/s"
+            )
+
+    print("time to find and shrink a failure (wrong solutions, judged from the first board):")
+    for name in sorted(SOLUTIONS.glob("wrong_*.py")):
+        times, shrinks = [], []
+        for _ in range(args.repeat):
+            with PythonRunner(name, time_limit=0.5) as runner:
+                seconds, verdict = timed_judge(runner, args.boards)
+            failure = verdict.failure  # type: ignore[attr-defined]
+            times.append(seconds)
+            shrinks.append(failure.shrink_seconds)
+        print(
+            f"  {name.name:26} {verdict.verdict:8} found on board {verdict.boards:4}"  # type: ignore[attr-defined]
+            f" ({failure.found_side}x{failure.found_side}), shrunk to "
+            f"{failure.side}x{failure.side} in {failure.shrink_tries:4} tries, "
+            f"{min(shrinks) * 1000:6.1f} ms; judged in {min(times):5.2f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,271 @@
+"""``snl judge`` and ``snl learn``: the 909 lab's commands (SPEC 15).
+
+``snl judge SOLUTION.py`` or ``snl judge -- COMMAND...`` judges a LeetCode 909 solution
+(``lab.judge``) and prints the smallest failing board with the answers, an optimal route
+and what the wrong answer suggests; ``--json`` prints one object instead, ``--show`` opens
+the failing board on the learn screen. ``snl learn [BOARD]`` steps through the
+breadth-first search on a board. Exit 0 accepted, 1 not, 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..core.board import Board
+from ..core.errors import BoardError, SnlError
+from ..core.text import clip, escape_controls, plural, quote
+from .common import BOARD_HELP, EXIT_OK, add_rule_options, board_from_args, whole_number
+
+if TYPE_CHECKING:
+    from ..lab.judge import Verdict
+    from ..lab.report import Explained
+
+EXIT_REJECTED = 1
+PROGRESS_EVERY = 50
+"""Boards between two progress lines (on a terminal's stderr only)."""
+DEFAULT_BOARDS = 1000
+DEFAULT_SEED = 909
+LEARN_DEFAULT_BOARD = "leetcode-1"
+
+
+class JudgeUsageError(SnlError):
+    """A bad combination of ``snl judge`` arguments."""
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time limit in seconds, from 0.05 to 600."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.05 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"must be seconds from 0.05 to 600, not {quote(text)}")
+    return value
+
+
+def add_judge_parser(commands: argparse._SubParsersAction[Any]) -> None:
+    judge = commands.add_parser(
+        "judge",
+        help="judge a LeetCode 909 solution: the smallest board it gets wrong",
+        description="Run a LeetCode 909 solution on boards chosen to catch the typical "
+        "mistakes, then on random boards, and show the smallest board it gets wrong. "
+        "SOLUTION is a Python file with LeetCode's class Solution; or, after --, any "
+        "command that reads the board as one line of JSON on stdin and prints the answer.",
+        epilog="Exit status: 0 accepted, 1 wrong, error or time-out, 2 usage.",
+    )
+    judge.add_argument("solution", nargs="?", metavar="SOLUTION.py", help="the solution file")
+    judge.add_argument(
+        "--boards",
+        type=whole_number(1, 1_000_000),
+        default=DEFAULT_BOARDS,
+        metavar="N",
+        help=f"boards to try in all (default {DEFAULT_BOARDS})",
+    )
+    judge.add_argument(
+        "--seed",
+        type=whole_number(0),
+        default=DEFAULT_SEED,
+        metavar="S",
+        help=f"seed of the random boards (default {DEFAULT_SEED})",
+    )
+    judge.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=None,
+        metavar="SECONDS",
+        help="time per board (default 2)",
+    )
+    judge.add_argument(
+        "--memory",
+        type=whole_number(0, 1 << 20),
+        default=None,
+        metavar="MB",
+        help="memory the solution may use (default 512; 0: no limit)",
+    )
+    judge.add_argument("--json", action="store_true", help="print one JSON object")
+    judge.add_argument(
+        "--show", action="store_true", help="open the failing board in the learn screen"
+    )
+
+
+def add_learn_parser(commands: argparse._SubParsersAction[Any]) -> None:
+    learn = commands.add_parser(
+        "learn",
+        help="watch the breadth-first search that solves a board, step by step",
+        description="Step through LeetCode 909's breadth-first search on a board: the "
+        "queue, the level, each square's distance, the one-jump rule and the route.",
+    )
+    learn.add_argument(
+        "board",
+        nargs="?",
+        default=LEARN_DEFAULT_BOARD,
+        metavar="BOARD",
+        help=f"{BOARD_HELP}, or a LeetCode matrix such as '[[-1,-1],[-1,3]]' "
+        f"(default {LEARN_DEFAULT_BOARD})",
+    )
+    add_rule_options(learn)
+
+
+def split_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """``snl judge ... -- CMD ARGS``: (the arguments before ``--``, the command after it,
+    None when there is no ``--``)."""
+    if "--" not in argv:
+        return argv, None
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1 :]
+
+
+def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) -> int:
+    from ..lab.boards import judge_cases
+    from ..lab.judge import judge
+    from ..lab.runner import (
+        DEFAULT_MEMORY_MB,
+        DEFAULT_TIME_LIMIT,
+        CommandRunner,
+        PythonRunner,
+        Runner,
+    )
+
+    time_limit = args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT
+    memory = args.memory if args.memory is not None else DEFAULT_MEMORY_MB
+    runner: Runner
+    if command is not None:
+        if args.solution is not None:
+            raise JudgeUsageError("give a solution file or a command after --, not both")
+        if not command:
+            raise JudgeUsageError("no command after --")
+        runner = CommandRunner(command, time_limit=time_limit, memory_mb=memory)
+    else:
+        if args.solution is None:
+            raise JudgeUsageError("give a solution file (SOLUTION.py) or a command after --")
+        path = Path(args.solution)
+        if not path.is_file():
+            raise JudgeUsageError(f"no such file: {quote(args.solution)}")
+        runner = PythonRunner(path, time_limit=time_limit, memory_mb=memory)
+    shown = Progress(args.boards, sys.stderr)
+    with runner:
+        try:
+            verdict = judge(runner, judge_cases(args.boards, args.seed), progress=shown)
+        finally:
+            shown.done()
+    failure = verdict.failure
+    explained = None
+    if failure is not None:
+        from ..lab.report import explain
+
+        explained = explain(failure)
+    if args.json:
+        data = verdict.to_json()
+        if explained is not None:
+            data.update(
+                route=explained.route,
+                rolls=explained.rolls,
+                mistakes=explained.mistakes,
+                suspects=explained.suspects,
+            )
+        out.write(json.dumps(data) + "\n")
+    else:
+        write_verdict(out, runner.label, verdict, explained)
+    if args.show and explained is not None:
+        out.flush()
+        return show(explained) or EXIT_REJECTED
+    return EXIT_OK if verdict.accepted else EXIT_REJECTED
+
+
+class Progress:
+    """'judging: 350 of 1,000 boards' on stderr while judging, when stderr is a terminal;
+    ``done`` ends the line."""
+
+    def __init__(self, total: int, err: TextIO) -> None:
+        self.total, self.err = total, err
+        self.shown = False
+        self.on = err.isatty()
+
+    def __call__(self, checked: int) -> None:
+        if self.on and (checked % PROGRESS_EVERY == 0 or checked == self.total):
+            self.err.write(f"\rjudging: {checked:,} of {self.total:,} boards")
+            self.err.flush()
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.err.write("\n")
+            self.err.flush()
+
+
+def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explained | None) -> None:
+    """The judge's report in words."""
+    from ..lab.report import draw, route_text
+
+    name = clip(escape_controls(label), 60)
+    failure = verdict.failure
+    if failure is None or explained is None:
+        out.write(
+            f"accepted: {name} gave the right answer on all {verdict.boards:,} boards "
+            f"({verdict.seconds:.1f} s).\n"
+        )
+        return
+    what = {"wrong": "wrong answer", "error": "error", "timeout": "time-out"}[failure.verdict]
+    side = failure.side
+    out.write(f"{what}: {name} fails on this {side}x{side} board (board {verdict.boards:,} ")
+    out.write(f"tried, {quote(failure.found_on)}")
+    if failure.shrink_tries:
+        out.write(
+            f", {failure.found_side}x{failure.found_side}, made simpler in "
+            f"{plural(failure.shrink_tries, 'try', 'tries')}"
+        )
+    out.write(").\n\n")
+    for line in draw(explained.board):
+        out.write("    " + line + "\n")
+    out.write("\n")
+    out.write("board:    " + json.dumps(failure.matrix, separators=(",", ":")) + "\n")
+    out.write(f"expected: {failure.expected}\n")
+    out.write(f"got:      {explained.got}\n")
+    out.write(f"route:    {route_text(explained.route, explained.rolls)}\n")
+    out.write("\n" + explained.reason + "\n")
+    board = json.dumps(failure.matrix, separators=(",", ":"))
+    out.write(f"Watch the search on it: add --show, or run snl learn '{board}'\n")
+
+
+def show(explained: Explained) -> int:
+    """The failing board on the learn screen."""
+    from ..app import SnlApp, run_app
+    from ..screens.learn import LEARN_CSS, LearnScreen
+
+    screen = LearnScreen(explained.board, judged=explained)
+    app = SnlApp(board=explained.board, front=screen, front_css=LEARN_CSS)
+    return run_app(app)
+
+
+def learn_board(args: argparse.Namespace) -> Board:
+    """BOARD as a built-in name, a file, a share code or a matrix in JSON."""
+    text = args.board
+    if text.lstrip().startswith("["):
+        try:
+            matrix = json.loads(text)
+        except (ValueError, RecursionError) as error:  # RecursionError: [[[[... nested deep
+            raise BoardError(f"the board is not a JSON matrix: {error}") from None
+        from ..core.rules import Rules
+        from .common import rule_overrides
+
+        return Board.from_matrix(matrix, Rules.from_mapping(rule_overrides(args)), name="board")
+    return board_from_args(args)
+
+
+def cmd_learn(args: argparse.Namespace) -> int:
+    from ..lab.search import MAX_SQUARES
+
+    board = learn_board(args)
+    if board.goal > MAX_SQUARES:
+        raise BoardError(
+            f"the board has {board.goal:,} squares: snl learn shows boards of up to {MAX_SQUARES:,}"
+        )
+    from ..app import SnlApp, run_app
+    from ..screens.learn import LEARN_CSS, LearnScreen
+
+    app = SnlApp(board=board, front=LearnScreen(board), front_css=LEARN_CSS)
+    return run_app(app)

@@ -1,0 +1,141 @@
+"""``snl judge`` and ``snl learn`` on the command line: reports, JSON, exit codes, and
+one clear line for every usage mistake."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from snl_tui.cli.lab import Progress, split_command
+from snl_tui.cli.main import main
+from snl_tui.core.board import Board
+from snl_tui.core.solver import solve
+from tests.unit.test_import_hygiene import loaded_ui_packages
+
+from .conftest import SOLUTIONS
+
+STDIN_SOLUTION = """
+import json, sys
+sys.path.insert(0, {folder!r})
+from correct_textbook import Solution
+print(Solution().snakesAndLadders(json.loads(sys.stdin.readline())))
+"""
+
+
+def test_an_accepted_solution_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["judge", str(SOLUTIONS / "correct_levels.py"), "--boards", "60", "--json"])
+    assert status == 0
+    assert json.loads(capsys.readouterr().out) == {"verdict": "accepted", "boards": 60}
+
+
+def test_a_wrong_solution_in_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["judge", str(SOLUTIONS / "wrong_zero.py"), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 1
+    assert data["verdict"] == "wrong" and data["got"] == 0 and data["expected"] == -1
+    assert data["expected"] == solve(Board.from_matrix(data["board"])).moves
+    assert data["boards"] >= 1 and data["mistakes"] == ["zero"]
+
+
+def test_a_wrong_solution_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["judge", str(SOLUTIONS / "wrong_five_faces.py")])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert out.startswith("wrong answer: wrong_five_faces.py fails on this 3x3 board")
+    lines = out.splitlines()
+    board = json.loads(next(line for line in lines if line.startswith("board:"))[6:])
+    expected = solve(Board.from_matrix(board))
+    assert f"expected: {expected.moves}" in lines
+    assert "got:      3" in lines
+    route = next(line for line in lines if line.startswith("route:"))
+    assert route.split()[-1] == "9" and route.count("->") == expected.moves
+    assert "rolls 1 to 5" in out
+    # The board is drawn: the top row holds the goal, a snake reads ▼1.
+    assert any(line.split()[-1:] == ["9"] for line in lines[:5]) and "▼1" in out
+
+
+def test_a_command_after_dashes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    script = tmp_path / "stdin_solution.py"
+    script.write_text(STDIN_SOLUTION.format(folder=str(SOLUTIONS)), encoding="utf-8")
+    argv = ["judge", "--boards", "10", "--json", "--", sys.executable, str(script)]
+    status = main(argv)
+    assert json.loads(capsys.readouterr().out) == {"verdict": "accepted", "boards": 10}
+    assert status == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["judge"], "give a solution file"),
+        (["judge", "no-such-file.py"], "no such file"),
+        (["judge", "x.py", "--", "cat"], "not both"),
+        (["judge", "--"], "no command after --"),
+        (["judge", "x.py", "--boards", "0"], "--boards"),
+        (["judge", "x.py", "--time-limit", "soon"], "--time-limit"),
+        (["learn", "no-such-board"], "no-such-board"),
+        (["learn", "[[1, 2"], "not a JSON matrix"),
+        (["learn", "[[-1, 9], [-1, -1]]"], "outside the board"),
+        (["learn", "[" * 100_000], "not a JSON matrix"),
+        (["learn", "[1, 2]"], "not a list of cells"),
+    ],
+)
+def test_usage_mistakes_are_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert words in captured.err and len(captured.err.strip().splitlines()) == 1
+    assert "Traceback" not in captured.err and captured.out == ""
+
+
+def test_split_command() -> None:
+    assert split_command(["judge", "a.py"]) == (["judge", "a.py"], None)
+    assert split_command(["judge", "--json", "--", "./a", "--", "-x"]) == (
+        ["judge", "--json"],
+        ["./a", "--", "-x"],
+    )
+
+
+def test_a_solution_file_that_is_a_folder(
+    capsys: pytest.CaptureFixture[str], write_solution: Callable[..., Path]
+) -> None:
+    folder = write_solution("x = 1\n").parent
+    assert main(["judge", str(folder)]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_judging_loads_neither_textual_nor_rich() -> None:
+    """The lab is core-like: judging (without --show) never loads the UI."""
+    solution = SOLUTIONS / "wrong_five_faces.py"
+    code = (
+        "import importlib, pkgutil, snl_tui.lab as lab\n"
+        "for m in pkgutil.iter_modules(lab.__path__):\n"
+        "    importlib.import_module('snl_tui.lab.' + m.name)\n"
+        "from snl_tui.cli.main import main\n"
+        f"status = main(['judge', {str(solution)!r}, '--boards', '40'])\n"
+    )
+    assert loaded_ui_packages(code) == (1, [])
+
+
+def test_progress_shows_on_a_terminal_only() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        shown = Progress(120, stream)
+        for checked in range(1, 121):
+            shown(checked)
+        shown.done()
+    assert terminal.getvalue().split("\r")[1:] == [
+        "judging: 50 of 120 boards",
+        "judging: 100 of 120 boards",
+        "judging: 120 of 120 boards\n",
+    ]
+    assert pipe.getvalue() == ""
