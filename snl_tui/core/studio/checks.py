@@ -29,6 +29,7 @@ FindingKind = Literal[
     "idle-jump",
     "trap",
     "odds-unavailable",
+    "jump-hides",
 ]
 
 
@@ -108,6 +109,22 @@ def board_findings(board: Board) -> list[Finding]:
                 )
             )
     return findings
+
+
+def drawing_findings(board: Board) -> list[Finding]:
+    """Jumps that, drawn on the page and the screen, still hide another jump's head or
+    foot or a square's number: no route the geometry tried misses them all."""
+    from ..geometry import overlaps  # the routing loads only for a full check
+
+    return [
+        Finding(
+            "jump-hides",
+            tuple(sorted((overlap.jump.start, overlap.jump.end))),
+            f"the {overlap.jump.kind} {overlap.jump.start} -> {overlap.jump.end} is drawn over "
+            f"{', '.join(overlap.hidden)}: no route misses them (move a jump's end)",
+        )
+        for overlap in overlaps(board)
+    ]
 
 
 def board_warnings(board: Board) -> list[str]:
@@ -211,4 +228,5 @@ def odds_findings(
 def check_board(board: Board, progress: Progress | None = None) -> CheckReport:
     """Everything ``snl check`` says: the board's findings, then the odds' ones."""
     odds_warnings, notes = odds_findings(board, progress)
-    return CheckReport((*board_findings(board), *odds_warnings), tuple(notes))
+    drawing = drawing_findings(board)
+    return CheckReport((*board_findings(board), *drawing, *odds_warnings), tuple(notes))
