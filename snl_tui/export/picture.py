@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..core.board import Board
-from ..core.geometry import JumpPath, Point, jump_paths, number_box
+from ..core.geometry import NUMBER_HEIGHT, JumpPath, Point, jump_paths, number_box
 from .svg import THEME_COLOURS
 
 if TYPE_CHECKING:
@@ -93,15 +93,20 @@ def _font_cached(size: int, module: object) -> ImageFont.FreeTypeFont | ImageFon
     return ImageFont.load_default(size)
 
 
+RGB = tuple[int, int, int]
+
+
 @lru_cache(maxsize=8)
-def board_image(board: Board, width: int, height: int) -> PILImage.Image:
-    """The board without tokens, ``width`` x ``height`` pixels (cached per board and
-    size: a frame starts from a copy)."""
+def board_image(
+    board: Board, width: int, height: int, background: RGB = (255, 255, 255)
+) -> PILImage.Image:
+    """The board without tokens, ``width`` x ``height`` pixels on ``background`` (cached
+    per board and size: a frame starts from a copy)."""
     from PIL import Image, ImageDraw
 
     colours = THEME_COLOURS["colour"]
     big = layout_for(board, width * SUPERSAMPLE, height * SUPERSAMPLE)
-    image = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), "#000000")
+    image = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), background)
     draw = ImageDraw.Draw(image)
     s = big.square
     for square in range(1, board.goal + 1):
@@ -117,8 +122,9 @@ def board_image(board: Board, width: int, height: int) -> PILImage.Image:
     font = _font(number_size(s))
     for square in range(1, board.goal + 1):
         row, col = board.position_of(square)
-        fill = colours.goal if square == board.goal else None
-        if fill is None:
+        if square == board.goal:
+            fill = colours.goal
+        else:
             fill = colours.light if (row + col) % 2 == 0 else colours.dark
         bx0, by0, bx1, by1 = number_box(board, square, len(str(square)))
         (px0, py0), (px1, py1) = big.point((bx0, by0)), big.point((bx1, by1))
@@ -129,8 +135,9 @@ def board_image(board: Board, width: int, height: int) -> PILImage.Image:
 
 
 def number_size(square: float) -> float:
-    """The square numbers' font size in pixels for squares ``square`` pixels wide."""
-    return max(7.0, square * 0.24)
+    """The square numbers' font size in pixels for squares ``square`` pixels wide (the
+    geometry's number box is 1.15 times as tall)."""
+    return max(7.0, square * NUMBER_HEIGHT / 1.15)
 
 
 def _draw_jump(
@@ -167,11 +174,13 @@ def _draw_jump(
         draw.ellipse((ex - eye, ey - eye, ex + eye, ey + eye), fill="#ffffff")
 
 
-def frame_image(board: Board, width: int, height: int, marks: Marks) -> PILImage.Image:
+def frame_image(
+    board: Board, width: int, height: int, marks: Marks, background: RGB = (255, 255, 255)
+) -> PILImage.Image:
     """The board with ``marks`` laid over it, ``width`` x ``height`` pixels."""
     from PIL import ImageDraw
 
-    image = board_image(board, width, height).copy()
+    image = board_image(board, width, height, background).copy()
     draw = ImageDraw.Draw(image, "RGBA")
     layout = layout_for(board, width, height)
     s = layout.square

@@ -43,6 +43,7 @@ from ..messages import (
     TurnPlayed,
 )
 from ..widgets.board import BoardView
+from ..widgets.board_picture import board_widget
 from ..widgets.dice import DiceFace
 from ..widgets.hint_panel import HintPanel
 from ..widgets.move_log import MoveLog
@@ -130,7 +131,8 @@ class GameScreen(DismissOnce[None], GameInput):
         # Only what the first frame needs: the board, and the side column empty (its
         # width comes from snl.tcss) so that nothing moves when the panels arrive.
         game = self.session.game
-        yield BoardView(game.board, letters=token_letters(game.players), id="board")
+        pixels = getattr(self.app, "pixels", None)  # SnlApp's: the terminal's picture protocol
+        yield board_widget(game.board, token_letters(game.players), pixels)
         yield Vertical(id="side")
 
     def _side_panels(self) -> list[Widget]:

@@ -26,6 +26,7 @@ from ..core.engine import Game
 from ..core.session import GameSession
 from ..core.text import parse_whole
 from ..widgets.board import BoardView
+from ..widgets.board_picture import board_widget
 from ..widgets.dice import DiceFace
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
@@ -95,7 +96,8 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         game = self.game
         yield TitleBar()
-        yield BoardView(game.board, letters=token_letters(game.players), id="board")
+        pixels = getattr(self.app, "pixels", None)  # SnlApp's: the terminal's picture protocol
+        yield board_widget(game.board, token_letters(game.players), pixels)
         with Vertical(id="side"):
             players = PlayersPanel(id="players")
             players.border_title = "Players"

@@ -1,0 +1,326 @@
+"""The board as a picture, where the terminal shows images (Sixel, or Kitty's protocol).
+
+``BoardPicture`` is a ``BoardView`` (the game, the replay and the editor talk to it the
+same way: ``show``, ``walk``, ``follow``) that paints the board as pixels: the export's
+geometry and look (``export.picture``), sized to the widget in cells times the terminal's
+cell size in pixels, with the tokens, the route's steps and the square just landed on
+drawn in. The last line stays text: who is off the board. A frame is made only when
+something on it changed (the picture of the empty board is cached per board and size),
+and encoded once per change.
+
+The terminal protocols and their detection are textual-image's: ``detect_graphics``
+asks the terminal before Textual starts (afterwards Textual reads the answers), and the
+Sixel data goes out the way textual-image's own Sixel widget sends it (with the line's
+last strip, after a cursor move). ``j`` switches between the picture and the character
+board. Without a picture protocol, the character board (``BoardView``) is used instead.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+from rich.control import Control
+from rich.segment import ControlType, Segment
+from rich.style import Style
+from textual.geometry import Region, Size
+from textual.strip import Strip
+
+from ..core.board import Board
+from .board import BoardView
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
+
+    from ..core.engine import Turn
+
+Protocol = Literal["sixel", "kitty"]
+GRAPHICS_CHOICES = ("auto", "pixels", "text")
+DEFAULT_CELL = (10, 20)
+"""A cell's pixels when the terminal does not say (a VT340's, as textual-image assumes)."""
+_NO_OP = ((ControlType.CURSOR_FORWARD, 0),)
+"""Marks a segment as control data, so that nothing measures or splits it."""
+
+
+def detect_graphics(choice: str) -> Protocol | None:
+    """The picture protocol to use for ``--graphics choice`` ('auto', 'pixels' or
+    'text'), asked of the terminal now (before Textual starts): None for text.
+    'pixels' draws Sixel even when the terminal does not say it can (tmux built with
+    sixel, which answers for the terminal)."""
+    if choice == "text" or not (sys.__stdout__ and sys.__stdout__.isatty()):
+        return None
+    if sys.__stdin__ is None or not sys.__stdin__.isatty():
+        return None
+    try:
+        # Importing the renderables asks the terminal (Sixel first, then Kitty's).
+        from textual_image import renderable
+        from textual_image._terminal import get_cell_size
+
+        get_cell_size()  # asked now: Textual reads the terminal's answers once it runs
+    except Exception:  # a terminal that answers garbage: no pictures, never a crash
+        return "sixel" if choice == "pixels" else None
+    if renderable.Image is renderable.SixelImage:
+        return "sixel"
+    if renderable.Image is renderable.TGPImage:
+        return "kitty"
+    return "sixel" if choice == "pixels" else None
+
+
+_COLOUR = re.compile(r"(#\d+);2;\d+;\d+;\d+")
+_HEADER = re.compile(r"\x1bP[^q]*q(\"[\d;]+)?")
+
+
+def palette_first(sixel: str) -> str:
+    """``sixel`` with every colour defined once at the start, then only selected.
+
+    textual-image defines each colour where it is first used, mid-band; xterm (379)
+    then paints the first band or two wrongly (stripes of the wrong colour across the
+    picture's top). Defined up front, the picture comes out right."""
+    header = _HEADER.match(sixel)
+    if header is None:
+        return sixel
+    body = sixel[header.end() :]
+    colours = dict.fromkeys(match.group(0) for match in _COLOUR.finditer(body))
+    return header.group(0) + "".join(colours) + _COLOUR.sub(r"\1", body)
+
+
+def cell_pixels() -> tuple[int, int]:
+    """A terminal cell's (width, height) in pixels, as the terminal told textual-image."""
+    try:
+        from textual_image._terminal import get_cell_size
+
+        size = get_cell_size()
+    except Exception:
+        return DEFAULT_CELL
+    return size.width, size.height
+
+
+class BoardPicture(BoardView):
+    """The board drawn in pixels (``protocol``), or as characters after ``j``."""
+
+    # In snl.tcss (BoardPicture.-pixels): no border, padding or scrollbars round the
+    # picture, which is sized to the whole widget.
+
+    def __init__(
+        self,
+        board: Board,
+        *,
+        protocol: Protocol = "sixel",
+        letters: Sequence[str] = ("A",),
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(board, letters=letters, name=name, id=id, classes=classes)
+        self.protocol: Protocol = protocol
+        self.pixels_on = True
+        self.positions: tuple[int, ...] = ()
+        self.route: tuple[int, ...] = ()
+        self.landed: int | None = None
+        """The square the last move ended on (outlined)."""
+        self.frame_key: tuple[object, ...] | None = None
+        self.frame: PILImage.Image | None = None
+        self.encoded: dict[Region, str] = {}
+        """Sixel data of the current frame, by the region (in cells) it covers."""
+        self.frames_made = 0
+        """Frames drawn (tests and the benchmark read it)."""
+        self.kitty_image: object | None = None
+        self.add_class("-pixels")
+
+    # -- what is shown --------------------------------------------------------------------
+
+    @property
+    def showing_pixels(self) -> bool:
+        return self.pixels_on
+
+    def show(
+        self,
+        positions: Sequence[int],
+        route: Sequence[int] = (),
+        current: int | None = None,
+    ) -> None:
+        moved = [
+            square
+            for seat, square in enumerate(positions)
+            if seat < len(self.positions) and self.positions[seat] != square and square > 0
+        ]
+        if len(moved) == 1:
+            self.landed = moved[0]
+        self.positions, self.route = tuple(positions), tuple(route)
+        super().show(positions, route, current)
+        if self.pixels_on:
+            self.refresh()
+
+    def set_board(self, board: Board, letters: Sequence[str]) -> None:
+        self.positions, self.route, self.landed = (), (), None
+        super().set_board(board, letters)
+
+    async def walk(self, positions: Sequence[int], turn: Turn, pace: float = 1.0) -> None:
+        await super().walk(positions, turn, pace)
+        self.landed = turn.move.end
+        self.refresh()
+
+    def follow(self, square: int) -> None:
+        if self.pixels_on:
+            self.followed = square  # the whole board is in the picture: nothing to scroll
+            return
+        super().follow(square)
+
+    def out_of_view(self) -> list[tuple[int, int, str]]:
+        if self.pixels_on:
+            return []  # the picture shows every square
+        return super().out_of_view()
+
+    def toggle_fit(self) -> str:
+        if self.pixels_on:
+            return "The picture shows the whole board."
+        return super().toggle_fit()
+
+    def toggle_jumps(self) -> str:
+        """``j`` on the picture: the character board (with its drawn jumps), and back."""
+        self.pixels_on = not self.pixels_on
+        self.set_class(self.pixels_on, "-pixels")
+        self.fitted_size = None
+        self.frame_key = None
+        self.refresh(layout=True)
+        if self.pixels_on:
+            return "The board as a picture."
+        if self.followed is not None:
+            self.pending_follow = self.followed
+        return "The character board (j: the picture again)."
+
+    # -- the picture ----------------------------------------------------------------------
+
+    def picture_size(self, size: Size | None = None) -> tuple[int, int, int, int]:
+        """(columns, lines, width px, height px) of the picture: the widget less its
+        last line (the status line)."""
+        size = self.size if size is None else size
+        columns, lines = size.width, max(0, size.height - 1)
+        cell_w, cell_h = cell_pixels()
+        return columns, lines, columns * cell_w, lines * cell_h
+
+    def marks(self) -> object:
+        from ..export.picture import Marks
+
+        tokens: dict[int, list[int]] = {}
+        for seat, square in enumerate(self.positions):
+            if square > 0:
+                tokens.setdefault(square, []).append(seat)
+        return Marks(
+            tokens={square: tuple(seats) for square, seats in tokens.items()},
+            letters=self.letters,
+            current=self.current_seat,
+            route=self.route,
+            landed=self.landed,
+        )
+
+    def current_frame(self) -> PILImage.Image | None:
+        """The picture as it should look now (made afresh only when something on it
+        changed)."""
+        from ..export.picture import Marks, frame_image
+
+        _, _, width, height = self.picture_size()
+        if width < 8 or height < 8:
+            return None
+        marks = self.marks()
+        assert isinstance(marks, Marks)
+        key = (self.board, width, height, marks, self.background_rgb())
+        if key != self.frame_key:
+            self.frame_key = key
+            self.frame = frame_image(self.board, width, height, marks, self.background_rgb())
+            self.encoded = {}
+            self.frames_made += 1
+        return self.frame
+
+    def background_rgb(self) -> tuple[int, int, int]:
+        colour = self.styles.background
+        return colour.r, colour.g, colour.b
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if not self.pixels_on:
+            return super().render_lines(crop)
+        columns, lines, _, _ = self.picture_size()
+        strips: list[Strip] = []
+        base = self.rich_style
+        for y in range(crop.y, crop.bottom):
+            if y < lines:
+                strips.append(Strip([]))  # the picture: nothing written over it
+            else:
+                status = self._join([(" ", base), *self.status_pieces()], base, columns)
+                strips.append(status.crop(crop.x, crop.right))
+        frame = self.current_frame()
+        shown = crop.intersection(Region(0, 0, columns, lines))
+        if frame is None or not shown.area:
+            return strips
+        last = shown.bottom - 1 - crop.y
+        if self.protocol == "kitty":
+            return self._kitty_lines(frame, crop, lines, columns, strips)
+        strips[last] = Strip(self._sixel_segments(frame, shown), cell_length=crop.width)
+        return strips
+
+    def _sixel_segments(self, frame: PILImage.Image, shown: Region) -> list[Segment]:
+        data = self.encoded.get(shown)
+        if data is None:
+            from textual_image._sixel import image_to_sixels
+
+            cell_w, cell_h = cell_pixels()
+            box = (
+                shown.x * cell_w,
+                shown.y * cell_h,
+                shown.right * cell_w,
+                shown.bottom * cell_h,
+            )
+            data = self.encoded[shown] = palette_first(image_to_sixels(frame.crop(box)))
+        origin = self.screen.find_widget(self).region
+        none = Style()
+        return [
+            Segment(Control.move_to(origin.x + shown.x, origin.y + shown.y).segment.text, none),
+            Segment(data, none, _NO_OP),
+            Segment(
+                Control.move_to(origin.x + shown.right, origin.y + shown.bottom - 1).segment.text,
+                none,
+            ),
+        ]
+
+    def _kitty_lines(
+        self,
+        frame: PILImage.Image,
+        crop: Region,
+        lines: int,
+        columns: int,
+        strips: list[Strip],
+    ) -> list[Strip]:
+        """Kitty's protocol: the image is sent once per frame, then placed with
+        textual-image's placeholder characters (ordinary text for Textual)."""
+        from textual_image.renderable.tgp import Image as KittyImage
+
+        if self.kitty_image is None or getattr(self.kitty_image, "frame", None) is not frame:
+            if self.kitty_image is not None:
+                self.kitty_image.cleanup()  # type: ignore[attr-defined]
+            image = KittyImage(frame, width=columns, height=lines)
+            rendered = self.app.console.render_lines(
+                image, self.app.console.options.update_dimensions(columns, lines), pad=True
+            )
+            image.frame = frame  # type: ignore[attr-defined]
+            image.lines = [Strip(line) for line in rendered]  # type: ignore[attr-defined]
+            self.kitty_image = image
+        placed: list[Strip] = self.kitty_image.lines  # type: ignore[attr-defined]
+        for y in range(crop.y, min(crop.bottom, lines)):
+            if y < len(placed):
+                strips[y - crop.y] = placed[y].crop(crop.x, crop.right)
+        return strips
+
+    def on_unmount(self) -> None:
+        if self.kitty_image is not None:
+            self.kitty_image.cleanup()  # type: ignore[attr-defined]
+
+
+def board_widget(
+    board: Board, letters: Sequence[str], protocol: Protocol | None, *, id: str = "board"
+) -> BoardView:
+    """The game's board: a picture with ``protocol``, else the character board."""
+    if protocol is None:
+        return BoardView(board, letters=letters, id=id)
+    return BoardPicture(board, protocol=protocol, letters=letters, id=id)
