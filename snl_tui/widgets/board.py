@@ -57,8 +57,10 @@ STEP_DELAY = 0.06
 """Seconds per square as a token walks (``BoardView.walk``, at pace 1)."""
 JUMP_DELAY = 0.18
 """Seconds before a token takes the jump it landed on."""
-DRAW_MIN_EXTRA = 2
-"""Jumps are drawn on squares at least this many columns wider than the goal's number."""
+DRAW_MIN_EXTRA = 4
+"""Jumps are drawn on squares at least this many columns wider than the goal's number
+and ``CELL_HEIGHT`` lines tall: on smaller squares (classic at 80x24) the braille lines
+are fragments between the labels that nobody can follow, and the markers read better."""
 ART_CLASSES = {
     ("ladder", 0): "board--ladder-line",
     ("ladder", 1): "board--ladder-line-alt",
@@ -210,9 +212,29 @@ class BoardView(ScrollView, can_focus=True):
         self.refresh()
 
     def toggle_fit(self) -> str:
-        """Zoom out to fit the whole board, or back; what to tell the player."""
+        """Zoom out to fit the whole board, or back; what to tell the player (the truth:
+        when the whole board cannot fit, it says so and what size it needs)."""
         self.fit_zoom = not self.fit_zoom
-        return "Zoomed out: the whole board fits." if self.fit_zoom else "Zoomed in."
+        if not self.fit_zoom:
+            return "Zoomed in."
+        need_w, need_h = self.whole_board_size()
+        size = self.outer_size
+        if need_w <= size.width and need_h <= size.height:
+            return "Zoomed out: the whole board fits."
+        return (
+            f"Zoomed out, but the whole board does not fit: it needs {need_w}x{need_h} "
+            f"cells and has {size.width}x{size.height} (a bigger terminal shows it whole)."
+        )
+
+    def whole_board_size(self) -> tuple[int, int]:
+        """(columns, lines) the widget needs, border included, to show the whole board
+        zoomed out: squares as narrow as their numbers, two lines tall, nothing below."""
+        styles = self.styles
+        narrowest = len(str(self.board.goal)) + 1
+        return (
+            narrowest * self.board.cols + styles.gutter.width,
+            MIN_CELL_HEIGHT * self.board.rows + styles.gutter.height,
+        )
 
     def on_mount(self) -> None:
         # The choice of drawn jumps is the app's when it keeps one (SnlApp remembers it
@@ -252,7 +274,7 @@ class BoardView(ScrollView, can_focus=True):
         digits = len(str(self.board.goal))
         return (
             self.jumps_drawn
-            and self.cell_height >= MIN_CELL_HEIGHT
+            and self.cell_height >= CELL_HEIGHT
             and self.cell_width >= digits + DRAW_MIN_EXTRA
         )
 
@@ -413,11 +435,14 @@ class BoardView(ScrollView, can_focus=True):
             return
         self.pending_follow = None
         height = self.cell_height
-        if square <= 0:
-            region = Region(0, self.grid_lines, self.cell_width, max(1, self.extra_lines))
-        else:
-            row, col = self.board.position_of(square)
-            region = Region(col * self.cell_width, row * height, self.cell_width, height)
+        # A token off the board enters on square 1: that corner is shown (the line that
+        # names who is off the board stays in view below the grid anyway).
+        row, col = self.board.position_of(max(1, min(square, self.board.goal)))
+        # The status line and the legend stay at the bottom of the view, over the grid
+        # while it scrolls: the square must be in view above them.
+        region = Region(
+            col * self.cell_width, row * height, self.cell_width, height + self.extra_lines
+        )
         self.scroll_to_region(region, animate=False, immediate=True, spacing=None)
 
     async def walk(self, positions: Sequence[int], turn: Turn, pace: float = 1.0) -> None:

@@ -1,0 +1,91 @@
+"""``z`` tells the truth, a board opens on its players, and the picture widget draws
+what the game says (issue 35)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from snl_tui.core.engine import Player
+from snl_tui.core.files.formats import load_board
+from snl_tui.widgets.board import BoardView
+from snl_tui.widgets.board_picture import BoardPicture, palette_first
+
+from .helpers import settle, started
+
+
+def visible_text(view: BoardView) -> str:
+    return "\n".join(view.render_line(y).text for y in range(view.size.height))
+
+
+@pytest.mark.parametrize("size", [(100, 30), (120, 40), (140, 45), (200, 60)])
+async def test_z_says_fits_only_when_every_square_number_is_whole(make_app, size) -> None:
+    app = make_app(board=load_board("everest"))
+    async with app.run_test(size=size) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        said = view.toggle_fit()
+        await settle(pilot)
+        numbers = {int(n) for n in re.findall(r"(?<![\d▲▼])\d+(?!\d)", visible_text(view))}
+        whole = set(range(1, 401)) <= numbers
+        fits = view.max_scroll_x == 0 and view.max_scroll_y == 0
+        if said.startswith("Zoomed out: the whole board fits"):
+            assert fits and whole
+        else:
+            assert "does not fit" in said and "needs" in said
+            assert not (fits and whole)
+
+
+async def test_z_says_what_size_the_whole_board_needs(make_app) -> None:
+    app = make_app(board=load_board("everest"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        need_w, need_h = view.whole_board_size()
+        said = view.toggle_fit()
+        assert f"needs {need_w}x{need_h}" in said
+        assert view.outer_size.height < need_h  # the truth: 20 rows of 2 lines do not fit
+
+
+async def test_a_big_board_opens_on_square_one_while_everyone_is_off_it(make_app) -> None:
+    app = make_app(board=load_board("everest"), players=[Player("Ann"), Player("Bob")])
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        view = screen.query_one(BoardView)
+        assert view.max_scroll_y > 0  # it scrolls: the view had a choice
+        grid = visible_text(view).splitlines()
+        # Square 1 is the bottom-left square: its line is in view, above the status line.
+        assert any(re.match(r"^\W*1\s", line) for line in grid)
+        assert "400" not in "\n".join(grid)
+
+
+async def test_the_picture_draws_a_frame_only_when_something_on_it_changed(make_app) -> None:
+    app = make_app(players=[Player("Ann"), Player("Bob")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        assert isinstance(view, BoardPicture)
+        await settle(pilot)
+        lines = view.render_lines(view.region.reset_offset)
+        data = "".join(segment.text for strip in lines for segment in strip)
+        assert "\x1bP" in data and data.count("\x1bP") == 1  # one Sixel picture
+        made = view.frames_made
+        view.render_lines(view.region.reset_offset)
+        assert view.frames_made == made  # nothing changed: no new frame
+        view.show([5, 0], (), current=1)
+        view.render_lines(view.region.reset_offset)
+        assert view.frames_made == made + 1 and view.landed == 5
+        assert view.out_of_view() == []  # the picture shows every square
+        assert view.toggle_fit() == "The picture shows the whole board."
+        view.toggle_jumps()  # j: the character board
+        await settle(pilot)
+        assert "▲38" in visible_text(view)
+
+
+def test_palette_first_defines_every_colour_before_the_first_pixel() -> None:
+    sixel = '\x1bP0;0;0q"1;1;4;6#1;2;0;0;0!4~-#2;2;100;0;0~#1~\x1b\\'
+    out = palette_first(sixel)
+    assert out == '\x1bP0;0;0q"1;1;4;6#1;2;0;0;0#2;2;100;0;0#1!4~-#2~#1~\x1b\\'
