@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
@@ -31,6 +32,7 @@ from ..widgets.dice import DiceFace
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
+from .game import CRAMPED_WIDTH, NARROW_WIDTH
 
 MOVE_DELAY = 0.5
 """Seconds between two moves of a replay (with animation on) at normal speed."""
@@ -114,6 +116,11 @@ class ReplayScreen(Screen[None]):
             log.border_title = "Moves"
             yield log
         yield Footer()
+
+    def on_resize(self, event: Resize) -> None:
+        # The game's side column widths (snl.tcss): the board gets the same room.
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        self.set_class(event.size.width < CRAMPED_WIDTH, "-cramped")
 
     def on_mount(self) -> None:
         game = self.game

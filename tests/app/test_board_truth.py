@@ -89,3 +89,23 @@ def test_palette_first_defines_every_colour_before_the_first_pixel() -> None:
     sixel = '\x1bP0;0;0q"1;1;4;6#1;2;0;0;0!4~-#2;2;100;0;0~#1~\x1b\\'
     out = palette_first(sixel)
     assert out == '\x1bP0;0;0q"1;1;4;6#1;2;0;0;0#2;2;100;0;0#1!4~-#2~#1~\x1b\\'
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (140, 45)])
+async def test_the_replay_gives_the_board_the_room_the_game_gives_it(make_app, size) -> None:
+    from snl_tui.core.store.games import open_store
+    from snl_tui.screens.replay import ReplayScreen
+
+    from .helpers import wait_until
+    from .test_saved_games import replay_app
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        game_board = screen.query_one(BoardView).region
+    _, replay_app_, replay = replay_app(open_store(), animate=False)
+    async with replay_app_.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: replay.finished)
+        assert isinstance(replay, ReplayScreen)
+        assert replay.query_one(BoardView).region == game_board
