@@ -1,0 +1,116 @@
+"""A real xterm (``-ti vt340``: Sixel graphics) on a virtual screen, for the picture tests
+and ``scripts/screenshots.py``.
+
+``xterm_running(command, columns, lines)`` starts ``Xvfb`` on a free display (it picks
+the number itself: ``-displayfd``), then ``xterm`` running ``command``, and stops both
+(these processes only, by their ids) afterwards. ``shot`` takes a screenshot of the
+xterm window with ImageMagick's ``import``; ``press`` types keys into it with xdotool.
+Skips the calling test when a program is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+PROGRAMS = ("Xvfb", "xterm", "import", "xdotool")
+FONT = "DejaVu Sans Mono"
+
+
+def missing_programs() -> list[str]:
+    return [program for program in PROGRAMS if shutil.which(program) is None]
+
+
+@dataclass
+class XTerm:
+    display: str
+    window: str
+
+    def env(self) -> dict[str, str]:
+        return {**os.environ, "DISPLAY": self.display}
+
+    def shot(self, path: Path) -> Path:
+        subprocess.run(
+            ["import", "-window", self.window, str(path)],
+            env=self.env(),
+            check=True,
+            capture_output=True,
+            timeout=20,
+        )
+        return path
+
+    def press(self, *keys: str) -> None:
+        subprocess.run(
+            ["xdotool", "windowfocus", "--sync", self.window, "key", "--delay", "60", *keys],
+            env=self.env(),
+            check=False,
+            capture_output=True,
+            timeout=20,
+        )
+
+
+def _has_font(name: str) -> bool:
+    if shutil.which("fc-list") is None:
+        return False
+    done = subprocess.run(["fc-list", name], capture_output=True, text=True, timeout=10)
+    return bool(done.stdout.strip())
+
+
+@contextmanager
+def xterm_running(
+    command: str, columns: int = 80, lines: int = 24, env: dict[str, str] | None = None
+) -> Iterator[XTerm]:
+    """``command`` in an xterm of ``columns`` x ``lines`` on a fresh virtual screen."""
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    terminal: subprocess.Popen[bytes] | None = None
+    try:
+        with os.fdopen(read) as answer:
+            number = answer.readline().strip()
+        if not number:
+            raise RuntimeError("Xvfb did not start")
+        display = f":{number}"
+        font = ["-fa", FONT, "-fs", "10"] if _has_font(FONT) else []
+        terminal = subprocess.Popen(
+            ["xterm", "-ti", "vt340", "-geometry", f"{columns}x{lines}", *font]
+            + ["-xrm", "XTerm*allowSendEvents: true", "-e", command],
+            env={**(env or os.environ), "DISPLAY": display},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        window = ""
+        deadline = time.monotonic() + 20
+        while not window and time.monotonic() < deadline:
+            found = subprocess.run(
+                ["xdotool", "search", "--pid", str(terminal.pid)],
+                env={**os.environ, "DISPLAY": display},
+                capture_output=True,
+                text=True,
+                timeout=10,
+            )
+            window = found.stdout.split()[0] if found.stdout.split() else ""
+            if not window:
+                time.sleep(0.1)
+        if not window:
+            raise RuntimeError("the xterm window never appeared")
+        yield XTerm(display, window)
+    finally:
+        for process in (terminal, server):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
