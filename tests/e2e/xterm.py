@@ -1,9 +1,10 @@
 """A real xterm (``-ti vt340``: Sixel graphics) on a virtual screen, for the picture tests
 and ``scripts/screenshots.py``.
 
-``xterm_running(command, columns, lines)`` starts ``Xvfb`` on a free display (it picks
-the number itself: ``-displayfd``), then ``xterm`` running ``command``, and stops both
-(these processes only, by their ids) afterwards. ``shot`` takes a screenshot of the
+``xterm_running(command, columns, lines)`` starts ``Xvfb`` on a free display (the first
+of ``DISPLAYS`` without a lock file, or ``$SNL_TEST_DISPLAYS``, e.g. ``91-93``), then
+``xterm`` running ``command``, and stops both (these processes only, by their ids)
+afterwards. ``shot`` takes a screenshot of the
 xterm window with ImageMagick's ``import``; ``press`` types keys into it with xdotool.
 Skips the calling test when a program is missing.
 """
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PROGRAMS = ("Xvfb", "xterm", "import", "xdotool")
+DISPLAYS = range(91, 100)
 FONT = "DejaVu Sans Mono"
 
 
@@ -55,6 +57,35 @@ class XTerm:
         )
 
 
+def _displays() -> range:
+    wanted = os.environ.get("SNL_TEST_DISPLAYS", "")
+    low, _, high = wanted.partition("-")
+    if low.isdigit() and (high or low).isdigit():
+        return range(int(low), int(high or low) + 1)
+    return DISPLAYS
+
+
+def _start_server() -> tuple[subprocess.Popen[bytes], int]:
+    """Xvfb on the first free display of ``_displays()``, once its socket is there."""
+    for number in _displays():
+        if Path(f"/tmp/.X{number}-lock").exists():
+            continue
+        server = subprocess.Popen(
+            ["Xvfb", f":{number}", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and server.poll() is None:
+            if Path(f"/tmp/.X11-unix/X{number}").exists():
+                return server, number
+            time.sleep(0.05)
+        if server.poll() is None:
+            server.kill()
+        server.wait()
+    raise RuntimeError("no free X display for Xvfb")
+
+
 def _has_font(name: str) -> bool:
     if shutil.which("fc-list") is None:
         return False
@@ -67,25 +98,13 @@ def xterm_running(
     command: str, columns: int = 80, lines: int = 24, env: dict[str, str] | None = None
 ) -> Iterator[XTerm]:
     """``command`` in an xterm of ``columns`` x ``lines`` on a fresh virtual screen."""
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
+    server, number = _start_server()
     terminal: subprocess.Popen[bytes] | None = None
     try:
-        with os.fdopen(read) as answer:
-            number = answer.readline().strip()
-        if not number:
-            raise RuntimeError("Xvfb did not start")
         display = f":{number}"
         font = ["-fa", FONT, "-fs", "10"] if _has_font(FONT) else []
         terminal = subprocess.Popen(
-            ["xterm", "-ti", "vt340", "-geometry", f"{columns}x{lines}", *font]
-            + ["-xrm", "XTerm*allowSendEvents: true", "-e", command],
+            ["xterm", "-ti", "vt340", "-geometry", f"{columns}x{lines}", *font, "-e", command],
             env={**(env or os.environ), "DISPLAY": display},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
