@@ -17,6 +17,7 @@ board. Without a picture protocol, the character board (``BoardView``) is used i
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from collections.abc import Sequence
@@ -41,6 +42,8 @@ GRAPHICS_CHOICES = ("auto", "pixels", "text")
 DEFAULT_CELL = (10, 20)
 """A cell's pixels when the terminal does not say (a VT340's, as textual-image assumes)."""
 _NO_OP = ((ControlType.CURSOR_FORWARD, 0),)
+TILE_LINES, TILE_COLUMNS = 3, 12
+"""A tile of the picture, in cells (its lines rounded to whole Sixel bands)."""
 """Marks a segment as control data, so that nothing measures or splits it."""
 
 
@@ -122,8 +125,11 @@ class BoardPicture(BoardView):
         """The square the last move ended on (outlined)."""
         self.frame_key: tuple[object, ...] | None = None
         self.frame: PILImage.Image | None = None
-        self.encoded: dict[Region, str] = {}
-        """Sixel data of the current frame, by the region (in cells) it covers."""
+        self.encoded: dict[Region, tuple[bytes, str]] = {}
+        """Each tile's pixels and their Sixel data, by the tile's region (in cells): a
+        tile is encoded again only when its pixels changed."""
+        self.tiles_encoded = 0
+        """Tiles encoded so far (tests and the benchmark read it)."""
         self.frames_made = 0
         """Frames drawn (tests and the benchmark read it)."""
         self.kitty_image: object | None = None
@@ -146,12 +152,62 @@ class BoardPicture(BoardView):
             for seat, square in enumerate(positions)
             if seat < len(self.positions) and self.positions[seat] != square and square > 0
         ]
+        before = self._mark_squares()
         if len(moved) == 1:
             self.landed = moved[0]
         self.positions, self.route = tuple(positions), tuple(route)
         super().show(positions, route, current)
         if self.pixels_on:
-            self.refresh()
+            after = self._mark_squares()
+            changed = {
+                square
+                for square in before.keys() | after.keys()
+                if before.get(square) != after.get(square)
+            }
+            self.refresh_picture(changed)
+
+    def _refresh_virtual_lines(self, lines: Sequence[int]) -> None:
+        if not self.pixels_on:  # the picture repaints its own regions (refresh_picture)
+            super()._refresh_virtual_lines(lines)
+
+    def _status_y(self) -> int | None:
+        if self.pixels_on:
+            return self.size.height - 1 if self.size.height else None
+        return super()._status_y()
+
+    def _mark_squares(self) -> dict[int, tuple[object, ...]]:
+        """What is drawn on each square with marks (tokens, route step, landed)."""
+        marks: dict[int, tuple[object, ...]] = {}
+        for seat, square in enumerate(self.positions):
+            if square > 0:
+                marks[square] = (*marks.get(square, ()), ("token", seat, seat == self.current_seat))
+        for step, square in enumerate(self.route, start=1):
+            marks[square] = (*marks.get(square, ()), ("step", step))
+        if self.landed is not None:
+            marks[self.landed] = (*marks.get(self.landed, ()), "landed")
+        return marks
+
+    def refresh_picture(self, squares: set[int]) -> None:
+        """Repaint the tiles under ``squares`` (a move changes two or three): their lines,
+        whole-width (Textual then writes those lines, and the Sixel of each of their
+        tiles goes out: encoded again only where the pixels changed)."""
+        if not self.is_mounted or not self.size.area:
+            return
+        from ..export.picture import layout_for
+
+        columns, lines, width, height = self.picture_size()
+        if width < 8 or height < 8:
+            return
+        _, cell_h = cell_pixels()
+        layout = layout_for(self.board, width, height)
+        rows: set[int] = set()
+        for square in squares:
+            if 1 <= square <= self.board.goal:
+                _, y0, _, y1 = layout.square_box(self.board, square)
+                rows.update(range(int(y0 // cell_h), min(lines, math.ceil(y1 / cell_h))))
+        for tile in self.tiles(columns, lines):
+            if tile.x == 0 and any(tile.y <= row < tile.bottom for row in rows):
+                self.refresh(Region(0, tile.y, self.size.width, tile.height))
 
     def set_board(self, board: Board, letters: Sequence[str]) -> None:
         self.positions, self.route, self.landed = (), (), None
@@ -159,8 +215,10 @@ class BoardPicture(BoardView):
 
     async def walk(self, positions: Sequence[int], turn: Turn, pace: float = 1.0) -> None:
         await super().walk(positions, turn, pace)
+        before = self.landed
         self.landed = turn.move.end
-        self.refresh()
+        if self.pixels_on and before != self.landed:
+            self.refresh_picture({square for square in (before, self.landed) if square})
 
     def follow(self, square: int) -> None:
         if self.pixels_on:
@@ -230,7 +288,6 @@ class BoardPicture(BoardView):
         if key != self.frame_key:
             self.frame_key = key
             self.frame = frame_image(self.board, width, height, marks, self.background_rgb())
-            self.encoded = {}
             self.frames_made += 1
         return self.frame
 
@@ -239,6 +296,9 @@ class BoardPicture(BoardView):
         return colour.r, colour.g, colour.b
 
     def render_lines(self, crop: Region) -> list[Strip]:
+        # Textual asks for the whole widget and writes only the lines it has to (those
+        # refreshed): the picture is cut into tiles, and each tile's Sixel goes out with
+        # its last line, so that repainting a few lines sends only their tiles.
         if not self.pixels_on:
             return super().render_lines(crop)
         columns, lines, _, _ = self.picture_size()
@@ -251,37 +311,52 @@ class BoardPicture(BoardView):
                 status = self._join([(" ", base), *self.status_pieces()], base, columns)
                 strips.append(status.crop(crop.x, crop.right))
         frame = self.current_frame()
-        shown = crop.intersection(Region(0, 0, columns, lines))
-        if frame is None or not shown.area:
+        if frame is None:
             return strips
-        last = shown.bottom - 1 - crop.y
         if self.protocol == "kitty":
             return self._kitty_lines(frame, crop, lines, columns, strips)
-        strips[last] = Strip(self._sixel_segments(frame, shown), cell_length=crop.width)
+        origin = self.screen.find_widget(self).region
+        segments: dict[int, list[Segment]] = {}
+        for tile in self.tiles(columns, lines):
+            if tile.bottom - 1 < crop.y or tile.y >= crop.bottom:
+                continue
+            segments.setdefault(tile.bottom - 1, []).extend(
+                self._sixel_segments(frame, tile, origin.x, origin.y)
+            )
+        for y, line in segments.items():
+            strips[y - crop.y] = Strip(line, cell_length=crop.width)
         return strips
 
-    def _sixel_segments(self, frame: PILImage.Image, shown: Region) -> list[Segment]:
-        data = self.encoded.get(shown)
-        if data is None:
+    def tiles(self, columns: int, lines: int) -> list[Region]:
+        """The picture's tiles, in cells: ``TILE_LINES`` lines (whole Sixel bands, so a
+        tile never paints below itself) by ``TILE_COLUMNS`` columns."""
+        _, cell_h = cell_pixels()
+        band = 6 // math.gcd(6, cell_h)  # lines per whole number of six-pixel bands
+        tall = max(band, TILE_LINES // band * band)
+        return [
+            Region(x, y, min(TILE_COLUMNS, columns - x), min(tall, lines - y))
+            for y in range(0, lines, tall)
+            for x in range(0, columns, TILE_COLUMNS)
+        ]
+
+    def _sixel_segments(
+        self, frame: PILImage.Image, tile: Region, left: int, top: int
+    ) -> list[Segment]:
+        cell_w, cell_h = cell_pixels()
+        box = (tile.x * cell_w, tile.y * cell_h, tile.right * cell_w, tile.bottom * cell_h)
+        pixels = frame.crop(box)
+        content = pixels.tobytes()
+        cached = self.encoded.get(tile)
+        if cached is None or cached[0] != content:
             from textual_image._sixel import image_to_sixels
 
-            cell_w, cell_h = cell_pixels()
-            box = (
-                shown.x * cell_w,
-                shown.y * cell_h,
-                shown.right * cell_w,
-                shown.bottom * cell_h,
-            )
-            data = self.encoded[shown] = palette_first(image_to_sixels(frame.crop(box)))
-        origin = self.screen.find_widget(self).region
+            cached = self.encoded[tile] = (content, palette_first(image_to_sixels(pixels)))
+            self.tiles_encoded += 1
         none = Style()
         return [
-            Segment(Control.move_to(origin.x + shown.x, origin.y + shown.y).segment.text, none),
-            Segment(data, none, _NO_OP),
-            Segment(
-                Control.move_to(origin.x + shown.right, origin.y + shown.bottom - 1).segment.text,
-                none,
-            ),
+            Segment(Control.move_to(left + tile.x, top + tile.y).segment.text, none),
+            Segment(cached[1], none, _NO_OP),
+            Segment(Control.move_to(left + tile.right, top + tile.bottom - 1).segment.text, none),
         ]
 
     def _kitty_lines(

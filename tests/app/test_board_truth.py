@@ -71,13 +71,22 @@ async def test_the_picture_draws_a_frame_only_when_something_on_it_changed(make_
         await settle(pilot)
         lines = view.render_lines(view.region.reset_offset)
         data = "".join(segment.text for strip in lines for segment in strip)
-        assert "\x1bP" in data and data.count("\x1bP") == 1  # one Sixel picture
-        made = view.frames_made
+        columns, rows, _, _ = view.picture_size()
+        assert data.count("\x1bP") == len(view.tiles(columns, rows))  # a Sixel per tile
+        made, encoded = view.frames_made, view.tiles_encoded
         view.render_lines(view.region.reset_offset)
-        assert view.frames_made == made  # nothing changed: no new frame
+        assert (view.frames_made, view.tiles_encoded) == (made, encoded)  # nothing new
+        refreshed = []
+        view.refresh = lambda *regions, **_: refreshed.extend(regions)  # type: ignore[method-assign]
         view.show([5, 0], (), current=1)
         view.render_lines(view.region.reset_offset)
         assert view.frames_made == made + 1 and view.landed == 5
+        # Only the tiles that show square 5 were encoded again, and only their lines
+        # were repainted (whole-width: Textual writes the Sixel with the line).
+        assert 1 <= view.tiles_encoded - encoded <= 2
+        assert refreshed and all(region.width == view.size.width for region in refreshed)
+        assert sum(region.height for region in refreshed) < rows
+        del view.refresh
         assert view.out_of_view() == []  # the picture shows every square
         assert view.toggle_fit() == "The picture shows the whole board."
         view.toggle_jumps()  # j: the character board

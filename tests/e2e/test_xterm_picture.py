@@ -24,6 +24,7 @@ from .xterm import missing_programs, xterm_running
 pytestmark = pytest.mark.e2e
 
 TIMEOUT = 30.0
+THUMB = (80, 80)
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -50,13 +51,27 @@ def grid_box(path: Path) -> tuple[int, int, int, int] | None:
 
 def difference(path: Path, box: tuple[int, int, int, int], reference: object) -> float:
     """Mean absolute difference (0-255) between the screenshot's ``box`` and
-    ``reference`` (an image of the box's size)."""
+    ``reference`` (an image of the box's size), both scaled down to a square's
+    resolution of a few pixels: a pixel's shift in where the box was found is not a
+    difference, a missing ladder or a text board is."""
     from PIL import Image, ImageChops, ImageStat
 
     assert isinstance(reference, Image.Image)
-    crop = Image.open(path).convert("RGB").crop(box)
-    stat = ImageStat.Stat(ImageChops.difference(crop, reference.convert("RGB")))
+    crop = Image.open(path).convert("RGB").crop(box).resize(THUMB, Image.Resampling.BOX)
+    scaled = reference.convert("RGB").resize(THUMB, Image.Resampling.BOX)
+    stat = ImageStat.Stat(ImageChops.difference(crop, scaled))
     return sum(stat.mean) / 3
+
+
+def changed_pixels(before: Path, after: Path, box: tuple[int, int, int, int]) -> int:
+    """How many pixels of ``box`` differ clearly between two screenshots."""
+    from PIL import Image, ImageChops
+
+    one = Image.open(before).convert("L").crop(box)
+    two = Image.open(after).convert("L").crop(box)
+    return sum(
+        ImageChops.difference(one, two).point(lambda v: 255 if v > 60 else 0).histogram()[255:]
+    )
 
 
 def test_classic_at_80x24_is_a_picture_that_moves(tmp_path: Path) -> None:
@@ -85,12 +100,12 @@ def test_classic_at_80x24_is_a_picture_that_moves(tmp_path: Path) -> None:
         assert box is not None and square(box), f"no board picture appeared ({box})"
         width, height = box[2] - box[0], box[3] - box[1]
         reference = board_image(board, width, height)
-        assert difference(shot, box, reference) < 12, "the picture is not the export's board"
+        assert difference(shot, box, reference) < 8, "the picture is not the export's board"
         term.press("r")
         after = tmp_path / "after.png"
         changed = False
         deadline = time.monotonic() + TIMEOUT
         while not changed and time.monotonic() < deadline:
             term.shot(after)
-            changed = difference(after, box, reference) > difference(shot, box, reference) + 0.2
+            changed = changed_pixels(shot, after, box) > 40  # a token the size of a square's third
         assert changed, "the picture did not change when a token moved"
