@@ -42,7 +42,7 @@ GRAPHICS_CHOICES = ("auto", "pixels", "text")
 DEFAULT_CELL = (10, 20)
 """A cell's pixels when the terminal does not say (a VT340's, as textual-image assumes)."""
 _NO_OP = ((ControlType.CURSOR_FORWARD, 0),)
-TILE_LINES, TILE_COLUMNS = 3, 12
+TILE_LINES, TILE_COLUMNS = 3, 8
 """A tile of the picture, in cells (its lines rounded to whole Sixel bands)."""
 """Marks a segment as control data, so that nothing measures or splits it."""
 
@@ -125,9 +125,13 @@ class BoardPicture(BoardView):
         """The square the last move ended on (outlined)."""
         self.frame_key: tuple[object, ...] | None = None
         self.frame: PILImage.Image | None = None
-        self.encoded: dict[Region, tuple[bytes, str]] = {}
-        """Each tile's pixels and their Sixel data, by the tile's region (in cells): a
-        tile is encoded again only when its pixels changed."""
+        self.encoded: dict[Region, str] = {}
+        """Each tile's Sixel data, by the tile's region (in cells)."""
+        self.stale: set[Region] = set()
+        """Tiles whose squares' marks changed since they were encoded (``refresh_picture``):
+        encoded again at the next paint; the others are sent as they were."""
+        self.encoded_for: tuple[object, ...] | None = None
+        """The board, size and background the encoded tiles show (any change: all anew)."""
         self.tiles_encoded = 0
         """Tiles encoded so far (tests and the benchmark read it)."""
         self.frames_made = 0
@@ -205,9 +209,18 @@ class BoardPicture(BoardView):
             if 1 <= square <= self.board.goal:
                 _, y0, _, y1 = layout.square_box(self.board, square)
                 rows.update(range(int(y0 // cell_h), min(lines, math.ceil(y1 / cell_h))))
+        cols: set[int] = set()
+        cell_w, _ = cell_pixels()
+        for square in squares:
+            if 1 <= square <= self.board.goal:
+                x0, _, x1, _ = layout.square_box(self.board, square)
+                cols.update(range(int(x0 // cell_w), math.ceil(x1 / cell_w)))
         for tile in self.tiles(columns, lines):
-            if tile.x == 0 and any(tile.y <= row < tile.bottom for row in rows):
-                self.refresh(Region(0, tile.y, self.size.width, tile.height))
+            if any(tile.y <= row < tile.bottom for row in rows):
+                if any(tile.x <= col < tile.right for col in cols):
+                    self.stale.add(tile)
+                if tile.x == 0:
+                    self.refresh(Region(0, tile.y, self.size.width, tile.height))
 
     def set_board(self, board: Board, letters: Sequence[str]) -> None:
         self.positions, self.route, self.landed = (), (), None
@@ -285,6 +298,9 @@ class BoardPicture(BoardView):
         marks = self.marks()
         assert isinstance(marks, Marks)
         key = (self.board, width, height, marks, self.background_rgb())
+        if key[:3] + key[4:] != self.encoded_for:
+            self.encoded_for = key[:3] + key[4:]
+            self.encoded, self.stale = {}, set()
         if key != self.frame_key:
             self.frame_key = key
             self.frame = frame_image(self.board, width, height, marks, self.background_rgb())
@@ -344,18 +360,18 @@ class BoardPicture(BoardView):
     ) -> list[Segment]:
         cell_w, cell_h = cell_pixels()
         box = (tile.x * cell_w, tile.y * cell_h, tile.right * cell_w, tile.bottom * cell_h)
-        pixels = frame.crop(box)
-        content = pixels.tobytes()
         cached = self.encoded.get(tile)
-        if cached is None or cached[0] != content:
+        if cached is None or tile in self.stale:
             from textual_image._sixel import image_to_sixels
 
-            cached = self.encoded[tile] = (content, palette_first(image_to_sixels(pixels)))
+            self.stale.discard(tile)
+            pixels = frame.crop(box)
+            cached = self.encoded[tile] = palette_first(image_to_sixels(pixels))
             self.tiles_encoded += 1
         none = Style()
         return [
             Segment(Control.move_to(left + tile.x, top + tile.y).segment.text, none),
-            Segment(cached[1], none, _NO_OP),
+            Segment(cached, none, _NO_OP),
             Segment(Control.move_to(left + tile.right, top + tile.bottom - 1).segment.text, none),
         ]
 
