@@ -49,10 +49,16 @@ END_RADIUS = 0.16
 ladder's foot or top, a snake's tail)."""
 STROKE_HALF_WIDTH = {"ladder": 0.03, "snake": 0.06}
 """Half the drawn line's width, in squares (the export's and the picture's)."""
-BENDS = (0.0, 0.25, -0.25, 0.5, -0.5, 0.8, -0.8, 1.2, -1.2, 1.7, -1.7)
-"""The sideways bends tried for a jump's curve, in squares, least first."""
-SKEWS = (0.5, 0.25, 0.75)
-"""Where along the jump its bend is greatest (0 = start, 1 = end)."""
+BOWS = (0.0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6, 0.9, -0.9, 1.3, -1.3, 1.8, -1.8)
+WAVES = (0.0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6)
+SHAPES = sorted(
+    ((bow, wave) for bow in BOWS for wave in WAVES), key=lambda shape: abs(shape[0]) + abs(shape[1])
+)
+"""The curves tried for a jump, least bent first: ``bow`` squares to one side at the
+middle (one arc) plus ``wave`` squares either way at a quarter and three quarters of
+the way (an S): together they thread a jump between numbers and other jumps' ends."""
+CHECKED = 3
+"""How many of the best-screened curves are checked stroke by stroke."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,12 @@ def jump_paths(board: Board) -> tuple[JumpPath, ...]:
     return board.derived("jump_paths", _jump_paths)
 
 
+def jump_paths_known(board: Board) -> bool:
+    """Whether ``jump_paths(board)`` is at hand (routing a big board takes a while: the
+    widgets route it in a thread and draw the jumps once it is)."""
+    return board.has_derived("jump_paths")
+
+
 def _jump_paths(board: Board) -> tuple[JumpPath, ...]:
     ends = anchors(board)
     obstacles = _Obstacles(board, ends)
@@ -127,36 +139,88 @@ def _jump_paths(board: Board) -> tuple[JumpPath, ...]:
         lane = lanes[jump.kind] % 2
         lanes[jump.kind] += 1
         start, end = ends[jump.start, jump.start], ends[jump.start, jump.end]
-        best: tuple[int, JumpPath] | None = None
-        for bend in BENDS:
-            for skew in SKEWS if bend else (0.5,):
-                path = _shaped(jump, lane, start, end, bend, skew)
-                hits = obstacles.hits(path, best[0] if best is not None else 1 << 30)
-                if best is None or len(hits) < best[0]:
-                    best = (
-                        len(hits),
-                        JumpPath(jump, lane, start, end, path.rails, path.rungs, path.body, hits),
-                    )
-                if not hits:
-                    break
-            if best is not None and best[0] == 0:
+        best: JumpPath | None = None
+        for bow, wave in _screened(board, jump, start, end, ends)[:CHECKED]:
+            path = _shaped(jump, lane, start, end, bow, wave)
+            hits = obstacles.hits(path, len(best.hits) if best is not None else 1 << 30)
+            if best is None or len(hits) < len(best.hits):
+                best = JumpPath(jump, lane, start, end, path.rails, path.rungs, path.body, hits)
+            if not hits:
                 break
         assert best is not None
-        paths.append(best[1])
+        paths.append(best)
     return tuple(paths)
 
 
-def _shaped(jump: Jump, lane: int, start: Point, end: Point, bend: float, skew: float) -> JumpPath:
-    centre = _curve(start, end, bend, skew)
+def _screened(
+    board: Board, jump: Jump, start: Point, end: Point, ends: dict[tuple[int, int], Point]
+) -> list[tuple[float, float]]:
+    """Every shape in ``SHAPES``, the ones whose curve (widened to the drawn jump's
+    reach) crosses the fewest numbers, other jumps' ends and board edges first, the
+    least bent first among equals: all at once, with numpy."""
+    import numpy as np
+
+    (x0, y0), (x1, y1) = start, end
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    nx, ny = -(y1 - y0) / length, (x1 - x0) / length
+    t = np.linspace(0.0, 1.0, max(16, math.ceil(length * 12)))
+    shapes = np.array(SHAPES)
+    offset = shapes[:, :1] * np.sin(np.pi * t) + shapes[:, 1:] * np.sin(2 * np.pi * t)
+    px = x0 + (x1 - x0) * t + nx * offset  # (shapes, samples)
+    py = y0 + (y1 - y0) * t + ny * offset
+    if jump.kind == "ladder":
+        reach = np.full_like(t, LADDER_HALF_WIDTH + STROKE_HALF_WIDTH["ladder"])
+    else:
+        envelope = np.minimum(1.0, 6 * t) * np.sqrt(1 - t)
+        reach = STROKE_HALF_WIDTH["snake"] + SNAKE_AMPLITUDE * envelope
+    low_x, high_x = px.min() - 1, px.max() + 1
+    low_y, high_y = py.min() - 1, py.max() + 1
+    boxes = [
+        box
+        for square in range(1, board.goal + 1)
+        for box in (number_box(board, square),)
+        if box[2] > low_x and box[0] < high_x and box[3] > low_y and box[1] < high_y
+    ]
+    score = (
+        ((px < 0.05) | (px > board.cols - 0.05) | (py < 0.05) | (py > board.rows - 0.05))
+        .any(axis=1)
+        .astype(int)
+    )
+    if boxes:
+        b = np.array(boxes)
+        dx = np.maximum(np.maximum(b[:, 0] - px[..., None], 0.0), px[..., None] - b[:, 2])
+        dy = np.maximum(np.maximum(b[:, 1] - py[..., None], 0.0), py[..., None] - b[:, 3])
+        score += ((dx * dx + dy * dy) < (reach * reach)[None, :, None]).any(axis=1).sum(axis=1)
+    own = (jump.start, jump.end)
+    circles = [
+        point
+        for (other, square), point in ends.items()
+        if square not in own
+        and other != jump.start
+        and low_x < point[0] < high_x
+        and low_y < point[1] < high_y
+    ]
+    if circles:
+        c = np.array(circles)
+        gap = (px[..., None] - c[:, 0]) ** 2 + (py[..., None] - c[:, 1]) ** 2
+        near = (END_RADIUS + reach) ** 2
+        score += (gap < near[None, :, None]).any(axis=1).sum(axis=1)
+    order = np.argsort(score, kind="stable")  # SHAPES are least bent first
+    return [SHAPES[index] for index in order]
+
+
+def _shaped(jump: Jump, lane: int, start: Point, end: Point, bow: float, wave: float) -> JumpPath:
+    centre = _curve(start, end, bow, wave)
     if jump.kind == "ladder":
         rails, rungs = _ladder(centre)
         return JumpPath(jump, lane, start, end, rails, rungs, centre)
     return JumpPath(jump, lane, start, end, (), (), _snake(centre, lane))
 
 
-def _curve(start: Point, end: Point, bend: float, skew: float) -> Polyline:
-    """From ``start`` to ``end``, bowed ``bend`` squares to the left of the way (negative:
-    to the right), most at ``skew`` of the way along; sampled ``SAMPLES_PER_SQUARE``."""
+def _curve(start: Point, end: Point, bow: float, wave: float) -> Polyline:
+    """From ``start`` to ``end``, bowed ``bow`` squares to the left of the way at its
+    middle (negative: to the right), plus an S of ``wave`` squares; sampled
+    ``SAMPLES_PER_SQUARE`` times a square."""
     (x0, y0), (x1, y1) = start, end
     length = math.hypot(x1 - x0, y1 - y0) or 1.0
     nx, ny = -(y1 - y0) / length, (x1 - x0) / length
@@ -164,22 +228,25 @@ def _curve(start: Point, end: Point, bend: float, skew: float) -> Polyline:
     points = []
     for index in range(samples + 1):
         t = index / samples
-        # A smooth bump, 0 at both ends, 1 at ``skew``.
-        u = t / skew if t <= skew else (1 - t) / (1 - skew)
-        offset = bend * math.sin(math.pi / 2 * u)
+        offset = bow * math.sin(math.pi * t) + wave * math.sin(2 * math.pi * t)
         points.append((x0 + (x1 - x0) * t + nx * offset, y0 + (y1 - y0) * t + ny * offset))
     return tuple(points)
 
 
 def number_box(
-    board: Board, square: int, digits: int | None = None
+    board: Board,
+    square: int,
+    digits: int | None = None,
+    corner: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[float, float, float, float]:
-    """(left, top, right, bottom) of ``square``'s number, in squares: no jump crosses it."""
+    """(left, top, right, bottom) of ``square``'s number in its ``corner`` (see
+    ``CORNERS``), in squares. Where it is drawn: ``number_boxes``."""
     row, col = board.position_of(square)
     digits = len(str(square)) if digits is None else digits
-    x = col + NUMBER_LEFT
-    y = row + NUMBER_TOP
-    return x, y, x + digits * NUMBER_DIGIT_WIDTH + 0.04, y + NUMBER_HEIGHT
+    width = digits * NUMBER_DIGIT_WIDTH + 0.04
+    x = col + NUMBER_LEFT + corner[0] * (1 - 2 * NUMBER_LEFT - width)
+    y = row + NUMBER_TOP + corner[1] * (1 - 2 * NUMBER_TOP - NUMBER_HEIGHT)
+    return x, y, x + width, y + NUMBER_HEIGHT
 
 
 class _Obstacles:
@@ -262,8 +329,82 @@ class Overlap:
 
 
 def overlaps(board: Board) -> list[Overlap]:
-    """The jumps that no bend could route clear of other jumps' ends and square numbers."""
-    return [Overlap(path.jump, path.hits) for path in jump_paths(board) if path.hits]
+    """The jumps that no route took clear of other jumps' ends, and the numbers no
+    corner of their square keeps clear of the jumps."""
+    boxes = number_boxes(board)
+    found = []
+    for path in jump_paths(board):
+        points: list[Point] | None = None
+        hidden = []
+        for hit in path.hits:
+            if hit.startswith("number "):
+                points = points if points is not None else _dense_strokes(path)
+                if not _crosses(path, points, boxes[int(hit.split()[1])]):
+                    continue  # the number moved to a corner clear of the jumps
+            hidden.append(hit)
+        if hidden:
+            found.append(Overlap(path.jump, tuple(hidden)))
+    return found
+
+
+CORNERS = ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
+"""Where a square's number may sit: top-left (the usual place), then top-right, bottom-
+left and bottom-right, as fractions of the room the number leaves in its square."""
+
+
+def number_boxes(board: Board) -> dict[int, tuple[float, float, float, float]]:
+    """Each square's number box, in squares: top-left, or the first other corner of
+    the square that no jump is drawn across when one crosses it there (cached)."""
+    return board.derived("number_boxes", _number_boxes)
+
+
+def _number_boxes(board: Board) -> dict[int, tuple[float, float, float, float]]:
+    boxes = {square: number_box(board, square) for square in range(1, board.goal + 1)}
+    crossed = sorted(
+        {
+            int(hit.split()[1])
+            for path in jump_paths(board)
+            for hit in path.hits
+            if hit.startswith("number ")
+        }
+    )
+    if not crossed:
+        return boxes
+    strokes = []
+    for path in jump_paths(board):
+        points = _dense_strokes(path)
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        strokes.append((path, points, (min(xs), min(ys), max(xs), max(ys))))
+    for square in crossed:
+        for corner in CORNERS[1:]:
+            box = number_box(board, square, corner=corner)
+            near = [
+                (path, points)
+                for path, points, (lx, ly, hx, hy) in strokes
+                if lx - 0.1 < box[2]
+                and hx + 0.1 > box[0]
+                and ly - 0.1 < box[3]
+                and hy + 0.1 > box[1]
+            ]
+            if not any(_crosses(path, points, box) for path, points in near):
+                boxes[square] = box
+                break
+    return boxes
+
+
+def _dense_strokes(path: JumpPath) -> list[Point]:
+    return [point for stroke in path.strokes() for point in _dense(stroke)]
+
+
+def _crosses(path: JumpPath, points: list[Point], box: tuple[float, float, float, float]) -> bool:
+    half = STROKE_HALF_WIDTH[path.kind]
+    x0, y0, x1, y1 = box
+    for px, py in points:
+        dx = max(x0 - px, 0.0, px - x1)
+        dy = max(y0 - py, 0.0, py - y1)
+        if dx * dx + dy * dy < half * half:
+            return True
+    return False
 
 
 def _offset(points: Polyline, distance: float) -> Polyline:

@@ -98,10 +98,15 @@ RGB = tuple[int, int, int]
 
 @lru_cache(maxsize=8)
 def board_image(
-    board: Board, width: int, height: int, background: RGB = (255, 255, 255)
+    board: Board,
+    width: int,
+    height: int,
+    background: RGB = (255, 255, 255),
+    jumps: bool = True,
 ) -> PILImage.Image:
     """The board without tokens, ``width`` x ``height`` pixels on ``background`` (cached
-    per board and size: a frame starts from a copy)."""
+    per board and size: a frame starts from a copy); ``jumps`` False leaves out the
+    snakes and ladders (drawn while they are being routed)."""
     from PIL import Image, ImageDraw
 
     colours = THEME_COLOURS["colour"]
@@ -117,7 +122,7 @@ def board_image(
             fill = colours.light if (row + col) % 2 == 0 else colours.dark
         x0, y0, x1, y1 = big.square_box(board, square)
         draw.rectangle((x0, y0, x1, y1), fill=fill, outline=colours.muted, width=1)
-    for path in jump_paths(board):
+    for path in jump_paths(board) if jumps else ():
         _draw_jump(draw, path, big, colours.ladder, colours.snake, colours.snake_belly)
     font = _font(number_size(s))
     for square in range(1, board.goal + 1):
@@ -175,12 +180,17 @@ def _draw_jump(
 
 
 def frame_image(
-    board: Board, width: int, height: int, marks: Marks, background: RGB = (255, 255, 255)
+    board: Board,
+    width: int,
+    height: int,
+    marks: Marks,
+    background: RGB = (255, 255, 255),
+    jumps: bool = True,
 ) -> PILImage.Image:
     """The board with ``marks`` laid over it, ``width`` x ``height`` pixels."""
     from PIL import ImageDraw
 
-    image = board_image(board, width, height, background).copy()
+    image = board_image(board, width, height, background, jumps).copy()
     draw = ImageDraw.Draw(image, "RGBA")
     layout = layout_for(board, width, height)
     s = layout.square

@@ -52,13 +52,12 @@ from ..widgets.title_bar import TitleBar
 from .background import in_background
 from .dialog import DismissOnce
 from .game_input import GameInput
+from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
 __all__ = ["GameScreen"]
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """Below this the screen shows a short message instead of the game."""
-NARROW_WIDTH, CRAMPED_WIDTH = 110, 90
-"""Narrower terminals get a narrower side column, so the board keeps room (snl.tcss)."""
 SHORT_HEIGHT, TINY_HEIGHT = 34, 28
 """Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05

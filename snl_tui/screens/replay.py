@@ -32,7 +32,7 @@ from ..widgets.dice import DiceFace
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
-from .game import CRAMPED_WIDTH, NARROW_WIDTH
+from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
 MOVE_DELAY = 0.5
 """Seconds between two moves of a replay (with animation on) at normal speed."""

@@ -17,7 +17,7 @@ same information.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -257,9 +257,30 @@ class BoardView(ScrollView, can_focus=True):
         return "Snakes and ladders drawn."
 
     def _draw_art_now(self) -> None:
+        from ..core.geometry import jump_paths_known
+
+        if self.draws_jumps and self.board.jumps and not jump_paths_known(self.board):
+            # Routing the jumps round the numbers takes a big board a while: in a
+            # thread, the markers meanwhile.
+            self.route_jumps(self._draw_art_now)
+            return
         self.art_waits = False
         if self.draws_jumps and self.board.jumps:
             self.watch_jumps_drawn()
+
+    def route_jumps(self, then: Callable[[], object]) -> None:
+        """Route the board's jumps (``core.geometry.jump_paths``) in a thread, then call
+        ``then`` on the app's thread (if the board is still this widget's)."""
+        board = self.board
+
+        def route() -> None:
+            from ..core.geometry import jump_paths
+
+            jump_paths(board)
+            if self.board is board:
+                self.app.call_from_thread(then)
+
+        self.run_worker(route, thread=True, group="route-jumps", exclusive=True)
 
     def watch_jumps_drawn(self) -> None:
         self.art, self.art_made = None, False

@@ -137,6 +137,8 @@ class BoardPicture(BoardView):
         self.frames_made = 0
         """Frames drawn (tests and the benchmark read it)."""
         self.kitty_image: object | None = None
+        self.routing = False
+        """The jumps are being routed in a thread (``route_jumps``)."""
         self.add_class("-pixels")
 
     # -- what is shown --------------------------------------------------------------------
@@ -290,6 +292,7 @@ class BoardPicture(BoardView):
     def current_frame(self) -> PILImage.Image | None:
         """The picture as it should look now (made afresh only when something on it
         changed)."""
+        from ..core.geometry import jump_paths_known
         from ..export.picture import Marks, frame_image
 
         _, _, width, height = self.picture_size()
@@ -297,15 +300,25 @@ class BoardPicture(BoardView):
             return None
         marks = self.marks()
         assert isinstance(marks, Marks)
-        key = (self.board, width, height, marks, self.background_rgb())
-        if key[:3] + key[4:] != self.encoded_for:
-            self.encoded_for = key[:3] + key[4:]
+        routed = not self.board.jumps or jump_paths_known(self.board)
+        if not routed and not self.routing:
+            self.routing = True  # the squares now, the jumps when they are routed
+            self.route_jumps(self._jumps_routed)
+        key = (self.board, width, height, routed, marks, self.background_rgb())
+        if key[:4] + key[5:] != self.encoded_for:
+            self.encoded_for = key[:4] + key[5:]
             self.encoded, self.stale = {}, set()
         if key != self.frame_key:
             self.frame_key = key
-            self.frame = frame_image(self.board, width, height, marks, self.background_rgb())
+            self.frame = frame_image(
+                self.board, width, height, marks, self.background_rgb(), jumps=routed
+            )
             self.frames_made += 1
         return self.frame
+
+    def _jumps_routed(self) -> None:
+        self.routing = False
+        self.refresh()
 
     def background_rgb(self) -> tuple[int, int, int]:
         colour = self.styles.background
