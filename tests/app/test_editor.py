@@ -322,3 +322,20 @@ def test_a_bad_board_file_is_one_line_and_exit_2(
     assert err.count("\n") == 1 and "unknown key 'bogus'" in err
     assert main(["edit", str(tmp_path / "x.csv")]) == 2
     assert main(["edit", "--size", "4", "--rows", "3"]) == 2
+
+
+async def test_the_editor_warns_when_a_drawn_jump_hides_a_number(tmp_path: Path) -> None:
+    # classic's printed page still hides a number or two (snl check warns): the
+    # editor adds the same warnings once the jumps are routed, in a thread.
+    from snl_tui.core.studio.checks import drawing_findings
+
+    app, editor = editor_app("classic", None)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        await wait_until(pilot, lambda: "no route misses them" in warnings_text(editor))
+        for finding in drawing_findings(load_board("classic")):
+            assert finding.message in warnings_text(editor)
+
+
+def warnings_text(editor: EditorScreen) -> str:
+    return str(editor.query_one("#editor-warnings").render())
