@@ -221,9 +221,13 @@ class BoardView(ScrollView, can_focus=True):
         size = self.outer_size
         if need_w <= size.width and need_h <= size.height:
             return "Zoomed out: the whole board fits."
+        # What the terminal would need: the board's room grows as the terminal does.
+        screen = self.app.size
+        wide = screen.width + max(0, need_w - size.width)
+        tall = screen.height + max(0, need_h - size.height)
         return (
-            f"Zoomed out, but the whole board does not fit: it needs {need_w}x{need_h} "
-            f"cells and has {size.width}x{size.height} (a bigger terminal shows it whole)."
+            f"Zoomed out, but the whole board does not fit: it needs a terminal of at "
+            f"least {wide}x{tall} (this one is {screen.width}x{screen.height})."
         )
 
     def whole_board_size(self) -> tuple[int, int]:

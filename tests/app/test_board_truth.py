@@ -43,9 +43,17 @@ async def test_z_says_what_size_the_whole_board_needs(make_app) -> None:
         screen = await started(pilot)
         view = screen.query_one(BoardView)
         need_w, need_h = view.whole_board_size()
-        said = view.toggle_fit()
-        assert f"needs {need_w}x{need_h}" in said
         assert view.outer_size.height < need_h  # the truth: 20 rows of 2 lines do not fit
+        said = view.toggle_fit()
+        wide = 120 + max(0, need_w - view.outer_size.width)
+        tall = 40 + need_h - view.outer_size.height
+        assert f"needs a terminal of at least {wide}x{tall} (this one is 120x40)" in said
+    # And a terminal that size does show it whole.
+    app = make_app(board=load_board("everest"))
+    async with app.run_test(size=(wide, tall)) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        assert view.toggle_fit() == "Zoomed out: the whole board fits."
 
 
 async def test_a_big_board_opens_on_square_one_while_everyone_is_off_it(make_app) -> None:

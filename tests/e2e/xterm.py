@@ -38,14 +38,19 @@ class XTerm:
         return {**os.environ, "DISPLAY": self.display}
 
     def shot(self, path: Path) -> Path:
-        subprocess.run(
-            ["import", "-window", self.window, str(path)],
-            env=self.env(),
-            check=True,
-            capture_output=True,
-            timeout=20,
-        )
-        return path
+        """A screenshot of the window (retried while the window is still being mapped)."""
+        deadline = time.monotonic() + 10
+        while True:
+            done = subprocess.run(
+                ["import", "-window", self.window, str(path)],
+                env=self.env(),
+                capture_output=True,
+                timeout=20,
+            )
+            if done.returncode == 0 or time.monotonic() > deadline:
+                done.check_returncode()
+                return path
+            time.sleep(0.2)
 
     def press(self, *keys: str) -> None:
         subprocess.run(
