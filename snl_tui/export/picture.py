@@ -50,6 +50,8 @@ class Marks:
     """The editor's cursor."""
     heat: Mapping[int, float] = field(default_factory=dict)
     """Square -> 0..1: the editor's heat map."""
+    moving: tuple[int, Point] | None = None
+    """A token on its way up a ladder or down a snake: (seat, point in squares)."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +220,11 @@ def frame_image(
         if not 1 <= square <= board.goal or not seats:
             continue
         _draw_tokens(draw, layout.square_box(board, square), seats, marks)
+    if marks.moving is not None:
+        seat, point = marks.moving
+        x, y = layout.point(point)
+        r = s * 0.17
+        _draw_tokens(draw, (x - s / 2, y - s / 2 - r, x + s / 2, y + s / 2 - r), (seat,), marks)
     return image
 
 

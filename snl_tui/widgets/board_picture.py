@@ -17,6 +17,7 @@ board. Without a picture protocol, the character board (``BoardView``) is used i
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 import sys
@@ -31,7 +32,7 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from ..core.board import Board
-from .board import BoardView
+from .board import JUMP_DELAY, STEP_DELAY, BoardView
 
 if TYPE_CHECKING:
     from PIL import Image as PILImage
@@ -44,6 +45,9 @@ GRAPHICS_CHOICES = ("auto", "pixels", "text")
 DEFAULT_CELL = (10, 20)
 """A cell's pixels when the terminal does not say (a VT340's, as textual-image assumes)."""
 _NO_OP = ((ControlType.CURSOR_FORWARD, 0),)
+SLIDE_FRAMES = 8
+SLIDE_DELAY = 0.04
+"""A token climbs or slides along its jump in ``SLIDE_FRAMES`` frames, this far apart."""
 TILE_LINES, TILE_COLUMNS = 3, 4
 """A tile of the picture, in cells (its lines rounded to whole Sixel bands): about a
 square of classic at 80x24, so that a move re-encodes a few small tiles."""
@@ -153,6 +157,9 @@ class BoardPicture(BoardView):
         self.kitty_image: object | None = None
         self.routing = False
         """The jumps are being routed in a thread (``route_jumps``)."""
+        self.moving: tuple[int, tuple[float, float]] | None = None
+        """A token on its way along a jump: (seat, point in squares)."""
+        self.moving_near: set[int] = set()
         self.add_class("-pixels")
 
     # -- what is shown --------------------------------------------------------------------
@@ -243,11 +250,55 @@ class BoardPicture(BoardView):
         super().set_board(board, letters)
 
     async def walk(self, positions: Sequence[int], turn: Turn, pace: float = 1.0) -> None:
-        await super().walk(positions, turn, pace)
+        """The token steps square by square, then climbs its ladder or slides down its
+        snake along the drawn jump (``SLIDE_FRAMES`` frames), in the picture."""
+        if not self.pixels_on:
+            await super().walk(positions, turn, pace)
+            return
+        from ..core.geometry import jump_paths, jump_paths_known
+
+        move, player = turn.move, turn.player
+        shown = list(positions)
+        shown[player] = move.start
+        for square in move.steps:
+            await asyncio.sleep(STEP_DELAY / pace)
+            shown[player] = square
+            self.show(shown, (), player)
+        routed = jump_paths_known(self.board)
+        paths = {path.jump.start: path for path in jump_paths(self.board)} if routed else {}
+        for jump in move.jumps:
+            await asyncio.sleep(JUMP_DELAY / pace)
+            path = paths.get(jump.start)
+            if path is not None:
+                shown[player] = 0  # off its square: on its way along the jump
+                self.show(shown, (), player)
+                body = path.body
+                for frame in range(1, SLIDE_FRAMES):
+                    self.moving = (player, body[round(frame * (len(body) - 1) / SLIDE_FRAMES)])
+                    self.refresh_picture(self._squares_near(self.moving[1]))
+                    await asyncio.sleep(SLIDE_DELAY / pace)
+                self.moving = None
+                self.refresh_picture(self.moving_near)  # where the token was drawn last
+                self.moving_near = set()
+            shown[player] = jump.end
+            self.show(shown, (), player)
         before = self.landed
-        self.landed = turn.move.end
-        if self.pixels_on and before != self.landed:
+        self.landed = move.end
+        if before != self.landed:
             self.refresh_picture({square for square in (before, self.landed) if square})
+
+    def _squares_near(self, point: tuple[float, float]) -> set[int]:
+        """The squares round ``point`` (a moving token covers parts of several), and
+        those of the token's last position."""
+        x, y = point
+        board = self.board
+        near = {
+            board.square_at(row, col)
+            for row in range(max(0, int(y) - 1), min(board.rows, int(y) + 2))
+            for col in range(max(0, int(x) - 1), min(board.cols, int(x) + 2))
+        }
+        before, self.moving_near = self.moving_near, near
+        return near | before
 
     def follow(self, square: int) -> None:
         if self.pixels_on:
@@ -301,6 +352,7 @@ class BoardPicture(BoardView):
             current=self.current_seat,
             route=self.route,
             landed=self.landed,
+            moving=self.moving,
         )
 
     def current_frame(self) -> PILImage.Image | None:

@@ -126,3 +126,51 @@ async def test_the_replay_gives_the_board_the_room_the_game_gives_it(make_app, s
         await wait_until(pilot, lambda: replay.finished)
         assert isinstance(replay, ReplayScreen)
         assert replay.query_one(BoardView).region == game_board
+
+
+async def test_on_the_picture_a_token_climbs_its_ladder(make_app) -> None:
+    from snl_tui.core.engine import Game
+    from snl_tui.core.geometry import jump_paths
+
+    app = make_app(players=[Player("Ann")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        await settle(pilot)
+        view = screen.query_one(BoardView)
+        assert isinstance(view, BoardPicture)
+        await wait_until_routed(pilot, view)
+        game = Game(view.board, [Player("Ann")], 1)
+        turn = game.play(1)  # from the start to square 1: the ladder to 38
+        assert turn.move.jumps and turn.move.end == 38
+        seen: list[tuple[float, float]] = []
+        show_marks = view.marks
+
+        def recording() -> object:
+            if view.moving is not None:
+                seen.append(view.moving[1])
+            return show_marks()
+
+        view.marks = recording  # type: ignore[method-assign]
+        refresh = view.refresh_picture
+
+        def painting(squares: set[int]) -> None:
+            refresh(squares)
+            view.current_frame()  # what the next paint draws
+
+        view.refresh_picture = painting  # type: ignore[method-assign]
+        await view.walk([0], turn, pace=50)
+        ladder = next(p for p in jump_paths(view.board) if p.jump.start == 1)
+        assert len(seen) >= 5  # the token was drawn on its way, frame by frame
+        assert all(point in ladder.body for point in seen)
+        ys = [y for _, y in seen]
+        assert ys == sorted(ys, reverse=True)  # up the ladder, never back
+        assert view.moving is None and view.landed == 38 and view.positions == (38,)
+
+
+async def wait_until_routed(pilot, view: BoardPicture) -> None:  # type: ignore[no-untyped-def]
+    from snl_tui.core.geometry import jump_paths_known
+
+    from .helpers import wait_until
+
+    await wait_until(pilot, lambda: jump_paths_known(view.board))
