@@ -4,15 +4,17 @@
 same way: ``show``, ``walk``, ``follow``) that paints the board as pixels: the export's
 geometry and look (``export.picture``), sized to the widget in cells times the terminal's
 cell size in pixels, with the tokens, the route's steps and the square just landed on
-drawn in. The last line stays text: who is off the board. A frame is made only when
-something on it changed (the picture of the empty board is cached per board and size),
-and encoded once per change.
+drawn in; a move's token steps, then climbs or slides along its jump. The last line
+stays text: who is off the board. A frame is made only when something on it changed
+(the picture of the empty board is cached per board and size).
 
 The terminal protocols and their detection are textual-image's: ``detect_graphics``
-asks the terminal before Textual starts (afterwards Textual reads the answers), and the
-Sixel data goes out the way textual-image's own Sixel widget sends it (with the line's
-last strip, after a cursor move). ``j`` switches between the picture and the character
-board. Without a picture protocol, the character board (``BoardView``) is used instead.
+asks the terminal before Textual starts (afterwards Textual reads the answers). The
+Sixel data goes out as textual-image's own Sixel widget sends it (a cursor move, then
+the image, with a line's strip), but in tiles: Textual repaints whole lines, and a move
+re-encodes and resends only the tiles whose squares changed. ``j`` switches between the
+picture and the character board. Without a picture protocol, the character board
+(``BoardView``) is used instead.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ GRAPHICS_CHOICES = ("auto", "pixels", "text")
 DEFAULT_CELL = (10, 20)
 """A cell's pixels when the terminal does not say (a VT340's, as textual-image assumes)."""
 _NO_OP = ((ControlType.CURSOR_FORWARD, 0),)
+"""Marks a segment as control data, so that nothing measures or splits it."""
 SLIDE_FRAMES = 8
 SLIDE_DELAY = 0.04
 """A token climbs or slides along its jump in ``SLIDE_FRAMES`` frames, this far apart."""
@@ -54,8 +57,6 @@ square of classic at 80x24, so that a move re-encodes a few small tiles."""
 SIXEL_COLOURS = 64
 """Colours per tile: the board's flat colours and smooth edges need no more, and a tile
 of 64 encodes a third faster than one of 256."""
-
-"""Marks a segment as control data, so that nothing measures or splits it."""
 
 
 def detect_graphics(choice: str) -> Protocol | None:
