@@ -225,8 +225,12 @@ def odds_findings(
     return warnings, notes
 
 
-def check_board(board: Board, progress: Progress | None = None) -> CheckReport:
-    """Everything ``snl check`` says: the board's findings, then the odds' ones."""
+def check_board(
+    board: Board, progress: Progress | None = None, *, drawing: bool = False
+) -> CheckReport:
+    """Everything ``snl check`` says: the board's findings, with ``drawing`` where its
+    drawn jumps hide a number or another jump's end (routing them takes a while on a big
+    board: ``snl check`` asks for it), then the odds' ones."""
     odds_warnings, notes = odds_findings(board, progress)
-    drawing = drawing_findings(board)
-    return CheckReport((*board_findings(board), *drawing, *odds_warnings), tuple(notes))
+    drawn = drawing_findings(board) if drawing else []
+    return CheckReport((*board_findings(board), *drawn, *odds_warnings), tuple(notes))
