@@ -80,7 +80,7 @@ def xterm_pictures() -> list[Path]:
                 time.sleep(4)  # the first frame and the panels
                 for _ in range(rolls):
                     term.press("r")
-                    time.sleep(2.5)  # the move, then the computer's
+                    time.sleep(4)  # the move, then the computer's (each climbs or slides)
                 term.press("o")  # the optimal route, drawn into the picture
                 time.sleep(2)
                 saved.append(term.shot(DOCS / f"picture-{columns}x{lines}.png"))

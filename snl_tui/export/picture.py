@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..core.board import Board
-from ..core.geometry import NUMBER_HEIGHT, JumpPath, Point, jump_paths, number_box
+from ..core.geometry import NUMBER_HEIGHT, JumpPath, Point, jump_paths, number_box, number_boxes
 from .svg import THEME_COLOURS
 
 if TYPE_CHECKING:
@@ -127,13 +127,19 @@ def board_image(
     for path in jump_paths(board) if jumps else ():
         _draw_jump(draw, path, big, colours.ladder, colours.snake, colours.snake_belly)
     font = _font(number_size(s))
+    # Where the routing left each number (moved to a clear corner when a jump crosses
+    # it); while the jumps are being routed, the usual corner.
+    if jumps:
+        boxes = number_boxes(board)
+    else:
+        boxes = {square: number_box(board, square) for square in range(1, board.goal + 1)}
     for square in range(1, board.goal + 1):
         row, col = board.position_of(square)
         if square == board.goal:
             fill = colours.goal
         else:
             fill = colours.light if (row + col) % 2 == 0 else colours.dark
-        bx0, by0, bx1, by1 = number_box(board, square, len(str(square)))
+        bx0, by0, bx1, by1 = boxes[square]
         (px0, py0), (px1, py1) = big.point((bx0, by0)), big.point((bx1, by1))
         # The number on a patch of its square's colour, as on paper.
         draw.rectangle((px0, py0, px1, py1), fill=fill)

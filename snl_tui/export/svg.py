@@ -15,7 +15,7 @@ from html import escape
 from itertools import pairwise
 
 from ..core.board import Board
-from ..core.geometry import NUMBER_HEIGHT, JumpPath, Point, jump_paths, number_box
+from ..core.geometry import NUMBER_HEIGHT, JumpPath, Point, jump_paths, number_boxes
 
 PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 """Page sizes in points, portrait."""
@@ -119,7 +119,9 @@ def board_svg(board: Board, options: PageOptions | None = None) -> str:
         f'fill="{colours.text}">{escape(title)}</text>',
         '<g class="squares">',
     ]
-    # The numbers' boxes are the geometry's (``number_box``): the jumps are routed round them.
+    # The numbers' boxes are the geometry's (``number_boxes``): the jumps are routed round
+    # them, and a number a jump still crosses sits in a clear corner of its square.
+    boxes = number_boxes(board)
     number_size = square * NUMBER_HEIGHT / 1.15
     numbers = ['<g class="numbers">']  # drawn over the jumps: they stay readable
     for square_number in range(1, board.goal + 1):
@@ -133,7 +135,7 @@ def board_svg(board: Board, options: PageOptions | None = None) -> str:
             f'<rect x="{x:.2f}" y="{y:.2f}" width="{square:.2f}" height="{square:.2f}" '
             f'fill="{fill}" stroke="{colours.muted}" stroke-width="0.5"/>'
         )
-        bx0, by0, bx1, by1 = number_box(board, square_number)
+        bx0, by0, bx1, by1 = boxes[square_number]
         # On a patch of its square's colour: where no route missed it (``snl check``
         # warns), the number still reads over the jump.
         numbers.append(

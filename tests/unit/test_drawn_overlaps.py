@@ -78,12 +78,27 @@ def test_check_warns_about_what_the_classic_page_still_hides() -> None:
     assert all("no route misses them" in finding.message for finding in hides)
 
 
-def test_the_page_draws_numbers_where_the_geometry_put_them() -> None:
+def test_the_page_and_the_picture_draw_numbers_where_the_geometry_put_them() -> None:
+    from snl_tui.core.geometry import number_box
+    from snl_tui.export.picture import board_image
+
     board = load_board("classic")
+    boxes = number_boxes(board)
+    moved = [square for square, box in boxes.items() if box != number_box(board, square)]
+    assert moved  # classic has some: jumps cross their usual corner
     svg = board_svg(board)
-    moved = [
-        square for square, box in number_boxes(board).items() if box[0] % 1 > 0.3
-    ]  # numbers moved to a right-hand corner
-    assert moved  # classic has some
+    # The page: the squares' rectangles (in square order), and each number's text at
+    # the left of its box.
+    squares = re.findall(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"[^>]*stroke-width', svg)
     for square in moved:
-        assert re.search(rf'class="number"[^>]*>{square}</text>', svg)
+        rect_x, width = map(float, squares[square - 1])
+        _, col = board.position_of(square)
+        found = re.search(rf'class="number" x="([\d.]+)"[^>]*>{square}</text>', svg)
+        assert found is not None
+        expected = rect_x + (boxes[square][0] - col + 0.02) * width
+        assert float(found.group(1)) == pytest.approx(expected, abs=0.05)
+    # The picture: digits in each moved number's new box.
+    image = board_image(board, 1000, 1000)
+    for square in moved:
+        x0, y0, x1, y1 = (round(v * 100) for v in boxes[square])
+        assert len(set(image.crop((x0, y0, x1, y1)).getdata())) > 8, square
