@@ -40,6 +40,8 @@ class Settings:
     graphics: str = "auto"
     """The board as a picture ("pixels"), as characters ("text"), or a picture where the
     terminal shows one ("auto"); ``--graphics`` overrides it for one run."""
+    turn_bell: bool = True
+    """A room rings the bell (and notifies) when it becomes your turn."""
 
     def with_changes(self, **changes: Any) -> Settings:
         return replace(self, **changes)
