@@ -40,6 +40,20 @@ Run: ``python benchmarks/tui.py [--repeat N]``. Headless, 120x40, animation off.
   rendering the lines it invalidated (what a move costs the Line-API widget), with the
   snakes and ladders drawn and with markers only (``j``).
 
+``--picture`` prints the board-as-a-picture figures instead (issue 35):
+
+* **launch -> board on screen, in a terminal**: ``snl play classic`` started in a
+  pseudo-terminal (80x24, cells of 10x20 pixels) that answers the Device Attributes
+  query as a Sixel terminal does (xterm -ti vt340: ``ESC [ ? 63 ; 4 c``), from the
+  process's start to the board's first line in its output: the Sixel picture's end
+  (``--graphics auto``: it asks the terminal, then draws pixels) or the text board's
+  top line (``--graphics text``); the minimal app to its text. Runs alternate.
+* **move -> picture**: ``BoardPicture.show`` for a move's new positions (one token, a
+  die's throw or a jump) plus rendering the whole widget as Textual does (the frame
+  drawn from the cached board; the tiles the move changed Sixel-encoded), at 80x24 and
+  140x45 (10x20-pixel cells), on classic and everest, in CPU time (this process's: on
+  a loaded machine the wall clock measures the other processes too).
+
 Targets: first board frame within 1.3x the minimal app; a move's frame within one 60 Hz
 frame (16.7 ms median) after a pause, hint on: right after a frame only the grid's
 16.7 ms is left to see, and its excess, if any.
@@ -399,7 +413,197 @@ async def main(repeat: int) -> None:
         print(f"{label:<{width}}  {ms(seconds)}  {shown:>10}")
 
 
+MINIMAL_TEXT = "Minimal"
+PTY_MINIMAL = f"""
+from textual.app import App
+from textual.widgets import Footer, Static
+class MinimalApp(App):
+    def compose(self):
+        yield Static("{MINIMAL_TEXT}")
+        yield Footer()
+MinimalApp().run()
+"""
+PTY_SNL = """
+import sys
+from snl_tui.cli.main import main
+sys.exit(main(["play", "classic", "--no-animation", "--no-save", "--graphics", GRAPHICS]))
+"""
+SIXEL_ANSWER = b"\x1b[?63;4c"
+"""xterm -ti vt340's answer to Device Attributes: level 3, with Sixel (4)."""
+
+
+def pty_launch_seconds(code: str, marker: Callable[[bytes], bool], env: dict[str, str]) -> float:
+    """Seconds from starting ``python -c code`` in a pseudo-terminal until its output
+    passes ``marker``; the terminal answers Device Attributes as a Sixel terminal."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 800, 480))
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(follower)
+    seen: float | None = None
+    output = b""
+    try:
+        while seen is None and time.perf_counter() - start < 30:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            output += chunk
+            if b"\x1b[c" in chunk:
+                os.write(leader, SIXEL_ANSWER)
+            if marker(output):
+                seen = time.perf_counter()
+    finally:
+        child.terminate()
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        os.close(leader)
+    if seen is None:
+        raise RuntimeError("the board never appeared in the terminal's output")
+    return seen - start
+
+
+def sixel_drawn(output: bytes) -> bool:
+    start = output.find(b"\x1bP0;0;0q")
+    return start >= 0 and output.find(b"\x1b\\", start) > 0
+
+
+def pty_figures(repeat: int) -> dict[str, float]:
+    runs: dict[str, tuple[str, Callable[[bytes], bool]]] = {
+        "minimal": (PTY_MINIMAL, lambda out: MINIMAL_TEXT.encode() in out),
+        "text": (PTY_SNL.replace("GRAPHICS", '"text"'), lambda out: b"100" in out),
+        "pixels": (PTY_SNL.replace("GRAPHICS", '"auto"'), sixel_drawn),
+    }
+    with tempfile.TemporaryDirectory() as cache:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env |= {"PYTHONPYCACHEPREFIX": cache, "TERM": "xterm-256color", "COLORTERM": ""}
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+        env["SNL_DATA_DIR"] = os.path.join(cache, "data")
+        times: dict[str, list[float]] = {label: [] for label in runs}
+        for run in range(repeat + 1):
+            for label, (code, marker) in runs.items():
+                seconds = pty_launch_seconds(code, marker, env)
+                if run:  # run 0 writes the bytecode
+                    times[label].append(seconds)
+    return {label: statistics.median(values) for label, values in times.items()}
+
+
+async def picture_moves(board_name: str, size: tuple[int, int], moves: int = 40) -> list[float]:
+    """Seconds per move for the picture: ``show`` plus rendering the whole widget."""
+    import random
+
+    app = SnlApp(board=load_board(board_name), animate=False)
+    app.pixels = "sixel"
+    app.game_screen.computer_delay = 3600
+    times = []
+    async with app.run_test(size=size) as pilot:
+        for _ in range(20):
+            await pilot.pause()
+        view = app.game_screen.query_one(BoardView)
+        region = view.region.reset_offset
+        view.render_lines(region)  # the board's picture, made once per size
+        dice = random.Random(1)
+        goal = view.board.goal
+        positions = [1, 1]
+        for move in range(moves):  # one token moves a die's throw (or jumps) at a time
+            seat = move % 2
+            positions[seat] = min(goal, positions[seat] + dice.randint(1, 6))
+            if dice.random() < 0.2:
+                positions[seat] = dice.randint(1, goal)
+            gc.collect()
+            # CPU time: on a shared, loaded machine the wall clock measures the others.
+            start = time.process_time()
+            view.show(positions, (), seat)
+            view.render_lines(region)
+            times.append(time.process_time() - start)
+    return times
+
+
+def rasterisers(repeat: int) -> list[tuple[str, float, float | None]]:
+    """The board's picture (classic, 540x420 pixels) made by each candidate: Pillow
+    drawing the geometry (what snl uses), resvg-py and CairoSVG rendering the export's
+    SVG (when installed: neither is a dependency for the picture)."""
+    import io
+
+    from snl_tui.export import picture
+    from snl_tui.export.svg import board_svg
+
+    board = load_board("classic")
+    svg = board_svg(board).encode()
+
+    def pillow() -> None:
+        picture.board_image.cache_clear()
+        picture.board_image(board, 540, 420)
+
+    candidates: dict[str, Callable[[], object]] = {"Pillow (snl)": pillow}
+    try:
+        import resvg_py
+
+        # resvg refuses the page's size in millimetres ("invalid size"): in pixels.
+        sized = svg.decode().replace('width="210mm" height="297mm"', 'width="540" height="764"')
+        candidates["resvg-py (the export's SVG)"] = lambda: resvg_py.svg_to_bytes(svg_string=sized)
+    except ImportError:
+        pass
+    try:
+        import cairosvg
+
+        candidates["CairoSVG (the export's SVG)"] = lambda: cairosvg.svg2png(
+            bytestring=svg, output_width=540, write_to=io.BytesIO()
+        )
+    except (ImportError, OSError):
+        pass
+    rows: list[tuple[str, float, float | None]] = []
+    for label, make in candidates.items():
+        make()  # imports and fonts
+        times = []
+        for _ in range(max(3, repeat)):
+            start = time.perf_counter()
+            make()
+            times.append(time.perf_counter() - start)
+        rows.append((f"board picture, classic 540x420: {label}", statistics.median(times), None))
+    return rows
+
+
+async def picture_main(repeat: int) -> None:
+    rows: list[tuple[str, float, float | None]] = rasterisers(repeat)
+    launched = pty_figures(repeat)
+    rows.append(("launch -> board in a terminal: minimal app", launched["minimal"], None))
+    for label in ("text", "pixels"):
+        ratio = launched[label] / launched["minimal"]
+        rows.append((f"launch -> board in a terminal: classic, {label}", launched[label], ratio))
+    for name in ("classic", "everest"):
+        for size in ((80, 24), (140, 45)):
+            times = await picture_moves(name, size)
+            where = f"{name} at {size[0]}x{size[1]}"
+            rows.append((f"move -> picture: {where} (median)", statistics.median(times), None))
+            rows.append((f"move -> picture: {where} (worst)", max(times), None))
+    width = max(len(label) for label, *_ in rows)
+    print(f"{'measure':<{width}}  {'time':>11}  {'vs minimal':>10}")
+    for label, seconds, times_minimal in rows:
+        shown = f"{times_minimal:9.2f}x" if times_minimal is not None else ""
+        print(f"{label:<{width}}  {ms(seconds)}  {shown:>10}")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per first-frame figure")
-    asyncio.run(main(parser.parse_args().repeat))
+    parser.add_argument(
+        "--picture", action="store_true", help="the board-as-a-picture figures (issue 35)"
+    )
+    arguments = parser.parse_args()
+    asyncio.run((picture_main if arguments.picture else main)(arguments.repeat))

@@ -1,7 +1,10 @@
-"""Save SVG screenshots of the game into docs/ for the README and the docs site.
+"""Save screenshots of the game into docs/ for the README and the docs site.
 
 Run: ``python scripts/screenshots.py``. Seeded, 120x40, textual-dark, no animation, so
-the pictures only change when the game's look does.
+the pictures only change when the game's look does. ``--xterm`` takes the board as a
+picture instead: ``snl play classic`` in a real xterm with Sixel (``-ti vt340``) on a
+virtual screen, at 80x24 and 140x45, after a few rolls, as ``docs/picture-80x24.png``
+and ``docs/picture-140x45.png`` (needs Xvfb, xterm, ImageMagick and xdotool).
 """
 
 from __future__ import annotations
@@ -55,8 +58,41 @@ async def puzzle_mode() -> Path:
         return Path(app.save_screenshot("snl-puzzle.svg", path=str(DOCS)))
 
 
+def xterm_pictures() -> list[Path]:
+    """The board as a picture in a real xterm, at the two sizes the docs show."""
+    import tempfile
+    import time
+
+    from tests.e2e.xterm import missing_programs, xterm_running
+
+    missing = missing_programs()
+    if missing:
+        raise SystemExit(f"--xterm needs {', '.join(missing)}")
+    snl = Path(sys.executable).with_name("snl")
+    saved = []
+    for columns, lines, rolls in ((80, 24, 3), (140, 45, 5)):
+        with tempfile.TemporaryDirectory() as data:
+            command = (
+                f"env SNL_DATA_DIR='{data}' '{snl}' play classic --seed 11 --no-save "
+                "--players Ann,cpu:Bot --graphics pixels"
+            )
+            with xterm_running(command, columns, lines) as term:
+                time.sleep(4)  # the first frame and the panels
+                for _ in range(rolls):
+                    term.press("r")
+                    time.sleep(4)  # the move, then the computer's (each climbs or slides)
+                term.press("o")  # the optimal route, drawn into the picture
+                time.sleep(2)
+                saved.append(term.shot(DOCS / f"picture-{columns}x{lines}.png"))
+    return saved
+
+
 async def main() -> None:
     DOCS.mkdir(exist_ok=True)
+    if "--xterm" in sys.argv[1:]:
+        for path in xterm_pictures():
+            print(path)
+        return
     for shot in (classic_with_hint_and_route, puzzle_mode):
         print(await shot())
 

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from .core.store.settings import Settings
     from .net.client import RoomClient
     from .palette import SnlCommandPalette
+    from .widgets.board_picture import Protocol
 
 DEFAULT_PLAYERS = (Player("You"), Player("CPU", computer=True))
 DEFAULT_BOARD = "classic"
@@ -128,6 +129,11 @@ class SnlApp(App[None]):
         """The palette ctrl+p opened last (none open twice at once)."""
         self.front_screen = front
         """The base screen when it is not the game (the editor, a replay)."""
+        self.graphics = settings.graphics if settings is not None else "auto"
+        """``--graphics`` (or the setting): "auto", "pixels" or "text"."""
+        self.pixels: Protocol | None = None
+        """The picture protocol the board uses (None: the character board): asked of
+        the terminal by ``run_app``, before Textual starts."""
 
     @classmethod
     def editing(cls, editor: Screen[Board | None], board: Board, animate: bool = True) -> SnlApp:
@@ -316,6 +322,10 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
     """
     if "web_driver" in os.environ.get("TEXTUAL_DRIVER", ""):
         exit_with_server()
+    if app.graphics != "text":
+        from .widgets.board_picture import detect_graphics
+
+        app.pixels = detect_graphics(app.graphics)
     # What is alive now (every module, class and function imported) lives as long as the
     # process: full collections need not walk it again. Without this the first full
     # collection, walking some 50,000 objects (15-20 ms), lands in the first frame when

@@ -119,7 +119,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # with the share of games that never end); notes: what each jump does to the
     # expected game length. Progress goes to a terminal only, never into a pipe.
     progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
-    report = check_board(board, progress)
+    report = check_board(board, progress, drawing=True)
     warnings = report.warnings
     for warning in warnings:
         print(f"warning: {warning.message}", file=out)

@@ -73,6 +73,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         settings=None if args.no_save else remembered,
         notices=notices,
     )
+    app.graphics = args.graphics or remembered.graphics
     return run_app(app)  # non-zero after a crash, which leaves a short note on stderr
 
 
@@ -173,6 +174,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             store=None if args.no_save else store,
             resume=(session, saved.id),
         )
+        app.graphics = _graphics(args)
         return run_app(app)
 
 
@@ -208,7 +210,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return replay(session, Console(sys.stdout, sys.stdin))
     from ..app import SnlApp, run_app
 
-    return run_app(SnlApp.replaying(session, animate=not args.no_animation))
+    app = SnlApp.replaying(session, animate=not args.no_animation)
+    app.graphics = _graphics(args)
+    return run_app(app)
+
+
+def _graphics(args: argparse.Namespace) -> str:
+    """``--graphics``, else the remembered setting."""
+    if args.graphics:
+        return str(args.graphics)
+    from ..core.store.settings import load_settings
+
+    return load_settings()[0].graphics
+
+
+def add_graphics(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--graphics",
+        choices=("auto", "pixels", "text"),
+        help="the board as a picture where the terminal shows images (auto, the default), "
+        "always as a picture (pixels: Sixel) or as characters (text)",
+    )
 
 
 def add_play_parser(commands: Subcommands) -> None:
@@ -227,6 +249,7 @@ def add_play_parser(commands: Subcommands) -> None:
         help="classic (the default): random dice; puzzle: you choose each die value",
     )
     play.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    add_graphics(play)
     add_no_save(play)
     play.add_argument(
         "--no-resume-offer",
@@ -243,6 +266,7 @@ def add_resume_parser(commands: Subcommands) -> None:
         "game", nargs="?", metavar="ID", help="the game's id in 'snl games' (default: the last)"
     )
     resume.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    add_graphics(resume)
     add_no_save(resume)
     add_screen_reader(resume)
 
@@ -252,3 +276,4 @@ def add_replay_parser(commands: Subcommands) -> None:
     replay.add_argument("game", metavar="ID", help="the game's id in 'snl games'")
     replay.add_argument("--no-animation", action="store_true", help="move tokens instantly")
     add_screen_reader(replay)
+    add_graphics(replay)

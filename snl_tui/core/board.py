@@ -185,6 +185,10 @@ class Board:
         memo[key] = value
         return value
 
+    def has_derived(self, key: str) -> bool:
+        """Whether ``derived(key, ...)`` has been computed already (it returns at once)."""
+        return key in self._memo
+
     # -- construction -------------------------------------------------------------------
 
     @classmethod

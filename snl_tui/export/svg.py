@@ -15,7 +15,7 @@ from html import escape
 from itertools import pairwise
 
 from ..core.board import Board
-from ..core.geometry import JumpPath, Point, jump_paths
+from ..core.geometry import NUMBER_HEIGHT, JumpPath, Point, jump_paths, number_boxes
 
 PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 """Page sizes in points, portrait."""
@@ -119,7 +119,10 @@ def board_svg(board: Board, options: PageOptions | None = None) -> str:
         f'fill="{colours.text}">{escape(title)}</text>',
         '<g class="squares">',
     ]
-    number_size = max(5.0, min(14.0, square * 0.24))
+    # The numbers' boxes are the geometry's (``number_boxes``): the jumps are routed round
+    # them, and a number a jump still crosses sits in a clear corner of its square.
+    boxes = number_boxes(board)
+    number_size = square * NUMBER_HEIGHT / 1.15
     numbers = ['<g class="numbers">']  # drawn over the jumps: they stay readable
     for square_number in range(1, board.goal + 1):
         row, col = board.position_of(square_number)
@@ -132,15 +135,17 @@ def board_svg(board: Board, options: PageOptions | None = None) -> str:
             f'<rect x="{x:.2f}" y="{y:.2f}" width="{square:.2f}" height="{square:.2f}" '
             f'fill="{fill}" stroke="{colours.muted}" stroke-width="0.5"/>'
         )
-        # The number on a patch of its square's colour: a jump passing under it is hidden.
+        bx0, by0, bx1, by1 = boxes[square_number]
+        # On a patch of its square's colour: where no route missed it (``snl check``
+        # warns), the number still reads over the jump.
         numbers.append(
-            f'<rect x="{x + square * 0.05:.2f}" y="{y + square * 0.04:.2f}" '
-            f'width="{len(str(square_number)) * number_size * 0.62 + 3:.2f}" '
-            f'height="{number_size * 1.15:.2f}" fill="{fill}"/>'
+            f'<rect x="{left + bx0 * square:.2f}" y="{top + by0 * square:.2f}" '
+            f'width="{(bx1 - bx0) * square:.2f}" height="{(by1 - by0) * square:.2f}" '
+            f'fill="{fill}"/>'
         )
         numbers.append(
-            f'<text class="number" x="{x + square * 0.07:.2f}" '
-            f'y="{y + number_size + square * 0.05:.2f}" font-size="{number_size:.2f}" '
+            f'<text class="number" x="{left + (bx0 + 0.02) * square:.2f}" '
+            f'y="{top + by0 * square + number_size:.2f}" font-size="{number_size:.2f}" '
             f'fill="{colours.text}">{square_number}</text>'
         )
     out.append("</g>")

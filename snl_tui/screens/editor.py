@@ -362,13 +362,32 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         self._show_marks()
         self._sync_form()
         warnings = board_warnings(board)
+        self._show_warnings(warnings)
+        # Whether the drawn jumps hide a number or another jump's end takes the routing
+        # (a while on a big board): in a thread, added when it is known.
+        self.run_worker(
+            lambda: self._drawing_checked(board), thread=True, group="drawing", exclusive=True
+        )
+        self.query_one(NumbersPanel).show_board(board, self.cursor)
+        self._show_titles()
+        self._show_cursor_line()
+
+    def _show_warnings(self, warnings: list[str]) -> None:
         self.query_one("#editor-warnings", Static).update(
             "\n".join(f"warning: {w}" for w in warnings) if warnings else "No warnings."
         )
         self.query_one("#editor-warnings").set_class(bool(warnings), "-warn")
-        self.query_one(NumbersPanel).show_board(board, self.cursor)
-        self._show_titles()
-        self._show_cursor_line()
+
+    def _drawing_checked(self, board: Board) -> None:
+        from ..core.studio.checks import drawing_findings
+
+        found = [finding.message for finding in drawing_findings(board)]
+        if found:
+            self.app.call_from_thread(self._add_drawing_warnings, board, found)
+
+    def _add_drawing_warnings(self, board: Board, found: list[str]) -> None:
+        if board is self.board:  # not edited since
+            self._show_warnings([*board_warnings(board), *found])
 
     def _show_titles(self) -> None:
         board = self.board

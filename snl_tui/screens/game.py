@@ -60,6 +60,7 @@ from ..messages import (
     TurnPlayed,
 )
 from ..widgets.board import BoardView
+from ..widgets.board_picture import board_widget
 from ..widgets.dice import DiceFace, DieInput
 from ..widgets.hint_panel import HintPanel
 from ..widgets.move_log import MoveLog
@@ -67,13 +68,12 @@ from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
 from .background import NOTHING, in_background
 from .dialog import DismissOnce
+from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
 __all__ = ["GameScreen"]
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """Below this the screen shows a short message instead of the game."""
-NARROW_WIDTH, CRAMPED_WIDTH = 110, 90
-"""Narrower terminals get a narrower side column, so the board keeps room (snl.tcss)."""
 SHORT_HEIGHT, TINY_HEIGHT = 34, 28
 """Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
@@ -149,7 +149,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         # Only what the first frame needs: the board, and the side column empty (its
         # width comes from snl.tcss) so that nothing moves when the panels arrive.
         game = self.session.game
-        yield BoardView(game.board, letters=token_letters(game.players), id="board")
+        pixels = getattr(self.app, "pixels", None)  # SnlApp's: the terminal's picture protocol
+        yield board_widget(game.board, token_letters(game.players), pixels)
         yield Vertical(id="side")
 
     def _side_panels(self) -> list[Widget]:

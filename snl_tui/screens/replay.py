@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
@@ -26,10 +27,12 @@ from ..core.engine import Game
 from ..core.session import GameSession
 from ..core.text import parse_whole
 from ..widgets.board import BoardView
+from ..widgets.board_picture import board_widget
 from ..widgets.dice import DiceFace
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
+from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
 MOVE_DELAY = 0.5
 """Seconds between two moves of a replay (with animation on) at normal speed."""
@@ -95,7 +98,8 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         game = self.game
         yield TitleBar()
-        yield BoardView(game.board, letters=token_letters(game.players), id="board")
+        pixels = getattr(self.app, "pixels", None)  # SnlApp's: the terminal's picture protocol
+        yield board_widget(game.board, token_letters(game.players), pixels)
         with Vertical(id="side"):
             players = PlayersPanel(id="players")
             players.border_title = "Players"
@@ -112,6 +116,11 @@ class ReplayScreen(Screen[None]):
             log.border_title = "Moves"
             yield log
         yield Footer()
+
+    def on_resize(self, event: Resize) -> None:
+        # The game's side column widths (snl.tcss): the board gets the same room.
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        self.set_class(event.size.width < CRAMPED_WIDTH, "-cramped")
 
     def on_mount(self) -> None:
         game = self.game

@@ -17,7 +17,7 @@ same information.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,8 +57,10 @@ STEP_DELAY = 0.06
 """Seconds per square as a token walks (``BoardView.walk``, at pace 1)."""
 JUMP_DELAY = 0.18
 """Seconds before a token takes the jump it landed on."""
-DRAW_MIN_EXTRA = 2
-"""Jumps are drawn on squares at least this many columns wider than the goal's number."""
+DRAW_MIN_EXTRA = 4
+"""Jumps are drawn on squares at least this many columns wider than the goal's number
+and ``CELL_HEIGHT`` lines tall: on smaller squares (classic at 80x24) the braille lines
+are fragments between the labels that nobody can follow, and the markers read better."""
 ART_CLASSES = {
     ("ladder", 0): "board--ladder-line",
     ("ladder", 1): "board--ladder-line-alt",
@@ -210,9 +212,33 @@ class BoardView(ScrollView, can_focus=True):
         self.refresh()
 
     def toggle_fit(self) -> str:
-        """Zoom out to fit the whole board, or back; what to tell the player."""
+        """Zoom out to fit the whole board, or back; what to tell the player (the truth:
+        when the whole board cannot fit, it says so and what size it needs)."""
         self.fit_zoom = not self.fit_zoom
-        return "Zoomed out: the whole board fits." if self.fit_zoom else "Zoomed in."
+        if not self.fit_zoom:
+            return "Zoomed in."
+        need_w, need_h = self.whole_board_size()
+        size = self.outer_size
+        if need_w <= size.width and need_h <= size.height:
+            return "Zoomed out: the whole board fits."
+        # What the terminal would need: the board's room grows as the terminal does.
+        screen = self.app.size
+        wide = screen.width + max(0, need_w - size.width)
+        tall = screen.height + max(0, need_h - size.height)
+        return (
+            f"Zoomed out, but the whole board does not fit: it needs a terminal of at "
+            f"least {wide}x{tall} (this one is {screen.width}x{screen.height})."
+        )
+
+    def whole_board_size(self) -> tuple[int, int]:
+        """(columns, lines) the widget needs, border included, to show the whole board
+        zoomed out: squares as narrow as their numbers, two lines tall, nothing below."""
+        styles = self.styles
+        narrowest = len(str(self.board.goal)) + 1
+        return (
+            narrowest * self.board.cols + styles.gutter.width,
+            MIN_CELL_HEIGHT * self.board.rows + styles.gutter.height,
+        )
 
     def on_mount(self) -> None:
         # The choice of drawn jumps is the app's when it keeps one (SnlApp remembers it
@@ -235,9 +261,30 @@ class BoardView(ScrollView, can_focus=True):
         return "Snakes and ladders drawn."
 
     def _draw_art_now(self) -> None:
+        from ..core.geometry import jump_paths_known
+
+        if self.draws_jumps and self.board.jumps and not jump_paths_known(self.board):
+            # Routing the jumps round the numbers takes a big board a while: in a
+            # thread, the markers meanwhile.
+            self.route_jumps(self._draw_art_now)
+            return
         self.art_waits = False
         if self.draws_jumps and self.board.jumps:
             self.watch_jumps_drawn()
+
+    def route_jumps(self, then: Callable[[], object]) -> None:
+        """Route the board's jumps (``core.geometry.jump_paths``) in a thread, then call
+        ``then`` on the app's thread (if the board is still this widget's)."""
+        board = self.board
+
+        def route() -> None:
+            from ..core.geometry import jump_paths
+
+            jump_paths(board)
+            if self.board is board:
+                self.app.call_from_thread(then)
+
+        self.run_worker(route, thread=True, group="route-jumps", exclusive=True)
 
     def watch_jumps_drawn(self) -> None:
         self.art, self.art_made = None, False
@@ -252,7 +299,7 @@ class BoardView(ScrollView, can_focus=True):
         digits = len(str(self.board.goal))
         return (
             self.jumps_drawn
-            and self.cell_height >= MIN_CELL_HEIGHT
+            and self.cell_height >= CELL_HEIGHT
             and self.cell_width >= digits + DRAW_MIN_EXTRA
         )
 
@@ -413,11 +460,14 @@ class BoardView(ScrollView, can_focus=True):
             return
         self.pending_follow = None
         height = self.cell_height
-        if square <= 0:
-            region = Region(0, self.grid_lines, self.cell_width, max(1, self.extra_lines))
-        else:
-            row, col = self.board.position_of(square)
-            region = Region(col * self.cell_width, row * height, self.cell_width, height)
+        # A token off the board enters on square 1: that corner is shown (the line that
+        # names who is off the board stays in view below the grid anyway).
+        row, col = self.board.position_of(max(1, min(square, self.board.goal)))
+        # The status line and the legend stay at the bottom of the view, over the grid
+        # while it scrolls: the square must be in view above them.
+        region = Region(
+            col * self.cell_width, row * height, self.cell_width, height + self.extra_lines
+        )
         self.scroll_to_region(region, animate=False, immediate=True, spacing=None)
 
     async def walk(self, positions: Sequence[int], turn: Turn, pace: float = 1.0) -> None:

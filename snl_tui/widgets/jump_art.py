@@ -34,10 +34,10 @@ HEAD_RADIUS = 1.6
 
 def draw_jumps(board: Board, cell_width: int, cell_height: int) -> Art:
     """Every jump of ``board`` in braille, squares ``cell_width`` x ``cell_height``."""
-    return _braille_art(jump_paths(board), cell_width, cell_height)
+    return _braille_art(board, jump_paths(board), cell_width, cell_height)
 
 
-def _braille_art(paths: Iterable[JumpPath], cell_width: int, cell_height: int) -> Art:
+def _braille_art(board: Board, paths: Iterable[JumpPath], cell_width: int, cell_height: int) -> Art:
     scale_x, scale_y = 2 * cell_width, 4 * cell_height  # dots per square
     cells: dict[tuple[int, int], list[int]] = {}  # (line, column) -> [bits, jump]
     radius = math.ceil(HEAD_RADIUS)
@@ -47,6 +47,11 @@ def _braille_art(paths: Iterable[JumpPath], cell_width: int, cell_height: int) -
         for dx in range(-radius, radius + 1)
         if dx * dx + dy * dy <= HEAD_RADIUS * HEAD_RADIUS
     ]
+    ends: dict[tuple[int, int], set[int]] = {}  # (row, col) of a square -> jumps ending there
+    paths = list(paths)
+    for index, path in enumerate(paths):
+        for square in (path.jump.start, path.jump.end):
+            ends.setdefault(board.position_of(square), set()).add(index)
     for index, path in enumerate(paths):
         dots: set[tuple[int, int]] = set()
         for stroke in path.strokes():
@@ -65,7 +70,11 @@ def _braille_art(paths: Iterable[JumpPath], cell_width: int, cell_height: int) -
             if cell is None:
                 cell = cells[y >> 2, x >> 1] = [0, index]
             cell[0] |= BRAILLE_BITS[x & 1][y & 3]
-            cell[1] = index  # the jump drawn last owns the cell (snakes over ladders)
+            # The jump drawn last owns the cell (snakes over ladders), except on a
+            # square where the owner starts or ends: there the jump's own end shows.
+            mine = ends.get(((y >> 2) // cell_height, (x >> 1) // cell_width), set())
+            if cell[1] not in mine or index in mine:
+                cell[1] = index
     art: Art = {}
     for (line, column), (bits, index) in cells.items():
         art.setdefault(line, {})[column] = (chr(BRAILLE_BASE + bits), index)

@@ -1,5 +1,6 @@
-"""Snapshots of the drawn board: classic and everest with the snakes and ladders drawn at
-two terminal sizes, zoomed out to fit, and with ``j`` (markers only).
+"""Snapshots of the character board: classic and everest with the snakes and ladders
+drawn at two terminal sizes, zoomed out to fit, with ``j`` (markers only), and classic
+at 80x24 (markers: the squares are too small for lines).
 
 Same fixed environment as ``test_snapshots.py`` (textual-dark, seeded, no animation;
 ``conftest.py``).
@@ -34,6 +35,13 @@ def test_markers_only(snap_compare, name: str) -> None:
 def test_everest_zoomed_out_to_fit(snap_compare) -> None:
     app = quiet_app(board=load_board("everest"), players=PLAYERS)
     assert snap_compare(app, terminal_size=(140, 45), run_before=pressing("z"))
+
+
+def test_classic_reads_at_80x24(snap_compare) -> None:
+    # The character board at the README's size: squares too small for the braille
+    # lines, so the jumps are marked at their ends (▲38 at 1, △ at 38) and read.
+    app = quiet_app(board=load_board("classic"), players=PLAYERS)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=pressing())
 
 
 def test_four_players_at_80x24(snap_compare) -> None:

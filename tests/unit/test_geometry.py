@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from snl_tui.core.board import Board
 from snl_tui.core.cells import cell_width, cut_cells, pad_cells
 from snl_tui.core.files.formats import builtin_names, load_board
-from snl_tui.core.geometry import jump_paths
+from snl_tui.core.geometry import LADDER_HALF_WIDTH, jump_paths
 from snl_tui.widgets.jump_art import draw_jumps
 
 from .strategies import boards
@@ -32,10 +32,12 @@ def check_paths(board: Board) -> None:
         assert path.body[0] == pytest.approx(path.start, abs=1e-9)
         assert path.body[-1] == pytest.approx(path.end, abs=1e-9)
         if path.kind == "ladder":
-            (a0, a1), (b0, b1) = path.rails
-            cross = (a1[0] - a0[0]) * (b1[1] - b0[1]) - (a1[1] - a0[1]) * (b1[0] - b0[0])
-            assert math.isclose(cross, 0.0, abs_tol=1e-9)  # parallel rails
-            assert a0 != b0
+            left, right = path.rails
+            assert len(left) == len(right) == len(path.body)
+            for a, b, centre in zip(left, right, path.body, strict=True):
+                # Parallel rails, either side of the curve, the ladder's width apart.
+                assert math.dist(a, b) == pytest.approx(2 * LADDER_HALF_WIDTH, abs=1e-9)
+                assert math.dist(a, centre) == pytest.approx(LADDER_HALF_WIDTH, abs=1e-9)
         else:
             assert not path.rails and len(path.body) > 8  # a curve, not a line
     # Jumps meeting on a square meet it at different points.

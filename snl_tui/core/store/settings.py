@@ -22,6 +22,9 @@ from ..text import quote
 from .data_dir import default_dir
 
 FILE_NAME = "settings.toml"
+GRAPHICS = ("auto", "pixels", "text")
+CHOICES: dict[str, tuple[str, ...]] = {"graphics": GRAPHICS}
+"""The settings that take one of a few words."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,9 @@ class Settings:
     """The players of the last game started, as ``--players`` takes them ("" = You,cpu)."""
     drawn_jumps: bool = True
     """Snakes and ladders drawn end to end, or markers only (the board's ``j``)."""
+    graphics: str = "auto"
+    """The board as a picture ("pixels"), as characters ("text"), or a picture where the
+    terminal shows one ("auto"); ``--graphics`` overrides it for one run."""
     turn_bell: bool = True
     """A room rings the bell (and notifies) when it becomes your turn."""
     screen_reader: bool = False
@@ -67,10 +73,15 @@ def load_settings(path: Path | None = None) -> tuple[Settings, list[str]]:
             continue
         value = data[field.name]
         expected = type(getattr(defaults, field.name))
-        if type(value) is not expected or (isinstance(value, str) and len(value) > 200):
+        chosen = CHOICES.get(field.name)
+        if (
+            type(value) is not expected
+            or (isinstance(value, str) and len(value) > 200)
+            or (chosen is not None and value not in chosen)
+        ):
+            kind = " or ".join(chosen) if chosen is not None else _kind(expected)
             notices.append(
-                f"settings: {field.name} = {quote(value)} is not {_kind(expected)}; "
-                "using the default"
+                f"settings: {field.name} = {quote(value)} is not {kind}; using the default"
             )
             continue
         values[field.name] = value

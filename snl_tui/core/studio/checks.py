@@ -39,6 +39,7 @@ FindingKind = Literal[
     "short-games",
     "snake-trap",
     "drawn-over",
+    "jump-hides",
 ]
 
 
@@ -118,6 +119,22 @@ def board_findings(board: Board) -> list[Finding]:
                 )
             )
     return findings
+
+
+def drawing_findings(board: Board) -> list[Finding]:
+    """Jumps that, drawn on the page and the screen, still hide another jump's head or
+    foot or a square's number: no route the geometry tried misses them all."""
+    from ..geometry import overlaps  # the routing loads only for a full check
+
+    return [
+        Finding(
+            "jump-hides",
+            tuple(sorted((overlap.jump.start, overlap.jump.end))),
+            f"the {overlap.jump.kind} {overlap.jump.start} -> {overlap.jump.end} is drawn over "
+            f"{', '.join(overlap.hidden)}: no route misses them (move a jump's end)",
+        )
+        for overlap in overlaps(board)
+    ]
 
 
 def board_warnings(board: Board) -> list[str]:
@@ -218,12 +235,17 @@ def odds_findings(
     return warnings, notes
 
 
-def check_board(board: Board, progress: Progress | None = None) -> CheckReport:
-    """Everything ``snl check`` says: the board's findings, the odds' ones, then the
-    designer's review (``design_findings``)."""
+def check_board(
+    board: Board, progress: Progress | None = None, *, drawing: bool = False
+) -> CheckReport:
+    """Everything ``snl check`` says: the board's findings, with ``drawing`` where its
+    drawn jumps hide a number or another jump's end (routing them takes a while on a big
+    board: ``snl check`` asks for it), the odds' ones, then the designer's review
+    (``design_findings``)."""
     odds_warnings, notes = odds_findings(board, progress)
+    drawn = drawing_findings(board) if drawing else []
     design = design_findings(board)
-    return CheckReport((*board_findings(board), *odds_warnings, *design), tuple(notes))
+    return CheckReport((*board_findings(board), *drawn, *odds_warnings, *design), tuple(notes))
 
 
 # -- a designer's review: what plays badly, and what the drawing hides -------------------

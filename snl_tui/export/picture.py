@@ -1,0 +1,261 @@
+"""The board as a picture in pixels: the printed page's grid, for the terminal's graphics.
+
+``BoardPicture`` draws with Pillow (wheels on every platform, no system library, and the
+library textual-image already needs) from ``core.geometry``: the same squares, ladders
+with rails and rungs and snakes with heads that ``svg.board_svg`` puts on paper, in the
+``colour`` theme's colours. The board is drawn once per size at twice the resolution and
+scaled down (smooth edges), then kept: a frame is a copy of it with what changes during
+a game laid over (the tokens, the route's steps, the square just landed on, the editor's
+cursor and heat), which takes a millisecond or two. No Textual here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..core.board import Board
+from ..core.geometry import NUMBER_HEIGHT, JumpPath, Point, jump_paths, number_box, number_boxes
+from .svg import THEME_COLOURS
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
+    from PIL import ImageFont
+
+SUPERSAMPLE = 2
+"""The board is drawn this many times larger, then scaled down: smooth lines."""
+TOKEN_COLOURS = ("#d62828", "#1d4ed8", "#15803d", "#a21caf")
+"""Seat 1 to 4 (then again): the text board's token colours, as pixels."""
+ROUTE_COLOUR = "#0e7490"
+LANDED_COLOUR = "#f59e0b"
+CURSOR_COLOUR = "#7c3aed"
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What is laid over the board in one frame (everything that changes in a game)."""
+
+    tokens: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    """Square -> seats (0-based) standing on it."""
+    letters: tuple[str, ...] = ()
+    current: int | None = None
+    """The seat to move: its token gets a ring."""
+    route: tuple[int, ...] = ()
+    """The shown route's squares in order (step 1 first)."""
+    landed: int | None = None
+    """The square just landed on (after the jump)."""
+    cursor: int | None = None
+    """The editor's cursor."""
+    heat: Mapping[int, float] = field(default_factory=dict)
+    """Square -> 0..1: the editor's heat map."""
+    moving: tuple[int, Point] | None = None
+    """A token on its way up a ladder or down a snake: (seat, point in squares)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the grid sits in a picture of ``width`` x ``height`` pixels."""
+
+    width: int
+    height: int
+    square: float
+    left: float
+    top: float
+
+    def point(self, point: Point) -> tuple[float, float]:
+        return self.left + point[0] * self.square, self.top + point[1] * self.square
+
+    def square_box(self, board: Board, square: int) -> tuple[float, float, float, float]:
+        row, col = board.position_of(square)
+        x, y = self.left + col * self.square, self.top + row * self.square
+        return x, y, x + self.square, y + self.square
+
+
+def layout_for(board: Board, width: int, height: int) -> Layout:
+    """The largest grid of square squares that fits ``width`` x ``height``, centred."""
+    square = min(width / board.cols, height / board.rows)
+    left = (width - square * board.cols) / 2
+    top = (height - square * board.rows) / 2
+    return Layout(width, height, square, left, top)
+
+
+def _font(size: float) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    from PIL import ImageFont
+
+    return _font_cached(max(6, round(size)), ImageFont)
+
+
+@lru_cache(maxsize=32)
+def _font_cached(size: int, module: object) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    from PIL import ImageFont
+
+    # Pillow's own font (no system font needed); a bitmap font where FreeType is missing.
+    return ImageFont.load_default(size)
+
+
+RGB = tuple[int, int, int]
+
+
+@lru_cache(maxsize=8)
+def board_image(
+    board: Board,
+    width: int,
+    height: int,
+    background: RGB = (255, 255, 255),
+    jumps: bool = True,
+) -> PILImage.Image:
+    """The board without tokens, ``width`` x ``height`` pixels on ``background`` (cached
+    per board and size: a frame starts from a copy); ``jumps`` False leaves out the
+    snakes and ladders (drawn while they are being routed)."""
+    from PIL import Image, ImageDraw
+
+    colours = THEME_COLOURS["colour"]
+    big = layout_for(board, width * SUPERSAMPLE, height * SUPERSAMPLE)
+    image = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), background)
+    draw = ImageDraw.Draw(image)
+    s = big.square
+    for square in range(1, board.goal + 1):
+        row, col = board.position_of(square)
+        if square == board.goal:
+            fill = colours.goal
+        else:
+            fill = colours.light if (row + col) % 2 == 0 else colours.dark
+        x0, y0, x1, y1 = big.square_box(board, square)
+        draw.rectangle((x0, y0, x1, y1), fill=fill, outline=colours.muted, width=1)
+    for path in jump_paths(board) if jumps else ():
+        _draw_jump(draw, path, big, colours.ladder, colours.snake, colours.snake_belly)
+    font = _font(number_size(s))
+    # Where the routing left each number (moved to a clear corner when a jump crosses
+    # it); while the jumps are being routed, the usual corner.
+    if jumps:
+        boxes = number_boxes(board)
+    else:
+        boxes = {square: number_box(board, square) for square in range(1, board.goal + 1)}
+    for square in range(1, board.goal + 1):
+        row, col = board.position_of(square)
+        if square == board.goal:
+            fill = colours.goal
+        else:
+            fill = colours.light if (row + col) % 2 == 0 else colours.dark
+        bx0, by0, bx1, by1 = boxes[square]
+        (px0, py0), (px1, py1) = big.point((bx0, by0)), big.point((bx1, by1))
+        # The number on a patch of its square's colour, as on paper.
+        draw.rectangle((px0, py0, px1, py1), fill=fill)
+        draw.text((px0 + s * 0.02, py0), str(square), fill=colours.text, font=font)
+    return image.resize((width, height), Image.Resampling.LANCZOS)
+
+
+def number_size(square: float) -> float:
+    """The square numbers' font size in pixels for squares ``square`` pixels wide (the
+    geometry's number box is 1.15 times as tall)."""
+    return max(7.0, square * NUMBER_HEIGHT / 1.15)
+
+
+def _draw_jump(
+    draw: object,
+    path: JumpPath,
+    layout: Layout,
+    ladder: tuple[str, str],
+    snake: tuple[str, str],
+    belly: tuple[str, str],
+) -> None:
+    from PIL import ImageDraw
+
+    assert isinstance(draw, ImageDraw.ImageDraw)
+    s = layout.square
+    if path.kind == "ladder":
+        colour = ladder[path.lane]
+        rail = max(2, round(s * 0.05))
+        for a, b in path.rungs:
+            draw.line([layout.point(a), layout.point(b)], fill=colour, width=max(1, rail * 4 // 5))
+        for line in path.rails:
+            draw.line([layout.point(p) for p in line], fill=colour, width=rail, joint="curve")
+        return
+    colour, stripe = snake[path.lane], belly[path.lane]
+    width = max(3, round(s * 0.11))
+    points = [layout.point(p) for p in path.body]
+    draw.line(points, fill=colour, width=width, joint="curve")
+    draw.line(points, fill=stripe, width=max(1, width // 3), joint="curve")
+    hx, hy = layout.point(path.start)
+    radius = width * 1.05
+    draw.ellipse((hx - radius, hy - radius, hx + radius, hy + radius), fill=colour)
+    eye = radius * 0.28
+    for dx in (-0.4, 0.4):
+        ex, ey = hx + dx * radius, hy - radius * 0.25
+        draw.ellipse((ex - eye, ey - eye, ex + eye, ey + eye), fill="#ffffff")
+
+
+def frame_image(
+    board: Board,
+    width: int,
+    height: int,
+    marks: Marks,
+    background: RGB = (255, 255, 255),
+    jumps: bool = True,
+) -> PILImage.Image:
+    """The board with ``marks`` laid over it, ``width`` x ``height`` pixels."""
+    from PIL import ImageDraw
+
+    image = board_image(board, width, height, background, jumps).copy()
+    draw = ImageDraw.Draw(image, "RGBA")
+    layout = layout_for(board, width, height)
+    s = layout.square
+    for square, heat in marks.heat.items():
+        if 1 <= square <= board.goal and heat > 0:
+            draw.rectangle(
+                layout.square_box(board, square),
+                fill=(220, 38, 38, round(40 + 120 * min(1.0, heat))),
+            )
+    line = max(2, round(s * 0.06))
+    if marks.landed is not None and 1 <= marks.landed <= board.goal:
+        draw.rectangle(layout.square_box(board, marks.landed), outline=LANDED_COLOUR, width=line)
+    if marks.cursor is not None and 1 <= marks.cursor <= board.goal:
+        draw.rectangle(layout.square_box(board, marks.cursor), outline=CURSOR_COLOUR, width=line)
+    small = _font(max(7.0, s * 0.2))
+    for step, square in enumerate(marks.route, start=1):
+        if not 1 <= square <= board.goal:
+            continue
+        _, y0, x1, _ = layout.square_box(board, square)
+        r = s * 0.14
+        cx, cy = x1 - r * 1.3, y0 + r * 1.3
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ROUTE_COLOUR)
+        draw.text((cx, cy), str(step), fill="#ffffff", font=small, anchor="mm")
+    for square, seats in marks.tokens.items():
+        if not 1 <= square <= board.goal or not seats:
+            continue
+        _draw_tokens(draw, layout.square_box(board, square), seats, marks)
+    if marks.moving is not None:
+        seat, point = marks.moving
+        x, y = layout.point(point)
+        r = s * 0.17
+        _draw_tokens(draw, (x - s / 2, y - s / 2 - r, x + s / 2, y + s / 2 - r), (seat,), marks)
+    return image
+
+
+def _draw_tokens(
+    draw: object, box: tuple[float, float, float, float], seats: Sequence[int], marks: Marks
+) -> None:
+    """Up to four tokens side by side at the foot of the square; more are counted."""
+    from PIL import ImageDraw
+
+    assert isinstance(draw, ImageDraw.ImageDraw)
+    x0, _, x1, y1 = box
+    s = x1 - x0
+    shown = list(seats[:4])
+    count = len(shown)
+    r = min(s * 0.17, s * 0.9 / (2 * count + 0.5))
+    font = _font(r * 1.3)
+    cy = y1 - r - s * 0.06
+    for index, seat in enumerate(shown):
+        cx = x0 + s / 2 + (index - (count - 1) / 2) * (2 * r + s * 0.02)
+        colour = TOKEN_COLOURS[seat % len(TOKEN_COLOURS)]
+        ring = "#ffffff" if seat != marks.current else "#111111"
+        draw.ellipse(
+            (cx - r, cy - r, cx + r, cy + r), fill=colour, outline=ring, width=max(1, round(r / 4))
+        )
+        letter = marks.letters[seat] if seat < len(marks.letters) else str(seat + 1)
+        draw.text((cx, cy), letter[:1], fill="#ffffff", font=font, anchor="mm")
+    if len(seats) > 4:
+        draw.text((x1 - s * 0.05, y1 - s * 0.05), f"+{len(seats) - 4}", fill="#000000", anchor="rb")
