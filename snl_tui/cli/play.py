@@ -126,6 +126,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
     store = _game_store() if not args.no_save else open_store(create=False)
     with store:
         saved = _saved_game(store, args.game)
+        if store.live.live_elsewhere(saved.id) or not (args.no_save or store.live.hold(saved.id)):
+            raise UsageError(
+                f"saved game {saved.id} is being played in another snl right now: "
+                "go on with it there (or quit it there first)"
+            )
         if saved.status == "won":
             raise UsageError(
                 f"game {saved.id} is over ({saved.status_text}): 'snl replay {saved.id}' shows it"

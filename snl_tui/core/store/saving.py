@@ -68,9 +68,23 @@ class GameSaver:
     def saving(self) -> bool:
         return self.store is not None and self.store.enabled
 
-    def resumed(self, session: GameSession, game_id: int) -> None:
-        """The session was rebuilt from saved game ``game_id``: later moves update it."""
+    def resumed(self, session: GameSession, game_id: int) -> bool:
+        """The session was rebuilt from saved game ``game_id``: later moves update it,
+        and this process holds it (``Store.live``) while it plays it. False, and nothing
+        changed, when another running snl plays that game (the caller asked
+        ``live_elsewhere`` first; this closes the race)."""
+        store = self.store
+        if store is not None and not store.live.hold(game_id):
+            return False
+        if store is not None and self.game_id != game_id:
+            store.live.release(self.game_id)  # the game on screen before: free again
         self.game_id, self._game, self._finished = game_id, session.game, False
+        return True
+
+    def live_elsewhere(self, game_id: int) -> bool:
+        """Whether another running snl plays saved game ``game_id`` now."""
+        store = self.store
+        return store is not None and store.live.live_elsewhere(game_id)
 
     def moved(self, session: GameSession, extra: Mapping[str, Any] | None = None) -> int | None:
         """Save the session after a move (or an undo); returns the game's id, None when
@@ -80,6 +94,7 @@ class GameSaver:
         if store is None:
             return None
         if game is not self._game:  # a new game of the session: a new row
+            store.live.release(self.game_id)
             self.game_id, self._game, self._finished = None, game, False
         if self._finished:
             if game.winner is not None:
@@ -108,6 +123,10 @@ class GameSaver:
         if saved is not None:
             self.game_id = saved
             self._finished = winner is not None
+            if self._finished:
+                store.live.release(saved)  # over: nothing left to resume
+            else:
+                store.live.hold(saved)  # ours until it ends, or this process does
         return saved
 
     def leaving(self, session: GameSession) -> None:
@@ -117,6 +136,7 @@ class GameSaver:
             return
         if self.game_id is not None:
             self.store.mark_abandoned(self.game_id)
+            self.store.live.release(self.game_id)
         self.game_id, self._game = None, None
 
     def notice(self) -> str | None:
