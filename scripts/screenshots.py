@@ -1,4 +1,4 @@
-"""Save SVG screenshots of the game into docs/ for the README.
+"""Save SVG screenshots of the game into docs/ for the README and the docs site.
 
 Run: ``python scripts/screenshots.py``. Seeded, 120x40, textual-dark, no animation, so
 the pictures only change when the game's look does.

@@ -138,7 +138,7 @@ def cmd_host(
     if args.host not in LOOPBACK:
         say(
             f"warning: listening on {args.host}: anyone who can reach this address can join "
-            "(use --password, or an SSH tunnel: see the README, 'Play with friends')"
+            "(use --password, or an SSH tunnel: see the docs, 'Play with friends')"
         )
     try:
         if args.name is not None:

@@ -111,7 +111,7 @@ def check_exact(board: Board, players: int) -> None:
     if board.goal <= limit:
         return
     fewer = max(seats for seats in EXACT_SEAT_SQUARES if board.goal <= seat_squares(board, seats))
-    # One line of at most text.LINE_LIMIT characters: the README says why.
+    # One line of at most text.LINE_LIMIT characters (docs/cli.md says why).
     raise AnalysisError(
         f"--exact --players {players}: exact win chances up to {_reach(board, players)}; "
         f"this one has {board.goal}; use --players {fewer} or fewer"
