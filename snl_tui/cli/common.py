@@ -16,7 +16,7 @@ from ..core.errors import SnlError
 from ..core.files.formats import load_board
 from ..core.rules import RULE_NAMES, RULE_OPTIONS, Rules
 from ..core.session import parse_players as session_parse_players
-from ..core.text import LINE_LIMIT, parse_whole, quote, safe_line
+from ..core.text import LINE_LIMIT, clip, parse_whole, quote, safe_line
 
 if TYPE_CHECKING:
     pass
@@ -33,6 +33,10 @@ EXIT_USAGE = 2
 
 EXIT_BROKEN_PIPE = 1
 """What Python itself exits with on EPIPE (the docs' recipe)."""
+
+
+MAX_GAME_ID = 2**63 - 1
+"""The largest id SQLite can store: a larger number names no saved game."""
 
 
 BOARD_HELP = "a built-in board's name (see 'snl boards') or a .toml, .json or .txt file"
@@ -142,3 +146,14 @@ def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def saved_game_id(text: str) -> int:
+    """A saved game's number as a person typed it (``snl resume ID``, ``snl replay ID``,
+    ``snl host --resume ID``); UsageError with one line when it names no saved game."""
+    game_id = parse_whole(text)
+    if game_id is None or game_id < 1:
+        raise UsageError(f"not a saved game's number: {quote(text)} (see 'snl games')")
+    if game_id > MAX_GAME_ID:  # more than SQLite can hold: no such game
+        raise UsageError(f"no saved game {clip(text, 24)} ('snl games' lists saved games)")
+    return game_id

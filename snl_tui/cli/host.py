@@ -22,7 +22,7 @@ from ..core.engine import MAX_PLAYERS, Player, unique_names
 from ..core.errors import SnlError
 from ..core.session import GameSettings
 from ..core.text import safe_line
-from .common import Subcommands, parse_players, whole_number
+from .common import Subcommands, parse_players, saved_game_id, whole_number
 
 if TYPE_CHECKING:
     from ..core.store.games import Store
@@ -34,6 +34,10 @@ DEFAULT_SEATS = 2
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 EXIT_OK = 0
+KEEP_SEAT = 120
+"""``--keep-seat``'s default (``net.server.KEEP_SEAT``, not imported: the CLI's help must
+not load the network code)."""
+MAX_KEEP_SEAT = 7 * 24 * 3600
 
 
 def add_host_parser(
@@ -67,6 +71,15 @@ def add_host_parser(
     )
     host.add_argument("--seed", type=int, help="seed the dice (same seed, same rolls)")
     host.add_argument("--password", metavar="P", help="people must give it to join")
+    host.add_argument(
+        "--keep-seat",
+        type=whole_number(0, MAX_KEEP_SEAT),
+        metavar="SECONDS",
+        default=int(KEEP_SEAT),
+        help="how long a dropped player's seat waits for them (their terminal comes back "
+        f"with its token at any time) before anyone may take it by name (default "
+        f"{int(KEEP_SEAT)})",
+    )
     host.add_argument(
         "--name",
         metavar="NAME",
@@ -125,7 +138,9 @@ def cmd_host(
             raise SnlError("--resume and --no-save: a resumed room goes on saving")
     store = None if args.no_save else _store()
     # With --name the game screen is up: it shows who sits where, no lines over it.
-    server = RoomServer(store, log=None if args.name is not None else say)
+    server = RoomServer(
+        store, log=None if args.name is not None else say, keep_seat=float(args.keep_seat)
+    )
     if store is not None:
         for warning in [*store.warnings, *([store.disabled_reason] if not store.enabled else [])]:
             say(warning or "")
@@ -196,9 +211,9 @@ def _resumed(server: RoomServer, store: Store | None, text: str, password: str |
     from ..core.store.games import StoreError
 
     try:
-        game_id = int(text)
-    except ValueError:
-        raise SnlError(f"--resume: not a saved game's number: {text!r} (see 'snl games')") from None
+        game_id = saved_game_id(text)
+    except SnlError as error:
+        raise SnlError(f"--resume: {error}") from None
     if store is None or not store.enabled:
         reason = store.disabled_reason if store is not None else None
         raise SnlError(f"--resume: {reason or 'no saved games'}".replace("not saving: ", ""))

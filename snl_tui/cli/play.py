@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
 from ..core.session import GameSession
-from ..core.text import clip, parse_whole, quote
 
 if TYPE_CHECKING:
     from ..core.store.games import SavedGame, Store
@@ -21,12 +20,9 @@ from .common import (
     add_rule_options,
     board_from_args,
     parse_players,
+    saved_game_id,
     whole_number,
 )
-
-MAX_GAME_ID = 2**63 - 1
-"""The largest id SQLite can store: a larger number names no saved game."""
-
 
 DEFAULT_PLAYERS = "You,cpu"
 
@@ -104,12 +100,7 @@ def _saved_game(store: Store, text: str | None) -> SavedGame:
         if saved is None:
             raise UsageError("no unfinished game to resume ('snl games' lists saved games)")
         return saved
-    game_id = parse_whole(text)
-    if game_id is None or game_id < 1:
-        raise UsageError(f"not a saved game's number: {quote(text)} (see 'snl games')")
-    if game_id > MAX_GAME_ID:  # more than SQLite can hold: no such game
-        raise UsageError(f"no saved game {clip(text, 24)} ('snl games' lists saved games)")
-    return store.load_game(game_id)
+    return store.load_game(saved_game_id(text))
 
 
 def _session(saved: SavedGame) -> GameSession:

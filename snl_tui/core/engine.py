@@ -14,6 +14,7 @@ from typing import Any
 
 from .board import Board, Jump
 from .errors import MoveError, SnlError
+from .text import escape_controls
 
 MAX_PLAYERS = 4
 
@@ -493,7 +494,9 @@ class Game:
         """Rebuild a saved game; a malformed save raises SnlError, never a traceback."""
         try:
             players = tuple(
-                Player(str(p["name"]), bool(p.get("computer", False))) for p in data["players"]
+                # A name from a file or the network is drawn on the terminal: escaped.
+                Player(escape_controls(str(p["name"])), bool(p.get("computer", False)))
+                for p in data["players"]
             )
             seed = data.get("seed")
             rolls = list(data["rolls"])

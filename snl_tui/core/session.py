@@ -23,7 +23,7 @@ from .errors import MoveError, SnlError
 from .rules import Rules
 from .seats import Driver, Seat, TurnError, seat_driver
 from .solver import least_rolls_from, optimal_dice, optimal_route
-from .text import has_visible_char, is_unsafe_char, plural, quote, turns_text
+from .text import escape_controls, has_visible_char, is_unsafe_char, plural, quote, turns_text
 
 MODES = ("classic", "puzzle")
 SESSION_VERSION = 1
@@ -512,8 +512,7 @@ class GameSession:
         try:
             board = board_from_dict(data["board"])
             players = tuple(
-                Player(_text(p["name"], "player name"), _flag(p.get("computer", False)))
-                for p in data["players"]
+                Player(_name(p["name"]), _flag(p.get("computer", False))) for p in data["players"]
             )
             seed, base_seed = data["seed"], data["base_seed"]
             index = data["game_index"]
@@ -547,6 +546,12 @@ def _text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise SnlError(f"saved session: {what} must be text")
     return value
+
+
+def _name(value: object) -> str:
+    """A player's name read back: a saved game (or a host) may have been tampered with,
+    and a name is drawn on the terminal: its control characters are shown escaped."""
+    return escape_controls(_text(value, "player name"))
 
 
 def _flag(value: object) -> bool:

@@ -2,8 +2,14 @@
 
 ``RoomClient`` is plain asyncio (no Textual): a screen runs it in a worker and reads
 ``client.session`` after each event (``listener``), a script awaits ``wait_for``. The
-game it holds is rebuilt from the server's ``state`` snapshots (``GameSession.from_dict``)
-and moved on by each ``move`` event, checked in order (a gap asks for the state again).
+game it holds is rebuilt from the server's ``state`` snapshots (``protocol.read_state``:
+without the host's seeds, which it never learns) and moved on by each ``move`` event,
+checked in order (a gap asks for the state again).
+
+Everything from the host is untrusted: each frame is read in a thread
+(``protocol.read_server_frame``, bounded by ``MAX_SERVER_FRAME``, ``MAX_HISTORY`` and
+``MAX_ROOM_SQUARES``), so the screen's event loop never waits on it, and every text the
+host sends (names, notices, errors) is escaped as it arrives.
 Its own seat is driven locally, the other people's seats remotely (``GameSession.driver``).
 
 When the connection drops, the client reconnects by itself with a growing, jittered
@@ -22,29 +28,33 @@ from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from ..core.engine import Turn
 from ..core.errors import SnlError
 from ..core.session import GameSession
 from .protocol import (
+    MAX_HISTORY,
     MAX_SERVER_FRAME,
     PROTOCOL_VERSION,
     STATUSES,
     ProtocolError,
     RoomAddress,
+    RoomState,
     SeatInfo,
-    decode_server,
     encode,
     parse_address,
-    read_seats,
-    read_state,
+    read_server_frame,
+    shown_text,
 )
 
 FINAL_REFUSALS = frozenset(
     {"no-room", "wrong-password", "bad-version", "bad-name", "join-first", "room-full"}
+    | {"too-many-tries", "seat-given-away"}
 )
-"""Refusals that waiting cannot change: the client stops instead of reconnecting."""
+"""Refusals that waiting cannot change (or must not be retried soon): the client stops
+instead of reconnecting. A seat kept for its player (``seat-kept``) is tried again: it
+is free once the host's wait is over."""
 
 
 @dataclass(frozen=True)
@@ -185,7 +195,7 @@ class RoomClient:
                     await self._receive(websocket, frame)
                     welcomed = welcomed or self.role is not None
         except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake, InvalidURI) as error:
-            self.last_failure = _failure_text(error)
+            self.last_failure = shown_text(_failure_text(error))
         finally:
             self._websocket = None
             self.role = None
@@ -256,10 +266,12 @@ class RoomClient:
 
     async def _receive(self, websocket: ClientConnection, frame: str | bytes) -> None:
         try:
-            message = decode_server(frame)
+            # Decoding (the whole game, for a state) runs in a thread: a host's frame can
+            # never hold up the screen's keys, Ctrl+Q included.
+            message = await asyncio.to_thread(read_server_frame, frame)
             in_step = self._apply(message)
         except ProtocolError as problem:
-            self.last_error = str(problem)
+            self.last_error = shown_text(str(problem))
             in_step = False
         if not in_step:
             await websocket.send(encode("sync"))  # out of step or garbled: the state again
@@ -273,27 +285,27 @@ class RoomClient:
             self.role, self.seat = message["role"], message["seat"]
             if message["token"] is not None:
                 self.token = message["token"]
-            self.notice = message["notice"]
+            notice = message["notice"]
+            self.notice = None if notice is None else shown_text(notice)
             self._drive_seats()
             self._emit(ClientEvent("welcome", self.notice))
         elif kind in ("state", "game"):
             self._load(message["state"])
             self._emit(ClientEvent(kind))
         elif kind == "seats":
-            self.seats = read_seats(message["seats"])
+            self.seats = message["seats"]
             self.status = _status(message["status"])
             self._emit(ClientEvent("seats"))
         elif kind == "move":
             return self._move(message)
         elif kind == "error":
-            self.last_error = message["message"]
-            self._emit(ClientEvent("error", message["message"]))
+            self.last_error = shown_text(message["message"])
+            self._emit(ClientEvent("error", self.last_error))
         elif kind == "refused":
-            self._refused(message["code"], message["message"])
+            self._refused(shown_text(message["code"]), shown_text(message["message"]))
         return True
 
-    def _load(self, data: Any) -> None:
-        state = read_state(data)
+    def _load(self, state: RoomState) -> None:
         self.session, self.seats, self.status = state.session, state.seats, state.status
         self._drive_seats()
 
@@ -312,6 +324,9 @@ class RoomClient:
             return False
         game = session.game
         if message["index"] != len(game.history) or message["seat"] != session.seat_to_move:
+            return False
+        if len(game.history) >= MAX_HISTORY:  # no longer than a state may be
+            self.last_error = f"the game is longer than a room plays ({MAX_HISTORY} rolls)"
             return False
         try:
             outcome = session.move(message["die"])
@@ -345,6 +360,10 @@ def _failure_text(error: BaseException) -> str:
         return "connection refused (is snl host running there?)"
     if isinstance(error, TimeoutError):
         return "no answer in time"
+    if isinstance(error, InvalidStatus) and error.response.status_code in (403, 503):
+        # The room's door said why (a foreign page, too many connections...).
+        reason = error.response.body.decode("utf-8", "replace").strip()
+        return f"the host refused the connection: {reason or error.response.reason_phrase}"
     if isinstance(error, InvalidHandshake | InvalidURI):
         return "that address does not answer as an snl room"
     if isinstance(error, ConnectionClosed):

@@ -25,8 +25,13 @@ server -> ``error`` {code, message}             a refused message; the connectio
 
 A ``state`` is {status, seats, session}: the status (``waiting`` for people,
 ``playing``, ``over``), the seats ({name, kind, taken, connected}) and the session's
-``to_dict()``, from which ``GameSession.from_dict`` rebuilds the game with its log.
-No message carries a die value from a client: the host rolls every die.
+``to_dict()`` without its seeds (``public_session``), from which the client rebuilds the
+game with its log (``session_from_public``). No message carries a die value from a
+client: the host rolls every die.
+
+The dice are secret until rolled: no frame carries the session's seed, a game's seed or
+anything derived from them, so a client (a watcher too) learns each die only from the
+``move`` that makes it. The client's copy of the game never draws a die of its own.
 """
 
 from __future__ import annotations
@@ -39,14 +44,21 @@ from typing import Any
 
 from ..core.engine import Player
 from ..core.errors import SnlError
-from ..core.session import GameSession
-from ..core.text import is_unsafe_char, quote
+from ..core.session import GameSession, game_seed
+from ..core.text import escape_controls, is_unsafe_char, quote, safe_line
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 64 * 1024
 """Bytes in one client frame at most (the server's websocket refuses bigger ones)."""
-MAX_SERVER_FRAME = 16 * 1024 * 1024
-"""What a client accepts from the server: a snapshot carries the whole board."""
+MAX_SERVER_FRAME = 1024 * 1024
+"""Bytes in one server frame at most, as a client accepts it: a snapshot carries the whole
+board and every roll, and the largest a room plays (``MAX_ROOM_SQUARES``,
+``MAX_HISTORY``) takes a few hundred KB."""
+MAX_ROOM_SQUARES = 100 * 100
+"""The largest board a room plays (and a client accepts): 100 x 100 squares."""
+MAX_HISTORY = 10_000
+"""Rolls in one room's game at most: the host stops there, and a client refuses a longer
+game (reading one back replays every roll, in a thread: see benchmarks/room_client.py)."""
 MAX_STRIKES = 5
 """Bad frames (malformed, unknown, too many at once) before the server closes."""
 MAX_NAME = 24
@@ -242,8 +254,21 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
             raise ProtocolError("bad-state", "a seat has a bad name or kind")
         if type(item["taken"]) is not bool or type(item["connected"]) is not bool:
             raise ProtocolError("bad-state", "a seat's taken and connected must be true or false")
-        seats.append(SeatInfo(name, kind, item["taken"], item["connected"]))
+        # A host's names reach the screen: escaped like every text from outside.
+        seats.append(SeatInfo(escape_controls(name), kind, item["taken"], item["connected"]))
     return tuple(seats)
+
+
+def read_server_frame(frame: str | bytes) -> dict[str, Any]:
+    """A server's frame decoded and checked whole, the slow part of a client's work (run
+    it off the screen's thread): its ``state`` is read into a ``RoomState`` and its
+    ``seats`` into ``SeatInfo``s; ProtocolError otherwise."""
+    message = decode_server(frame)
+    if "state" in message:
+        message["state"] = read_state(message["state"])
+    if message["type"] == "seats":
+        message["seats"] = read_seats(message["seats"])
+    return message
 
 
 def read_state(data: Any) -> RoomState:
@@ -254,7 +279,7 @@ def read_state(data: Any) -> RoomState:
         raise ProtocolError("bad-state", "unknown room status")
     seats = read_seats(data["seats"])
     try:
-        session = GameSession.from_dict(data["session"])
+        session = session_from_public(data["session"])
     except SnlError as error:
         raise ProtocolError("bad-state", f"the game cannot be read: {error}") from None
     if len(session.game.players) != len(seats):
@@ -267,8 +292,66 @@ def state_json(status: str, seats: Any, session: GameSession) -> dict[str, Any]:
     return {
         "status": status,
         "seats": [seat.to_json() for seat in seats],
-        "session": session.to_dict(),
+        "session": public_session(session),
     }
+
+
+SECRET_SESSION_FIELDS = ("seed", "base_seed")
+"""What ``GameSession.to_dict`` holds that tells the dice ahead: never sent."""
+SECRET_GAME_FIELDS = ("seed",)
+
+
+def public_session(session: GameSession) -> dict[str, Any]:
+    """The session as a client may know it: ``to_dict()`` without the seeds (the session's,
+    the settings' and the game's), so nobody can replay the dice to come."""
+    data = session.to_dict()
+    for name in SECRET_SESSION_FIELDS:
+        del data[name]
+    data["game"] = {k: v for k, v in data["game"].items() if k not in SECRET_GAME_FIELDS}
+    return data
+
+
+_CLIENT_SEED = 0
+"""The seed of a client's copy of the game: it never draws a die (the host sends each
+one), so the seed only keeps ``GameSession.from_dict``'s consistency check."""
+
+
+def _check_size(data: dict[str, Any]) -> None:
+    """Refuse what is bigger than a room plays before anything is built of it."""
+    board, rolls = data.get("board"), data["game"].get("rolls")
+    if not isinstance(board, dict):
+        raise SnlError("saved session: no board")
+    rows, cols = board.get("rows"), board.get("cols")
+    if type(rows) is not int or type(cols) is not int or not 0 < rows * cols <= MAX_ROOM_SQUARES:
+        raise SnlError(f"the board is larger than a room plays ({MAX_ROOM_SQUARES} squares)")
+    if isinstance(board.get("jumps"), list) and len(board["jumps"]) > rows * cols:
+        raise SnlError("the board has more jumps than squares")
+    if isinstance(rolls, list) and len(rolls) > MAX_HISTORY:
+        raise SnlError(f"the game is longer than a room plays ({MAX_HISTORY} rolls)")
+
+
+def session_from_public(data: Any) -> GameSession:
+    """A ``public_session`` read back on the client; SnlError when it is malformed. Seeds
+    the host put in anyway are ignored (the client's dice are the host's moves)."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
+        raise SnlError("not a saved session")
+    _check_size(data)
+    index = data.get("game_index")
+    if type(index) is not int or not 0 <= index < 2**63:
+        raise SnlError("saved session: the game's number must be a whole number")
+    seeds = {"seed": None, "base_seed": _CLIENT_SEED}
+    game = {**data["game"], "seed": game_seed(_CLIENT_SEED, index)}
+    return GameSession.from_dict({**data, **seeds, "game": game})
+
+
+MAX_SHOWN = 300
+"""Characters of a host's notice or error a client shows at most."""
+
+
+def shown_text(text: str) -> str:
+    """A text from the other end (a notice, an error, a refusal) as a client shows it:
+    one line, control characters escaped, ``MAX_SHOWN`` characters at most."""
+    return safe_line(text, MAX_SHOWN)
 
 
 def check_name(name: str) -> str:
@@ -334,7 +417,9 @@ __all__ = [
     "CODE_LENGTH",
     "DEFAULT_PORT",
     "MAX_FRAME",
+    "MAX_HISTORY",
     "MAX_NAME",
+    "MAX_ROOM_SQUARES",
     "MAX_SERVER_FRAME",
     "MAX_STRIKES",
     "PROTOCOL_VERSION",
@@ -349,7 +434,11 @@ __all__ = [
     "encode",
     "normal_code",
     "parse_address",
+    "public_session",
     "read_seats",
+    "read_server_frame",
     "read_state",
+    "session_from_public",
+    "shown_text",
     "state_json",
 ]

@@ -10,9 +10,18 @@ Seats. A room's seats are its players in turn order. A ``cpu`` seat is the compu
 each other seat waits for a person. People take the free seats in the order they join
 (someone joining with the name of a free seat takes that one), and the game begins when
 every seat is taken: the first seat moves first. Taking a seat hands out a secret token
-(a new one each time); every ``roll`` must carry it. Coming back takes the same seat: with
-the token (even while the old connection still looks alive: it is closed), or with the
-same name when the seat's connection is gone. When the seats are full, newcomers watch.
+(a new one each time); every ``roll`` must carry it. Coming back takes the same seat with
+the token (even while the old connection still looks alive: it is closed). By name alone,
+a seat whose holder has a token is taken only once it has been free for ``keep_seat``
+seconds (``snl host --keep-seat``), or at once after the host handed it over
+(``Room.hand_over``); the holder's token then stops working and, coming back, they are
+told why. When the seats are full, newcomers watch.
+
+The door (``net.guard``). Before a handshake completes, a web page from a foreign
+``Origin`` and, on loopback, a ``Host`` that is not a loopback name are refused (403),
+and an address holding ``Limits.per_address`` connections is turned away (503), so one
+peer cannot fill the server. Wrong passwords are counted per address
+(``PasswordGuard``): slowed down, then locked out, and the refusal says so.
 
 Hostile clients. Every frame is checked by ``protocol.decode_client``; a bad one gets an
 ``error`` reply, and ``MAX_STRIKES`` of them (or flooding past the rate limit) close the
@@ -30,26 +39,34 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import math
 import secrets
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 
 from ..core.engine import Player
 from ..core.errors import SnlError
 from ..core.seats import Driver, TurnError
 from ..core.session import GameSession, GameSettings
 from ..core.store.saving import GameSaver
+from ..core.text import plural
+from .guard import PasswordGuard, door_refusal, host_names
 from .protocol import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
     CODE_ALPHABET,
     CODE_LENGTH,
     MAX_FRAME,
+    MAX_HISTORY,
+    MAX_ROOM_SQUARES,
     MAX_STRIKES,
     PROTOCOL_VERSION,
     ProtocolError,
@@ -64,6 +81,12 @@ from .protocol import (
 if TYPE_CHECKING:
     from ..core.store.games import SavedGame, Store
 
+TOO_MANY = "too many connections from your address"
+KEEP_SEAT = 120.0
+"""Seconds a dropped player's seat is kept for their token before anyone may take it by
+name: long enough to come back after a network drop or a restarted terminal."""
+GIVEN_AWAY_KEPT = 32
+"""Seats given away whose old holders a room remembers, to tell them why on their return."""
 CPU_DELAY = 0.8
 """Seconds a computer seat waits before rolling: long enough to follow the moves."""
 Log = Callable[[str], None]
@@ -74,6 +97,10 @@ class Limits:
     """What one connection may cost the server."""
 
     max_connections: int = 512
+    per_address: int = 16
+    """Connections one address may hold at once: far below ``max_connections`` and
+    ``spectators_per_room``, so one peer cannot fill the server or a room's slots (and
+    enough for a household behind one router, or ``snl serve --room``'s tabs)."""
     spectators_per_room: int = 32
     rate: float = 20.0
     """Messages per second a connection may send, on average (a person's client sends
@@ -100,6 +127,14 @@ class Refusal(Exception):
         self.message = message
 
 
+def peer_address(websocket: ServerConnection) -> str:
+    """The address a connection comes from (its IP, without the port)."""
+    remote = getattr(websocket, "remote_address", None)  # None once the socket is gone
+    if isinstance(remote, tuple) and remote:
+        return str(remote[0])
+    return str(remote)
+
+
 def token_hash(token: str) -> str:
     """What a room keeps (and saves) of a seat token: never the token itself."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
@@ -124,6 +159,7 @@ class Connection:
         self.name = ""
         self.strikes = 0
         self.closing = False
+        self.address = peer_address(websocket)
         self._allowance = float(limits.burst)
         self._checked = time.monotonic()
         self._close: tuple[int, str] = (CLOSE_POLICY, "")
@@ -193,6 +229,8 @@ class SeatState:
     taken: bool
     token_sha256: str | None = None
     connection: Connection | None = field(default=None, repr=False)
+    free_since: float | None = None
+    """When its person's connection went (the server's clock); None while connected."""
 
     def info(self) -> SeatInfo:
         kind = "computer" if self.computer else "person"
@@ -220,6 +258,12 @@ class Room:
         self.saver = saver
         self.spectators: set[Connection] = set()
         self._computer_turn: asyncio.TimerHandle | None = None
+        self._given_away: dict[str, str] = {}
+        """Token hashes that no longer hold a seat -> what to tell their holder."""
+        now = server.clock()
+        for seat in seats:  # a resumed room: its people are away from now on
+            if seat.taken and not seat.computer and seat.connection is None:
+                seat.free_since = now
 
     # -- what everyone sees
 
@@ -254,6 +298,9 @@ class Room:
         if token is not None:
             index = self._seat_of_token(token)
             if index is None:
+                told = self._given_away.get(token_hash(token))
+                if told is not None:
+                    raise Refusal("seat-given-away", told)
                 raise Refusal("wrong-token", f"that seat token is not valid in room {self.code}")
             self._sit(connection, index, "You are back in your seat.")
             return
@@ -272,7 +319,7 @@ class Room:
                         f"{seat.name} is already playing in this room: choose another name",
                     )
                 if seat.taken:
-                    self._sit(connection, index, f"Welcome back, {seat.name}.")
+                    self._take_back(connection, index)
                     return
                 self._take(connection, index, name)
                 return
@@ -287,6 +334,54 @@ class Room:
         notice = "You are watching." if spectate else "Every seat is taken: you are watching."
         connection.send(self._welcome("spectator", None, None, notice))
         self.server.say(f"{self.code}: {name} watches")
+
+    def _take_back(self, connection: Connection, index: int) -> None:
+        """Someone comes back by name alone to a seat whose person is away: only a seat
+        nobody holds a token for, or one free for ``keep_seat`` seconds (its holder's
+        token stops working and they will be told)."""
+        seat = self.seats[index]
+        if seat.token_sha256 is not None:
+            now = self.server.clock()
+            free_for = now - (now if seat.free_since is None else seat.free_since)
+            left = self.server.keep_seat - free_for
+            if left > 0:
+                wait = plural(math.ceil(left), "more second")
+                raise Refusal(
+                    "seat-kept",
+                    f"{seat.name}'s seat is kept for its player for {wait} (they come back "
+                    "with their token): wait, choose another name or watch",
+                )
+            self._give_away(
+                seat.token_sha256,
+                f"your seat ({seat.name}) was taken by name after it was free for "
+                f"{plural(math.floor(free_for), 'second')}",
+            )
+        self._sit(connection, index, f"Welcome back, {seat.name}.")
+
+    def hand_over(self, index: int) -> None:
+        """The host gives seat ``index`` up: anyone may take it by its name at once. Its
+        holder's token stops working; a holder still here is told and disconnected."""
+        seat = self.seats[index]
+        if seat.computer or not seat.taken:
+            raise SnlError(f"seat {index + 1} has no person to hand over")
+        if seat.token_sha256 is not None:
+            self._give_away(seat.token_sha256, f"the host handed your seat ({seat.name}) over")
+        seat.token_sha256 = None
+        holder = seat.connection
+        if holder is not None:
+            seat.connection, seat.free_since = None, self.server.clock()
+            holder.room, holder.seat = None, None
+            message = f"the host handed your seat ({seat.name}) over"
+            holder.send(encode("refused", code="seat-given-away", message=message))
+            holder.close(CLOSE_POLICY, message)
+            self._seats_changed()
+        self.server.say(f"{self.code}: {seat.name}'s seat is handed over")
+        self._save()  # a resumed room must not give the old token its seat back
+
+    def _give_away(self, digest: str, told: str) -> None:
+        if len(self._given_away) >= GIVEN_AWAY_KEPT:
+            del self._given_away[next(iter(self._given_away))]
+        self._given_away[digest] = told
 
     def _seat_of_token(self, token: str) -> int | None:
         digest = token_hash(token)
@@ -326,9 +421,12 @@ class Room:
             before.close(CLOSE_POLICY, "your seat was taken back from another connection")
         token = secrets.token_urlsafe(18)
         seat.token_sha256 = token_hash(token)
-        seat.connection = connection
+        seat.connection, seat.free_since = connection, None
         connection.room, connection.seat, connection.name = self, index, seat.name
         connection.send(self._welcome("player", index, token, notice))
+        # The new token is saved at once, not with the next move: a host killed before
+        # that move and --resumed must know it (the old one no longer holds the seat).
+        self._save()
         self._seats_changed()
         self.server.say(f"{self.code}: {seat.name} sits in seat {index + 1}")
         self._computer_next()
@@ -349,6 +447,7 @@ class Room:
         index = connection.seat
         if index is not None and self.seats[index].connection is connection:
             self.seats[index].connection = None
+            self.seats[index].free_since = self.server.clock()
             self._seats_changed()
             self.server.say(f"{self.code}: {self.seats[index].name} left (the seat is kept)")
         connection.room, connection.seat = None, None
@@ -364,6 +463,15 @@ class Room:
         if waiting:
             connection.send(error("waiting", f"Waiting for {waiting} more to join."))
             return
+        if len(self.session.game.history) >= MAX_HISTORY:
+            connection.send(
+                error(
+                    "too-long",
+                    f"This game has reached {MAX_HISTORY} rolls, "
+                    "the most a room plays: it cannot go on.",
+                )
+            )
+            return
         try:
             self.session.move_for(index)
         except TurnError as refused:
@@ -375,7 +483,7 @@ class Room:
         """A new game in the same seats, once this one is over."""
         if self._own_seat(connection, token) is None:
             return
-        if not self.session.game.over:
+        if not self.session.game.over and len(self.session.game.history) < MAX_HISTORY:
             connection.send(error("not-over", "The game is not over yet."))
             return
         self.session.new_game()
@@ -443,6 +551,8 @@ class Room:
         seat = self.session.seat_to_move
         if seat is None or self.session.driver_to_move is not Driver.COMPUTER:
             return
+        if len(self.session.game.history) >= MAX_HISTORY:
+            return  # the longest game a room plays: clients would refuse a longer one
         self.session.move_for(seat)
         self._moved()
 
@@ -469,12 +579,25 @@ class RoomServer:
         limits: Limits | None = None,
         cpu_delay: float = CPU_DELAY,
         log: Log | None = None,
+        origins: Iterable[str] = (),
+        guard: PasswordGuard | None = None,
+        keep_seat: float = KEEP_SEAT,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``origins``: web pages (``scheme://host:port``) allowed to open a socket
+        besides terminal clients, which send no Origin. ``keep_seat``: seconds a dropped
+        player's seat waits for their token before it may be taken by name."""
+        self.keep_seat = keep_seat
+        self.clock = clock
         self.store = store
         self.limits = limits or Limits()
         self.cpu_delay = cpu_delay
         self.rooms: dict[str, Room] = {}
         self.connections: set[Connection] = set()
+        self.origins = frozenset(origin.strip().lower() for origin in origins)
+        self.guard = guard or PasswordGuard()
+        self._hosts: frozenset[str] | None = None
+        self._per_address: Counter[str] = Counter()
         self._log = log
         self._server: Server | None = None
 
@@ -492,6 +615,7 @@ class RoomServer:
             raise SnlError("a room plays classic mode: the host rolls every die")
         if all(player.computer for player in settings.players):
             raise SnlError("a room needs at least one seat for a person")
+        _check_board_size(settings.board.rows, settings.board.cols)
         seats = [SeatState(p.name, p.computer, taken=p.computer) for p in settings.players]
         remote = frozenset(i for i, p in enumerate(settings.players) if not p.computer)
         session = GameSession(settings, remote_seats=remote)
@@ -508,6 +632,7 @@ class RoomServer:
             code = normal_code(room["code"])
             stored = room["seats"]
             session = GameSession.from_dict(saved.data)
+            _check_board_size(session.board.rows, session.board.cols)
             players = session.settings.players
             if session.mode != "classic" or len(stored) != len(players):
                 raise SnlError("its seats do not match its players")
@@ -557,6 +682,7 @@ class RoomServer:
             self._handle,
             host,
             port,
+            process_request=self._door,
             compression=None,
             max_size=MAX_FRAME,
             max_queue=4,
@@ -566,7 +692,21 @@ class RoomServer:
             close_timeout=limits.close_timeout,
             server_header=None,
         )
-        return int(self._server.sockets[0].getsockname()[1])
+        bound = int(self._server.sockets[0].getsockname()[1])
+        self._hosts = host_names(host, bound)
+        return bound
+
+    def _door(self, websocket: ServerConnection, request: Request) -> Response | None:
+        """Before the handshake: a foreign web page, a wrong Host on loopback, or an
+        address holding too many connections gets an HTTP error with the reason."""
+        headers = request.headers
+        reason = door_refusal(headers.get("Origin"), headers.get("Host"), self._hosts, self.origins)
+        if reason is not None:
+            self.say(f"refused a connection: {reason}")
+            return websocket.respond(HTTPStatus.FORBIDDEN, reason + "\n")
+        if self._per_address[peer_address(websocket)] >= self.limits.per_address:
+            return websocket.respond(HTTPStatus.SERVICE_UNAVAILABLE, TOO_MANY + "\n")
+        return None
 
     async def stop(self) -> None:
         """Close every connection (1001, the host stopped) and stop listening."""
@@ -581,8 +721,13 @@ class RoomServer:
         if len(self.connections) >= self.limits.max_connections:
             await websocket.close(CLOSE_TRY_LATER, "the server is full")
             return
+        address = peer_address(websocket)
+        if self._per_address[address] >= self.limits.per_address:
+            await websocket.close(CLOSE_TRY_LATER, TOO_MANY)
+            return
         connection = Connection(websocket, self.limits)
         self.connections.add(connection)
+        self._per_address[address] += 1
         sender = asyncio.create_task(connection.run_sender())
         try:
             await self._read(connection)
@@ -590,6 +735,9 @@ class RoomServer:
             pass
         finally:
             self.connections.discard(connection)
+            self._per_address[address] -= 1
+            if self._per_address[address] <= 0:
+                del self._per_address[address]
             if connection.room is not None:
                 connection.room.leave(connection)
             if not sender.done():
@@ -627,16 +775,27 @@ class RoomServer:
             room = self.rooms.get(code)
             if room is None:
                 raise Refusal("no-room", f"there is no room {code} on this server")
-            if room.password is not None and not hmac.compare_digest(
-                _utf8(room.password), _utf8(message.get("password", ""))
-            ):
-                raise Refusal("wrong-password", "wrong password for this room")
+            if room.password is not None:
+                self._check_password(connection, room.password, message.get("password", ""))
             name = check_name(message["name"])
             room.admit(connection, name, message.get("token"), message.get("spectate", False))
         except ProtocolError as problem:
             self._refuse(connection, problem.code, str(problem))
         except Refusal as refusal:
             self._refuse(connection, refusal.code, refusal.message)
+
+    def _check_password(self, connection: Connection, password: str, given: str) -> None:
+        """Refusal unless ``given`` is the room's password, and not too soon after
+        wrong ones from the same address (``PasswordGuard``)."""
+        guard, address = self.guard, connection.address
+        wait = guard.refusal(address)
+        if wait is not None:
+            raise Refusal("too-many-tries", wait)
+        if not hmac.compare_digest(_utf8(password), _utf8(given)):
+            guard.failed(address)
+            self.say(f"a wrong password from {address}")
+            raise Refusal("wrong-password", "wrong password for this room")
+        guard.succeeded(address)
 
     def _refuse(self, connection: Connection, code: str, message: str) -> None:
         connection.send(encode("refused", code=code, message=message))
@@ -683,6 +842,14 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")  # JSON can carry a lone surrogate
 
 
+def _check_board_size(rows: int, cols: int) -> None:
+    if rows * cols > MAX_ROOM_SQUARES:
+        raise SnlError(
+            f"a room plays boards of up to {MAX_ROOM_SQUARES} squares (100 x 100), "
+            f"not {rows} x {cols}"
+        )
+
+
 def _valid_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(char in CODE_ALPHABET for char in code)
 
@@ -700,4 +867,4 @@ def _digest(seat: Any) -> str | None:
     return value
 
 
-__all__ = ["CPU_DELAY", "Limits", "Room", "RoomServer", "token_hash"]
+__all__ = ["CPU_DELAY", "KEEP_SEAT", "Limits", "Room", "RoomServer", "token_hash"]

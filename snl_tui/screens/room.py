@@ -98,7 +98,8 @@ class RoomScreen(GameScreen):
             self.notify(event.message, severity="warning", markup=False)
         elif event.kind == "error" and event.message:
             self.rolling = False
-            self._show_status(event.message)
+            if self.panels_mounted:  # a host may answer before the screen is up
+                self._show_status(event.message)
             return
         elif event.kind == "disconnected":
             self.rolling = False

@@ -146,3 +146,27 @@ async def test_a_dropped_connection_reconnects_to_the_same_seat() -> None:
             assert bob.seats[0].connected
         await ann.close()
         await bob.close()
+
+
+async def test_an_error_before_the_panels_are_up_does_not_crash_the_screen() -> None:
+    """A host may answer before the screen has mounted its panels (a hostile one does it
+    on purpose): the screen comes up and plays on."""
+    from snl_tui.net.protocol import encode
+    from tests.unit.net.hostile_host import hostile_host, hostile_state, welcome
+
+    async def script(websocket: object) -> None:
+        await websocket.send(welcome(hostile_state(["Ann", "Bob"])))  # type: ignore[attr-defined]
+        await websocket.send(encode("error", code="x", message="too soon"))  # type: ignore[attr-defined]
+
+    async with hostile_host(script) as where:
+        client = RoomClient(where, "Ann", backoff=FAST_BACKOFF)
+        client.start()
+        await client.wait_for(lambda: client.role is not None, WAIT)
+        app = room_app(client)  # the screen listens from here on...
+        await client.wait_for(lambda: client.last_error == "too soon", WAIT)
+        async with app.run_test(size=SIZE) as pilot:  # ...and hears the error as it mounts
+            screen = app.screen
+            assert isinstance(screen, RoomScreen)
+            await wait_until([pilot], lambda: screen.panels_mounted)
+            assert app.is_running and "Ann" in status_of(screen)
+        await client.close()

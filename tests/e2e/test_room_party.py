@@ -27,14 +27,29 @@ from .test_tmux_room import my_turn
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
 TIMEOUT = 30.0
+KEEP = ("--keep-seat", "0")
 
 
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[str]:
-    """``snl host throws-30 --seats 3`` on a free port; yields HOST:PORT/CODE."""
+    """``snl host throws-30 --seats 3 --keep-seat 0`` on a free port; yields
+    HOST:PORT/CODE."""
     log_path = tmp_path / "host.log"
     process = subprocess.Popen(
-        [sys.executable, "-m", "snl_tui", "host", "throws-30", "--seats", "3", "--port", "0"],
+        # --keep-seat 0: a reopened page is a new `snl join` with no token, which takes
+        # the seat back by name only once the host stops keeping it for its token.
+        [
+            sys.executable,
+            "-m",
+            "snl_tui",
+            "host",
+            "throws-30",
+            "--seats",
+            "3",
+            "--port",
+            "0",
+            *KEEP,
+        ],
         cwd=tmp_path,
         stdout=log_path.open("wb"),
         stderr=subprocess.STDOUT,

@@ -1,6 +1,7 @@
 """End to end in real terminals: ``snl host`` and two ``snl join`` in their own tmux
 sessions play a room's game to the winner (SPEC 11). On the way one player's ``snl`` is
-killed with SIGKILL and joins again with the same name (same seat, the log as it was),
+killed with SIGKILL and joins again with the same name (same seat, the log as it was:
+the host keeps no seat for a token here, ``--keep-seat 0``),
 then the host is killed with SIGKILL and started again with ``--resume``: both players
 find the room again by themselves and the game goes on where it was.
 
@@ -105,7 +106,9 @@ def moves_logged(session: str) -> int:
 
 
 def test_host_and_two_players_play_through_a_kill_and_a_host_restart(room: Room) -> None:
-    host = room.host(f"{BOARD} --port 0 --players Ann,Bob --seed 4", room.tmp / "host.log")
+    host = room.host(
+        f"{BOARD} --port 0 --players Ann,Bob --seed 4 --keep-seat 0", room.tmp / "host.log"
+    )
     ann, bob = room.join("Ann"), room.join("Bob")
     players = {"Ann": ann, "Bob": bob}
     # Two moves: Ann's, then Bob's (seats in join order, the first moves first).

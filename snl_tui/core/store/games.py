@@ -77,6 +77,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 from ..board import Board
 from ..errors import SnlError
 from ..files.formats import dump_board, parse_board
+from ..text import escape_controls
 from .data_dir import DATA_DIR_ENV, default_dir
 from .live import LiveGames
 
@@ -801,7 +802,9 @@ def _players(text: object) -> tuple[str, ...]:
         or not all(isinstance(name, str) and name for name in names)
     ):
         raise _BadRow("players is not a list of names")
-    return tuple(names)
+    # Names are drawn on the terminal (the resume offer, snl games, stats): an edited
+    # store's escapes are shown, never obeyed.
+    return tuple(escape_controls(name) for name in names)
 
 
 def _count(value: object, what: str) -> int:

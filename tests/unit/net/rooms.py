@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -33,10 +34,11 @@ def settings(players: Sequence[str], seed: int = 7) -> GameSettings:
 
 @contextlib.asynccontextmanager
 async def serving(
-    store: Store | None, limits: Limits = SCRIPT_LIMITS
+    store: Store | None, limits: Limits = SCRIPT_LIMITS, **options: Any
 ) -> AsyncIterator[tuple[RoomServer, int]]:
-    """A room server on a free port of 127.0.0.1, stopped afterwards."""
-    server = RoomServer(store, limits=limits, cpu_delay=0)
+    """A room server on a free port of 127.0.0.1, stopped afterwards (``options`` go to
+    ``RoomServer``)."""
+    server = RoomServer(store, limits=limits, cpu_delay=0, **options)
     port = await server.start("127.0.0.1", 0)
     try:
         yield server, port
@@ -52,13 +54,43 @@ def store_in(folder: Path) -> Store:
     return open_store(folder / "games.db")
 
 
-async def seated(port: int, room: Room, names: Sequence[str]) -> list[RoomClient]:
-    """One started client per name, each welcomed into its seat."""
-    clients = [RoomClient(address(port, room), name, backoff=FAST_BACKOFF) for name in names]
+class FakeClock:
+    """A server clock a test moves by hand (seats kept, password waits)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def seated(
+    port: int, room: Room, names: Sequence[str], tokens: Sequence[str | None] = ()
+) -> list[RoomClient]:
+    """One started client per name (with its seat's token, when given), each welcomed
+    into its seat, and each seeing the room's seats as the host has them (the frames
+    about the others joining have arrived: a client reads frames in a thread)."""
+    tokens = list(tokens) or [None] * len(names)
+    clients = [
+        RoomClient(address(port, room), name, token=token, backoff=FAST_BACKOFF)
+        for name, token in zip(names, tokens, strict=True)
+    ]
     for client in clients:
         client.start()
         await client.wait_for(lambda c=client: c.seat is not None, WAIT)
+    for client in clients:
+        await client.wait_for(lambda c=client: _settled(c, room), WAIT)
     return clients
+
+
+def _settled(client: RoomClient, room: Room) -> bool:
+    session = client.session
+    return (
+        client.seats == tuple(seat.info() for seat in room.seats)
+        and client.status == room.status
+        and session is not None
+        and [p.name for p in session.game.players] == [p.name for p in room.session.game.players]
+    )
 
 
 async def play_moves(room: Room, clients: Sequence[RoomClient], count: int) -> None:

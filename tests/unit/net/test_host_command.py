@@ -47,7 +47,11 @@ def test_seats_from_players_and_seats() -> None:
         (["host", "--resume", "1", "--seats", "2"], "--resume reopens the room as it was"),
         (["host", "--resume", "x"], "not a saved game's number"),
         (["host", "--resume", "5"], "no saved game 5"),
+        (["host", "--resume", "99999999999999999999999"], "--resume: no saved game 9999"),
+        (["host", "--resume", "-3"], "--resume: not a saved game's number"),
+        (["host", "--resume", "\x1b]0;owned\x07"], "--resume: not a saved game's number"),
         (["host", "--players", "cpu"], "at least one seat for a person"),
+        (["host", "--keep-seat", "-1"], "--keep-seat: must be a whole number from 0"),
         (["host", "--mode", "puzzle"], "unrecognized arguments"),
         (["host", "nope.toml"], "nope.toml"),
         (["host", "--faces", "1"], "faces"),
@@ -58,7 +62,14 @@ def test_mistakes_are_one_line_and_exit_2(
 ) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    assert message in err and err.count("\n") == 1 and "\x1b" not in err
+
+
+def test_keep_seats_default_is_the_servers() -> None:
+    from snl_tui.cli import host
+    from snl_tui.net import server
+
+    assert host.KEEP_SEAT == server.KEEP_SEAT
 
 
 def _moves(client: RoomClient) -> int:

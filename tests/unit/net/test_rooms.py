@@ -15,11 +15,12 @@ from snl_tui.core.session import GameSession
 from snl_tui.core.store.saving import last_resumable, resumable_games
 from snl_tui.net.client import RoomClient
 from snl_tui.net.protocol import CLOSE_POLICY, MAX_STRIKES, encode
-from snl_tui.net.server import Limits
+from snl_tui.net.server import Limits, Room
 
 from .rooms import (
     FAST_BACKOFF,
     WAIT,
+    FakeClock,
     address,
     close_all,
     closed,
@@ -168,30 +169,82 @@ async def test_a_name_given_in_players_keeps_its_seat() -> None:
         await close_all([bob, cy])
 
 
-async def test_a_killed_client_rejoins_its_seat_by_name_and_sees_the_game(
+async def test_a_killed_clients_seat_waits_for_its_token_then_for_its_name(
     tmp_path: Path,
 ) -> None:
-    async with serving(store_in(tmp_path)) as (server, port):
+    clock = FakeClock()
+    async with serving(store_in(tmp_path), clock=clock, keep_seat=60) as (server, port):
         room = server.open_room(settings(["A", "B", "C"]))
         ann, bob, cy = await seated(port, room, ["Ann", "Bob", "Cy"])
         await play_moves(room, [ann, bob, cy], 7)  # a few moves
         # kill -9 of Bob's process: the socket is cut without a close frame, the client
         # is gone.
+        token = bob.token
         cut(bob)
         bob_task = bob.start()
         bob_task.cancel()
         await asyncio.gather(bob_task, return_exceptions=True)
         await ann.wait_for(lambda: not ann.seats[1].connected, WAIT)
-        # Another terminal, the same name: the same seat, the game as it is, log included.
-        again = RoomClient(address(port, room), "Bob", backoff=FAST_BACKOFF)
+        # A stranger calling himself Bob does not get Bob's seat...
+        stranger = await raw(port)
+        await stranger.send(join_frame(room, "bob"))
+        refused = await next_of(stranger, "refused")
+        assert refused["code"] == "seat-kept"
+        assert refused["message"] == (
+            "Bob's seat is kept for its player for 60 more seconds (they come back with "
+            "their token): wait, choose another name or watch"
+        )
+        # ...Bob's token does, at once: the game as it is, log included.
+        again = RoomClient(address(port, room), "Bob", token=token, backoff=FAST_BACKOFF)
         again.start()
         await again.wait_for(lambda: again.seat == 1, WAIT)
         assert again.session is not None
         assert again.session.game.rolls == room.session.game.rolls
-        assert "Welcome back" in (again.notice or "")
+        assert again.notice == "You are back in your seat."
         await ann.wait_for(lambda: ann.seats[1].connected, WAIT)
-        await play_to_end(room, [ann, again, cy])
-        await close_all([ann, again, cy])
+        # Gone again, and away longer than the host keeps a seat: the name takes it.
+        token = again.token
+        await again.close()
+        await ann.wait_for(lambda: not ann.seats[1].connected, WAIT)
+        clock.now += 59
+        assert (await _join_refusal(port, room, "Bob")) == "seat-kept"
+        clock.now += 1
+        bob = RoomClient(address(port, room), "Bob", backoff=FAST_BACKOFF)
+        bob.start()
+        await bob.wait_for(lambda: bob.seat == 1, WAIT)
+        assert "Welcome back" in (bob.notice or "")
+        # The old token no longer holds the seat, and its holder is told why.
+        old = RoomClient(address(port, room), "Bob", token=token, backoff=FAST_BACKOFF)
+        old.start()
+        await old.wait_for(lambda: old.refused is not None, WAIT)
+        assert (
+            str(old.refused) == "your seat (Bob) was taken by name after it was free for 60 seconds"
+        )
+        await play_to_end(room, [ann, bob, cy])
+        await close_all([ann, bob, cy, old])
+
+
+async def test_the_host_hands_a_seat_over_and_its_holder_is_told() -> None:
+    async with serving(None) as (server, port):
+        room = server.open_room(settings(["A", "B"]))
+        ann, bob = await seated(port, room, ["Ann", "Bob"])
+        token = bob.token
+        room.hand_over(1)
+        await bob.wait_for(lambda: bob.refused is not None, WAIT)
+        assert bob.refused is not None and bob.refused.code == "seat-given-away"
+        assert str(bob.refused) == "the host handed your seat (Bob) over"
+        newcomer = (await seated(port, room, ["Bob"]))[0]  # by name, at once
+        assert newcomer.seat == 1
+        assert (await _join_refusal(port, room, "Bob", token=token)) == "seat-given-away"
+        await close_all([ann, bob, newcomer])
+
+
+async def _join_refusal(port: int, room: Room, name: str, **fields: object) -> object:
+    websocket = await raw(port)
+    await websocket.send(join_frame(room, name, **fields))
+    refused = await next_of(websocket, "refused")
+    await websocket.close()
+    return refused["code"]
 
 
 async def test_a_dropped_connection_reconnects_by_itself_with_its_token() -> None:
@@ -354,7 +407,8 @@ async def test_the_host_stops_and_resume_reopens_the_room(tmp_path: Path) -> Non
         # On a new port here; with `snl host --resume` the same address is used again
         # and the clients find it by themselves (tests/unit/net/test_host_command.py).
         await close_all([ann, bob])
-        ann2, bob2 = await seated(new_port, resumed, ["Ann", "Bob"])
+        # Their seats wait for their tokens (a terminal keeps its token as it reconnects).
+        ann2, bob2 = await seated(new_port, resumed, ["Ann", "Bob"], [ann.token, bob.token])
         assert (ann2.seat, bob2.seat) == (0, 2)
         assert ann2.session is not None and ann2.session.game.rolls == rolls
         await play_to_end(resumed, [ann2, bob2])
@@ -410,3 +464,22 @@ def test_a_resumed_game_that_was_no_room_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SnlError, match="not a room's game"):
         RoomServer(store).resume_room(store.load_game(game_id))
     assert Player("Ann") in session.settings.players
+
+
+async def test_a_new_seat_token_is_saved_before_the_next_move(tmp_path: Path) -> None:
+    """A host killed between someone's return and the next move, then --resumed, knows
+    their new token (the old one would be refused, the name kept waiting)."""
+    from snl_tui.net.server import token_hash
+
+    store = store_in(tmp_path)
+    async with serving(store) as (server, port):
+        room = server.open_room(settings(["A", "B"]))
+        ann, bob = await seated(port, room, ["Ann", "Bob"])
+        await play_moves(room, [ann, bob], 2)
+        old = bob.token
+        cut(bob)  # the network drops: Bob's client comes back with a new token
+        await bob.wait_for(lambda: bob.connected and bob.token != old, WAIT)
+        assert bob.token is not None
+        saved = store.load_game(room.saver.game_id or 0)
+        assert saved.data["room"]["seats"][1]["token_sha256"] == token_hash(bob.token)
+        await close_all([ann, bob])

@@ -1,0 +1,119 @@
+"""The room server's door: which websockets may open, and how fast an address may guess.
+
+``door_refusal`` is asked before a websocket handshake completes. A browser always sends
+an ``Origin`` header, and a web page on any site can open a socket to a loopback port:
+so a foreign Origin is refused (a terminal client sends none; origins the host allows, a
+page of its own, are let in). On a loopback listen the ``Host`` header must name
+loopback too, as ``snl serve`` checks it: a page whose name was re-pointed at 127.0.0.1
+("DNS rebinding") is refused as well.
+
+``PasswordGuard`` counts wrong passwords per address: a few tries are free, then each
+try must wait twice as long as the last, then the address is locked out for a while;
+a right password clears its count. The refusals say so in words (``refusal``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from ..core.text import plural
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+"""Listening addresses that only this machine reaches."""
+
+
+def host_names(host: str, port: int) -> frozenset[str] | None:
+    """The ``Host`` headers a server listening on ``host``:``port`` answers to: the
+    loopback names for a loopback listen; None (any name) for another address, which the
+    network reaches by names we cannot know."""
+    if host not in LOOPBACK:
+        return None
+    names = ("127.0.0.1", "localhost", "[::1]")
+    with_port = {f"{name}:{port}" for name in names}
+    return frozenset(with_port | (set(names) if port == 80 else set()))
+
+
+def door_refusal(
+    origin: str | None, host: str | None, hosts: frozenset[str] | None, origins: Iterable[str]
+) -> str | None:
+    """Why a websocket with these ``Origin`` and ``Host`` headers is refused, or None when
+    it may open. No Origin: a program, not a web page, and welcome. ``origins``: pages
+    allowed besides (``scheme://host:port``, lower case)."""
+    if hosts is not None and (host or "").strip().lower() not in hosts:
+        return "this room answers to its loopback address only"
+    if origin is not None and origin.strip().lower() not in origins:
+        return "web pages from other sites cannot join a room"
+    return None
+
+
+@dataclass
+class _Tries:
+    wrong: int
+    last: float
+
+
+@dataclass
+class PasswordGuard:
+    """Wrong passwords per address: slowed down, then locked out (see the module)."""
+
+    free_tries: int = 3
+    """Wrong passwords an address may send without waiting (a person mistypes)."""
+    first_wait: float = 1.0
+    """Seconds to wait after the free tries; each further wrong one doubles it..."""
+    lock_after: int = 10
+    """...and this many wrong ones lock the address out..."""
+    lockout: float = 300.0
+    """...for this many seconds (also how long a quiet address's count is kept)."""
+    clock: Callable[[], float] = time.monotonic
+    most_addresses: int = 10_000
+    """Addresses remembered at most (the oldest counts are forgotten first)."""
+    _tries: dict[str, _Tries] = field(default_factory=dict, repr=False)
+
+    def refusal(self, address: str) -> str | None:
+        """Why ``address`` may not try a password now (in words), or None when it may."""
+        tries = self._current(address)
+        if tries is None or tries.wrong < self.free_tries:
+            return None
+        now = self.clock()
+        if tries.wrong >= self.lock_after:
+            left = tries.last + self.lockout - now
+            return (
+                f"too many wrong passwords from your address: locked out for {_seconds(left)} more"
+            )
+        wait = self.first_wait * 2.0 ** (tries.wrong - self.free_tries)
+        left = tries.last + wait - now
+        if left > 0:
+            return f"too many wrong passwords from your address: try again in {_seconds(left)}"
+        return None
+
+    def failed(self, address: str) -> None:
+        """``address`` sent a wrong password."""
+        tries = self._current(address)
+        now = self.clock()
+        if tries is None:
+            if len(self._tries) >= self.most_addresses:
+                del self._tries[next(iter(self._tries))]
+            self._tries[address] = _Tries(1, now)
+        else:
+            tries.wrong, tries.last = tries.wrong + 1, now
+
+    def succeeded(self, address: str) -> None:
+        """``address`` sent the right password: its count starts again."""
+        self._tries.pop(address, None)
+
+    def _current(self, address: str) -> _Tries | None:
+        tries = self._tries.get(address)
+        if tries is not None and self.clock() - tries.last >= self.lockout:
+            del self._tries[address]
+            return None
+        return tries
+
+
+def _seconds(seconds: float) -> str:
+    return plural(max(1, math.ceil(seconds)), "second")
+
+
+__all__ = ["LOOPBACK", "PasswordGuard", "door_refusal", "host_names"]
