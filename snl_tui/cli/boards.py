@@ -13,11 +13,19 @@ from ..core.cells import cell_width, cut_cells, pad_cells
 from ..core.engine import MAX_PLAYERS, move
 from ..core.files.formats import FORMATS, builtin_boards, dump_board, load_board
 from ..core.files.json_board import lost_in_matrix
+from ..core.limits import (
+    CHECK_IMPACTS_MAX_WORK,
+    CHECK_ODDS_MAX_SQUARES,
+    check_impacts_fit,
+    check_odds_fits,
+    size_text,
+)
 from ..core.solver import count_optimal_routes, solve
 from ..core.text import parse_whole, place, plural, quote
 
 if TYPE_CHECKING:
-    pass
+    from ..core.board import Board
+    from ..core.studio.checks import Finding
 from .common import (
     BOARD_HELP,
     EXIT_OK,
@@ -99,17 +107,10 @@ def _run_length(rolls: list[int]) -> str:
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     board = load_board(args.board)
-    from ..core.studio.checks import check_board  # numpy loads only when needed
-
-    # Warnings: the board's own findings, then the odds' (jumps that never fire, traps
-    # with the share of games that never end); notes: what each jump does to the
-    # expected game length. Progress goes to a terminal only, never into a pipe.
-    progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
-    report = check_board(board, progress)
-    warnings = report.warnings
+    warnings, notes = _check_within_bounds(board, err)
     for warning in warnings:
         print(f"warning: {warning.message}", file=out)
-    for note in report.notes:
+    for note in notes:
         print(note, file=out)
     summary = (
         f"{args.board}: {board.rows}x{board.cols}, {plural(len(board.ladders), 'ladder')}, "
@@ -121,6 +122,35 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_WARNINGS
     print(f"{summary}: ok", file=out)
     return EXIT_OK
+
+
+def _check_within_bounds(board: Board, err: TextIO) -> tuple[list[Finding], list[str]]:
+    """``snl check``'s warnings and notes, within ``core.limits``' bounds.
+
+    Warnings: the board's own findings, then the odds' (jumps that never fire, traps
+    with the share of games that never end); notes: what each jump does to the expected
+    game length. A board past a bound gets what fits and a note naming what was left
+    out. Progress goes to a terminal only, never into a pipe.
+    """
+    from ..core.studio.checks import board_findings, odds_findings, odds_warnings
+
+    warnings = board_findings(board)
+    if not check_odds_fits(board):
+        note = (
+            f"odds checks left out (jumps that never fire, traps, what each jump does): "
+            f"{size_text(board)} is more than {CHECK_ODDS_MAX_SQUARES:,}; "
+            "'snl analyze' gives the expected game length"
+        )
+        return warnings, [note]
+    if not check_impacts_fit(board):
+        note = (
+            f"what each jump does to the game's length left out: {len(board.jumps):,} jumps "
+            f"on {board.goal:,} squares (at most {CHECK_IMPACTS_MAX_WORK:,} jumps x squares)"
+        )
+        return warnings + odds_warnings(board), [note]
+    progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
+    odds, notes = odds_findings(board, progress)
+    return warnings + odds, notes
 
 
 def _progress_printer(err: TextIO, label: str) -> Callable[[int, int], None]:

@@ -7,6 +7,7 @@ import gc
 from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
+from ..core.limits import check_playable
 from ..core.session import GameSession
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     args.board = args.board or "classic"
     mode = args.mode or "classic"
     board = board_from_args(args)
+    check_playable(board)
     remembered, notices = _remembered(args)
     named_players = args.players  # "" is a mistake to report, not "not given"
     if named_players is None:
@@ -105,6 +107,7 @@ def _saved_game(store: Store, text: str | None) -> SavedGame:
 
 def _session(saved: SavedGame) -> GameSession:
     try:
+        check_playable(saved.board)
         return GameSession.from_dict(saved.data)
     except SnlError as error:
         raise UsageError(f"saved game {saved.id} cannot be read back: {error}") from None

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..core.board import Board
 from ..core.errors import SnlError
 from ..core.files.disk import write_atomically
+from ..core.limits import BoardTooLarge, check_printable
 from ..core.text import quote
 from .svg import PAPERS, THEMES, PageOptions, board_svg
 
@@ -69,6 +70,10 @@ def export_board(board: Board, path: Path, options: PageOptions | None = None) -
         raise ExportError(f"{quote(str(path))}: there is no folder {quote(str(folder))}")
     if path.is_dir():
         raise ExportError(f"{quote(str(path))} is a folder")
+    try:
+        check_printable(board)  # before drawing: 1000 x 1000 took gigabytes, then failed
+    except BoardTooLarge as error:
+        raise ExportError(error.message) from None
     data = page_bytes(board, fmt, options or PageOptions())
     try:
         write_atomically(path, data)
