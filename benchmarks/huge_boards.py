@@ -1,4 +1,4 @@
-"""Huge boards: what ``snl check``, ``snl export`` and ``snl play`` cost, by board size.
+"""Huge boards: what ``snl check``, ``export``, ``play`` and ``convert`` cost, by board size.
 
 Run: ``python benchmarks/huge_boards.py [--sizes 100,300,1000] [--limit SECONDS]``.
 
@@ -104,7 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,300,1000")
     parser.add_argument("--limit", type=float, default=120.0)
-    parser.add_argument("--commands", default="check,export,play")
+    parser.add_argument("--commands", default="check,export,play,convert")
     args = parser.parse_args()
     snl = [sys.executable, "-m", "snl_tui"]
     with tempfile.TemporaryDirectory() as folder_name:
@@ -116,6 +116,7 @@ def main() -> None:
             commands = {
                 "check": [*snl, "check", str(board)],
                 "export": [*snl, "export", str(board), "-o", str(folder / "page.svg")],
+                "convert": [*snl, "convert", str(board), "--to", "toml"],
                 "play": [sys.executable, "-c", PLAY_CHILD, str(board)],
             }
             for name in args.commands.split(","):

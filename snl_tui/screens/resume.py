@@ -15,7 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Footer, Label, Static
 
 from ..core.store.games import SavedGame
 from ..core.text import place, plural
@@ -61,6 +61,7 @@ class ResumeScreen(Dialog[bool]):
             with Horizontal(classes="buttons"):
                 yield Button("Continue (c)", id="resume", variant="primary")
                 yield Button("New game (Esc)", id="new")
+        yield Footer()  # the offer's own keys, over the game's (which do nothing here)
 
     def action_choose(self, resume: bool) -> None:
         self.dismiss(resume)  # once: Dialog ignores a second key before it is gone
