@@ -114,3 +114,26 @@ def test_check_leaves_out_the_jump_impacts_past_their_bound(
     assert "what each jump does to the game's length left out" in out
     assert f"{jumps:,} jumps" in out
     assert "odds checks left out" not in out
+
+
+def test_a_saved_game_on_a_board_too_large_is_neither_offered_nor_resumed(
+    too_large_to_play: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Such a game can only come from a store edited by hand (the game refuses the board),
+    or from an older snl: it is one line, never a game that takes gigabytes."""
+    from snl_tui.core.engine import Player
+    from snl_tui.core.session import GameSession, GameSettings
+    from snl_tui.core.store.games import open_store
+    from snl_tui.core.store.saving import GameSaver, resumable_games
+
+    board = load_board(too_large_to_play)
+    session = GameSession(GameSettings(board, (Player("You"),), 1))
+    with open_store() as store:
+        saver = GameSaver(store)
+        session.move()
+        game_id = saver.moved(session)
+        assert game_id is not None
+        store.live.release(game_id)
+        assert resumable_games(store) == []
+    assert main(["resume", str(game_id)]) == 2
+    assert "too large to play" in one_line(capsys)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Game
 from ..errors import SnlError
+from ..limits import check_playable
 from ..session import GameSession
 
 if TYPE_CHECKING:
@@ -165,6 +166,7 @@ def resumable_games(
             if isinstance(saved.data, dict) and "room" in saved.data:
                 continue  # a room's game: ``snl host --resume ID`` reopens it, with its seats
             try:
+                check_playable(saved.board)  # a store edited to hold a huge board
                 GameSession.from_dict(saved.data)  # one that cannot be rebuilt is not offered
             except SnlError:
                 continue
