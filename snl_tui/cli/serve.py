@@ -429,6 +429,7 @@ def _server_class() -> type[Any]:
             finally:
                 watcher.cancel()
                 await self.end_game(service, process)
+                await websocket.close()  # a game ended for being stuck: its tab is told
             return websocket
 
         @staticmethod

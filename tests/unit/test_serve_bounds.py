@@ -191,6 +191,8 @@ async def test_a_game_that_reads_no_input_is_ended_while_its_tab_floods_it(stuck
             await asyncio.sleep(0.01)
         await wait_for(lambda: not alive(pid), "the stuck game to be ended")
         await wait_for(lambda: stuck.server.sessions == 0, "the slot to be given back")
+        message = await ws.receive(timeout=LIMIT)  # the tab is told: its game is over
+        assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
 
 
 @pytest.mark.parametrize(
