@@ -324,6 +324,8 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
         code = EXIT_CRASH
     else:
         code = app.return_code or 0
+    finally:
+        app.game_screen.saver.let_go()  # the saved game is free again, now, for any snl
     details = captured.getvalue()
     if code == 0 and not details:
         return 0

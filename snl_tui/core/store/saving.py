@@ -140,6 +140,13 @@ class GameSaver:
             self.store.live.release(self.game_id)
         self.game_id, self._game = None, None
 
+    def let_go(self) -> None:
+        """The game is over for this process (the app has exited, even by a crash): every
+        saved game it held is free for another snl at once. A store never opened is left
+        unopened."""
+        if self._store is not None:
+            self._store.live.release_all()
+
     def notice(self) -> str | None:
         """A one-line message for the player, once each: a damaged store moved aside
         (on opening or found later), "not saving: ..." when the store became disabled."""
