@@ -1,11 +1,15 @@
 """Rooms under load: 50 rooms x 4 scripted players on loopback against one ``snl host``
-server, for 60 seconds.
+server, for 60 seconds; then the same again with chat traffic (issue 31), so that one run
+prints the figures without and with chat side by side.
 
 The server runs in its own process (this script started with ``--serve``), with the real
-``RoomServer``, default limits, and a store in a temporary folder: every move is saved
+``RoomServer``, default limits (but for the connections per address: every player here
+comes from 127.0.0.1), and a store in a temporary folder: every move is saved
 as ``snl host`` saves it. The players are ``RoomClient``s in this process; each rolls
 ``--think`` seconds after its turn comes (a quick person), and the first seat asks for a
-new game when one ends.
+new game when one ends. In the second run each player also says a chat line every
+``1 / --chat`` seconds (jittered; the default 0.4 a second stays under the host's chat
+limit for a person), which the host sends to the four players of the room.
 
 Printed: moves made, errors (error replies, refusals, dropped connections, moves not seen
 within 5 s: the goal is 0), the latency from a roll being sent to each client receiving
@@ -13,7 +17,8 @@ the move (p50/p99 over every delivery, and over every move until the last of the
 has it; the goal is p99 under 50 ms on a 2-core machine), and the server's memory (RSS
 after opening the rooms, at the end, and its peak).
 
-Run:  python benchmarks/rooms.py [--rooms 50] [--duration 60] [--think 0.1]
+Run:  python benchmarks/rooms.py [--rooms 50] [--duration 60] [--think 0.1] [--chat 0.4]
+      (--chat 0: the run without chat only)
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -37,7 +43,7 @@ from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.store.games import open_store
 from snl_tui.net.client import ClientEvent, RoomClient
 from snl_tui.net.protocol import RoomAddress
-from snl_tui.net.server import RoomServer
+from snl_tui.net.server import Limits, RoomServer
 
 SEATS = 4
 SEEN_TIMEOUT = 5.0
@@ -48,7 +54,9 @@ SEEN_TIMEOUT = 5.0
 
 async def serve(rooms: int, folder: str) -> None:
     store = open_store(os.path.join(folder, "games.db"))
-    server = RoomServer(store)
+    # Every scripted player comes from 127.0.0.1: the per-address cap (a guard against
+    # one machine holding the server's connections) is raised to the players' number.
+    server = RoomServer(store, limits=Limits(per_address=rooms * SEATS + 8))
     board = load_board("classic")
     players = tuple(Player(f"Seat {n}") for n in range(1, SEATS + 1))
     codes = [server.open_room(GameSettings(board, players)).code for _ in range(rooms)]
@@ -71,6 +79,8 @@ class Figures:
     arrivals: dict[tuple[str, int, int], list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     moves: int = 0
+    chats_sent: int = 0
+    chats_heard: int = 0
 
 
 class ScriptedPlayer:
@@ -90,6 +100,8 @@ class ScriptedPlayer:
             self.figures.arrivals.setdefault((self.code, self.games, index), []).append(now)
         elif event.kind == "game":
             self.games += 1
+        elif event.kind == "chat":
+            self.figures.chats_heard += 1
         elif event.kind in ("error", "refused", "disconnected"):
             self.figures.errors.append(f"{self.code} {client.name}: {event.kind} {event.message}")
 
@@ -118,6 +130,17 @@ class ScriptedPlayer:
             self.figures.moves += 1
             await self._wait(lambda s=session, n=index: self._moved_on(s, n))
 
+    async def chat(self, deadline: float, rate: float) -> None:
+        """A chat line every ``1 / rate`` seconds on average until ``deadline``."""
+        number = 0
+        while True:
+            await asyncio.sleep(random.uniform(0.5, 1.5) / rate)
+            if time.perf_counter() >= deadline:
+                return
+            number += 1
+            if await self.client.chat(f"line {number} from {self.client.name}: good luck"):
+                self.figures.chats_sent += 1
+
     def _moved_on(self, session: GameSession, moves: int) -> bool:
         """The move is in, or a new snapshot replaced the game."""
         return len(session.game.history) > moves or self.client.session is not session
@@ -129,7 +152,9 @@ class ScriptedPlayer:
             self.figures.errors.append(f"{self.code} {self.client.name}: not seen in time")
 
 
-async def players(port: int, codes: list[str], duration: float, think: float) -> Figures:
+async def players(
+    port: int, codes: list[str], duration: float, think: float, chat: float
+) -> Figures:
     figures = Figures()
     everyone = [
         ScriptedPlayer(RoomAddress("127.0.0.1", port, code), f"P{n}", figures)
@@ -140,7 +165,8 @@ async def players(port: int, codes: list[str], duration: float, think: float) ->
         player.client.start()
         await player.client.wait_for(lambda c=player.client: c.seat is not None, 30)
     deadline = time.perf_counter() + duration
-    await asyncio.gather(*(player.play(deadline, think) for player in everyone))
+    talk = [player.chat(deadline, chat) for player in everyone] if chat > 0 else []
+    await asyncio.gather(*(player.play(deadline, think) for player in everyone), *talk)
     for player in everyone:
         await player.client.close()
     return figures
@@ -167,12 +193,22 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
     parser.add_argument("--think", type=float, default=0.1, help="seconds before each roll")
+    parser.add_argument(
+        "--chat", type=float, default=0.4, help="chat lines a second per player, second run"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve(args.rooms, args.folder))
         return
+    for chat in (0.0, args.chat) if args.chat > 0 else (0.0,):
+        run(args, chat)
+        print()
+
+
+def run(args: argparse.Namespace, chat: float) -> None:
+    """One run against a fresh server; prints its figures."""
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
             [sys.executable, __file__, "--serve", "--rooms", str(args.rooms), "--folder", folder],
@@ -184,7 +220,7 @@ def main() -> None:
             opened = json.loads(server.stdout.readline())
             before = rss(server.pid)
             port, codes = opened["port"], opened["codes"]
-            figures = asyncio.run(players(port, codes, args.duration, args.think))
+            figures = asyncio.run(players(port, codes, args.duration, args.think, chat))
             after = rss(server.pid)
         finally:
             server.send_signal(signal.SIGTERM)
@@ -197,10 +233,14 @@ def main() -> None:
         deliveries += [(arrival - sent) * 1000 for arrival in arrivals]
         if len(arrivals) == SEATS:
             all_four.append((max(arrivals) - sent) * 1000)
+    talk = f"with chat, {chat:g} lines/s per player" if chat else "without chat"
     print(
-        f"{args.rooms} rooms x {SEATS} players, {args.duration:g} s, a roll {args.think:g} s "
-        f"after each turn comes (cpu count {os.cpu_count()}, load {os.getloadavg()[0]:.2f})"
+        f"{args.rooms} rooms x {SEATS} players, {talk}, {args.duration:g} s, a roll "
+        f"{args.think:g} s after each turn comes (cpu count {os.cpu_count()}, "
+        f"load {os.getloadavg()[0]:.2f})"
     )
+    if chat:
+        print(f"chat lines: {figures.chats_sent} sent, {figures.chats_heard} heard")
     rate = figures.moves / args.duration
     print(f"moves: {figures.moves} ({rate:.0f}/s); games saved: {len(saved)}")
     print(f"errors: {len(figures.errors)}")

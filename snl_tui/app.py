@@ -136,14 +136,22 @@ class SnlApp(App[None]):
 
     @classmethod
     def joining(
-        cls, client: RoomClient, *, join_line: str | None = None, animate: bool = True
+        cls,
+        client: RoomClient,
+        *,
+        join_line: str | None = None,
+        animate: bool = True,
+        settings: Settings | None = None,
+        bell: bool = True,
     ) -> SnlApp:
         """``snl join`` (and ``snl host --name``): a room's game as the base screen,
-        from this terminal's seat; ``client`` has been welcomed in the room."""
+        from this terminal's seat; ``client`` has been welcomed in the room. ``settings``
+        are remembered (the bell's ``b``); ``bell`` False: no bell for your turn."""
         from .screens.room import RoomScreen
 
-        room = RoomScreen(client, animate=animate, join_line=join_line)
-        return cls(board=room.session.board, animate=animate, front=room)
+        ring = bell and (settings is None or settings.turn_bell)
+        room = RoomScreen(client, animate=animate, join_line=join_line, bell=ring)
+        return cls(board=room.session.board, animate=animate, front=room, settings=settings)
 
     @classmethod
     def replaying(cls, session: GameSession, animate: bool = True) -> SnlApp:

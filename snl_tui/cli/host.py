@@ -1,9 +1,16 @@
-"""``snl host``: open a room for friends on other machines and serve it (SPEC 11).
+"""``snl host``: open a room for friends on other machines and serve it (SPEC 11, 14).
 
 Prints one line, ``snl join HOST:PORT/CODE``, for the others to type, then serves the room
 (``net.server``) until Ctrl+C. Loopback by default; another address only when given, with
 a warning. The room's game is saved after every move in this machine's store, so
-``snl host --resume ID`` reopens a room whose host stopped, with its code and seats.
+``snl host --resume ID`` reopens a room whose host stopped, with its code, its seats and
+the host's own seat (the host's name is saved with the room).
+
+``--turn-time`` and ``--away-after`` keep a game going when a friend stops playing
+(``net.server.Timers``); with ``--name`` the host's own screen has the host's powers
+(``x``). ``--web`` also starts ``snl serve --room`` on ``--web-port``: its
+``http://HOST:PORT/join/CODE`` link opens the room in a browser tab (which asks the
+friend's name), and ``snl join`` takes the same link, through the same port.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import contextlib
 import os
 import signal
 import socket
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -27,9 +35,13 @@ from .common import Subcommands, parse_players, saved_game_id, whole_number
 if TYPE_CHECKING:
     from ..core.store.games import Store
     from ..net.client import RoomClient
-    from ..net.server import Room, RoomServer
+    from ..net.protocol import RoomAddress
+    from ..net.server import Room, RoomServer, Timers
 
 DEFAULT_HOST = "127.0.0.1"
+DEFAULT_WEB_PORT = 8000
+WEB_START_TIMEOUT = 20.0
+"""Seconds the browser door (``snl serve --room``) may take to say its link."""
 DEFAULT_SEATS = 2
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 ANY_ADDRESS = ("0.0.0.0", "::", "")
@@ -45,7 +57,7 @@ def add_host_parser(
     add_rule_options: Callable[[argparse.ArgumentParser], None],
 ) -> None:
     """Register ``snl host`` on the CLI's subparsers."""
-    from ..net.protocol import DEFAULT_PORT
+    from ..net.protocol import DEFAULT_PORT, TIME_OUT_ACTIONS
 
     host = commands.add_parser("host", help="open a room for friends on other machines")
     host.add_argument("board", nargs="?", metavar="BOARD", help="the board (default classic)")
@@ -61,7 +73,9 @@ def add_host_parser(
         "--seats",
         type=whole_number(1, MAX_PLAYERS),
         metavar="N",
-        help=f"seats for people (default: the people in --players, else {DEFAULT_SEATS})",
+        help="seats for people in all, those named in --players included (free seats are "
+        f"added after the --players list up to N; default: the people in --players, else "
+        f"{DEFAULT_SEATS})",
     )
     host.add_argument(
         "--players",
@@ -95,19 +109,70 @@ def add_host_parser(
     host.add_argument(
         "--no-save", action="store_true", help="do not save the room's game (no --resume)"
     )
+    host.add_argument(
+        "--turn-time",
+        type=seconds_option,
+        metavar="SECONDS",
+        help="a person who does not roll within SECONDS is rolled for (or skipped: --late)",
+    )
+    host.add_argument(
+        "--late",
+        choices=TIME_OUT_ACTIONS,
+        default="roll",
+        help="what --turn-time does to a late turn: roll for the player (default) or skip it",
+    )
+    host.add_argument(
+        "--away-after",
+        type=seconds_option,
+        metavar="SECONDS",
+        help="the computer plays the seat of someone gone this long, until they come back",
+    )
+    host.add_argument(
+        "--web",
+        action="store_true",
+        help="also serve the room to browsers (needs snl-tui[web]): prints an http:// link "
+        "that opens it in a browser tab; 'snl join' takes the link too",
+    )
+    host.add_argument(
+        "--web-port",
+        type=whole_number(0, 65535),
+        default=DEFAULT_WEB_PORT,
+        help=f"the browser door's port with --web (default {DEFAULT_WEB_PORT})",
+    )
+    host.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="with --web: the address friends reach the door at through a TLS proxy or "
+        "tunnel, e.g. https://games.example.org (its pages may play; the link uses it)",
+    )
     add_rule_options(host)
+
+
+def seconds_option(text: str) -> float:
+    """``--turn-time``/``--away-after``: seconds, more than 0 and at most a day."""
+    from ..core.text import parse_decimal
+
+    value = parse_decimal(text)
+    if value is None or not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{text!r}: seconds from 1 to 86400, like 60")
+    return value
 
 
 def room_players(players_text: str | None, seats: int | None) -> tuple[Player, ...]:
     """The room's seats: ``--players`` as listed, plus free seats up to ``--seats``
-    people; ``--seats`` alone (default 2) gives that many free seats."""
+    people in all; ``--seats`` alone (default 2) gives that many free seats."""
     players: list[Player] = []
     if players_text is not None:
         players = parse_players(players_text)  # its errors name --players
     people = sum(not player.computer for player in players)
     wanted = seats if seats is not None else (people if players else DEFAULT_SEATS)
     if wanted < people:
-        raise SnlError(f"--seats {wanted}: --players already names {people} people")
+        raise SnlError(
+            f"--seats {wanted}: --players already names {people} people, and --seats counts "
+            f"them (--seats {people + 1} adds one free seat after them)"
+        )
     players += [Player(f"Player {people + number}") for number in range(1, wanted - people + 1)]
     if len(players) > MAX_PLAYERS:
         raise SnlError(f"a room has at most {MAX_PLAYERS} seats, not {len(players)}")
@@ -124,7 +189,7 @@ def cmd_host(
     err: TextIO,
 ) -> int:
     """Open the room (new, or ``--resume``d), print its ``snl join`` line, serve."""
-    from ..net.server import RoomServer
+    from ..net.server import RoomServer, Timers
 
     def say(line: str) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -144,25 +209,41 @@ def cmd_host(
     if store is not None:
         for warning in [*store.warnings, *([store.disabled_reason] if not store.enabled else [])]:
             say(warning or "")
+    timers = Timers(args.turn_time, args.late, args.away_after)
+    if args.allow_origin and not args.web:
+        raise SnlError("--allow-origin is for the browser door: add --web")
+    if args.web:
+        _web_available()
     if args.resume is not None:
-        room = _resumed(server, store, args.resume, args.password)
+        room = _resumed(server, store, args.resume, args.password, timers)
+        if args.name is None and room.host_name is not None:
+            args.name = room.host_name  # the host's own seat, as before the stop
     else:
         players = room_players(args.players, args.seats)
         settings = GameSettings(load_board(), players, args.seed)
-        room = server.open_room(settings, password=args.password)
+        host_name = None if args.name is None else check_host_name(args.name)
+        room = server.open_room(
+            settings, password=args.password, timers=timers, host_name=host_name
+        )
     if args.host not in LOOPBACK:
         say(
             f"warning: listening on {args.host}: anyone who can reach this address can join "
-            "(use --password, or an SSH tunnel: see the docs, 'Play with friends')"
+            "(use --password, or a TLS proxy or tunnel: see the docs, 'Play with friends')"
         )
     try:
         if args.name is not None:
             return _host_and_play(server, room, args, say)
-        asyncio.run(_serve(server, room, args.host, args.port, out))
+        asyncio.run(_serve(server, room, args, out, say))
     finally:
         if store is not None:
             store.close()
     return EXIT_OK
+
+
+def check_host_name(name: str) -> str:
+    from ..net.protocol import check_name
+
+    return check_name(name)
 
 
 def _host_and_play(
@@ -174,18 +255,31 @@ def _host_and_play(
     from .join import join_room, play_in_room
 
     name = check_name(args.name)
+    room.host_name = name
     where: list[RoomAddress] = []
+    links: list[str] = []
+    door: list[WebDoor] = []
 
     async def start() -> None:
         bound = await _listen(server, args.host, args.port)
         where.append(RoomAddress(_shown_host(args.host), bound, room.code))
+        if args.web:
+            door.append(await WebDoor.open(args, where[0], room.code))
+            links.append(door[0].link)
 
     async def joined() -> RoomClient:
         own = RoomAddress(_local_host(args.host), where[0].port, room.code)
-        return await join_room(own, [name], password=args.password)
+        return await join_room(own, [name], password=args.password, host_key=room.host_key)
+
+    async def stop() -> None:
+        for opened in door:
+            await opened.close()
+        await server.stop()
 
     def join_line() -> str:
-        return f"snl join {where[0]}" if where else ""
+        if not where:
+            return ""
+        return f"snl join {where[0]}" + (f"  or open {links[0]}" if links else "")
 
     try:
         return play_in_room(
@@ -193,7 +287,7 @@ def _host_and_play(
             animate=not args.no_animation,
             join_line=join_line,
             before=start,
-            after=server.stop,
+            after=stop,
         )
     finally:
         if where:
@@ -207,7 +301,9 @@ def _store() -> Store:
     return open_store(timeout=GAME_TIMEOUT)
 
 
-def _resumed(server: RoomServer, store: Store | None, text: str, password: str | None) -> Room:
+def _resumed(
+    server: RoomServer, store: Store | None, text: str, password: str | None, timers: Timers
+) -> Room:
     from ..core.store.games import StoreError
 
     try:
@@ -221,7 +317,7 @@ def _resumed(server: RoomServer, store: Store | None, text: str, password: str |
         saved = store.load_game(game_id)
     except StoreError as error:
         raise SnlError(f"--resume: {error}") from None
-    return server.resume_room(saved, password=password)
+    return server.resume_room(saved, password=password, timers=timers)
 
 
 async def _listen(server: RoomServer, host: str, port: int) -> int:
@@ -245,11 +341,21 @@ def _local_host(host: str) -> str:
     return host
 
 
-async def _serve(server: RoomServer, room: Room, host: str, port: int, out: TextIO) -> None:
+async def _serve(
+    server: RoomServer,
+    room: Room,
+    args: argparse.Namespace,
+    out: TextIO,
+    say: Callable[[str], None],
+) -> None:
     from ..net.protocol import RoomAddress
 
-    bound = await _listen(server, host, port)
-    print(f"snl join {RoomAddress(_shown_host(host), bound, room.code)}", file=out, flush=True)
+    bound = await _listen(server, args.host, args.port)
+    address = RoomAddress(_shown_host(args.host), bound, room.code)
+    print(f"snl join {address}", file=out, flush=True)
+    door = await WebDoor.open(args, address, room.code) if args.web else None
+    if door is not None:
+        print(f"or open {door.link} in a browser (snl join takes it too)", file=out, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):
@@ -257,7 +363,72 @@ async def _serve(server: RoomServer, room: Room, host: str, port: int, out: Text
     try:
         await stop.wait()
     finally:
+        if door is not None:
+            await door.close()
         await server.stop()
 
 
-__all__ = ["add_host_parser", "cmd_host", "room_players"]
+def _web_available() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("textual_serve") is None:
+        raise SnlError("--web needs textual-serve: pip install 'snl-tui[web]'")
+
+
+class WebDoor:
+    """``snl serve --room`` for this room, in a process of its own (textual-serve runs
+    its own event loop), stopped with the room."""
+
+    def __init__(self, process: asyncio.subprocess.Process, link: str) -> None:
+        self.process = process
+        self.link = link
+
+    @classmethod
+    async def open(cls, args: argparse.Namespace, address: RoomAddress, code: str) -> WebDoor:
+        from ..net.protocol import RoomAddress
+
+        local = RoomAddress(_local_host(args.host), address.port, code)
+        words = [sys.executable, "-m", "snl_tui", "serve", "--room", str(local)]
+        words += ["--host", args.host, "--port", str(args.web_port), "--quiet"]
+        if args.password is not None:
+            words += ["--password", args.password]
+        if args.no_animation:
+            words.append("--no-animation")
+        for origin in args.allow_origin:
+            words += ["--allow-origin", origin]
+        process = await asyncio.create_subprocess_exec(
+            *words,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        assert process.stdout is not None
+        try:
+            async with asyncio.timeout(WEB_START_TIMEOUT):
+                line = (await process.stdout.readline()).decode("utf-8", "replace").strip()
+        except TimeoutError:
+            line = ""
+        if not line.startswith("http"):
+            problem = ""
+            if process.returncode is not None or not line:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                assert process.stderr is not None
+                problem = (await process.stderr.read()).decode("utf-8", "replace").strip()
+            raise SnlError(f"--web: the browser door did not start: {safe_line(problem or line)}")
+        host = _shown_host(args.host)
+        return cls(process, line.replace(f"//{_local_host(args.host)}:", f"//{host}:", 1))
+
+    async def close(self) -> None:
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.terminate()
+            try:
+                async with asyncio.timeout(5):
+                    await self.process.wait()
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+__all__ = ["WebDoor", "add_host_parser", "cmd_host", "room_players", "seconds_option"]

@@ -47,6 +47,11 @@ def add_join_parser(commands: Subcommands) -> None:
     )
     join.add_argument("--watch", action="store_true", help="watch without taking a seat")
     join.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    join.add_argument(
+        "--no-bell",
+        action="store_true",
+        help="no bell or notification when your turn comes (b switches it in the game)",
+    )
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -61,7 +66,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     async def joined() -> RoomClient:
         return await join_room(address, names, password=args.password, watch=args.watch)
 
-    return play_in_room(joined, animate=not args.no_animation)
+    return play_in_room(joined, animate=not args.no_animation, bell=not args.no_bell)
 
 
 def default_name() -> str:
@@ -80,13 +85,14 @@ async def join_room(
     password: str | None = None,
     watch: bool = False,
     timeout: float = JOIN_TIMEOUT,
+    host_key: str | None = None,
 ) -> RoomClient:
     """A client welcomed in the room under the first of ``names`` the room accepts
     (the next one only when a name is already playing); SnlError with one line else."""
     from ..net.client import RoomClient
 
     for index, name in enumerate(names):
-        client = RoomClient(address, name, password=password, spectate=watch)
+        client = RoomClient(address, name, password=password, spectate=watch, host_key=host_key)
         client.start()
         try:
             await client.wait_for(
@@ -119,12 +125,14 @@ def play_in_room(
     join_line: Callable[[], str] | None = None,
     before: Callable[[], Awaitable[object]] | None = None,
     after: Callable[[], Awaitable[object]] | None = None,
+    bell: bool = True,
 ) -> int:
     """Join (``joined``), then open the room's screen on the same event loop until the
     player quits; ``before``/``after`` run on that loop first and last (the host's own
     server; ``join_line`` says, once it has run, what others type to join). Joining's
     SnlError propagates (one line, exit 2)."""
     from ..app import SnlApp, run_app
+    from ..core.store.settings import load_settings
 
     loop = asyncio.new_event_loop()
     client: RoomClient | None = None
@@ -133,7 +141,8 @@ def play_in_room(
             loop.run_until_complete(before())
         client = loop.run_until_complete(joined())
         line = join_line() if join_line is not None else None
-        app = SnlApp.joining(client, join_line=line, animate=animate)
+        settings, _ = load_settings()
+        app = SnlApp.joining(client, join_line=line, animate=animate, settings=settings, bell=bell)
         return run_app(app, loop=loop)
     finally:
         if client is not None:

@@ -23,6 +23,13 @@ that the user's own browser opens on other sites:
   a game that leaves its input unread for ``STDIN_TIMEOUT`` seconds is ended too; and a
   game counts against ``--max-sessions`` until its process has exited;
 - no folder is ever listed: ``/static``, ``/static/js/`` and ``/static/js/.`` are 404.
+
+A room's browser door (``--room``, which ``snl host --web`` starts): the page at
+``/join/CODE`` (and ``/``) asks the friend's name (and the room's password when it has
+one) before the terminal starts, and each tab runs ``snl join`` under that name (checked
+by ``check_name`` before any process starts). ``/room`` passes a room's websocket
+through to the room server, so ``snl join http://HOST:PORT/join/CODE`` needs no other
+port (a tunnel or a TLS proxy forwards one port). It prints its link on the first line.
 """
 
 from __future__ import annotations
@@ -136,6 +143,9 @@ def add_serve_parser(
         help="with --room: the tabs' name in the room (Guest, then Guest 2, ...)",
     )
     serve.add_argument("--password", metavar="P", help="with --room: the room's password")
+    serve.add_argument(
+        "--quiet", action="store_true", help="print only the link (the first line), no banner"
+    )
     add_rule_options(serve)
 
 
@@ -149,13 +159,7 @@ def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
     offer to resume the last one, which may be the game in another open tab.
     """
     if args.room is not None:
-        words = [sys.executable, "-m", "snl_tui", "join", args.room, "--name", args.name]
-        words.append("--numbered")  # each tab a seat of its own: Guest, Guest 2, ...
-        if args.password is not None:
-            words += ["--password", args.password]
-        if args.no_animation:
-            words.append("--no-animation")
-        return f"ulimit -d {MEMORY_LIMIT_MB * 1024} && exec {shlex.join(words)}"
+        return join_command(args.room, args.name, args.password, args.no_animation, True)
     board = args.board
     if Path(board).suffix and Path(board).exists():
         board = str(Path(board).resolve())
@@ -171,6 +175,26 @@ def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
         else:
             words += [flag, str(value)]
     return f"ulimit -d {MEMORY_LIMIT_MB * 1024} && exec {shlex.join(words)}"
+
+
+def join_command(
+    room: str, name: str, password: str | None, no_animation: bool, numbered: bool
+) -> str:
+    """One browser tab's ``snl join`` (``numbered``: Guest, Guest 2, ... for tabs that
+    all have the same name), under the data limit."""
+    words = [sys.executable, "-m", "snl_tui", "join", room, "--name", name]
+    if numbered:
+        words.append("--numbered")
+    if password is not None:
+        words += ["--password", password]
+    if no_animation:
+        words.append("--no-animation")
+    return f"ulimit -d {MEMORY_LIMIT_MB * 1024} && exec {shlex.join(words)}"
+
+
+def room_link(origin: str, code: str) -> str:
+    """The link a friend opens: ``ORIGIN/join/CODE``."""
+    return f"{origin.rstrip('/')}/join/{code}"
 
 
 def clamp(value: object, bounds: tuple[int, int], default: int) -> int:
@@ -246,12 +270,26 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
             "address and port can play (and start processes on this machine)",
             file=err,
         )
+    room = None
+    if args.room is not None:
+        from ..core.errors import SnlError
+        from ..net.protocol import parse_address
+
+        try:
+            room = parse_address(args.room)
+        except SnlError as error:
+            print(f"snl serve: --room: {error}", file=err)
+            return EXIT_USAGE
     server = server_class(
         play_command(args, overrides),
         host=args.host,
         port=args.port,
         max_sessions=args.max_sessions,
         allow_origins=tuple(extra),
+        room=room,
+        room_options=(args.password, args.no_animation),
+        quiet=args.quiet,
+        link_origin=extra[0] if extra else None,
     )
     try:
         server.serve()
@@ -292,11 +330,15 @@ class InputBudget:
 
 def _server_class() -> type[Any]:
     """``SnlServer``, defined only when textual-serve can be imported."""
+    import aiohttp
     import aiohttp_jinja2
     import jinja2
     from aiohttp import WSMsgType, web
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
+
+    from ..core.errors import SnlError
+    from ..net.protocol import MAX_FRAME, WEB_ROOM_PATH, RoomAddress, check_name
 
     class SnlServer(Server):
         """textual-serve's server with our page, a cap on concurrent games and the guards
@@ -310,6 +352,10 @@ def _server_class() -> type[Any]:
             port: int,
             max_sessions: int,
             allow_origins: tuple[str, ...] = (),
+            room: RoomAddress | None = None,
+            room_options: tuple[str | None, bool] = (None, False),
+            quiet: bool = False,
+            link_origin: str | None = None,
         ) -> None:
             # Our templates folder (absolute, so textual-serve's own base path is ignored).
             super().__init__(command, host=host, port=port, title="snl", templates_path=TEMPLATES)
@@ -322,6 +368,12 @@ def _server_class() -> type[Any]:
             self.stdin_timeout = STDIN_TIMEOUT
             self.input_budget = (INPUT_BYTES_PER_SECOND, INPUT_BURST_BYTES)
             """Each tab's ``InputBudget``: bytes per second, and at once."""
+            self.room = room
+            """The room every tab joins (``--room``): tabs ask their name first."""
+            self.room_options = room_options
+            self.quiet = quiet
+            self.link_origin = link_origin
+            """The origin friends reach this door at (a proxy's, from --allow-origin)."""
 
         async def _make_app(self) -> web.Application:
             # textual-serve's routes (its only hook for them), with two changes: the
@@ -344,12 +396,36 @@ def _server_class() -> type[Any]:
             )
             app.on_startup.append(self.on_startup)
             app.on_shutdown.append(self.on_shutdown)
+            if self.room is not None:
+                app.router.add_get("/join/{code}", self.handle_index)
+                app.router.add_get(WEB_ROOM_PATH, self.handle_room)
             return app
+
+        def link(self) -> str:
+            origin = self.link_origin
+            if origin is None:
+                shown = socket.gethostname() if self.host in ("0.0.0.0", "::", "") else self.host
+                shown = f"[{shown}]" if ":" in shown else shown
+                origin = f"http://{shown}:{self.port}"
+            code = self.room.code if self.room is not None else ""
+            return room_link(origin, code) if self.room is not None else f"{origin}/"
+
+        async def on_startup(self, app: web.Application) -> None:
+            print(self.link(), flush=True)  # the first line: snl host --web reads it
+            if not self.quiet:
+                await super().on_startup(app)
 
         async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
             """Refuse what the module's docstring refuses; clamp the page's sizes."""
             if self.hosts and request.host.lower() not in self.hosts:
                 raise web.HTTPForbidden(text="snl serve: unknown host")
+            if request.path == WEB_ROOM_PATH and self.room is not None:
+                # ``snl join`` sends no Origin; a browser page always does: only ours.
+                origin = request.headers.get("Origin")
+                if origin is not None and not allowed(
+                    origin, request.host, self.hosts, self.allow_origins
+                ):
+                    raise web.HTTPForbidden(text="snl serve: pages from other sites may not play")
             if request.path == "/ws":
                 origin = request.headers.get("Origin")
                 if not allowed(origin, request.host, self.hosts, self.allow_origins):
@@ -370,10 +446,41 @@ def _server_class() -> type[Any]:
                 return aiohttp_jinja2.render_template(
                     "full.html", request, {"max_sessions": self.max_sessions}, status=503
                 )
+            if self.room is not None:
+                code = request.match_info.get("code")
+                if code is not None and code.upper() != self.room.code:
+                    raise web.HTTPNotFound(text="snl serve: no such room here")
+                context = {
+                    "font_size": 16,
+                    "ask_name": True,
+                    "ask_password": self.room_options[0] is not None,
+                }
+                return aiohttp_jinja2.render_template("app_index.html", request, context)
             response: web.StreamResponse = await super().handle_index(request)
             return response
 
+        async def handle_room(self, request: web.Request) -> web.WebSocketResponse:
+            """A room's websocket, passed through to the room server frame by frame (the
+            room checks every frame; this door only bounds their size)."""
+            assert self.room is not None
+            outside = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=15)
+            await outside.prepare(request)
+            target = RoomAddress(self.room.host, self.room.port, self.room.code)
+            try:
+                async with (
+                    aiohttp.ClientSession() as session,
+                    session.ws_connect(target.uri, max_msg_size=0) as inside,
+                ):
+                    await _pump(outside, inside)
+            except (aiohttp.ClientError, OSError):
+                pass
+            if not outside.closed:
+                await outside.close(code=1013, message=b"the room is not reachable")
+            return outside
+
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            if self.room is not None:
+                return await self.join_websocket(request)
             if self.full():
                 # A page loaded before the others took the last seats: refuse with "try
                 # again later"; the page shows that the server is full.
@@ -383,13 +490,14 @@ def _server_class() -> type[Any]:
                 return websocket
             self.sessions += 1  # no await since the check: no other session in between
             try:
-                return await self.play(request)
+                return await self.play(request, self.command)
             finally:
                 self.sessions -= 1  # only now: the game's process has exited
 
-        async def play(self, request: web.Request) -> web.WebSocketResponse:
-            """One tab's game: its process runs while the tab is open, and is ended
-            (asked, then killed) before this returns."""
+        async def play(self, request: web.Request, command: str) -> web.WebSocketResponse:
+            """One tab's game (``command``: ``snl play``, or a room's ``snl join``): its
+            process runs while the tab is open, and is ended (asked, then killed) before
+            this returns. Its input is bounded (``relay``)."""
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
             query = request.rel_url.query
             width = clamp(query.get("width", "80"), WIDTH_RANGE, 80)
@@ -412,7 +520,7 @@ def _server_class() -> type[Any]:
                 await websocket.close()
 
             service = AppService(
-                self.command,
+                command,
                 write_bytes=write_bytes,
                 write_str=write_str,
                 close=close,
@@ -498,5 +606,52 @@ def _server_class() -> type[Any]:
                 if process.returncode is None:  # cancelled (the server stops): still end it
                     with contextlib.suppress(ProcessLookupError):
                         process.kill()
+
+        async def join_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            """A tab of a room's door: ``snl join`` under the name the page asked for."""
+            assert self.room is not None
+            websocket = web.WebSocketResponse(heartbeat=15)
+            try:
+                name = check_name(request.query.get("name", ""))
+            except SnlError as error:
+                await websocket.prepare(request)
+                await websocket.close(code=1008, message=str(error).encode()[:120])
+                return websocket
+            if self.full():
+                await websocket.prepare(request)
+                await websocket.close(code=FULL_CLOSE_CODE, message=b"full")
+                return websocket
+            password, no_animation = self.room_options
+            if password is not None:
+                password = request.query.get("password", "")[:128]
+            command = join_command(str(self.room), name, password, no_animation, False)
+            self.sessions += 1  # no await since the check: no other session in between
+            try:
+                return await self.play(request, command)
+            finally:
+                self.sessions -= 1  # only now: the tab's process has exited
+
+    async def _pump(outside: web.WebSocketResponse, inside: Any) -> None:
+        """Text frames both ways until either side closes."""
+
+        async def out_to_in() -> None:
+            async for message in outside:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    break
+                await inside.send_str(message.data)
+
+        async def in_to_out() -> None:
+            async for message in inside:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    break
+                await outside.send_str(message.data)
+
+        tasks = [asyncio.ensure_future(out_to_in()), asyncio.ensure_future(in_to_out())]
+        _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        await inside.close()
+        await outside.close()
 
     return SnlServer

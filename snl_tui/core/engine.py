@@ -184,6 +184,11 @@ def legal_dice(board: Board, position: int) -> tuple[int, ...]:
     return tuple(range(1, faces + 1))
 
 
+PASS = 0
+"""The die of a passed turn in a game's rolls: the player stays and the next one moves (a
+room's host skipped an absent player's turn). It draws nothing from the RNG."""
+
+
 @dataclass(frozen=True)
 class Move:
     """The full result of one roll: for the move log, the animation and the tests."""
@@ -205,9 +210,11 @@ class Move:
     def describe(self, player: str = "", chosen: bool = False) -> str:
         """One line for a move log: 'Ann rolled 4: 12 -> 16, snake to 6' ('chose 4' for
         a value chosen in puzzle mode)."""
+        where = "start" if self.start == 0 else str(self.start)
+        if self.die == PASS:
+            return f"{player or 'The player'}'s turn is skipped: stays on {where}"
         verb = "chose" if chosen else "rolled"
         who = f"{player} {verb}" if player else verb.capitalize()
-        where = "start" if self.start == 0 else str(self.start)
         if self.forfeited:
             return f"{who} {self.die}: stays on {where} (past the goal)"
         text = f"{who} {self.die}: {where} -> {self.landed}"
@@ -321,6 +328,11 @@ class Turn:
     cancelled and the token went back to where the turn began (``move`` is the roll as
     it would have been)."""
 
+    @property
+    def passed(self) -> bool:
+        """The turn was passed (``PASS``): nothing was rolled."""
+        return self.move.die == PASS
+
 
 @dataclass
 class Game:
@@ -414,12 +426,20 @@ class Game:
         return self._apply(self.roll_die(), drawn=True)
 
     def play(self, die: int) -> Turn:
-        """Apply a given die value for the player to move (puzzle play and replays)."""
+        """Apply a given die value for the player to move (puzzle play and replays);
+        ``PASS`` passes the turn."""
         return self._apply(die, drawn=False)
+
+    def pass_turn(self) -> Turn:
+        """The player to move passes: no die, no move, the next player's turn (an extra
+        roll earned by a top face is lost too)."""
+        return self._apply(PASS, drawn=False)
 
     def _apply(self, die: int, drawn: bool) -> Turn:
         if self.over:
             raise MoveError("the game is over")
+        if die == PASS and type(die) is int:
+            return self._pass()
         player = self.current
         rules = self.board.rules
         result = move(self.board, self.positions[player], die)
@@ -457,6 +477,22 @@ class Game:
         else:
             self._in_turn = False
             self.current = (player + 1) % len(self.players)
+        return turn
+
+    def _pass(self) -> Turn:
+        player = self.current
+        square = self.positions[player]
+        if not self._in_turn:
+            self.turns_taken[player] += 1
+        self._in_turn, self._tops = False, 0
+        turn = Turn(
+            player=player,
+            move=Move(start=square, die=PASS, landed=square, end=square),
+            turn=self.turns_taken[player],
+            again=False,
+        )
+        self.history.append(turn)
+        self.current = (player + 1) % len(self.players)
         return turn
 
     def undo(self) -> Turn | None:

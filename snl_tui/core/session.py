@@ -338,6 +338,18 @@ class GameSession:
                 raise TurnError(why)
         return self.move(die)
 
+    def skip_for(self, seat: int) -> Turn:
+        """Pass ``seat``'s turn (a room's host skips an absent player), only when it is
+        that seat's turn in classic mode; TurnError otherwise."""
+        game = self.game
+        if game.over:
+            raise TurnError("The game is over.")
+        if self.puzzle:
+            raise TurnError("A puzzle has no turns to skip.")
+        if seat != game.current:
+            raise TurnError(f"It is {game.players[game.current].name}'s turn.")
+        return game.pass_turn()
+
     # -- moves -------------------------------------------------------------------------
 
     def why_not(self, die: int) -> str | None:
@@ -446,7 +458,10 @@ class GameSession:
             return f"{player.name}: press {keys('roll')} to roll."
         last = game.history[-1]
         # The die shows the last roll, which may be another player's: say whose.
-        rolled = f"{game.players[last.player].name} rolled {last.move.die}."
+        mover = game.players[last.player].name
+        rolled = (
+            f"{mover}'s turn was skipped." if last.passed else f"{mover} rolled {last.move.die}."
+        )
         if last.player == game.current:  # a roll again, or a one-player game
             return f"{rolled} Press {keys('roll')} to roll again."
         return f"{rolled} {player.name}: press {keys('roll')} to roll."

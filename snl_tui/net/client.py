@@ -34,6 +34,7 @@ from ..core.engine import Turn
 from ..core.errors import SnlError
 from ..core.session import GameSession
 from .protocol import (
+    MAX_CHAT,
     MAX_HISTORY,
     MAX_SERVER_FRAME,
     PROTOCOL_VERSION,
@@ -50,6 +51,7 @@ from .protocol import (
 
 FINAL_REFUSALS = frozenset(
     {"no-room", "wrong-password", "bad-version", "bad-name", "join-first", "room-full"}
+    | {"password-needed", "removed", "wrong-host-key"}
     | {"too-many-tries", "seat-given-away"}
 )
 """Refusals that waiting cannot change (or must not be retried soon): the client stops
@@ -75,10 +77,14 @@ class ClientEvent:
     """What just happened, for a listener (the screen)."""
 
     kind: str
-    """welcome, move, seats, game, state, error, refused, disconnected."""
+    """welcome, move, seats, game, state, error, refused, disconnected, notice, chat."""
     message: str | None = None
     turn: Turn | None = None
     """The move's turn (``move``)."""
+    code: str | None = None
+    """A notice's or an error's code (``new-game``, ``skipped``...)."""
+    name: str | None = None
+    """Who said a chat line."""
 
 
 Listener = Callable[[ClientEvent], None]
@@ -95,6 +101,7 @@ class RoomClient:
         password: str | None = None,
         spectate: bool = False,
         token: str | None = None,
+        host_key: str | None = None,
         listener: Listener | None = None,
         backoff: Backoff | None = None,
         open_timeout: float = 10.0,
@@ -106,6 +113,8 @@ class RoomClient:
         self.password = password
         self.spectate = spectate
         self.token = token
+        self.host_key = host_key
+        """The room's host key (``snl host --name``'s own client): the host's powers."""
         self.listener = listener
         self.backoff = backoff or Backoff()
         self._options: dict[str, Any] = {
@@ -121,6 +130,9 @@ class RoomClient:
         self.session: GameSession | None = None
         self.status: str | None = None
         self.seats: tuple[SeatInfo, ...] = ()
+        self.seats_heard = 0.0
+        """When ``seats`` came (``loop.time()``): a seat's time away grows from there."""
+        self.watchers: tuple[str, ...] = ()
         self.seat: int | None = None
         self.role: str | None = None
         self.notice: str | None = None
@@ -148,6 +160,10 @@ class RoomClient:
         return self._websocket is not None and self.role is not None
 
     @property
+    def is_host(self) -> bool:
+        return self.host_key is not None
+
+    @property
     def my_turn(self) -> bool:
         session = self.session
         return (
@@ -156,6 +172,7 @@ class RoomClient:
             and session is not None
             and self.seat is not None
             and session.seat_to_move == self.seat
+            and not (self.seat < len(self.seats) and self.seats[self.seat].standin)
         )
 
     # -- running
@@ -213,6 +230,8 @@ class RoomClient:
             fields["token"] = self.token
         if self.spectate:
             fields["spectate"] = True
+        if self.host_key is not None:
+            fields["host"] = self.host_key
         return encode("join", **fields)
 
     async def close(self) -> None:
@@ -240,6 +259,31 @@ class RoomClient:
     async def sync(self) -> bool:
         """Ask for the whole state again."""
         return await self._send(encode("sync"))
+
+    async def chat(self, text: str) -> bool:
+        """Say one line to everyone in the room."""
+        return await self._send(encode("chat", text=text[:MAX_CHAT]))
+
+    async def react(self, reaction: str) -> bool:
+        """A quick reaction (one of ``REACTIONS``)."""
+        return await self._send(encode("react", reaction=reaction))
+
+    # -- the host's powers (the host refuses them from anyone else)
+
+    async def skip(self, seat: int) -> bool:
+        """Skip ``seat``'s turn (it must be that seat's turn)."""
+        return await self._send(encode("skip", seat=seat))
+
+    async def hand(self, seat: int, to: str) -> bool:
+        """Hand ``seat`` to "computer", or back to its "person"."""
+        return await self._send(encode("hand", seat=seat, to=to))
+
+    async def kick(self, seat: int) -> bool:
+        """Remove ``seat``'s person from the game (the computer plays it)."""
+        return await self._send(encode("kick", seat=seat))
+
+    async def mute(self, name: str, muted: bool = True) -> bool:
+        return await self._send(encode("mute", name=name, muted=muted))
 
     async def _send_with_token(self, kind: str) -> bool:
         if self.token is None or self.seat is None:
@@ -294,19 +338,35 @@ class RoomClient:
             self._emit(ClientEvent(kind))
         elif kind == "seats":
             self.seats = message["seats"]
+            self.watchers = message["watchers"]
+            self.seats_heard = _now()
             self.status = _status(message["status"])
             self._emit(ClientEvent("seats"))
+        elif kind == "notice":
+            notice = shown_text(message["message"])
+            self._emit(ClientEvent("notice", notice, code=shown_text(message["code"])))
+        elif kind == "chat":
+            # Checked by the host, escaped here anyway: the host may be anyone's.
+            self._emit(
+                ClientEvent(
+                    "chat",
+                    shown_text(message["text"]),
+                    code="reaction" if message["reaction"] else None,
+                    name=shown_text(message["name"]),
+                )
+            )
         elif kind == "move":
             return self._move(message)
         elif kind == "error":
             self.last_error = shown_text(message["message"])
-            self._emit(ClientEvent("error", self.last_error))
+            self._emit(ClientEvent("error", self.last_error, code=shown_text(message["code"])))
         elif kind == "refused":
             self._refused(shown_text(message["code"]), shown_text(message["message"]))
         return True
 
     def _load(self, state: RoomState) -> None:
         self.session, self.seats, self.status = state.session, state.seats, state.status
+        self.watchers, self.seats_heard = state.watchers, _now()
         self._drive_seats()
 
     def _drive_seats(self) -> None:
@@ -371,6 +431,10 @@ def _failure_text(error: BaseException) -> str:
     if isinstance(error, OSError) and error.strerror:
         return error.strerror.lower()
     return str(error) or type(error).__name__
+
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()
 
 
 def _status(value: str) -> str:

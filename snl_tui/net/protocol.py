@@ -17,17 +17,32 @@ server -> ``welcome`` {role, seat, token, notice, state} or ``refused`` {code, m
 client -> ``roll`` {token}    the seat's own roll; the server draws the die
 client -> ``again`` {token}   a new game in the same seats, once the game is over
 client -> ``sync`` {}         the whole state again
+client -> ``chat`` {text}     one line to everyone (rate- and length-limited; muted: refused)
+client -> ``react`` {reaction}  one of ``REACTIONS``, as a chat line
+The host's own client (it joined with the room's ``host`` key) may also send:
+client -> ``skip`` {seat}     pass the turn of the seat to move (it stays where it is)
+client -> ``hand`` {seat, to} ``to`` "computer": the computer plays the seat until its person
+          comes back; "person": the person plays it again; "anyone": whoever joins with
+          the seat's name next takes it (the old token stops working)
+client -> ``kick`` {seat}     remove a person: their connection closes, the seat's token is
+          void, and the computer plays the seat to the end of the game
+client -> ``mute`` {name, muted}  silence (or not) someone's chat
 server -> ``move`` {index, seat, die, status}   every move, to everyone in the room
 server -> ``seats`` {status, seats}             someone joined, left or came back
 server -> ``game`` {state}                      a new game began
 server -> ``state`` {state}                     the answer to ``sync``
 server -> ``error`` {code, message}             a refused message; the connection stays
+server -> ``notice`` {code, message}            what happened and why (a turn skipped, a
+          seat handed to the computer, a timer ran out, a new game begun by someone)
+server -> ``chat`` {name, text, reaction}       someone said something (text checked)
 
-A ``state`` is {status, seats, session}: the status (``waiting`` for people,
-``playing``, ``over``), the seats ({name, kind, taken, connected}) and the session's
-``to_dict()`` without its seeds (``public_session``), from which the client rebuilds the
-game with its log (``session_from_public``). No message carries a die value from a
-client: the host rolls every die.
+A ``state`` is {status, seats, watchers, session}: the status (``waiting`` for people,
+``playing``, ``over``), the seats ({name, kind, taken, connected, away, standin,
+removed}), the watchers' names and the session's ``to_dict()`` without its seeds
+(``public_session``), from which the client rebuilds the game with its log
+(``session_from_public``). ``seats`` carries the watchers too. No message carries a die
+value from a client: the host rolls every die. A ``move`` whose die is 0
+(``engine.PASS``) is a skipped turn.
 
 The dice are secret until rolled: no frame carries the session's seed, a game's seed or
 anything derived from them, so a client (a watcher too) learns each die only from the
@@ -39,6 +54,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +63,7 @@ from ..core.errors import SnlError
 from ..core.session import GameSession, game_seed
 from ..core.text import escape_controls, is_unsafe_char, quote, safe_line
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_FRAME = 64 * 1024
 """Bytes in one client frame at most (the server's websocket refuses bigger ones)."""
 MAX_SERVER_FRAME = 1024 * 1024
@@ -64,12 +80,32 @@ MAX_STRIKES = 5
 MAX_NAME = 24
 MAX_PASSWORD = 128
 MAX_TOKEN = 64
+MAX_CHAT = 200
+"""Characters in one chat line at most."""
+MAX_WATCHERS = 64
+REACTIONS = ("gg", "nice", "ouch", "wow", "hurry")
+"""Quick reactions: each is shown as the words in ``REACTION_TEXT``."""
+REACTION_TEXT = {
+    "gg": "good game!",
+    "nice": "nice one!",
+    "ouch": "ouch!",
+    "wow": "wow!",
+    "hurry": "hurry up!",
+}
+HAND_TO = ("computer", "person", "anyone")
+"""Where the host hands a seat: to the computer, back to its person, or over to whoever
+joins with its name next (the seat's token stops working: ``Room.hand_over``)."""
+TIME_OUT_ACTIONS = ("roll", "skip")
+"""What a room does to a turn not rolled in time (``snl host --late``)."""
+WEB_ROOM_PATH = "/room"
+"""Where the browser door (``snl serve --room``) passes a room's websocket through."""
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Room codes: no 0/O or 1/I/L to misread when someone reads one out."""
 CODE_LENGTH = 6
 DEFAULT_PORT = 8765
 
 STATUSES = ("waiting", "playing", "over")
+SEAT_FIELDS = frozenset({"name", "kind", "taken", "connected", "away", "standin", "removed"})
 SEAT_KINDS = ("person", "computer")
 
 # Closing codes (RFC 6455): the reason travels with the close frame.
@@ -107,11 +143,20 @@ CLIENT_MESSAGES: dict[str, dict[str, Field]] = {
         "password": Field(str, required=False, limit=MAX_PASSWORD),
         "token": Field(str, required=False, limit=MAX_TOKEN),
         "spectate": Field(bool, required=False),
+        "host": Field(str, required=False, limit=MAX_TOKEN),
     },
     "roll": {"token": Field(str, limit=MAX_TOKEN)},
     "again": {"token": Field(str, limit=MAX_TOKEN)},
     "sync": {},
+    "chat": {"text": Field(str, limit=MAX_CHAT)},
+    "react": {"reaction": Field(str, limit=16)},
+    "skip": {"seat": Field(int, limit=3)},
+    "hand": {"seat": Field(int, limit=3), "to": Field(str, limit=16)},
+    "kick": {"seat": Field(int, limit=3)},
+    "mute": {"name": Field(str, limit=MAX_NAME), "muted": Field(bool)},
 }
+HOST_MESSAGES = frozenset({"skip", "hand", "kick", "mute"})
+"""What only the host's own client may send."""
 
 SERVER_MESSAGES: dict[str, dict[str, Field]] = {
     "welcome": {
@@ -129,10 +174,16 @@ SERVER_MESSAGES: dict[str, dict[str, Field]] = {
         "die": Field(int, limit=1000),
         "status": Field(str, limit=16),
     },
-    "seats": {"status": Field(str, limit=16), "seats": Field(list)},
+    "seats": {"status": Field(str, limit=16), "seats": Field(list), "watchers": Field(list)},
     "game": {"state": Field(dict)},
     "state": {"state": Field(dict)},
     "error": {"code": Field(str, limit=40), "message": Field(str, limit=500)},
+    "notice": {"code": Field(str, limit=40), "message": Field(str, limit=500)},
+    "chat": {
+        "name": Field(str, limit=MAX_NAME * 2),
+        "text": Field(str, limit=MAX_CHAT),
+        "reaction": Field(bool),
+    },
 }
 
 
@@ -197,7 +248,9 @@ def _check(kind: str, name: str, value: Any, field: Field) -> None:
     if field.limit is None:
         return
     if isinstance(value, str) and len(value) > field.limit:
-        raise ProtocolError("malformed", f"{kind}: field {name!r} is too long")
+        raise ProtocolError(
+            "malformed", f"{kind}: field {name!r} is too long ({field.limit} characters at most)"
+        )
     if type(value) is int and not 0 <= value <= field.limit:
         raise ProtocolError("malformed", f"{kind}: field {name!r} is out of range")
 
@@ -217,6 +270,12 @@ class SeatInfo:
     """A person sits there (always true for a computer)."""
     connected: bool
     """Its person is connected now (always true for a computer)."""
+    away: int | None = None
+    """Seconds since its person left, while they are away."""
+    standin: bool = False
+    """The computer plays this person's seat (handed over, or away too long)."""
+    removed: bool = False
+    """The host removed its person: the computer plays it to the end of the game."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -224,6 +283,9 @@ class SeatInfo:
             "kind": self.kind,
             "taken": self.taken,
             "connected": self.connected,
+            "away": self.away,
+            "standin": self.standin,
+            "removed": self.removed,
         }
 
 
@@ -234,6 +296,7 @@ class RoomState:
     status: str
     seats: tuple[SeatInfo, ...]
     session: GameSession
+    watchers: tuple[str, ...] = ()
 
 
 def read_seats(items: Any) -> tuple[SeatInfo, ...]:
@@ -242,8 +305,8 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
         raise ProtocolError("bad-state", "seats must be a list of 1 to 4 seats")
     seats = []
     for item in items:
-        if not isinstance(item, dict) or set(item) != {"name", "kind", "taken", "connected"}:
-            raise ProtocolError("bad-state", "a seat must have a name, kind, taken and connected")
+        if not isinstance(item, dict) or set(item) != SEAT_FIELDS:
+            raise ProtocolError("bad-state", f"a seat must have {', '.join(sorted(SEAT_FIELDS))}")
         name, kind = item["name"], item["kind"]
         if (
             not isinstance(name, str)
@@ -252,11 +315,34 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
             or kind not in SEAT_KINDS
         ):
             raise ProtocolError("bad-state", "a seat has a bad name or kind")
-        if type(item["taken"]) is not bool or type(item["connected"]) is not bool:
-            raise ProtocolError("bad-state", "a seat's taken and connected must be true or false")
+        flags = (item["taken"], item["connected"], item["standin"], item["removed"])
+        if any(type(flag) is not bool for flag in flags):
+            raise ProtocolError("bad-state", "a seat's flags must be true or false")
+        away = item["away"]
+        if away is not None and (type(away) is not int or not 0 <= away <= 10**9):
+            raise ProtocolError("bad-state", "a seat's time away must be a whole number")
         # A host's names reach the screen: escaped like every text from outside.
-        seats.append(SeatInfo(escape_controls(name), kind, item["taken"], item["connected"]))
+        seats.append(
+            SeatInfo(
+                escape_controls(name),
+                kind,
+                item["taken"],
+                item["connected"],
+                away,
+                standin=item["standin"],
+                removed=item["removed"],
+            )
+        )
     return tuple(seats)
+
+
+def read_watchers(items: Any) -> tuple[str, ...]:
+    """The watchers' names of a message, checked; ProtocolError otherwise."""
+    if not isinstance(items, list) or len(items) > MAX_WATCHERS:
+        raise ProtocolError("bad-state", f"watchers must be a list of {MAX_WATCHERS} names at most")
+    if any(not isinstance(name, str) or not name or len(name) > MAX_NAME * 2 for name in items):
+        raise ProtocolError("bad-state", "a watcher has a bad name")
+    return tuple(escape_controls(name) for name in items)
 
 
 def read_server_frame(frame: str | bytes) -> dict[str, Any]:
@@ -268,30 +354,35 @@ def read_server_frame(frame: str | bytes) -> dict[str, Any]:
         message["state"] = read_state(message["state"])
     if message["type"] == "seats":
         message["seats"] = read_seats(message["seats"])
+        message["watchers"] = read_watchers(message["watchers"])
     return message
 
 
 def read_state(data: Any) -> RoomState:
     """A ``state`` object, checked, with the session rebuilt; ProtocolError otherwise."""
-    if not isinstance(data, dict) or set(data) != {"status", "seats", "session"}:
-        raise ProtocolError("bad-state", "a state must have a status, seats and session")
+    if not isinstance(data, dict) or set(data) != {"status", "seats", "watchers", "session"}:
+        raise ProtocolError("bad-state", "a state must have a status, seats, watchers and session")
     if data["status"] not in STATUSES:
         raise ProtocolError("bad-state", "unknown room status")
     seats = read_seats(data["seats"])
+    watchers = read_watchers(data["watchers"])
     try:
         session = session_from_public(data["session"])
     except SnlError as error:
         raise ProtocolError("bad-state", f"the game cannot be read: {error}") from None
     if len(session.game.players) != len(seats):
         raise ProtocolError("bad-state", "the seats do not match the game's players")
-    return RoomState(data["status"], seats, session)
+    return RoomState(data["status"], seats, session, watchers)
 
 
-def state_json(status: str, seats: Any, session: GameSession) -> dict[str, Any]:
+def state_json(
+    status: str, seats: Any, session: GameSession, watchers: Sequence[str] = ()
+) -> dict[str, Any]:
     """The ``state`` of a room, as ``read_state`` reads it back."""
     return {
         "status": status,
         "seats": [seat.to_json() for seat in seats],
+        "watchers": list(watchers),
         "session": public_session(session),
     }
 
@@ -354,6 +445,17 @@ def shown_text(text: str) -> str:
     return safe_line(text, MAX_SHOWN)
 
 
+def check_chat(text: str) -> str:
+    """A chat line, stripped; ProtocolError with the reason otherwise (the server checks,
+    and every screen escapes what it shows anyway)."""
+    text = " ".join(text.split())
+    if not text:
+        raise ProtocolError("bad-chat", "an empty chat line")
+    if any(is_unsafe_char(char) or unicodedata.category(char) == "Cs" for char in text):
+        raise ProtocolError("bad-chat", "a chat line cannot contain control characters")
+    return text
+
+
 def check_name(name: str) -> str:
     """A person's name for a seat, stripped; ProtocolError with the reason otherwise."""
     name = name.strip()
@@ -375,20 +477,39 @@ def normal_code(code: str) -> str:
 
 @dataclass(frozen=True)
 class RoomAddress:
-    """``HOST:PORT/CODE``: where a room is and which one."""
+    """``HOST:PORT/CODE``: where a room is and which one; or, for a room behind its
+    browser door, the door's ``http(s)://HOST:PORT/join/CODE`` link (``web``)."""
 
     host: str
     port: int
     code: str
+    web: bool = False
+    """Through the browser door (its websocket at ``WEB_ROOM_PATH``), not the room's own port."""
+    secure: bool = False
+    """``https``/``wss``: behind a TLS proxy or tunnel."""
 
     def __str__(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{host}:{self.port}/{self.code}"
+        if self.web:
+            return self.link
+        return f"{self._host}:{self.port}/{self.code}"
+
+    @property
+    def _host(self) -> str:
+        return f"[{self.host}]" if ":" in self.host else self.host
+
+    @property
+    def link(self) -> str:
+        """The browser door's page for this room (what a browser opens)."""
+        scheme = "https" if self.secure else "http"
+        default = 443 if self.secure else 80
+        port = "" if self.port == default else f":{self.port}"
+        return f"{scheme}://{self._host}{port}/join/{self.code}"
 
     @property
     def uri(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"ws://{host}:{self.port}/"
+        scheme = "wss" if self.secure else "ws"
+        path = WEB_ROOM_PATH if self.web else "/"
+        return f"{scheme}://{self._host}:{self.port}{path}"
 
 
 _ADDRESS = re.compile(
@@ -396,14 +517,28 @@ _ADDRESS = re.compile(
 )
 
 
+_LINK = re.compile(
+    r"^(?P<scheme>https?)://(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<host>[A-Za-z0-9.-]+))"
+    r"(?::(?P<port>\d{1,5}))?/join/(?P<code>[A-Za-z0-9]{1,16})/?$"
+)
+
+
 def parse_address(text: str) -> RoomAddress:
-    """'127.0.0.1:8765/K7Q2MX' -> RoomAddress; SnlError with an example otherwise."""
+    """'127.0.0.1:8765/K7Q2MX' (or the browser door's 'http://host:8000/join/K7Q2MX')
+    -> RoomAddress; SnlError with an example otherwise."""
+    link = _LINK.match(text.strip())
+    if link is not None:
+        secure = link["scheme"] == "https"
+        port = int(link["port"]) if link["port"] else (443 if secure else 80)
+        if 0 < port < 65536:
+            host = link["v6"] or link["host"]
+            return RoomAddress(host, port, normal_code(link["code"]), web=True, secure=secure)
     match = _ADDRESS.match(text.strip())
     port = int(match["port"]) if match else 0
     if match is None or not 0 < port < 65536:
         raise SnlError(
-            f"not a room address: {_short(text)} (like 127.0.0.1:{DEFAULT_PORT}/K7Q2MX, "
-            "as snl host printed it)"
+            f"not a room address: {_short(text)} (like 127.0.0.1:{DEFAULT_PORT}/K7Q2MX or "
+            "http://example.org:8000/join/K7Q2MX, as snl host printed it)"
         )
     return RoomAddress(match["v6"] or match["host"], port, normal_code(match["code"]))
 
@@ -416,6 +551,9 @@ __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
     "DEFAULT_PORT",
+    "HAND_TO",
+    "HOST_MESSAGES",
+    "MAX_CHAT",
     "MAX_FRAME",
     "MAX_HISTORY",
     "MAX_NAME",
@@ -423,11 +561,16 @@ __all__ = [
     "MAX_SERVER_FRAME",
     "MAX_STRIKES",
     "PROTOCOL_VERSION",
+    "REACTIONS",
+    "REACTION_TEXT",
     "SERVER_MESSAGES",
+    "TIME_OUT_ACTIONS",
+    "WEB_ROOM_PATH",
     "ProtocolError",
     "RoomAddress",
     "RoomState",
     "SeatInfo",
+    "check_chat",
     "check_name",
     "decode_client",
     "decode_server",
@@ -438,6 +581,7 @@ __all__ = [
     "read_seats",
     "read_server_frame",
     "read_state",
+    "read_watchers",
     "session_from_public",
     "shown_text",
     "state_json",

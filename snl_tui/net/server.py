@@ -23,6 +23,18 @@ and an address holding ``Limits.per_address`` connections is turned away (503), 
 peer cannot fill the server. Wrong passwords are counted per address
 (``PasswordGuard``): slowed down, then locked out, and the refusal says so.
 
+The host's powers. The host's own client joins with the room's secret ``host_key`` and
+may then skip the turn of the seat to move, hand a seat to the computer (and back), remove
+a person (the computer plays their seat to the end; their token is void and their name
+cannot take it back) and mute someone's chat. ``Timers`` does the first two by itself:
+``turn_time`` rolls for (or skips) a seat that does not roll in time, ``away_after`` hands
+a seat whose person has been gone that long to the computer until they come back. Every
+one of these is a ``notice`` to everyone, saying what happened and why.
+
+Chat. ``chat`` and ``react`` lines go to everyone in the room with the sender's name;
+they are checked (``check_chat``: one line, no control characters, ``MAX_CHAT`` at most)
+and limited by their own, slower token bucket (``Limits.chat_rate``).
+
 Hostile clients. Every frame is checked by ``protocol.decode_client``; a bad one gets an
 ``error`` reply, and ``MAX_STRIKES`` of them (or flooding past the rate limit) close the
 connection with the reason. The first frame must be a ``join`` (within
@@ -57,20 +69,27 @@ from ..core.errors import SnlError
 from ..core.seats import Driver, TurnError
 from ..core.session import GameSession, GameSettings
 from ..core.store.saving import GameSaver
-from ..core.text import plural
+from ..core.text import plural, quote
 from .guard import PasswordGuard, door_refusal, host_names
 from .protocol import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
     CODE_ALPHABET,
     CODE_LENGTH,
+    HAND_TO,
+    HOST_MESSAGES,
     MAX_FRAME,
     MAX_HISTORY,
     MAX_ROOM_SQUARES,
     MAX_STRIKES,
+    MAX_WATCHERS,
     PROTOCOL_VERSION,
+    REACTION_TEXT,
+    REACTIONS,
+    TIME_OUT_ACTIONS,
     ProtocolError,
     SeatInfo,
+    check_chat,
     check_name,
     decode_client,
     encode,
@@ -107,6 +126,10 @@ class Limits:
     one roll per turn: far less)..."""
     burst: int = 40
     """...and at once."""
+    chat_rate: float = 0.5
+    """Chat lines and reactions per second, on average..."""
+    chat_burst: int = 5
+    """...and at once: more is refused (and counts as a bad message)."""
     send_queue: int = 256
     """Messages waiting for a slow reader before it is dropped."""
     send_timeout: float = 10.0
@@ -116,6 +139,25 @@ class Limits:
     ping_interval: float | None = 10.0
     ping_timeout: float | None = 10.0
     close_timeout: float = 2.0
+
+
+@dataclass(frozen=True)
+class Timers:
+    """What the room does by itself about slow or absent players (``snl host`` options)."""
+
+    turn_time: float | None = None
+    """Seconds a person has to roll before ``on_time_out`` happens (None: no limit)."""
+    on_time_out: str = "roll"
+    """'roll': the host rolls for them; 'skip': their turn is passed."""
+    away_after: float | None = None
+    """Seconds a person may be gone before the computer plays their seat (None: never)."""
+
+    def __post_init__(self) -> None:
+        if self.on_time_out not in TIME_OUT_ACTIONS:
+            raise SnlError(f"a late turn is rolled for or skipped, not {self.on_time_out!r}")
+        for value in (self.turn_time, self.away_after):
+            if value is not None and not value > 0:
+                raise SnlError("a time limit must be more than 0 seconds")
 
 
 class Refusal(Exception):
@@ -157,11 +199,15 @@ class Connection:
         self.room: Room | None = None
         self.seat: int | None = None
         self.name = ""
+        self.is_host = False
+        """Joined with the room's host key: may skip, hand over, remove and mute."""
         self.strikes = 0
         self.closing = False
         self.address = peer_address(websocket)
         self._allowance = float(limits.burst)
         self._checked = time.monotonic()
+        self._chat_allowance = float(limits.chat_burst)
+        self._chat_checked = self._checked
         self._close: tuple[int, str] = (CLOSE_POLICY, "")
 
     def send(self, frame: str) -> None:
@@ -198,6 +244,20 @@ class Connection:
         self._allowance -= 1
         return True
 
+    def may_chat(self) -> bool:
+        """One more chat line under the chat limit (its own, slower token bucket)."""
+        now = time.monotonic()
+        limits = self.limits
+        self._chat_allowance = min(
+            float(limits.chat_burst),
+            self._chat_allowance + (now - self._chat_checked) * limits.chat_rate,
+        )
+        self._chat_checked = now
+        if self._chat_allowance < 1:
+            return False
+        self._chat_allowance -= 1
+        return True
+
     async def run_sender(self) -> None:
         """Send the queued frames in order, each within the send timeout."""
         websocket = self.websocket
@@ -229,13 +289,33 @@ class SeatState:
     taken: bool
     token_sha256: str | None = None
     connection: Connection | None = field(default=None, repr=False)
+    standin: bool = False
+    """The computer plays this person's seat (the host handed it over, or they have been
+    away longer than ``Timers.away_after``) until they come back."""
+    removed: bool = False
+    """The host removed its person: the computer plays it to the end of the game."""
     free_since: float | None = None
     """When its person's connection went (the server's clock); None while connected."""
 
-    def info(self) -> SeatInfo:
+    def info(self, now: float) -> SeatInfo:
         kind = "computer" if self.computer else "person"
         connected = self.computer or self.connection is not None
-        return SeatInfo(self.name, kind, self.taken or self.computer, connected)
+        away = None
+        if not connected and self.taken and self.free_since is not None:
+            away = int(max(0.0, now - self.free_since))
+        return SeatInfo(
+            self.name,
+            kind,
+            self.taken or self.computer,
+            connected,
+            away,
+            standin=self.standin,
+            removed=self.removed,
+        )
+
+    @property
+    def played_by_computer(self) -> bool:
+        return self.computer or self.standin or self.removed
 
 
 class Room:
@@ -249,6 +329,8 @@ class Room:
         seats: list[SeatState],
         password: str | None,
         saver: GameSaver,
+        timers: Timers | None = None,
+        host_name: str | None = None,
     ) -> None:
         self.server = server
         self.code = code
@@ -256,8 +338,17 @@ class Room:
         self.seats = seats
         self.password = password
         self.saver = saver
+        self.timers = timers or Timers()
+        self.host_name = host_name
+        """The name the host plays under (saved, so ``--resume`` seats the host again)."""
+        self.host_key = secrets.token_urlsafe(18)
+        """What the host's own client joins with to have the host's powers (never sent)."""
+        self.muted: set[str] = set()
+        """Names (case-folded) whose chat the host silenced."""
         self.spectators: set[Connection] = set()
         self._computer_turn: asyncio.TimerHandle | None = None
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self._away_timers: dict[int, asyncio.TimerHandle] = {}
         self._given_away: dict[str, str] = {}
         """Token hashes that no longer hold a seat -> what to tell their holder."""
         now = server.clock()
@@ -275,8 +366,15 @@ class Room:
             return "waiting"
         return "playing"
 
+    def seat_infos(self) -> list[SeatInfo]:
+        now = self.server.clock()
+        return [seat.info(now) for seat in self.seats]
+
+    def watchers(self) -> list[str]:
+        return sorted((c.name for c in self.spectators), key=str.casefold)[:MAX_WATCHERS]
+
     def state(self) -> dict[str, Any]:
-        return state_json(self.status, [seat.info() for seat in self.seats], self.session)
+        return state_json(self.status, self.seat_infos(), self.session, self.watchers())
 
     def connections(self) -> list[Connection]:
         seated = [seat.connection for seat in self.seats if seat.connection is not None]
@@ -288,8 +386,13 @@ class Room:
             connection.send(frame)
 
     def _seats_changed(self) -> None:
-        seats = [seat.info().to_json() for seat in self.seats]
-        self.broadcast(encode("seats", status=self.status, seats=seats))
+        seats = [seat.to_json() for seat in self.seat_infos()]
+        self.broadcast(encode("seats", status=self.status, seats=seats, watchers=self.watchers()))
+
+    def notice(self, code: str, message: str) -> None:
+        """Tell everyone in the room what happened and why (and the host's log)."""
+        self.broadcast(encode("notice", code=code, message=message))
+        self.server.say(f"{self.code}: {message}")
 
     # -- joining
 
@@ -313,6 +416,8 @@ class Room:
                 seat = self.seats[index]
                 if seat.computer:
                     raise Refusal("name-taken", f"{name} is a computer seat: choose another name")
+                if seat.removed:
+                    raise Refusal("removed", f"the host removed {seat.name} from this game")
                 if seat.taken and seat.connection is not None:
                     raise Refusal(
                         "name-taken",
@@ -333,6 +438,7 @@ class Room:
         self.spectators.add(connection)
         notice = "You are watching." if spectate else "Every seat is taken: you are watching."
         connection.send(self._welcome("spectator", None, None, notice))
+        self._seats_changed()
         self.server.say(f"{self.code}: {name} watches")
 
     def _take_back(self, connection: Connection, index: int) -> None:
@@ -422,14 +528,21 @@ class Room:
         token = secrets.token_urlsafe(18)
         seat.token_sha256 = token_hash(token)
         seat.connection, seat.free_since = connection, None
+        away = self._away_timers.pop(index, None)
+        if away is not None:
+            away.cancel()
         connection.room, connection.seat, connection.name = self, index, seat.name
         connection.send(self._welcome("player", index, token, notice))
+        came_back = seat.standin and not seat.removed
+        seat.standin = seat.removed
         # The new token is saved at once, not with the next move: a host killed before
         # that move and --resumed must know it (the old one no longer holds the seat).
         self._save()
         self._seats_changed()
         self.server.say(f"{self.code}: {seat.name} sits in seat {index + 1}")
-        self._computer_next()
+        if came_back:
+            self.notice("back", f"{seat.name} is back and plays their own seat again.")
+        self._next_turn()
 
     def _welcome(self, role: str, seat: int | None, token: str | None, notice: str) -> str:
         return encode(
@@ -443,14 +556,19 @@ class Room:
         )
 
     def leave(self, connection: Connection) -> None:
+        watcher = connection in self.spectators
         self.spectators.discard(connection)
         index = connection.seat
-        if index is not None and self.seats[index].connection is connection:
-            self.seats[index].connection = None
-            self.seats[index].free_since = self.server.clock()
-            self._seats_changed()
-            self.server.say(f"{self.code}: {self.seats[index].name} left (the seat is kept)")
         connection.room, connection.seat = None, None
+        if index is not None and self.seats[index].connection is connection:
+            seat = self.seats[index]
+            seat.connection = None
+            seat.free_since = self.server.clock()
+            self._seats_changed()
+            self.server.say(f"{self.code}: {seat.name} left (the seat is kept)")
+            self._arm_away_timer(index)
+        elif watcher:
+            self._seats_changed()
 
     # -- playing
 
@@ -462,6 +580,9 @@ class Room:
         waiting = sum(not seat.taken for seat in self.seats)
         if waiting:
             connection.send(error("waiting", f"Waiting for {waiting} more to join."))
+            return
+        if self.seats[index].played_by_computer:
+            connection.send(error("not-your-turn", "The computer is playing this seat."))
             return
         if len(self.session.game.history) >= MAX_HISTORY:
             connection.send(
@@ -488,8 +609,9 @@ class Room:
             return
         self.session.new_game()
         self.broadcast(encode("game", state=self.state()))
-        self.server.say(f"{self.code}: a new game begins")
-        self._computer_next()
+        # After the game: a screen shows the notice in the new game's log.
+        self.notice("new-game", f"{connection.name} started a new game in the same seats.")
+        self._next_turn()
 
     def _own_seat(self, connection: Connection, token: str) -> int | None:
         index = connection.seat
@@ -518,7 +640,7 @@ class Room:
         )
         if game.winner is not None:
             self.server.say(f"{self.code}: {game.players[game.winner].name} wins")
-        self._computer_next()
+        self._next_turn()
 
     def _save(self) -> None:
         saver = self.saver
@@ -531,17 +653,39 @@ class Room:
             self.server.say(f"{self.code}: {notice}")
 
     def saved_room(self) -> dict[str, Any]:
-        """What ``--resume`` needs beside the session: the code and the seats."""
+        """What ``--resume`` needs beside the session: the code, the seats, the host."""
         return {
             "code": self.code,
-            "seats": [{"taken": s.taken, "token_sha256": s.token_sha256} for s in self.seats],
+            "host": self.host_name,
+            "seats": [
+                {
+                    "taken": s.taken,
+                    "token_sha256": s.token_sha256,
+                    "standin": s.standin,
+                    "removed": s.removed,
+                }
+                for s in self.seats
+            ],
         }
 
+    # -- whose turn, and who plays it
+
+    def _computer_plays(self, seat: int) -> bool:
+        return self.session.driver(seat) is Driver.COMPUTER or self.seats[seat].played_by_computer
+
+    def _next_turn(self) -> None:
+        """After anything that may change whose turn it is or who plays it: the computer's
+        roll after a pause, or the person's turn timer."""
+        self._computer_next()
+        self._arm_turn_timer()
+
     def _computer_next(self) -> None:
-        """Let the computer roll after a pause when its seat is to move."""
+        """Let the computer roll after a pause when its seat (or a seat it stands in
+        for) is to move."""
         if self._computer_turn is not None or self.status != "playing":
             return
-        if self.session.driver_to_move is not Driver.COMPUTER:
+        seat = self.session.seat_to_move
+        if seat is None or not self._computer_plays(seat):
             return
         loop = asyncio.get_running_loop()
         self._computer_turn = loop.call_later(self.server.cpu_delay, self._computer_moves)
@@ -549,21 +693,211 @@ class Room:
     def _computer_moves(self) -> None:
         self._computer_turn = None
         seat = self.session.seat_to_move
-        if seat is None or self.session.driver_to_move is not Driver.COMPUTER:
+        if seat is None or self.status != "playing" or not self._computer_plays(seat):
             return
         if len(self.session.game.history) >= MAX_HISTORY:
             return  # the longest game a room plays: clients would refuse a longer one
         self.session.move_for(seat)
         self._moved()
 
+    def _arm_turn_timer(self) -> None:
+        """A person to move has ``Timers.turn_time`` seconds to roll."""
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+            self._turn_timer = None
+        limit = self.timers.turn_time
+        seat = self.session.seat_to_move
+        if limit is None or seat is None or self.status != "playing":
+            return
+        if self._computer_plays(seat):
+            return
+        moves = len(self.session.game.history)
+        loop = asyncio.get_running_loop()
+        self._turn_timer = loop.call_later(limit, self._time_out, seat, moves)
+
+    def _time_out(self, seat: int, moves: int) -> None:
+        self._turn_timer = None
+        session = self.session
+        if session.seat_to_move != seat or len(session.game.history) != moves:
+            return  # the turn was played meanwhile
+        if self.status != "playing" or self._computer_plays(seat):
+            return
+        name, limit = self.seats[seat].name, _seconds(self.timers.turn_time)
+        if self.timers.on_time_out == "skip":
+            self.notice("timed-out", f"{name} did not roll within {limit}: the turn is skipped.")
+            session.skip_for(seat)
+        else:
+            self.notice("timed-out", f"{name} did not roll within {limit}: the host rolls.")
+            session.move_for(seat)
+        self._moved()
+
+    def _arm_away_timer(self, index: int) -> None:
+        limit = self.timers.away_after
+        seat = self.seats[index]
+        if limit is None or seat.played_by_computer:
+            return
+        loop = asyncio.get_running_loop()
+        self._away_timers[index] = loop.call_later(limit, self._away_too_long, index)
+
+    def _away_too_long(self, index: int) -> None:
+        self._away_timers.pop(index, None)
+        seat = self.seats[index]
+        if seat.connection is not None or seat.played_by_computer:
+            return
+        seat.standin = True
+        self._seats_changed()
+        limit = _seconds(self.timers.away_after)
+        self.notice(
+            "computer",
+            f"{seat.name} has been away {limit}: the computer plays for them until they come back.",
+        )
+        self._next_turn()
+
+    # -- the host's powers
+
+    def host_action(self, connection: Connection, message: dict[str, Any]) -> None:
+        """``skip``, ``hand``, ``kick`` or ``mute`` from the host's client (checked)."""
+        kind = message["type"]
+        if not connection.is_host:
+            self.server.strike(connection, "host-only", f"Only the host can {kind}.")
+            return
+        if kind == "mute":
+            self._mute(connection, message["name"], message["muted"])
+            return
+        index = message["seat"]
+        if index >= len(self.seats):
+            connection.send(error("no-seat", f"There is no seat {index + 1}."))
+            return
+        seat = self.seats[index]
+        if seat.computer:
+            connection.send(error("computer-seat", f"{seat.name} is the computer's seat."))
+            return
+        if kind == "skip":
+            self._skip(connection, index)
+        elif kind == "hand":
+            self._hand(connection, index, message["to"])
+        else:
+            self._kick(connection, index)
+
+    def _skip(self, connection: Connection, index: int) -> None:
+        seat = self.seats[index]
+        if self.status != "playing":
+            connection.send(error("not-playing", "There is no turn to skip now."))
+            return
+        try:
+            self.session.skip_for(index)
+        except TurnError as refused:
+            connection.send(error("not-their-turn", str(refused)))
+            return
+        why = "is away" if seat.connection is None else "was taking too long"
+        self.notice("skipped", f"The host skipped {seat.name}'s turn ({seat.name} {why}).")
+        self._moved()
+
+    def _hand(self, connection: Connection, index: int, to: str) -> None:
+        seat = self.seats[index]
+        if to not in HAND_TO:
+            connection.send(error("bad-hand", "A seat goes to the computer, its person or anyone."))
+            return
+        if seat.removed:
+            connection.send(error("removed", f"{seat.name} was removed from this game."))
+            return
+        if not seat.taken:
+            connection.send(error("free-seat", f"Nobody has taken {seat.name}'s seat yet."))
+            return
+        if to == "anyone":
+            if seat.connection is connection:
+                connection.send(error("own-seat", "The host keeps their own seat."))
+                return
+            self.hand_over(index)
+            self.notice(
+                "handed-over",
+                f"The host handed {seat.name}'s seat over: whoever joins as {seat.name} takes it.",
+            )
+            return
+        if (to == "computer") == seat.standin:
+            already = "plays" if seat.standin else "does not play"
+            connection.send(error("no-change", f"The computer {already} {seat.name}'s seat."))
+            return
+        seat.standin = to == "computer"
+        self._seats_changed()
+        if seat.standin:
+            self.notice("computer", f"The host handed {seat.name}'s seat to the computer.")
+        elif seat.connection is None:
+            self.notice("person", f"{seat.name}'s seat waits for {seat.name} again.")
+            self._arm_away_timer(index)
+        else:
+            self.notice("person", f"{seat.name} plays their own seat again.")
+        self._next_turn()
+
+    def _kick(self, connection: Connection, index: int) -> None:
+        seat = self.seats[index]
+        if seat.removed:
+            connection.send(error("removed", f"{seat.name} was removed already."))
+            return
+        if seat.connection is connection:
+            connection.send(error("own-seat", "The host cannot remove their own seat."))
+            return
+        gone = seat.connection
+        seat.removed, seat.standin, seat.taken = True, True, True
+        seat.token_sha256, seat.connection, seat.free_since = None, None, None
+        if gone is not None:
+            gone.seat, gone.room = None, None
+            gone.send(encode("refused", code="removed", message="the host removed you"))
+            gone.close(CLOSE_POLICY, "the host removed you from the game")
+        self._seats_changed()
+        self.notice(
+            "removed", f"The host removed {seat.name}: the computer plays the seat to the end."
+        )
+        self._next_turn()
+
+    def _mute(self, connection: Connection, name: str, muted: bool) -> None:
+        key = name.strip().casefold()
+        known = {c.name.casefold() for c in self.connections()} | {
+            s.name.casefold() for s in self.seats
+        }
+        if key not in known:
+            connection.send(error("no-one", f"Nobody is called {quote(name)} here."))
+            return
+        if muted:
+            self.muted.add(key)
+            self.notice("muted", f"The host muted {name.strip()}.")
+        else:
+            self.muted.discard(key)
+            self.notice("unmuted", f"The host let {name.strip()} chat again.")
+
+    # -- chat
+
+    def chat(self, connection: Connection, text: str, *, reaction: bool = False) -> None:
+        if connection.name.casefold() in self.muted:
+            connection.send(error("muted", "The host muted you: your chat is not sent."))
+            return
+        if not connection.may_chat():
+            self.server.strike(connection, "chat-flood", "Too many chat lines: slow down.")
+            return
+        try:
+            line = text if reaction else check_chat(text)
+        except ProtocolError as problem:
+            connection.send(error(problem.code, str(problem)))
+            return
+        self.broadcast(encode("chat", name=connection.name, text=line, reaction=reaction))
+
     def stop(self) -> None:
-        if self._computer_turn is not None:
-            self._computer_turn.cancel()
-            self._computer_turn = None
+        for handle in (self._computer_turn, self._turn_timer, *self._away_timers.values()):
+            if handle is not None:
+                handle.cancel()
+        self._computer_turn = self._turn_timer = None
+        self._away_timers.clear()
 
 
 def error(code: str, message: str) -> str:
     return encode("error", code=code, message=message)
+
+
+def _seconds(value: float | None) -> str:
+    seconds = round(value or 0)
+    if seconds < 120:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    return f"{seconds // 60} minutes"
 
 
 # -- the server -----------------------------------------------------------------------------
@@ -608,7 +942,13 @@ class RoomServer:
     # -- rooms
 
     def open_room(
-        self, settings: GameSettings, *, password: str | None = None, code: str | None = None
+        self,
+        settings: GameSettings,
+        *,
+        password: str | None = None,
+        code: str | None = None,
+        timers: Timers | None = None,
+        host_name: str | None = None,
     ) -> Room:
         """A new room for ``settings`` (classic mode: the host rolls every die)."""
         if settings.mode != "classic":
@@ -619,9 +959,13 @@ class RoomServer:
         seats = [SeatState(p.name, p.computer, taken=p.computer) for p in settings.players]
         remote = frozenset(i for i, p in enumerate(settings.players) if not p.computer)
         session = GameSession(settings, remote_seats=remote)
-        return self._add(code, session, seats, password, GameSaver(self.store))
+        room = self._add(code, session, seats, password, GameSaver(self.store))
+        room.timers, room.host_name = timers or Timers(), host_name
+        return room
 
-    def resume_room(self, saved: SavedGame, *, password: str | None = None) -> Room:
+    def resume_room(
+        self, saved: SavedGame, *, password: str | None = None, timers: Timers | None = None
+    ) -> Room:
         """Reopen a saved room's game with its code and seats (``snl host --resume``)."""
         if saved.status != "playing":
             raise SnlError(
@@ -637,9 +981,19 @@ class RoomServer:
             if session.mode != "classic" or len(stored) != len(players):
                 raise SnlError("its seats do not match its players")
             seats = [
-                SeatState(p.name, p.computer, _flag(s["taken"]) or p.computer, _digest(s))
+                SeatState(
+                    p.name,
+                    p.computer,
+                    _flag(s["taken"]) or p.computer,
+                    _digest(s),
+                    standin=_flag(s.get("standin", False)),
+                    removed=_flag(s.get("removed", False)),
+                )
                 for p, s in zip(players, stored, strict=True)
             ]
+            host_name = room.get("host")
+            if host_name is not None and not isinstance(host_name, str):
+                raise SnlError("the host's name is damaged")
         except (TypeError, KeyError, AttributeError) as problem:
             raise SnlError(
                 f"game {saved.id} is not a room's game ('snl resume {saved.id}' continues it)"
@@ -650,7 +1004,9 @@ class RoomServer:
             raise SnlError(f"game {saved.id}: the room cannot be read back ({problem})") from None
         saver = GameSaver(self.store)
         saver.resumed(session, saved.id)
-        return self._add(code, session, seats, password, saver)
+        reopened = self._add(code, session, seats, password, saver)
+        reopened.timers, reopened.host_name = timers or Timers(), host_name
+        return reopened
 
     def _add(
         self,
@@ -775,9 +1131,17 @@ class RoomServer:
             room = self.rooms.get(code)
             if room is None:
                 raise Refusal("no-room", f"there is no room {code} on this server")
+            if room.password is not None and "password" not in message:
+                raise Refusal("password-needed", "this room needs a password (--password)")
             if room.password is not None:
                 self._check_password(connection, room.password, message.get("password", ""))
+            host_key = message.get("host")
+            if host_key is not None and not hmac.compare_digest(
+                _utf8(room.host_key), _utf8(host_key)
+            ):
+                raise Refusal("wrong-host-key", "that is not this room's host key")
             name = check_name(message["name"])
+            connection.is_host = host_key is not None
             room.admit(connection, name, message.get("token"), message.get("spectate", False))
         except ProtocolError as problem:
             self._refuse(connection, problem.code, str(problem))
@@ -820,6 +1184,16 @@ class RoomServer:
             room.again(connection, message["token"])
         elif kind == "sync":
             connection.send(encode("state", state=room.state()))
+        elif kind == "chat":
+            room.chat(connection, message["text"])
+        elif kind == "react":
+            reaction = REACTION_TEXT.get(message["reaction"])
+            if reaction is None:
+                self.strike(connection, "bad-reaction", f"A reaction is one of {REACTIONS}.")
+            else:
+                room.chat(connection, reaction, reaction=True)
+        elif kind in HOST_MESSAGES:
+            room.host_action(connection, message)
         else:  # join
             self.strike(connection, "already-joined", "This connection has joined already.")
 
@@ -867,4 +1241,13 @@ def _digest(seat: Any) -> str | None:
     return value
 
 
-__all__ = ["CPU_DELAY", "KEEP_SEAT", "Limits", "Room", "RoomServer", "token_hash"]
+__all__ = [
+    "CPU_DELAY",
+    "KEEP_SEAT",
+    "TIME_OUT_ACTIONS",
+    "Limits",
+    "Room",
+    "RoomServer",
+    "Timers",
+    "token_hash",
+]

@@ -11,6 +11,15 @@ still free; the status line says whose turn it is, or "reconnecting..." while th
 finds the room again (``RoomClient`` does that by itself, with backoff). A spectator
 (the seats were full) watches the same screen with nothing to press.
 
+Party play (issue 31): ``c`` says one line or a quick reaction to the room; what people
+say and what happened (a turn skipped, a seat handed to the computer, a new game and who
+started it) goes into the move log between the moves. When it becomes this seat's turn
+the terminal hears a bell (BEL, and an OSC 9 / OSC 777 notification where the terminal
+shows them; in a browser the tab's title says so); ``b`` turns that off (remembered).
+The host's own screen has ``x``: skip the turn of the seat to move, hand a seat to the
+computer and back, remove a person, mute someone. The players panel says who is here,
+who is away and for how long, whom the computer stands in for, and who watches.
+
 The client runs on the app's own event loop (the CLI starts it before the app), and tells
 the screen what happened through ``RoomScreen.Changed`` messages, so everything the
 screen does happens in its own message loop and no key ever waits on the network.
@@ -22,16 +31,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textual import on
+from textual.binding import Binding
 from textual.message import Message
 
 from ..commands import keys_of
 from ..core.engine import Player, Turn
 from ..core.session import GameSession, GameSettings
-from ..messages import TurnPlayed
+from ..core.text import escape_controls
+from ..messages import SettingChanged, TurnPlayed
 from ..net.client import ClientEvent, RoomClient
 from ..widgets.board import BoardView
-from ..widgets.players import token_letters
+from ..widgets.move_log import MoveLog
+from ..widgets.players import PlayersPanel, token_letters
 from .game import GameScreen
+from .room_dialogs import ChatDialog, HostDialog, HostOrder, Said, host_orders
+from .winner import GameOverScreen
+
+NOTIFICATION = "\x1b]9;snl: your turn\x07\x1b]777;notify;snl;your turn\x07"
+"""What a terminal shows as a notification (OSC 9: iTerm2, kitty, WezTerm, Windows Terminal;
+OSC 777: foot, Ghostty, urxvt...); terminals without them ignore both."""
+TITLE = "\x1b]2;{}\x07"
+"""A window title (OSC 2): a browser tab's title, through the page of ``snl serve``."""
 
 ROOM_HIDDEN = frozenset(
     {"new_game", "load_board", "switch_mode", "edit", "undo", "pick", "choose_die"}
@@ -46,6 +66,12 @@ class RoomScreen(GameScreen):
 
     HELP = "Press r on your turn: the host rolls your die. Press ? for help."
 
+    BINDINGS = [
+        Binding("c", "chat", "Chat"),
+        Binding("b", "toggle_bell", "Bell", show=False),
+        Binding("x", "host_powers", "Host"),
+    ]
+
     @dataclass
     class Changed(Message):
         """The room client heard something (``ClientEvent``)."""
@@ -53,7 +79,12 @@ class RoomScreen(GameScreen):
         event: ClientEvent
 
     def __init__(
-        self, client: RoomClient, *, animate: bool = True, join_line: str | None = None
+        self,
+        client: RoomClient,
+        *,
+        animate: bool = True,
+        join_line: str | None = None,
+        bell: bool = True,
     ) -> None:
         """``client`` has been welcomed (it holds the room's session); ``join_line`` is
         what others type to join (shown by the host's own screen)."""
@@ -65,6 +96,13 @@ class RoomScreen(GameScreen):
         self.join_line = join_line
         self.rolling = False
         """A roll was asked of the host and its move has not arrived yet."""
+        self.bell_on = bell
+        """Ring (and notify) when this seat's turn comes."""
+        self.was_my_turn = False
+        self.rings = 0
+        """How many times this screen rang for its turn (tests read it)."""
+        self.muted: set[str] = set()
+        """Whom the host muted from this screen (the dialog offers to undo it)."""
         client.listener = self._heard
 
     def _heard(self, event: ClientEvent) -> None:
@@ -77,6 +115,7 @@ class RoomScreen(GameScreen):
         self.sub_title = where
         if self.join_line is not None:
             self.notify(f"Others join with: {self.join_line}", timeout=20, markup=False)
+        self.set_interval(5, self._show_presence)  # "away 2m" grows while nobody moves
 
     # -- what the room says --------------------------------------------------------------
 
@@ -103,6 +142,94 @@ class RoomScreen(GameScreen):
             return
         elif event.kind == "disconnected":
             self.rolling = False
+        elif event.kind in ("notice", "chat") and event.message:
+            self._write_note(event)
+            if event.kind == "notice" and event.code == "new-game":
+                self._close_game_over()
+            if event.kind == "chat":
+                return
+        if self.panels_mounted and not self.busy:
+            self._show_state()
+
+    def _write_note(self, event: ClientEvent) -> None:
+        """A chat line or what happened, in the move log between the moves (escaped:
+        it came from the network)."""
+        if event.kind == "chat":
+            said = f"* {event.name} {event.message}" if event.code == "reaction" else None
+            text = said or f"<{event.name}> {event.message}"
+        else:
+            text = f"-- {event.message}"
+            self.notify(escape_controls(event.message or ""), markup=False)
+        if self.panels_mounted:
+            self.query_one(MoveLog).write_note(escape_controls(text))
+
+    def _close_game_over(self) -> None:
+        """Someone started a new game: the last game's dialog closes on every screen
+        (the notice in the log says who started it)."""
+        for screen in self.app.screen_stack:
+            if isinstance(screen, GameOverScreen):
+                screen.dismiss(None)
+
+    def _ring_if_my_turn(self) -> None:
+        """A bell, a notification and the tab's title when this seat's turn comes."""
+        mine = self.client.my_turn and not self.session.game.over
+        if mine == self.was_my_turn:
+            return
+        self.was_my_turn = mine
+        if self.app.is_web:
+            self._write_terminal(TITLE.format("snl - your turn!" if mine else "snl"))
+        if mine and self.bell_on:
+            self.rings += 1
+            self.app.bell()
+            self._write_terminal(NOTIFICATION)
+
+    def _write_terminal(self, sequence: str) -> None:
+        # Textual has no public call for a notification or a title: its driver writes
+        # them as App.bell writes BEL.
+        driver = getattr(self.app, "_driver", None)
+        if driver is not None and not self.app.is_headless:
+            driver.write(sequence)
+
+    def action_toggle_bell(self) -> None:
+        self.bell_on = not self.bell_on
+        self.notify("Your turn rings a bell." if self.bell_on else "No bell for your turn.")
+        self.post_message(SettingChanged("turn_bell", self.bell_on))
+
+    def action_chat(self) -> None:
+        def said(what: Said | None) -> None:
+            if what is None:
+                return
+            if what.reaction is not None:
+                self.run_worker(self.client.react(what.reaction), group="room")
+            elif what.text:
+                self.run_worker(self.client.chat(what.text), group="room")
+
+        self.app.push_screen(ChatDialog(), said)
+
+    def action_host_powers(self) -> None:
+        client = self.client
+        orders = host_orders(client.seats, client.seat, self.session.seat_to_move, self.muted)
+
+        def chosen(order: HostOrder | None) -> None:
+            if order is None:
+                return
+            if order.kind == "skip":
+                self.run_worker(client.skip(order.seat), group="room")
+            elif order.kind == "hand":
+                self.run_worker(client.hand(order.seat, order.to), group="room")
+            elif order.kind == "kick":
+                self.run_worker(client.kick(order.seat), group="room")
+            else:
+                key = order.name.casefold()
+                if order.muted:
+                    self.muted.add(key)
+                else:
+                    self.muted.discard(key)
+                self.run_worker(client.mute(order.name, order.muted), group="room")
+
+        self.app.push_screen(HostDialog(orders), chosen)
+
+    def _show_presence(self) -> None:
         if self.panels_mounted and not self.busy:
             self._show_state()
 
@@ -155,6 +282,8 @@ class RoomScreen(GameScreen):
             return False
         if action == "roll" and self.client.seat is None:
             return False  # a spectator has nothing to roll
+        if action == "host_powers":
+            return self.client.is_host
         return super().check_action(action, parameters)
 
     def action_new_game(self) -> None:
@@ -180,7 +309,9 @@ class RoomScreen(GameScreen):
         return seat
 
     def shown_players(self) -> Sequence[Player]:
-        seats, mine = self.client.seats, self.client.seat
+        client = self.client
+        seats, mine = client.seats, client.seat
+        since = max(0.0, self.app_time() - client.seats_heard)
         shown = []
         for index, player in enumerate(self.session.game.players):
             tags = []
@@ -188,13 +319,31 @@ class RoomScreen(GameScreen):
                 tags.append("you")
             if index < len(seats) and not player.computer:
                 info = seats[index]
-                if not info.taken:
+                if info.removed:
+                    tags.append("removed, computer plays")
+                elif not info.taken:
                     tags.append("free")
-                elif not info.connected:
-                    tags.append("away")
+                else:
+                    if not info.connected:
+                        away = info.away
+                        tags.append("away" if away is None else f"away {_span(away + since)}")
+                    if info.standin:
+                        tags.append("computer plays")
             name = f"{player.name} ({', '.join(tags)})" if tags else player.name
             shown.append(Player(name, player.computer))
         return shown
+
+    def app_time(self) -> float:
+        import asyncio
+
+        return asyncio.get_running_loop().time()
+
+    def _show_state(self) -> None:
+        super()._show_state()
+        watchers = self.client.watchers
+        footer = f"watching: {', '.join(watchers)}" if watchers else ""
+        self.query_one(PlayersPanel).show_footer(footer)
+        self._ring_if_my_turn()
 
     def _show_status(self, message: str | None = None) -> None:
         super()._show_status(self._room_status() if message is None else message)
@@ -230,9 +379,22 @@ class RoomScreen(GameScreen):
             return f"{prefix}{player.name} is rolling (the host rolls for the computer)."
         if seat is not None and not seat.taken:
             return f"{prefix}Waiting for someone to take {player.name}'s seat."
+        if seat is not None and (seat.standin or seat.removed):
+            return f"{prefix}The computer plays for {player.name}."
         if seat is not None and not seat.connected:
-            return f"{prefix}Waiting for {player.name} to come back..."
+            host = " (x: the host decides)" if client.is_host else ""
+            return f"{prefix}Waiting for {player.name} to come back...{host}"
         return f"{prefix}{player.name} to move, on another machine."
+
+
+def _span(seconds: float) -> str:
+    """'40s', '3m', '2h': how long someone has been away."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m"
+    return f"{whole // 3600}h"
 
 
 __all__ = ["RoomScreen"]

@@ -132,7 +132,9 @@ class MoveLog(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self.move_texts: list[str] = []
-        """One text per move, unwrapped."""
+        """One text per move (and per note between them), unwrapped."""
+        self.moves_shown = 0
+        """How many of the game's moves ``move_texts`` holds (notes are not moves)."""
         self.chosen = False
         """The die values were chosen (puzzle mode): moves read 'chose', not 'rolled'."""
         self.wrapped_rows: list[str] = []
@@ -154,7 +156,7 @@ class MoveLog(ScrollView, can_focus=True):
     @property
     def line_count(self) -> int:
         """The number of moves shown (one logical line each), not of wrapped rows."""
-        return len(self.move_texts)
+        return self.moves_shown
 
     @property
     def rows(self) -> Sequence[str]:
@@ -170,17 +172,23 @@ class MoveLog(ScrollView, can_focus=True):
     def show_history(self, history: list[Turn], players: tuple[Player, ...]) -> None:
         """Replace the log with a whole history (new game, undo)."""
         self.move_texts = [describe_turn(turn, players, self.chosen) for turn in history]
+        self.moves_shown = len(history)
         self.rewrap(self.content_width())
 
     def catch_up(self, history: list[Turn], players: tuple[Player, ...]) -> None:
         """Add the moves of ``history`` the log does not show yet (a history shorter
         than the log, after an undo, is shown afresh)."""
-        if len(history) < len(self.move_texts):
+        if len(history) < self.moves_shown:
             self.show_history(history, players)
             return
-        self.write_moves(
-            describe_turn(turn, players, self.chosen) for turn in history[len(self.move_texts) :]
-        )
+        new = history[self.moves_shown :]
+        self.moves_shown = len(history)
+        self.write_moves(describe_turn(turn, players, self.chosen) for turn in new)
+
+    def write_note(self, text: str) -> None:
+        """A line between the moves that is not a move (a room's chat, what the host
+        did): cleaned of control characters like every line of the log."""
+        self.write_moves([clean_line(text)])
 
     def write_moves(self, texts: Iterable[str]) -> None:
         """Append moves (one text each) and bring the newest into view."""

@@ -1,4 +1,5 @@
-"""The players panel: every seat's token, name, square and whose turn it is."""
+"""The players panel: every seat's token, name, square and whose turn it is (and, in a
+room, a last line naming the watchers)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,16 @@ class PlayersPanel(Widget):
         self.positions: tuple[int, ...] = ()
         self.current_seat: int | None = None
         self.winner: int | None = None
+        self.footer = ""
+        """A last line under the seats ("watching: Cy, Di"), or none when empty."""
+
+    def show_footer(self, text: str) -> None:
+        """Show (or, with "", remove) the line under the seats."""
+        if text == self.footer:
+            return
+        grows = bool(text) != bool(self.footer)
+        self.footer = text
+        self.refresh(layout=grows)
 
     def show(
         self,
@@ -76,7 +87,7 @@ class PlayersPanel(Widget):
                 self.refresh(Region(0, seat, width, 1))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(1, len(self.players))
+        return max(1, len(self.players) + (1 if self.footer else 0))
 
     def rows(self, width: int) -> list[tuple[str, str, str, str]]:
         """(letter, name and square, mark, the mark's component class) for each seat: the
@@ -106,6 +117,12 @@ class PlayersPanel(Widget):
             text.append(line)
             if mark:
                 text.append(mark, self.get_component_rich_style(mark_style))
+        if self.footer:
+            width = self.content_region.width
+            footer = f" {self.footer}"
+            if width and cell_width(footer) > width:
+                footer = cut_cells(footer, max(1, width - 1)) + "…"
+            text.append("\n" + footer)
         return text
 
     def _row(self, seat: int, *, short: bool) -> tuple[str, str, str]:

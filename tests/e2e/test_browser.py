@@ -240,7 +240,10 @@ def test_browser_tabs_join_a_room(browser: Any, serve: Callable[..., str], room_
     first = open_game(browser, url, 1280, 800)
     second = open_game(browser, url, 1280, 800)
     try:
-        # Each tab is its own person in the room: Guest, then Guest 2 (the name is taken).
+        # Each tab asks its person's name before its game starts, and takes a seat.
+        for page, name in ((first, "Guest"), (second, "Guest 2")):
+            page.fill("#join-name", name)
+            page.press("#join-name", "Enter")
         wait_for(lambda: "Guest (you)" in screen_text(first), "the first tab's seat")
         wait_for(lambda: "Guest 2 (you)" in screen_text(second), "the second tab's seat")
 

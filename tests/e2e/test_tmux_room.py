@@ -120,7 +120,7 @@ def test_host_and_two_players_play_through_a_kill_and_a_host_restart(room: Room)
 
     # Bob's snl is killed: Ann sees him away; he joins again under his name.
     os.kill(child_pid(bob, "join"), signal.SIGKILL)
-    wait_until(lambda: "Bob (away)" in screen(ann), TIMEOUT, "Bob away", session=ann)
+    wait_until(lambda: "Bob (away" in screen(ann), TIMEOUT, "Bob away", session=ann)
     bob = players["Bob"] = room.join("Bob")
     wait_until(lambda: moves_logged(bob) == 2, TIMEOUT, "Bob's log as it was", session=bob)
 

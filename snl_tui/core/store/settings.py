@@ -39,6 +39,8 @@ class Settings:
     """The players of the last game started, as ``--players`` takes them ("" = You,cpu)."""
     drawn_jumps: bool = True
     """Snakes and ladders drawn end to end, or markers only (the board's ``j``)."""
+    turn_bell: bool = True
+    """A room rings the bell (and notifies) when it becomes your turn."""
 
     def with_changes(self, **changes: Any) -> Settings:
         return replace(self, **changes)

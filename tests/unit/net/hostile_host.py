@@ -29,7 +29,7 @@ def hostile_state(names: Sequence[str], session: GameSession | None = None) -> d
     players = tuple(Player(name) for name in names)
     session = session or GameSession(GameSettings(CLASSIC, players, 3))
     seats = [SeatState(name, False, True) for name in names]
-    return state_json("playing", [seat.info() for seat in seats], session)
+    return state_json("playing", [seat.info(0.0) for seat in seats], session)
 
 
 def welcome(state: dict[str, Any], notice: str = "Welcome.", seat: int | None = 0) -> str:

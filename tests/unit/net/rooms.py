@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSettings
 from snl_tui.core.store.games import Store, open_store
 from snl_tui.net.client import Backoff, RoomClient
-from snl_tui.net.protocol import PROTOCOL_VERSION, RoomAddress, encode
+from snl_tui.net.protocol import PROTOCOL_VERSION, RoomAddress, SeatInfo, encode
 from snl_tui.net.server import Limits, Room, RoomServer
 
 CLASSIC = load_board("classic")
@@ -83,10 +84,15 @@ async def seated(
     return clients
 
 
+def _present(seats: Sequence[SeatInfo]) -> tuple[SeatInfo, ...]:
+    """The seats without their time away (it grows between two messages)."""
+    return tuple(dataclasses.replace(seat, away=None) for seat in seats)
+
+
 def _settled(client: RoomClient, room: Room) -> bool:
     session = client.session
     return (
-        client.seats == tuple(seat.info() for seat in room.seats)
+        _present(client.seats) == _present(room.seat_infos())
         and client.status == room.status
         and session is not None
         and [p.name for p in session.game.players] == [p.name for p in room.session.game.players]

@@ -14,7 +14,7 @@ from snl_tui.core.engine import Player
 from snl_tui.core.session import GameSession
 from snl_tui.core.store.saving import last_resumable, resumable_games
 from snl_tui.net.client import RoomClient
-from snl_tui.net.protocol import CLOSE_POLICY, MAX_STRIKES, encode
+from snl_tui.net.protocol import CLOSE_POLICY, MAX_STRIKES, PROTOCOL_VERSION, encode
 from snl_tui.net.server import Limits, Room
 
 from .rooms import (
@@ -285,9 +285,11 @@ async def test_refusals_are_one_clear_reason_and_a_close() -> None:
         room = server.open_room(settings(["A", "B"]), password="s3cret")
         cases = [
             (join_frame(room, "Ann", password="nope"), "wrong-password"),
-            (join_frame(room, "Ann"), "wrong-password"),
+            (join_frame(room, "Ann"), "password-needed"),
             (
-                encode("join", version=1, room="ZZZZZZ", name="Ann", password="s3cret"),
+                encode(
+                    "join", version=PROTOCOL_VERSION, room="ZZZZZZ", name="Ann", password="s3cret"
+                ),
                 "no-room",
             ),
             (join_frame(room, "Ann", password="s3cret", token="forged-token"), "wrong-token"),

@@ -1,0 +1,150 @@
+"""A room's screen at a party (issue 31), with Pilot against a real room server: chat and
+reactions in every move log (escaped), the bell when your turn comes (not when it is off),
+who is here in the players panel, the host's powers from the host's own screen, and the
+last game's dialog closed on every screen when someone starts a new one."""
+
+from __future__ import annotations
+
+from snl_tui.app import SnlApp
+from snl_tui.net.client import RoomClient
+from snl_tui.net.server import Room
+from snl_tui.screens.room import RoomScreen
+from snl_tui.screens.room_dialogs import ChatDialog, HostDialog, host_orders
+from snl_tui.screens.winner import GameOverScreen
+from snl_tui.widgets.move_log import MoveLog
+from snl_tui.widgets.players import PlayersPanel
+from tests.app.test_room_screen import SIZE, joined, room_settings, wait_until
+from tests.unit.net.rooms import FAST_BACKOFF, WAIT, address, play_to_end, serving
+
+
+async def host_joined(port: int, room: Room, name: str) -> RoomClient:
+    client = RoomClient(address(port, room), name, host_key=room.host_key, backoff=FAST_BACKOFF)
+    client.start()
+    await client.wait_for(lambda: client.role is not None, WAIT)
+    return client
+
+
+def party_app(client: RoomClient, *, bell: bool = True) -> SnlApp:
+    app = SnlApp.joining(client, animate=False, bell=bell)
+    app.theme = "textual-dark"
+    return app
+
+
+def log_lines(screen: RoomScreen) -> list[str]:
+    return list(screen.query_one(MoveLog).lines)
+
+
+async def test_chat_reactions_bell_and_who_is_here_on_every_screen() -> None:
+    async with serving(None) as (server, port):
+        room = server.open_room(room_settings("Ann", "Bob"))
+        ann, bob = await host_joined(port, room, "Ann"), await joined(port, room, "Bob")
+        cy = await joined(port, room, "Cy", watch=True)
+        apps = [party_app(ann), party_app(bob), party_app(cy)]
+        async with (
+            apps[0].run_test(size=SIZE) as pa,
+            apps[1].run_test(size=SIZE) as pb,
+            apps[2].run_test(size=SIZE) as pc,
+        ):
+            pilots = [pa, pb, pc]
+            screens: list[RoomScreen] = [app.screen for app in apps]  # type: ignore[misc]
+            await wait_until(pilots, lambda: all(s.ready for s in screens))
+            # Ann's turn first: her screen rang, Bob's did not.
+            await wait_until(pilots, lambda: screens[0].rings == 1)
+            assert screens[1].rings == 0
+            # Bob says something with c, and reacts with F1 in the same dialog.
+            await pb.press("c")
+            await wait_until(pilots, lambda: isinstance(apps[1].screen, ChatDialog))
+            await pb.press(*"hi [b]all[/b]", "enter")
+            await pb.press("c")
+            await wait_until(pilots, lambda: isinstance(apps[1].screen, ChatDialog))
+            await pb.press("f1")
+            for screen in screens:
+                await wait_until(pilots, lambda s=screen: len(log_lines(s)) >= 2)
+                assert log_lines(screen)[-2:] == ["<Bob> hi [b]all[/b]", "* Bob good game!"]
+            # Ann rolls: Bob's turn rings on Bob's screen.
+            await pa.press("r")
+            await wait_until(pilots, lambda: screens[1].rings == 1)
+            assert screens[0].rings == 1 and screens[2].rings == 0
+            # Who is here: the watcher under the seats; Bob away once he goes.
+            panel = screens[0].query_one(PlayersPanel)
+            assert panel.footer == "watching: Cy"
+            await bob.close()
+            await wait_until(pilots, lambda: "away" in screens[0].shown_players()[1].name)
+            # The host hands Bob's seat to the computer from her screen (x).
+            await pa.press("x")
+            await wait_until(pilots, lambda: isinstance(apps[0].screen, HostDialog))
+            dialog = apps[0].screen
+            assert isinstance(dialog, HostDialog)
+            words = [w for w, _ in dialog.orders]
+            assert "Let the computer play for Bob" in words
+            index = words.index("Let the computer play for Bob")
+            for _ in range(index):
+                await pa.press("down")
+            await pa.press("enter")
+            await wait_until(pilots, lambda: "computer plays" in screens[2].shown_players()[1].name)
+            await wait_until(
+                pilots,
+                lambda: any(
+                    "handed Bob's seat to the computer" in t for t in log_lines(screens[2])
+                ),
+            )
+            # Bob's x and c are a spectator's and a player's: x is the host's only.
+            assert screens[2].check_action("host_powers", ()) is False
+
+
+async def test_no_bell_when_it_is_turned_off() -> None:
+    async with serving(None) as (server, port):
+        room = server.open_room(room_settings("Ann", "Bob"))
+        ann, bob = await joined(port, room, "Ann"), await joined(port, room, "Bob")
+        app_a, app_b = party_app(ann, bell=False), party_app(bob)
+        async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
+            screen: RoomScreen = app_a.screen  # type: ignore[assignment]
+            await wait_until([pa, pb], lambda: screen.ready and screen.was_my_turn)
+            assert screen.rings == 0
+            await pa.press("b")  # on again, for the next turn
+            assert screen.bell_on
+
+
+async def test_a_new_game_closes_the_last_games_dialog_everywhere_and_says_who() -> None:
+    async with serving(None) as (server, port):
+        room = server.open_room(room_settings("Ann", "Bob"))
+        ann, bob = await joined(port, room, "Ann"), await joined(port, room, "Bob")
+        app_a, app_b = party_app(ann), party_app(bob)
+        async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
+            pilots = [pa, pb]
+            screens: list[RoomScreen] = [app_a.screen, app_b.screen]  # type: ignore[list-item]
+            await wait_until(pilots, lambda: all(s.ready for s in screens))
+            await play_to_end(room, [ann, bob])  # the clients roll; both screens follow
+            await wait_until(
+                pilots,
+                lambda: (
+                    isinstance(app_a.screen, GameOverScreen)
+                    and isinstance(app_b.screen, GameOverScreen)
+                ),
+            )
+            await pa.press("n")  # Ann starts the next game from her dialog
+            await wait_until(pilots, lambda: not isinstance(app_b.screen, GameOverScreen))
+            assert app_b.screen is screens[1]
+            await wait_until(
+                pilots, lambda: any("Ann started a new game" in t for t in log_lines(screens[1]))
+            )
+
+
+def test_the_host_is_offered_only_what_can_be_done() -> None:
+    from snl_tui.net.protocol import SeatInfo
+
+    seats = (
+        SeatInfo("Ann", "person", True, True),
+        SeatInfo("Bob", "person", True, False, 30),
+        SeatInfo("CPU", "computer", True, True),
+        SeatInfo("Di", "person", True, False, 5, standin=True, removed=True),
+    )
+    words = [w for w, _ in host_orders(seats, own=0, to_move=1, muted={"bob"})]
+    assert words == [
+        "Skip Bob's turn",
+        "Let the computer play for Bob",
+        "Give Bob's seat to whoever joins as Bob",
+        "Remove Bob from the game",
+        "Let Bob chat again",
+    ]
+    assert host_orders(seats, own=0, to_move=0, muted=set())[0][0] != "Skip Ann's turn"
