@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
@@ -236,13 +237,18 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         else:
             print("\n".join(lines), file=out)
         return EXIT_OK
-    analysis = analyze(board, players=args.players)
+    analysis = analyze(board, players=args.players, progress=_progress)
     if args.json:
         data = report.analysis_json(analysis, visits=args.visits)
         print(json.dumps(data), file=out)
         return EXIT_OK
     print(report.format_report(analysis, board, visits=args.visits), file=out)
     return EXIT_OK
+
+
+def _progress(text: str) -> None:
+    """A long analysis's progress, on stderr (the report itself goes to stdout)."""
+    print(f"snl analyze: {text}", file=sys.stderr, flush=True)
 
 
 def square_number(text: str) -> int:

@@ -119,6 +119,30 @@ def add_no_save(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_screen_reader(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--screen-reader",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="plain lines for a screen reader or braille display instead of the full-screen "
+        "game (default: on with the setting screen_reader = true or TERM=dumb)",
+    )
+
+
+def screen_reader_wanted(args: argparse.Namespace) -> bool:
+    """Plain play (``snl_tui.plain``): ``--screen-reader`` or ``--no-screen-reader`` when
+    given, else the setting ``screen_reader = true``, else ``TERM=dumb`` (a terminal that
+    cannot draw the game: an editor's shell, a screen reader's plain console)."""
+    given: bool | None = getattr(args, "screen_reader", None)
+    if given is not None:
+        return given
+    from ..core.store.settings import load_settings
+
+    if load_settings()[0].screen_reader:  # read only, with --no-save too: nothing is written
+        return True
+    return os.environ.get("TERM", "") == "dumb"
+
+
 def report_error(err: TextIO, text: str) -> None:
     """One safe line on stderr; if even stderr is gone there is no one left to tell."""
     with contextlib.suppress(OSError, ValueError):

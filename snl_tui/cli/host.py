@@ -30,7 +30,14 @@ from ..core.engine import MAX_PLAYERS, Player, unique_names
 from ..core.errors import SnlError
 from ..core.session import GameSettings
 from ..core.text import safe_line
-from .common import Subcommands, parse_players, saved_game_id, whole_number
+from .common import (
+    Subcommands,
+    add_screen_reader,
+    parse_players,
+    saved_game_id,
+    screen_reader_wanted,
+    whole_number,
+)
 
 if TYPE_CHECKING:
     from ..core.store.games import Store
@@ -101,6 +108,7 @@ def add_host_parser(
         "line shows on the game screen)",
     )
     host.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    add_screen_reader(host)  # with --name: the room in plain lines
     host.add_argument(
         "--resume",
         metavar="ID",
@@ -288,6 +296,7 @@ def _host_and_play(
             join_line=join_line,
             before=start,
             after=stop,
+            plain=screen_reader_wanted(args),
         )
     finally:
         if where:

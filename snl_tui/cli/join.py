@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
-from .common import Subcommands
+from .common import Subcommands, add_screen_reader, screen_reader_wanted
 
 if TYPE_CHECKING:
     from ..net.client import RoomClient
@@ -52,6 +52,7 @@ def add_join_parser(commands: Subcommands) -> None:
         action="store_true",
         help="no bell or notification when your turn comes (b switches it in the game)",
     )
+    add_screen_reader(join)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -66,7 +67,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     async def joined() -> RoomClient:
         return await join_room(address, names, password=args.password, watch=args.watch)
 
-    return play_in_room(joined, animate=not args.no_animation, bell=not args.no_bell)
+    plain = screen_reader_wanted(args)
+    return play_in_room(joined, animate=not args.no_animation, bell=not args.no_bell, plain=plain)
 
 
 def default_name() -> str:
@@ -126,12 +128,13 @@ def play_in_room(
     before: Callable[[], Awaitable[object]] | None = None,
     after: Callable[[], Awaitable[object]] | None = None,
     bell: bool = True,
+    plain: bool = False,
 ) -> int:
     """Join (``joined``), then open the room's screen on the same event loop until the
     player quits; ``before``/``after`` run on that loop first and last (the host's own
     server; ``join_line`` says, once it has run, what others type to join). Joining's
-    SnlError propagates (one line, exit 2)."""
-    from ..app import SnlApp, run_app
+    SnlError propagates (one line, exit 2). ``plain``: the room in plain lines for a
+    screen reader (``snl_tui.plain.room``) instead of the room's screen."""
     from ..core.store.settings import load_settings
 
     loop = asyncio.new_event_loop()
@@ -141,6 +144,16 @@ def play_in_room(
             loop.run_until_complete(before())
         client = loop.run_until_complete(joined())
         line = join_line() if join_line is not None else None
+        if plain:
+            import sys
+
+            from ..plain.console import Console
+            from ..plain.room import play_room
+
+            console = Console(sys.stdout, sys.stdin)
+            return loop.run_until_complete(play_room(client, console, join_line=line))
+        from ..app import SnlApp, run_app
+
         settings, _ = load_settings()
         app = SnlApp.joining(client, join_line=line, animate=animate, settings=settings, bell=bell)
         return run_app(app, loop=loop)

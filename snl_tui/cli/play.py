@@ -11,6 +11,8 @@ from ..core.limits import check_playable
 from ..core.session import GameSession
 
 if TYPE_CHECKING:
+    from ..core.board import Board
+    from ..core.engine import Player
     from ..core.store.games import SavedGame, Store
     from ..core.store.settings import Settings
 from .common import (
@@ -19,9 +21,11 @@ from .common import (
     UsageError,
     add_no_save,
     add_rule_options,
+    add_screen_reader,
     board_from_args,
     parse_players,
     saved_game_id,
+    screen_reader_wanted,
     whole_number,
 )
 
@@ -42,6 +46,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if named_players is None:
         named_players = remembered.players or DEFAULT_PLAYERS
     players = parse_players(named_players)
+    if screen_reader_wanted(args):
+        return _play_plain(args, board, players, mode, named)
     # Textual and the app import some 100,000 objects that live as long as the process:
     # collecting among them as they load (a dozen collections, 10-15 ms before the first
     # frame) frees nothing. They are frozen as they stand, so no collection walks them.
@@ -70,6 +76,37 @@ def cmd_play(args: argparse.Namespace) -> int:
         notices=notices,
     )
     return run_app(app)  # non-zero after a crash, which leaves a short note on stderr
+
+
+def _play_plain(
+    args: argparse.Namespace, board: Board, players: list[Player], mode: str, named: bool
+) -> int:
+    """``snl play --screen-reader``: the same game in plain lines (``snl_tui.plain``)."""
+    import sys
+
+    from ..core.session import GameSettings
+    from ..core.store.saving import GameSaver
+    from ..plain.console import Console
+    from ..plain.game import PlainGame
+
+    session = GameSession(GameSettings(board, tuple(players), args.seed, mode))
+    saver = None if args.no_save else GameSaver(None, opener=_game_store)
+    offer = None
+    if saver is not None and not args.no_resume_offer and saver.store is not None:
+        # As on screen: a bare ``snl`` offers the last unfinished game, a named board or
+        # mode only an unfinished game of that board and mode.
+        from ..core.store.saving import last_resumable
+
+        def same_game(saved: SavedGame) -> bool:
+            return saved.board == board and saved.mode == mode
+
+        offer = last_resumable(saver.store, same_game if named else None)
+    console = Console(sys.stdout, sys.stdin)
+    try:
+        return PlainGame(session, console, saver, offer=offer).run()
+    finally:
+        if saver is not None and saver.store is not None:
+            saver.store.close()
 
 
 def _remembered(args: argparse.Namespace) -> tuple[Settings, list[str]]:
@@ -132,6 +169,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
         session = _session(saved)
         if args.no_save:
             store.close()  # read, never written
+        if screen_reader_wanted(args):
+            return _resume_plain(session, None if args.no_save else store, saved.id)
         from ..app import SnlApp, run_app  # Textual loads only to play
 
         app = SnlApp(
@@ -145,6 +184,22 @@ def cmd_resume(args: argparse.Namespace) -> int:
         return run_app(app)
 
 
+def _resume_plain(session: GameSession, store: Store | None, game_id: int) -> int:
+    """``snl resume --screen-reader``: the saved game goes on in plain lines."""
+    import sys
+
+    from ..core.store.saving import GameSaver
+    from ..plain.console import Console
+    from ..plain.game import PlainGame
+
+    saver = None
+    if store is not None:
+        saver = GameSaver(store)
+        saver.resumed(session, game_id)
+    console = Console(sys.stdout, sys.stdin)
+    return PlainGame(session, console, saver, resumed=game_id).run()
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """``snl replay ID``: show a saved game again, move by move (nothing is written)."""
     from ..core.store.games import open_store
@@ -152,6 +207,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     with open_store(create=False) as store:
         saved = _saved_game(store, args.game)
     session = _session(saved)
+    if screen_reader_wanted(args):
+        import sys
+
+        from ..plain.console import Console
+        from ..plain.replay import replay
+
+        return replay(session, Console(sys.stdout, sys.stdin))
     from ..app import SnlApp, run_app
 
     return run_app(SnlApp.replaying(session, animate=not args.no_animation))
@@ -179,6 +241,7 @@ def add_play_parser(commands: Subcommands) -> None:
         action="store_true",
         help="start a new game without offering the last unfinished one (snl serve's tabs)",
     )
+    add_screen_reader(play)
     add_rule_options(play)
 
 
@@ -189,9 +252,11 @@ def add_resume_parser(commands: Subcommands) -> None:
     )
     resume.add_argument("--no-animation", action="store_true", help="move tokens instantly")
     add_no_save(resume)
+    add_screen_reader(resume)
 
 
 def add_replay_parser(commands: Subcommands) -> None:
     replay = commands.add_parser("replay", help="show a saved game again, move by move")
     replay.add_argument("game", metavar="ID", help="the game's id in 'snl games'")
     replay.add_argument("--no-animation", action="store_true", help="move tokens instantly")
+    add_screen_reader(replay)

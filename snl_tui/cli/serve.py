@@ -164,6 +164,10 @@ def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
     if Path(board).suffix and Path(board).exists():
         board = str(Path(board).resolve())
     words = [sys.executable, "-m", "snl_tui", "play", board, "--players", args.players]
+    # textual-serve speaks to a Textual app: the plain lines of the screen-reader mode
+    # (which the setting screen_reader = true would choose) would break the page. The
+    # page has its own screen-reader option (?screenreader=1).
+    words.append("--no-screen-reader")
     words += ["--mode", args.mode]
     if args.no_animation:
         words.append("--no-animation")
@@ -183,6 +187,7 @@ def join_command(
     """One browser tab's ``snl join`` (``numbered``: Guest, Guest 2, ... for tabs that
     all have the same name), under the data limit."""
     words = [sys.executable, "-m", "snl_tui", "join", room, "--name", name]
+    words.append("--no-screen-reader")  # a browser tab: see play_command
     if numbered:
         words.append("--numbered")
     if password is not None:

@@ -128,7 +128,15 @@ def turn_table(board: Board) -> tuple[list[list[int]], int, bool]:
     rows = roll_table(board)
     if not rules.three_sixes:
         return rows, rules.faces, rules.six_again
-    faces, goal, top = rules.faces, board.goal, rules.faces - 1
+    return turn_outcomes(rows, board.goal, rules.faces), rules.faces**3, False
+
+
+def turn_outcomes(rows: Sequence[Sequence[int]], goal: int, faces: int) -> list[list[int]]:
+    """Under ``three_sixes``: the ``faces**3`` equally likely ends of a whole turn from
+    each position below the goal, given its roll table (``rows[p][d - 1]``, as
+    ``roll_table``). A top face that does not win rolls again; a third one in a row
+    sends the token back to where the turn began."""
+    top = faces - 1
 
     def after(p: int, die_index: int) -> int:
         return goal if p == goal else rows[p][die_index]
@@ -149,7 +157,7 @@ def turn_table(board: Board) -> tuple[list[list[int]], int, bool]:
                 ends += [after(two, third) for third in range(top)]
                 ends.append(start)  # the third top face: back to the turn's start
         turns.append(ends)
-    return turns, faces**3, False
+    return turns
 
 
 def roll_table(board: Board) -> list[list[int]]:

@@ -272,3 +272,34 @@ def test_browser_tabs_join_a_room(browser: Any, serve: Callable[..., str], room_
     finally:
         for page in (first, second):
             page.close()
+
+
+def accessible_text(page: Any) -> str:
+    """The rows xterm.js keeps for screen readers (its accessibility tree), or ''."""
+    text: str = page.evaluate(
+        "(document.querySelector('.xterm-accessibility-tree') || {}).innerText || ''"
+    )
+    return text
+
+
+def test_screenreader_in_the_address_turns_on_the_terminals_screen_reader_mode(
+    browser: Any, serve: Callable[..., str]
+) -> None:
+    url = serve("--no-animation")
+    reader = open_game(browser, url + "?screenreader=1", 1280, 800)
+    sighted = open_game(browser, url, 1280, 800)
+    try:
+        wait_for(lambda: "Roll" in screen_text(reader), "the game in the screen-reader tab")
+        assert reader.evaluate("window.snlTerminal.options.screenReaderMode") is True
+        # The option reached the terminal: its rows are text a screen reader reads, and
+        # they follow the game (a key pressed without a click shows up there too).
+        wait_for(lambda: "Roll" in accessible_text(reader), "the footer in the rows")
+        reader.keyboard.press("r")
+        wait_for(lambda: "You rolled" in accessible_text(reader), "the roll in the rows")
+        # Without the option the page is as before: no accessibility tree.
+        wait_for(lambda: "Roll" in screen_text(sighted), "the game in the other tab")
+        assert sighted.evaluate("window.snlTerminal === undefined")
+        assert accessible_text(sighted) == ""
+    finally:
+        reader.close()
+        sighted.close()

@@ -8,15 +8,15 @@ import itertools
 import math
 import random
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
 from snl_tui.core.errors import BoardError
-from snl_tui.core.odds.analysis import analyze
-from snl_tui.core.odds.markov import DENSE_TURN_LIMIT, _TurnOperator
+from snl_tui.core.odds import markov
+from snl_tui.core.odds.analysis import analyze, clear_cache
+from snl_tui.core.odds.markov import DENSE_TURN_LIMIT
 from snl_tui.core.rules import Rules
 from snl_tui.core.studio.impacts import jump_impacts
 
@@ -126,20 +126,21 @@ def test_percentile_turns_are_the_first_turn_reaching_the_share(board: Board, q:
 
 
 @SETTINGS
-@given(boards(), st.data())
-def test_dense_and_gathering_turn_operators_agree(board: Board, data: st.DataObject) -> None:
+@given(boards())
+def test_dense_and_gathering_turn_operators_agree(board: Board) -> None:
     # Small boards use a dense turn matrix, large ones gathers and pointer doubling:
-    # the same operator either way.
-    chain = analyze(board)._chain
-    kept = chain.kept_index
-    args = (kept[chain.dest[chain.kept]], kept[chain.goal], chain.faces, chain.six_again)
-    dense, gathering = _TurnOperator(*args, dense=True), _TurnOperator(*args, dense=False)
-    size = len(chain.kept)
-    values = np.array(data.draw(st.lists(st.floats(0, 1), min_size=size, max_size=size)))
-    one, two = np.empty(size), np.empty(size)
-    dense.apply(values, one)
-    gathering.apply(values, two)
-    assert one == pytest.approx(two, abs=1e-13)
+    # the same figures either way (the path chosen by size: DENSE_TURN_LIMIT).
+    figures = []
+    for limit in (10**9, 0):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(markov, "DENSE_TURN_LIMIT", limit)
+            clear_cache()
+            a = analyze(board, players=2)
+            figures.append((a.win_chances, a.finish_within(5), a.finish_within(20)))
+    clear_cache()
+    (w1, *f1), (w2, *f2) = figures
+    assert w1 == pytest.approx(w2, abs=1e-12)
+    assert f1 == pytest.approx(f2, abs=1e-12)
 
 
 def test_a_large_six_again_board_matches_plain_iteration() -> None:

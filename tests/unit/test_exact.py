@@ -37,10 +37,10 @@ from snl_tui.core.odds.exact import (
 from snl_tui.core.odds.exact_wins import (
     _chinese_remainder,
     crt_functional,
-    reachable_positions,
     symmetric_power,
 )
 from snl_tui.core.odds.markov import chain_of
+from snl_tui.core.odds.model import reachable_positions
 from snl_tui.core.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]

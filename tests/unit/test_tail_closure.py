@@ -17,8 +17,8 @@ from snl_tui.core.odds.analysis import EXACT, analyze
 from snl_tui.core.odds.markov import (
     EXTENSION_ERROR,
     TAIL_TOLERANCE,
+    Chain,
     TailBounds,
-    _Chain,
     _gap_peak,
     chain_of,
     clear_cache,
@@ -73,7 +73,7 @@ def test_the_bounds_hold_on_every_later_turn(board: Board, turns: int) -> None:
 
 
 def without_closure(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_Chain, "tail_bounds", lambda self, positions, horizon: None)
+    monkeypatch.setattr(Chain, "tail_bounds", lambda self, positions, horizon: None)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -207,7 +207,7 @@ def test_a_tail_written_in_closed_form_matches_every_turn(board: Board) -> None:
     assume(chain_of(board).distribution_left_out is None)
     closed = distribution_figures(board)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_Chain, "_extended", lambda self, *args: None)
+        patch.setattr(Chain, "_extended", lambda self, *args: None)
         clear_cache()
         summed = distribution_figures(board)
     clear_cache()
@@ -233,7 +233,7 @@ def test_long_games_write_their_tail_in_closed_form(seed: int) -> None:
     assert computed < last  # never iterated as far as the percentile it gives
     figures = distribution_figures(board)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_Chain, "_extended", lambda self, *args: None)
+        patch.setattr(Chain, "_extended", lambda self, *args: None)
         clear_cache()
         summed = distribution_figures(board)
         assert analyze(board).percentile_turns(0.99) == last

@@ -23,9 +23,10 @@ from .markov import (
     MAX_DISTRIBUTION_SQUARES,
     TAIL_TOLERANCE,
     AnalysisError,
+    Chain,
     Column,
+    Progress,
     TailBounds,
-    _Chain,
     chain_of,
     clear_cache,
     forecast,
@@ -92,7 +93,7 @@ class Analysis:
     players: int
     positions: tuple[int, ...]
     to_move: int
-    _chain: _Chain = field(repr=False)
+    _chain: Chain = field(repr=False)
     _wins: tuple[float, ...] = field(repr=False)
     _wins_error: float = field(default=0.0, repr=False)
     _modes: dict[int, tuple[Column, bool]] = field(default_factory=dict, repr=False, compare=False)
@@ -459,12 +460,15 @@ def analyze(
     players: int = 1,
     positions: Sequence[int] | None = None,
     to_move: int = 0,
+    progress: Progress | None = None,
 ) -> Analysis:
     """The exact odds of random play on ``board`` for ``players`` seats in turn order.
 
     ``positions`` are the seats' squares (default: everyone on the rules' start) and
-    ``to_move`` the seat that rolls next. Raises ``AnalysisError`` for a board too large,
-    ``SnlError``/``MoveError`` for bad arguments.
+    ``to_move`` the seat that rolls next. ``progress(text)``, when given, hears what a
+    long analysis is doing (then and for the figures read from the result). Raises
+    ``AnalysisError`` for a board too large, ``SnlError``/``MoveError`` for bad
+    arguments.
     """
     if type(players) is not int or not 1 <= players <= MAX_PLAYERS:
         raise SnlError(f"a game has 1 to {MAX_PLAYERS} players, not {players!r}")
@@ -480,6 +484,7 @@ def analyze(
     if type(to_move) is not int or not 0 <= to_move < players:
         raise SnlError(f"seat {to_move!r} does not exist (0..{players - 1})")
     chain = chain_of(board)
+    chain.listen(progress)
     if chain.distribution_left_out is not None:
         return Analysis(board, players, squares, to_move, chain, ())
     if players == 1:

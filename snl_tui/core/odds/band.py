@@ -31,7 +31,6 @@ numpy only: no scipy import, unless the k x k factorisation is large enough to r
 from __future__ import annotations
 
 import math
-import sys
 import warnings
 from dataclasses import dataclass
 from functools import cached_property
@@ -44,15 +43,15 @@ from .blas import one_thread
 BLOCK = 256
 """Squares per block of the back-substitution (one Toeplitz product each)."""
 REUSE_FACTORISATION = 1500
-"""From this many corrections on (or when scipy is loaded anyway), K is factorised once
-with ``scipy.linalg.lu_factor`` for every solve; below it numpy inverts K once, which
-costs less than importing scipy (about a quarter of a second)."""
+"""From this many corrections on (or on a board of ``LAPACK_SQUARES``, which loads
+``scipy.linalg`` anyway), K is factorised once with ``scipy.linalg.lu_factor`` for every
+solve; below it numpy solves (``DIRECT_SOLVES``), which costs less than importing scipy."""
 DIRECT_SOLVES = 2
 """Without scipy, the first this many solves of K are numpy LU solves (one
 factorisation each, a quarter of an inversion's work); from the next one on, numpy
 inverts K once and every later solve is a product. ``snl analyze`` needs two (the
-expectation with the condition estimate's right-hand side beside it, then the spread):
-at 50 x 50 with 1,000 jumps 49 ms against the inversion's 87 ms."""
+expectation with the condition estimate's right-hand side beside it, then the spread),
+half an inversion's work."""
 REFINEMENTS = 3
 """Most steps of iterative refinement after a solve whose residual is too large."""
 
@@ -143,13 +142,8 @@ SETTLED = 4 * float(np.finfo(float).eps)
 """How close to its limit the renewal sequence must stay to be taken as settled."""
 LAPACK_SQUARES = 50_000
 """From this many squares on, the plain walk's back-substitution is LAPACK's banded
-triangular solve (``scipy.linalg.lapack.dtbtrs``: a few ms for a million squares, where
-the numpy blocks take ~50 ms); below it, numpy blocks (no scipy import)."""
-
-
-def scipy_linalg_loaded() -> bool:
-    """Is ``scipy.linalg`` imported already (so that using it costs nothing more)?"""
-    return "scipy.linalg" in sys.modules
+triangular solve (``scipy.linalg.lapack.dtbtrs``, an order of magnitude faster than
+the numpy blocks there); below it, numpy blocks (no scipy import)."""
 
 
 class PlainSolver:
@@ -318,7 +312,7 @@ class PlainSolver:
         if not len(k):
             return rhs
         if self._lu is None and self._inverse is None:
-            if len(k) >= REUSE_FACTORISATION or scipy_linalg_loaded():
+            if len(k) >= REUSE_FACTORISATION or self._band is not None:
                 from scipy.linalg import lu_factor
 
                 self._lu = lu_factor(k, check_finite=False)

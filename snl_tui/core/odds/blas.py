@@ -2,15 +2,14 @@
 
 The dense systems here are small (a board's jump corrections: a few hundred rows, a
 few thousand at most), and numpy's OpenBLAS runs them on every core: on this project's
-2-core machines that is no faster alone and stalls when the other core is busy (a
-105 x 105 solve took 0.2 ms on one thread and up to 390 ms on two under load; the
-2,000 x 2,000 factorisation of a 1000 x 1000 board 0.9 s against 1.4 s). The game's
+2-core machines that is no faster alone and stalls when the other core is busy (by a
+factor of a thousand on a small solve under load). The game's
 own thread is the other core's user too. ``one_thread()`` limits BLAS to one thread
 for the duration of a block (``threadpoolctl``, set up on first use); without it, or
 when the BLAS library cannot be found, the block runs as it is. A process whose BLAS was
 started on one thread (the ``snl`` console script sets the variables before numpy loads,
 then calls ``started_on_one_thread``) skips threadpoolctl altogether: its import and its
-scan of the loaded libraries cost ~8 ms of a 0.2 s ``snl analyze``.
+scan of the loaded libraries are a noticeable share of a short ``snl analyze``.
 """
 
 from __future__ import annotations

@@ -25,8 +25,9 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
 from ..board import Board
-from .exact_wins import reachable_positions, win_chances
+from .exact_wins import win_chances
 from .markov import AnalysisError, chain_of
+from .model import reachable_positions
 
 MAX_EXACT_SQUARES = 144
 """Largest board with exact fractions (12 x 12)."""
@@ -138,9 +139,7 @@ def exact_expected_turns(board: Board, start: int | None = None) -> Fraction | N
         ends = chain.dest[here].tolist()
         # Counted per destination: a three_sixes turn has faces**3 equally likely ends.
         counts = Counter(there for there in ends if there != goal)
-        ending = sum(counts.values())
-        if chain.six_again and ends[-1] != goal:
-            ending -= 1  # a top roll that does not win rolls again in the same turn
+        ending = int(chain.turns.ends_turn(here).sum())
         row: Row = {here: Fraction(1)}
         for there, count in counts.items():
             row[there] = row.get(there, Fraction(0)) - Fraction(count, faces)

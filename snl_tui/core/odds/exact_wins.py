@@ -60,6 +60,7 @@ import numpy as np
 
 from ..board import Board
 from .markov import AnalysisError, chain_of
+from .model import reachable_positions
 
 if TYPE_CHECKING:
     from flint import fmpq, fmpq_poly, fmpz, fmpz_poly, nmod_poly
@@ -73,20 +74,6 @@ CRT_BLOCKS = (64, 8)
 taken modulo the product of 64 primes, then of 8, then of each."""
 
 _PRIMES: list[int] = []
-
-
-def reachable_positions(dest: np.ndarray, goal: int, starts: Sequence[int]) -> list[int]:
-    """The positions a game from ``starts`` can reach, the goal left out, in the order
-    first met."""
-    seen = set(starts)
-    order = [p for p in starts if p != goal]
-    for here in order:
-        for there in dest[here].tolist():
-            if there not in seen:
-                seen.add(there)
-                if there != goal:
-                    order.append(there)
-    return order
 
 
 def win_chances(board: Board, players: int) -> list[Fraction]:

@@ -1,32 +1,27 @@
 """The Markov chain of one board (SPEC 6): exact odds of random play, never a simulation.
 
-The chain's states are the positions 0..goal (0 = off the board); the goal absorbs. The
-engine decides what every roll does: ``count_to`` and the board's landing table (what
-``next_position`` is made of) give one roll table, ``dest[p, d - 1]``, built with numpy
-(a million-square board in a fraction of a second); everything else is sparse linear
-algebra on that table.
-
-Two time scales matter:
+The chain's states are the positions 0..goal (0 = off the board); the goal absorbs. What
+one turn does comes from the turn model (``model.TurnTable``, read off the engine's
+tables: no rule is restated here); everything else is linear algebra on that table.
 
 * A **roll** moves the token once (the engine's unit).
 * A **turn** is the whole run of rolls while the die shows its top face under
-  ``six_again`` (a top roll that wins ends the game at once). Without ``six_again`` a turn
-  is one roll. All the figures here count turns, because that is what a player waits for.
+  ``six_again`` (a top roll that wins ends the game at once); under ``three_sixes`` each
+  entry of the table is a whole turn. All the figures here count turns.
 
 What is computed, once per board and cached (boards are immutable and hashable):
 
 * which positions can reach the goal, and which can reach a *doomed* position (one from
-  which the goal is unreachable): graph searches (numpy, or ``scipy.sparse.csgraph`` on
-  large boards or once scipy is loaded), so an infinite expectation is detected exactly
-  and never by iterating until something gives up;
-* one solver of I - R over the positions that finish surely (R: the per-roll matrix,
-  six non-zeros a row on a six-sided die), reused for every right-hand side: the
-  expected turns, their second moment (the standard deviation) and the expected visits
-  (the transposed system). Exact to rounding on every board the solver takes (up to
-  1000 x 1000), with no iteration behind them: a dense solve up to
-  ``DENSE_SYSTEM_LIMIT`` positions, the plain walk plus one correction per jump
-  (``band``) where the roll table has that shape and it is the cheaper way
-  (``_plain_pays``), else one sparse LU factorisation (SuperLU);
+  which the goal is unreachable): graph searches (numpy up to ``NUMPY_SEARCH_LIMIT``
+  positions, ``scipy.sparse.csgraph`` above), so an infinite expectation is detected
+  exactly and never by iterating until something gives up;
+* one solver of I - R over the positions that finish surely, reused for every
+  right-hand side: the expected turns, their variance and the expected visits (the
+  transposed system). Two paths, chosen by the system's size and shape only (never by
+  what is imported): an LU factorisation (dense up to ``DENSE_SYSTEM_LIMIT`` positions,
+  SuperLU above), or the plain walk plus one correction per jump (``band``) where the
+  table has that shape and few enough jumps (``_plain_pays``). ``band`` is kept for the
+  1000 x 1000 boards of ``benchmarks/analysis.py``, where SuperLU fills in;
 * the probability of ever finishing (a second factorisation, only when some position
   finishes with a probability strictly between 0 and 1);
 * the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
@@ -37,22 +32,22 @@ What is computed, once per board and cached (boards are immutable and hashable):
   column that stops before its tail is resolved says so (``Column.unresolved``: the mass
   neither finished nor doomed at its last turn bounds every figure read from it), never
   silently. Boards over ``MAX_DISTRIBUTION_SQUARES`` get no table at all
-  (``distribution_left_out`` says why).
+  (``distribution_left_out`` says why); boards too large or too dense to solve in bounded
+  time and memory are refused at once (``refusal``).
 
 ``analysis.analyze`` only combines columns, so the game can call it after every move.
-``expected_turns(board)`` is the fast path for a generator's inner loop: one small sparse
-solve over the positions a game from the start can reach, no table.
+``expected_turns(board)`` solves one expectation over the positions a game from the start
+can reach, no table; ``Chain.expectation_update`` serves small changes (``update``).
 
-scipy is imported on first use (inside the functions), never when this module loads:
-the game's first frame does not wait for it; where numpy does the work for less than
-the import costs (``band``, ``_Gather``, ``_reaching_numpy``), it is not imported at all
-unless something else loaded it already.
+scipy is imported on first use (inside the functions), never when this module loads, so
+the game's first frame does not wait for it; the numpy paths (``band``, ``_Gather``,
+``_reaching_numpy``) spare small and medium boards the import.
 """
 
 from __future__ import annotations
 
 import math
-import sys
+import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -64,10 +59,12 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from ..board import MAX_SIDE, Board
-from ..engine import count_to, jump_table, turn_table
 from ..errors import SnlError
 from .band import PlainSolver, PlainStructure, plain_structure
 from .blas import one_thread
+from .model import TurnModel, TurnTable, reachable_positions
+from .ready import SETTLED
+from .update import RowUpdate
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -94,8 +91,26 @@ COLUMN_WORK = 300_000_000
 a few seconds at most. A column still unresolved then carries its error bound."""
 
 
+PROGRESS_SQUARES = 40_000
+"""A board past this many squares says when it starts solving (``Chain.progress``)."""
+PROGRESS_EVERY = 2.0
+"""Seconds between two progress notes while the distribution is worked out."""
+
+Progress = Callable[[str], None]
+"""``progress(text)``: what a long analysis is doing now."""
+
+
 class AnalysisError(SnlError, ValueError):
     """A board that cannot be analysed exactly (too large)."""
+
+
+SMALL_BOARD_SQUARES = 2500
+"""Boards up to this many squares (50 x 50) are analysed with any number of jumps."""
+MAX_LARGE_BOARD_JUMPS = 3000
+"""Most snakes and ladders on a board of more than ``SMALL_BOARD_SQUARES``: the exact
+solve's time and memory grow with the jumps that the plain walk cannot take (a sparse
+factorisation fills in), so a board past this is refused at once rather than left to
+run for minutes and gigabytes (``docs/odds.md`` gives the measured bounds)."""
 
 
 def too_large_message(goal: int) -> str:
@@ -103,6 +118,20 @@ def too_large_message(goal: int) -> str:
         f"the board has {goal:,} squares: exact odds are computed for boards of at most "
         f"{MAX_ANALYSIS_SQUARES:,} squares"
     )
+
+
+def refusal(board: Board) -> str | None:
+    """Why ``board`` is too large to analyse exactly in bounded time and memory, or None."""
+    if board.goal > MAX_ANALYSIS_SQUARES:
+        return too_large_message(board.goal)
+    jumps = len(board.jumps)
+    if board.goal > SMALL_BOARD_SQUARES and jumps > MAX_LARGE_BOARD_JUMPS:
+        return (
+            f"the board has {board.goal:,} squares and {jumps:,} snakes and ladders: exact "
+            f"odds above {SMALL_BOARD_SQUARES:,} squares take at most "
+            f"{MAX_LARGE_BOARD_JUMPS:,}"
+        )
+    return None
 
 
 # -- the chain of one board ------------------------------------------------------------
@@ -120,7 +149,7 @@ class Column:
     error: float = 0.0
     """A bound on how far any entry may be off: 0 where every turn was computed, the
     half-width of the geometric bounds where the tail was written in closed form
-    (``_Chain.columns`` with ``extend``)."""
+    (``Chain.columns`` with ``extend``)."""
 
     @property
     def resolved(self) -> bool:
@@ -165,7 +194,7 @@ class TailBounds:
         )
 
 
-class _Chain:
+class Chain:
     """The Markov-chain work for one board: built on first use, then cached.
 
     Holds no reference to the board, so the cache entry (a WeakKeyDictionary value) does
@@ -173,13 +202,15 @@ class _Chain:
     """
 
     def __init__(self, board: Board) -> None:
-        if board.goal > MAX_ANALYSIS_SQUARES:
-            raise AnalysisError(too_large_message(board.goal))
+        refused = refusal(board)
+        if refused is not None:
+            raise AnalysisError(refused)
         self.goal = goal = board.goal
         # dest[p, d - 1]: where face d from p ends (the engine's rules), or under
         # three_sixes the equally likely ends of a whole turn, each one turn. The goal
         # row loops onto itself so that the goal absorbs.
-        self.dest, self.faces, self.six_again = roll_array(board)
+        self.turns = turn_table_of(board)
+        self.dest, self.faces, self.six_again = self.turns.dest, self.turns.width, self.turns.again
         self.per_roll = not board.rules.three_sixes  # dest's entries are single rolls
         self.size = goal + 1
         self.can_finish, self.safe = _reachability(self.dest, goal)
@@ -190,6 +221,25 @@ class _Chain:
         self._trends: dict[tuple[int, ...], list[tuple[int, float]]] = {}
         self._final: dict[int, Column] = {}
         self._reads: dict[int, tuple[tuple[int, int, int], Column]] = {}
+        self.progress: Progress | None = None
+        """Told what a long analysis is doing (``snl analyze`` prints it on stderr)."""
+        self._said = 0.0
+
+    def listen(self, progress: Progress | None) -> None:
+        """Tell ``progress`` from now on what a long analysis does (None: nobody); the
+        first periodic note comes ``PROGRESS_EVERY`` from now, so a short one is quiet."""
+        self.progress = progress
+        self._said = time.monotonic()
+
+    def _say(self, text: str, every: float = 0.0) -> None:
+        """Tell ``progress`` (if any) ``text``; with ``every``, at most once a period."""
+        if self.progress is None:
+            return
+        now = time.monotonic()
+        if every and now - self._said < every:
+            return
+        self._said = now
+        self.progress(text)
         """Columns that are complete (resolved to ``TAIL_TOLERANCE``): never recomputed."""
 
     @property
@@ -206,14 +256,13 @@ class _Chain:
 
     def _ends_turn(self, states: np.ndarray) -> np.ndarray:
         """Per state and face: the roll ends the turn without winning."""
-        ends: np.ndarray = self.dest[states] != self.goal
-        if self.six_again:
-            ends[:, -1] = False  # a top roll that does not win rolls again, same turn
-        return ends
+        return self.turns.ends_turn(states)
 
     @cached_property
     def _safe_system(self) -> _System:
         """I - R over every safe position but the goal (a turn may begin anywhere)."""
+        if self.size > PROGRESS_SQUARES:
+            self._say(f"solving for the expected turns over {self.size - 1:,} squares")
         return _System(self.dest, self._safe_states, self.faces)
 
     @cached_property
@@ -232,6 +281,19 @@ class _Chain:
         if system._plain is None:
             return system
         return _System(self.dest, self._safe_states, self.faces, plain=False)
+
+    def expectation_update(self) -> RowUpdate:
+        """Expected turns after a small change of the turn table (a jump removed), by
+        low-rank updates of this board's factorised system (``update.RowUpdate``)."""
+        system = self.factorised_system
+
+        def rows_of(picked: np.ndarray) -> np.ndarray:
+            unit = np.zeros((len(system.states), len(picked)))
+            unit[picked, np.arange(len(picked))] = 1.0
+            rows: np.ndarray = system.solve(unit, transposed=True).T
+            return rows
+
+        return RowUpdate(self.turns, system.index, self._extra_rolls[system.states], rows_of)
 
     @cached_property
     def _extra_rolls(self) -> np.ndarray:
@@ -373,9 +435,7 @@ class _Chain:
         here = np.repeat(np.arange(self.size), self.faces)
         there = self.dest.ravel()
         keep = undecided[here] & undecided[there]
-        ends = np.ones(self.dest.shape, dtype=bool)
-        if self.six_again:
-            ends[:, -1] = False
+        ends = self.turns.ends_turn()  # (where it is kept, ``there`` is not the goal)
         here, there, ends_turn = here[keep], there[keep], ends.ravel()[keep]
         graph = csr_matrix((np.ones(len(here)), (here, there)), shape=(self.size, self.size))
         _, component = connected_components(graph, directed=True, connection="strong")
@@ -491,6 +551,7 @@ class _Chain:
                 return extended
             sooner = forecast(trend, table.t, EXTENSION_ERROR) if extend else 0
             table.advance(_paced(table.t, wait, sooner))
+            self._say(f"finishing-turn distribution: {table.t:,} turns so far", PROGRESS_EVERY)
             columns = self._read(table, None, positions)
         if finished(columns) or table.complete:
             return columns
@@ -503,6 +564,7 @@ class _Chain:
             turn = table.t + follow.t
             sooner = forecast(trend, turn, EXTENSION_ERROR) if extend else 0
             follow.advance(_paced(turn, wait, sooner))
+            self._say(f"finishing-turn distribution: {turn:,} turns so far", PROGRESS_EVERY)
             columns = self._read(table, follow, positions)
         return columns
 
@@ -702,7 +764,7 @@ MAX_EXTENSION = 2_000_000
 """Most turns a tail is written out in closed form (16 MB a column)."""
 
 Done = Callable[[list[Column]], bool]
-"""When a computation of columns may stop (see ``_Chain.columns``)."""
+"""When a computation of columns may stop (see ``Chain.columns``)."""
 
 FOLLOWS_KEPT = 8
 """Stretches past the table kept per board (the last positions asked about)."""
@@ -777,31 +839,27 @@ def _stretch_length(turns: int) -> int:
 
 
 DENSE_SYSTEM_LIMIT = 128
-"""Up to this many states the system I - R is solved as a dense matrix (LAPACK, a few
-microseconds); above it, one sparse SuperLU factorisation serves every solve."""
+"""Up to this many states the system I - R is solved as a dense matrix (LAPACK, no scipy
+import); above it, one sparse SuperLU factorisation serves every solve."""
 
 
-PLAIN_RANK_COLD = 1500
-"""With scipy not loaded yet, a board of up to this many jumps is solved as the plain
-walk plus corrections (``band``): a k x k dense factorisation costs less than importing
-scipy's sparse solver (a quarter of a second) up to about here."""
+PLAIN_RANK = 1500
+"""Up to this many corrections (jumps) the plain walk plus corrections (``band``) solves
+the board: a k x k dense factorisation costs less than importing scipy's sparse solver.
+Past it, while k^3 stays below ``PLAIN_RANK_WORK`` times the squares, too (a sparse
+factorisation fills in with the jumps on a large board)."""
 PLAIN_RANK_WORK = 20_000
-"""With scipy loaded, the plain walk plus corrections is used while k^3 stays below this
-many times the squares (a sparse factorisation fills in with the jumps: at 1000 x 1000
-with 2,000 jumps it has 16 M entries; at 50 x 50 with 1,000 jumps it takes 3 ms)."""
 
 
 def _plain_pays(structure: PlainStructure) -> bool:
-    """Is the plain walk plus corrections the cheaper way to solve this board?"""
+    """Is the plain walk plus corrections the way to solve this board (its shape only)?"""
     rank = structure.rank
-    if rank**3 <= PLAIN_RANK_WORK * structure.squares:
-        return True
-    return rank <= PLAIN_RANK_COLD and "scipy.sparse.linalg" not in sys.modules
+    return rank <= PLAIN_RANK or rank**3 <= PLAIN_RANK_WORK * structure.squares
 
 
 class _DenseSolver:
-    """``solve(rhs, trans)`` like SuperLU's, for a small dense matrix (LU per solve:
-    each is a few microseconds at this size)."""
+    """``solve(rhs, trans)`` like SuperLU's, for a small dense matrix (an LU per solve:
+    cheap at this size)."""
 
     def __init__(self, matrix: np.ndarray) -> None:
         self.matrix = matrix
@@ -878,8 +936,7 @@ class _System:
             warnings.simplefilter("ignore")
             try:
                 # Minimum degree on A^T + A keeps the fill low on boards whose snakes
-                # reach far back (measured: 1000 x 1000 with 2000 jumps factorises in
-                # about 1.3 s, with 16 M non-zeros in L and U; COLAMD takes 4x).
+                # reach far back (COLAMD took four times as long on 1000 x 1000).
                 self._lu = splu(matrix.tocsc(), permc_spec="MMD_AT_PLUS_A")
             except RuntimeError:  # exactly singular in floating point: too large
                 self._failed = True
@@ -1116,9 +1173,7 @@ def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
 WINDOW_SHARE = 0.8
 """The turn is a ``_Window`` (sliding sums over every position) when at least this share
 of the positions are landing squares; with many jumps (a 50 x 50 board with 1,000 has
-73%) the gathers or scipy's product over the landing squares alone cost less (10.6 us a
-turn against 16.4 there; 13.2 against 13.4 with 100 jumps, and against 16-23 us for the
-gathers without scipy)."""
+73%) the gathers over the landing squares alone cost less."""
 
 DENSE_TURN_LIMIT = 96
 """Up to this many positions a turn is one dense matrix-vector product; above it the
@@ -1155,7 +1210,6 @@ class _TurnOperator:
         self.scale = 1.0 / faces
         self.window = window
         self.dense: np.ndarray | None = None
-        self.sparse: Any = None
         self.gather: _Gather | None = None
         self.levels: list[tuple[np.ndarray, float]] = []
         if window is not None:  # every position, in square order: sliding sums
@@ -1179,21 +1233,7 @@ class _TurnOperator:
                 b = np.linalg.solve(np.eye(size) - a[:, :size], b[:, :size])
             self.dense = np.ascontiguousarray(b[:, :size])
             return
-        rows = np.repeat(np.arange(size), faces)
-        cols = ending.ravel()
-        keep = cols < size  # not the sink
-        if "scipy.sparse" in sys.modules:
-            # B as a sparse matrix: one matrix-vector product in C per turn, about twice
-            # as fast as gathering along the roll table with numpy (measured at 50 x 50).
-            from scipy.sparse import csr_matrix
-
-            self.sparse = csr_matrix(
-                (np.full(int(keep.sum()), self.scale), (rows[keep], cols[keep])),
-                shape=(size, size),
-            )
-        else:
-            # Not worth importing scipy for (a quarter of a second): numpy gathers.
-            self.gather = _Gather(ending, self.scale)
+        self.gather = _Gather(ending, self.scale, goal)
         if six_again:
             weight = self.scale
             while True:  # until the next block of terms weighs below 1e-18
@@ -1205,12 +1245,10 @@ class _TurnOperator:
 
     def _product(self, values: np.ndarray) -> np.ndarray:
         """B @ values."""
-        if self.gather is not None:
-            out = np.empty(self.size)
-            self.gather(values, out)
-            return out
-        product: np.ndarray = self.sparse @ values
-        return product
+        assert self.gather is not None
+        out = np.empty(self.size)
+        self.gather(values, out)
+        return out
 
     @property
     def step(self) -> Callable[[np.ndarray, np.ndarray], object]:
@@ -1219,12 +1257,9 @@ class _TurnOperator:
             return self.dense.dot
         if self.window is not None:
             return self.window
-        if self.levels:
+        if self.levels or self.gather is None:
             return self.apply
-        if self.gather is not None:
-            return self.gather
-        product = _matvec(self.sparse)
-        return self.apply if product is None else product
+        return self.gather
 
     def apply(self, values: np.ndarray, out: np.ndarray) -> None:
         if self.dense is not None:
@@ -1387,79 +1422,49 @@ class _Window:
 class _Gather:
     """``gather(values, out)``: out = B @ values for B given by its roll table (``ending``:
     per position and face where the roll ends the turn, or the sink ``size``), by numpy
-    gathers along the table, one face at a time (rows contiguous)."""
+    gathers along the table, one face at a time (rows contiguous).
 
-    def __init__(self, ending: np.ndarray, scale: float) -> None:
+    The sink reads position ``zero`` instead (the goal), whose value is 0 in every
+    vector the chain steps: the unresolved and the doomed mass, and the tail bounds'
+    vectors built from them. So no padded copy of ``values`` is made per turn."""
+
+    def __init__(self, ending: np.ndarray, scale: float, zero: int) -> None:
         size = ending.shape[0]
-        self.columns = np.ascontiguousarray(ending.T, dtype=np.intp)
+        sinkless = np.where(ending >= size, zero, ending)
+        self.columns = np.ascontiguousarray(sinkless.T, dtype=np.intp)
         self.scale = scale
-        self.padded = np.zeros(size + 1)  # the sink's entry stays 0
         self.gathered = np.empty(self.columns.shape)
-        self.size = size
 
     def __call__(self, values: np.ndarray, out: np.ndarray) -> None:
-        padded = self.padded
-        padded[: self.size] = values
-        np.take(padded, self.columns, out=self.gathered, mode="clip")  # no bounds buffer
+        np.take(values, self.columns, out=self.gathered, mode="clip")  # no bounds buffer
         np.add.reduce(self.gathered, axis=0, out=out)
         out *= self.scale
-
-
-def _matvec(matrix: Any) -> Callable[[np.ndarray, np.ndarray], None] | None:
-    """``product(values, out)``: out = matrix @ values without the per-call checks of
-    ``matrix @ values`` (they cost as much as the product itself at 2,500 positions, and
-    a long game takes tens of thousands of turns): scipy's own CSR kernel, or None if
-    this scipy does not have it where expected (then ``@`` serves)."""
-    try:
-        from scipy.sparse._sparsetools import csr_matvec
-    except ImportError:  # pragma: no cover - another scipy layout
-        return None
-    rows, cols = matrix.shape
-    indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
-
-    def product(values: np.ndarray, out: np.ndarray) -> None:
-        out.fill(0.0)
-        csr_matvec(rows, cols, indptr, indices, data, values, out)
-
-    return product
 
 
 # -- the roll table and the move graph -------------------------------------------------
 
 
 def roll_array(board: Board) -> tuple[np.ndarray, int, bool]:
-    """(dest, faces, again): dest[p, d - 1] is where face d from p ends, with a goal row
-    that loops onto itself (the goal absorbs); ``again``: a top roll that does not win
-    continues the turn.
+    """(dest, width, again): the board's ``TurnTable`` as arrays. ``dest[p, d - 1]`` is
+    where face d from p ends, with a goal row that loops onto itself (the goal absorbs);
+    ``again``: a top roll that does not win continues the turn. Under ``three_sixes`` the
+    rows are the engine's whole-turn outcomes (each entry one turn)."""
+    table = turn_table_of(board)
+    return table.dest, table.width, table.again
 
-    Built with numpy from the engine's own pieces: its jump table (the landing rule,
-    ``chain`` included) and ``count_to`` for the last ``faces`` positions (overshoot).
-    Under ``three_sixes`` the rows are the engine's ``turn_table`` (each entry one turn).
-    """
+
+def turn_table_of(board: Board) -> TurnTable:
+    """What one turn does on ``board`` (``model.TurnModel``), refusing a ``three_sixes``
+    table too large to hold."""
     rules = board.rules
-    goal, faces = board.goal, rules.faces
-    if rules.three_sixes:
-        rows, faces, again = turn_table(board)
-        if len(rows) * faces > MAX_TURN_TABLE_CELLS:
-            raise AnalysisError(
-                f"three tops in a row on a {faces ** (1 / 3):.0f}-sided die: the exact odds "
-                f"of {goal} squares need {len(rows) * faces:,} turn outcomes (at most "
-                f"{MAX_TURN_TABLE_CELLS:,})"
-            )
-        return np.array([*rows, [goal] * faces], dtype=np.int32).reshape(-1, faces), faces, again
-    # int32 (a million squares fit): half the memory traffic of the default integers.
-    jumps = np.fromiter(jump_table(board), dtype=np.int32, count=goal + 1)
-    squares = np.arange(goal + 1, dtype=np.int32)
-    landing = np.where(jumps < 0, squares, jumps)
-    counted = squares[:, None] + np.arange(1, faces + 1, dtype=np.int32)
-    np.minimum(counted, goal, out=counted)
-    dest: np.ndarray = landing[counted]
-    for here in range(max(0, goal - faces + 1), goal):
-        for die in range(goal - here + 1, faces + 1):
-            target = count_to(board, here, die)
-            dest[here, die - 1] = here if target is None else landing[target]
-    dest[goal] = goal
-    return dest, faces, rules.six_again
+    model = TurnModel.of(board)
+    if rules.three_sixes and board.goal * model.width > MAX_TURN_TABLE_CELLS:
+        raise AnalysisError(
+            f"three tops in a row on a {rules.faces}-sided die: the exact odds "
+            f"of {board.goal} squares need {board.goal * model.width:,} turn outcomes (at "
+            f"most {MAX_TURN_TABLE_CELLS:,})"
+        )
+    return model.table(model.landing_of(board))
 
 
 def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1488,13 +1493,13 @@ def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 NUMPY_SEARCH_LIMIT = 100_000
-"""Up to this many positions, with scipy not loaded, graph searches run in numpy (one
-vectorised step per level) rather than importing scipy's graph routines."""
+"""Up to this many positions graph searches run in numpy (one vectorised step per level:
+no scipy import); above it in ``scipy.sparse.csgraph``."""
 
 
 def _reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
     """Per position: can it reach a seed along the edges here -> there?"""
-    if size <= NUMPY_SEARCH_LIMIT and "scipy.sparse" not in sys.modules:
+    if size <= NUMPY_SEARCH_LIMIT:
         return _reaching_numpy(here, there, size, seeds)
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order
@@ -1538,8 +1543,8 @@ def _reaching_numpy(
 
 def positions_in(values: np.ndarray, size: int) -> np.ndarray:
     """The distinct entries of ``values`` (positions below ``size``), ascending: what
-    ``np.unique`` gives, without it (it imports ``numpy.ma``, 7-11 ms of a 0.2 s ``snl
-    analyze``)."""
+    ``np.unique`` gives, without it (it imports ``numpy.ma``, a noticeable share of a
+    short ``snl analyze``)."""
     present = np.zeros(size, dtype=bool)
     present[values.ravel()] = True
     found: np.ndarray = np.flatnonzero(present)
@@ -1559,14 +1564,14 @@ def sorted_distinct(values: np.ndarray) -> np.ndarray:
     return distinct
 
 
-_CHAINS: WeakKeyDictionary[Board, _Chain] = WeakKeyDictionary()
+_CHAINS: WeakKeyDictionary[Board, Chain] = WeakKeyDictionary()
 
 
-def chain_of(board: Board) -> _Chain:
+def chain_of(board: Board) -> Chain:
     """The board's chain, built on first use and cached while the board lives."""
     chain = _CHAINS.get(board)
     if chain is None:
-        chain = _Chain(board)
+        chain = Chain(board)
         _CHAINS[board] = chain
     return chain
 
@@ -1593,11 +1598,14 @@ def settle(board: Board) -> None:
     table = chain.table
     while not table.finished:
         table.advance(_stretch_length(table.t))
+    if is_settled(board):
+        SETTLED.add(board)
 
 
 def clear_cache() -> None:
     """Forget every board's cached chain (benchmarks time a cold start with it)."""
     _CHAINS.clear()
+    SETTLED.clear()
 
 
 # -- one expectation, fast (for a generator's inner loop and per-jump impacts) -----------
@@ -1612,46 +1620,42 @@ def expected_turns(board: Board, start: int | None = None) -> float:
     generator that scores thousands of candidate boards. Raises ``AnalysisError`` for a
     board too large.
     """
-    if board.goal > MAX_ANALYSIS_SQUARES:
-        raise AnalysisError(too_large_message(board.goal))
+    refused = refusal(board)
+    if refused is not None:
+        raise AnalysisError(refused)
     position = board.rules.start_position if start is None else start
-    dest, faces, again = roll_array(board)
-    return expected_from_dest(dest, board.goal, faces, again, position)
+    return expected_from_table(turn_table_of(board), position)
 
 
-def expected_from_rows(
-    rows: list[list[int]], goal: int, faces: int, six_again: bool, start: int
-) -> float:
-    """``expected_turns`` on a roll table (``rows[p][d - 1]`` for p below the goal)."""
-    dest = np.array([*rows, [goal] * faces], dtype=np.intp).reshape(-1, faces)
-    return expected_from_dest(dest, goal, faces, six_again, start)
-
-
-def expected_from_dest(
-    dest: np.ndarray, goal: int, faces: int, six_again: bool, start: int
-) -> float:
-    """``expected_turns`` on a roll array (``roll_array``'s ``dest``, goal row included)."""
+def expected_from_table(table: TurnTable, start: int) -> float:
+    """``expected_turns`` on a turn table (``model.TurnTable``)."""
+    dest, goal, faces = table.dest, table.goal, table.width
     if start == goal:
         return 0.0
     size = goal + 1
     here = np.repeat(np.arange(goal), faces)
     there = dest[:goal].ravel()
     # The positions a game from ``start`` can reach (the goal absorbs) ...
-    begin = np.zeros(size, dtype=bool)
-    begin[start] = True
-    reached = _reaching(there, here, size, begin)
+    if goal <= SMALL_BOARD_SQUARES:  # a few hundred edges: one pass in order met
+        reached = np.zeros(size, dtype=bool)
+        reached[reachable_positions(dest, goal, [start])] = True
+        reached[goal] = bool((dest[reached] == goal).any())
+    else:
+        begin = np.zeros(size, dtype=bool)
+        begin[start] = True
+        reached = _reaching(there, here, size, begin)
     if not reached[goal]:
         return math.inf
-    # ... must every one still be able to reach the goal, or some games never end.
-    seeds = np.zeros(size, dtype=bool)
-    seeds[goal] = True
-    if (reached & ~_reaching(here, there, size, seeds)).any():
-        return math.inf
+    # ... must every one still be able to reach the goal, or some games never end. (When
+    # each has a move forward, by induction from the top each can: no search needed.)
     reached[goal] = False
+    inside = np.flatnonzero(reached)
+    if not (dest[inside] > inside[:, None]).any(axis=1).all():
+        seeds = np.zeros(size, dtype=bool)
+        seeds[goal] = True
+        if (reached & ~_reaching(here, there, size, seeds)).any():
+            return math.inf
     system = _System(dest, np.flatnonzero(reached), faces)
-    ends = dest[system.states] != goal
-    if six_again:
-        ends[:, -1] = False
-    extra = system.solve(ends.sum(axis=1) / faces)
+    extra = system.solve(table.turn_cost(system.states))
     value = 1.0 + float(extra[system.index[start]])
     return value if math.isfinite(value) else math.nan

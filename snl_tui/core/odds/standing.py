@@ -10,12 +10,12 @@ it in a worker and hands the result to the panel.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..board import Board
 from ..errors import SnlError
+from .ready import SETTLED
 
 CHART_MIN_TURNS, CHART_MAX_TURNS = 30, 1000
 """The sparkline covers turns 1..(99th percentile of the games that finish), clamped to
@@ -55,8 +55,7 @@ def odds_at_hand(board: Board) -> bool:
     """Are the odds on ``board`` lookups now (its analysis done and complete), so that
     ``compute_odds`` takes well under a millisecond and may run on the UI thread? False
     until the first ``compute_odds`` on it has run (in a worker)."""
-    chain = sys.modules.get("snl_tui.core.odds.markov")  # not imported yet: nothing is ready
-    return chain is not None and bool(chain.is_settled(board))
+    return board in SETTLED
 
 
 def compute_odds(

@@ -1,4 +1,5 @@
-"""What snl remembers between runs: animation, theme, the last players, drawn jumps.
+"""What snl remembers between runs: animation, theme, the last players, drawn jumps,
+screen-reader mode.
 
 A small TOML file, ``settings.toml``, in the same data folder as the saved-games store
 (``$SNL_DATA_DIR`` when set). Reading never fails and never blocks: it is read like a
@@ -41,6 +42,8 @@ class Settings:
     """Snakes and ladders drawn end to end, or markers only (the board's ``j``)."""
     turn_bell: bool = True
     """A room rings the bell (and notifies) when it becomes your turn."""
+    screen_reader: bool = False
+    """Play in plain lines for a screen reader or a braille display (``--screen-reader``)."""
 
     def with_changes(self, **changes: Any) -> Settings:
         return replace(self, **changes)

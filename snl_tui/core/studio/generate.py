@@ -5,8 +5,8 @@ snakes; a step moves one end of a jump, moves a whole jump, or (when the counts 
 fixed) adds or removes one. The objective is the distance from the candidate's exact
 figures to the targets:
 
-* expected turns: one linear solve of the absorbing chain per candidate (numpy, over the
-  positions reachable from the start), the same equations as ``analysis``;
+* expected turns: the turn model's (``odds.update.Candidates``), a low-rank update of
+  the last accepted candidate per step: the analysis's own figure under every rule;
 * least rolls: the solver's own answer (``solve``) for the candidate board, only when
   targeted;
 * the first seat's edge: the finishing-turn distribution, only when targeted.
@@ -30,16 +30,17 @@ import itertools
 import math
 import random
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..board import Board, check_dimensions
-from ..engine import MAX_PLAYERS, count_to
+from ..engine import MAX_PLAYERS
 from ..errors import SnlError
 from ..odds.analysis import analyze
+from ..odds.model import TurnModel, TurnTable, reachable_positions, turn_matrix
+from ..odds.update import Candidates
 from ..rules import Rules
 from ..solver import count_optimal_routes, solve
 from ..text import plural
@@ -313,92 +314,17 @@ class GenerateResult:
 # -- the fast evaluator ----------------------------------------------------------------
 
 
-class _Moves:
-    """The roll table of a board size and rules, with the jumps left out.
-
-    ``counted[p, d - 1]`` is where counting ``d`` from ``p`` lands (engine.count_to), and
-    ``stays`` marks forfeited rolls. A candidate's roll table is then one gather through
-    its landing table: the engine's next_position, vectorised.
-    """
-
-    def __init__(self, rows: int, cols: int, rules: Rules) -> None:
-        blank = Board(rows, cols, rules=rules)
-        self.goal = goal = blank.goal
-        self.faces = faces = rules.faces
-        self.rules = rules
-        counted = np.zeros((goal, faces), dtype=np.intp)
-        stays = np.zeros((goal, faces), dtype=bool)
-        for p in range(goal):
-            for d in range(1, faces + 1):
-                t = count_to(blank, p, d)
-                if t is None:
-                    stays[p, d - 1] = True
-                    counted[p, d - 1] = p
-                else:
-                    counted[p, d - 1] = t
-        self.counted = counted
-        self.stays = stays
-        self.own = np.repeat(np.arange(goal, dtype=np.intp)[:, None], faces, axis=1)
-
-    def dest(self, jumps: dict[int, int]) -> np.ndarray:
-        """dest[p, d - 1] for p in 0..goal-1 under ``jumps`` (no jump ends on a start, so
-        chaining never applies)."""
-        landing = np.arange(self.goal + 1, dtype=np.intp)
-        if jumps:
-            landing[np.fromiter(jumps.keys(), np.intp)] = np.fromiter(jumps.values(), np.intp)
-        return np.where(self.stays, self.own, landing[self.counted])
-
-
-def _reachable(dest: np.ndarray, start: int, goal: int) -> list[int]:
-    """Positions reachable from ``start`` (goal excluded), in BFS order."""
-    seen = np.zeros(goal + 1, dtype=bool)
-    seen[start] = True
-    order = [start]
-    queue = deque([start])
-    rows = dest.tolist()
-    while queue:
-        here = queue.popleft()
-        if here == goal:
-            continue
-        for there in rows[here]:
-            if not seen[there]:
-                seen[there] = True
-                order.append(there)
-                queue.append(there)
-    return [p for p in order if p != goal]
-
-
-def _turn_matrix(dest: np.ndarray, start: int, six_again: bool) -> np.ndarray:
+def _turn_matrix(table: TurnTable, start: int) -> np.ndarray:
     """The one-turn transition matrix over the positions reachable from ``start`` (index
-    0 is ``start``, the last is the goal), a top roll under six_again continuing the turn."""
-    goal, faces = dest.shape[0], dest.shape[1]
-    states = [*_reachable(dest, start, goal), goal]
-    n = len(states)
-    index = np.full(goal + 1, -1, dtype=np.intp)
-    index[states] = np.arange(n)
-    sub = np.vstack([index[dest[states[:-1]]], np.full((1, faces), n - 1, dtype=np.intp)])
-    rows = np.repeat(np.arange(n), faces)
-    ending = sub.copy()
-    turn: np.ndarray = np.zeros((n, n))
-    if six_again:
-        # A top roll that does not win rolls again: T = (I - A)^-1 B.
-        top = sub[:, -1]
-        continues = top != n - 1
-        continues[n - 1] = False
-        a = np.zeros((n, n))
-        a[np.flatnonzero(continues), top[continues]] = 1.0 / faces
-        keep = np.ones(sub.shape, dtype=bool)
-        keep[continues, -1] = False
-        np.add.at(turn, (rows[keep.ravel()], ending.ravel()[keep.ravel()]), 1.0 / faces)
-        turn = np.linalg.solve(np.eye(n) - a, turn)
-    else:
-        np.add.at(turn, (rows, ending.ravel()), 1.0 / faces)
-    return turn
+    0 is ``start``, the last is the goal): the turn model's own (``model.turn_matrix``)."""
+    goal = table.goal
+    states = np.array([*reachable_positions(table.dest, goal, [start]), goal], dtype=np.intp)
+    return turn_matrix(table, states)
 
 
-def _finish_within(dest: np.ndarray, start: int, six_again: bool, turns: int) -> float:
+def _finish_within(table: TurnTable, start: int, turns: int) -> float:
     """P(a one-player game from ``start`` ends within ``turns`` turns)."""
-    turn = _turn_matrix(dest, start, six_again)
+    turn = _turn_matrix(table, start)
     u = np.zeros(turn.shape[0])
     u[0] = 1.0
     for _ in range(turns):
@@ -406,9 +332,9 @@ def _finish_within(dest: np.ndarray, start: int, six_again: bool, turns: int) ->
     return float(u[-1])
 
 
-def _first_seat_win(dest: np.ndarray, start: int, six_again: bool, players: int) -> float:
+def _first_seat_win(table: TurnTable, start: int, players: int) -> float:
     """The first seat's chance of winning, seats independent, from the turn distribution."""
-    turn = _turn_matrix(dest, start, six_again)
+    turn = _turn_matrix(table, start)
     n = turn.shape[0]
     u = np.zeros(n)
     u[0] = 1.0
@@ -422,143 +348,6 @@ def _first_seat_win(dest: np.ndarray, start: int, six_again: bool, players: int)
         if 1.0 - finished < 1e-12:
             break
     return win / finished_before if finished_before > 0 else 0.0
-
-
-@dataclass(frozen=True)
-class _Step:
-    """A tried step, kept so that accepting it costs no second computation."""
-
-    landing: np.ndarray
-    z: np.ndarray
-    """inverse @ U (n x k)."""
-    small: np.ndarray
-    """I + W^T inverse U (k x k)."""
-    rows: np.ndarray
-    """W^T inverse (k x n)."""
-    x: np.ndarray
-
-
-class _Expectation:
-    """Expected turns of the current candidate, updated by low-rank steps.
-
-    The system (I - R) X = b is kept over every position below the goal (the search's
-    candidates have no walls, so every position reaches the goal and the matrix is
-    invertible), with its inverse. A step changes where a few landing squares send the
-    token, which changes only the rows that count onto them: a rank-k update, so
-    Woodbury's identity gives the new expectation in O(n k) and the new inverse in
-    O(n^2 k), instead of a fresh O(n^3) solve per candidate (which on 20x20 also wakes
-    LAPACK's thread pool, slow on a busy machine).
-    """
-
-    REFRESH = 64
-    """Accepted steps between fresh inversions (bounds rounding drift)."""
-
-    def __init__(self, moves: _Moves, start: int) -> None:
-        self.moves = moves
-        self.start = start
-        goal, faces = moves.goal, moves.faces
-        # into[s]: the (position, face) pairs whose count lands on square s.
-        self.into: list[list[tuple[int, int]]] = [[] for _ in range(goal + 1)]
-        for p in range(goal):
-            for d in range(faces):
-                if not moves.stays[p, d]:
-                    self.into[int(moves.counted[p, d])].append((p, d))
-        self.accepted = 0
-        self.inverse: np.ndarray | None = None
-
-    def reset(self, jumps: dict[int, int]) -> float:
-        moves = self.moves
-        goal, faces = moves.goal, moves.faces
-        self.landing = self._landing(jumps)
-        dest = np.where(moves.stays, moves.own, self.landing[moves.counted])
-        matrix: np.ndarray = np.eye(goal)
-        rows = np.repeat(np.arange(goal), faces)
-        cols = dest.ravel()
-        keep = cols < goal
-        np.add.at(matrix, (rows[keep], cols[keep]), -1.0 / faces)
-        ends = dest < goal
-        if moves.rules.six_again:
-            ends[:, -1] = False
-        b = ends.sum(axis=1) / faces
-        try:
-            self.inverse = np.linalg.inv(matrix)
-        except np.linalg.LinAlgError:
-            self.inverse = None
-            return math.inf
-        self.x = self.inverse @ b
-        self.accepted = 0
-        return self._value(self.x)
-
-    def _landing(self, jumps: dict[int, int]) -> np.ndarray:
-        landing = np.arange(self.moves.goal + 1, dtype=np.intp)
-        if jumps:
-            landing[np.fromiter(jumps.keys(), np.intp)] = np.fromiter(jumps.values(), np.intp)
-        return landing
-
-    def _value(self, x: np.ndarray) -> float:
-        value = 1.0 + float(x[self.start]) if self.start < self.moves.goal else 0.0
-        return value if math.isfinite(value) and value >= 1.0 - 1e-9 else math.inf
-
-    def trial(self, jumps: dict[int, int]) -> tuple[float, _Step | None]:
-        """The expectation under ``jumps`` and a token for ``accept``."""
-        if self.inverse is None:
-            return math.inf, None
-        moves = self.moves
-        goal, faces = moves.goal, moves.faces
-        landing = self._landing(jumps)
-        changed = np.flatnonzero(landing != self.landing).tolist()
-        inverse = self.inverse
-        scale = 1.0 / faces
-        six, top = moves.rules.six_again, faces - 1
-        k = len(changed)
-        z = np.zeros((goal, k))  # inverse @ U
-        w_rows: list[tuple[int, int]] = []  # W's columns: +1 at a, -1 at c (goal: none)
-        db = np.zeros(goal)
-        for j, square in enumerate(changed):
-            old, new = int(self.landing[square]), int(landing[square])
-            for p, d in self.into[square]:
-                z[:, j] += scale * inverse[:, p]
-                ends_old = old < goal and not (six and d == top)
-                ends_new = new < goal and not (six and d == top)
-                db[p] += scale * (ends_new - ends_old)
-            w_rows.append((old, new))
-        touched = np.flatnonzero(db)
-        y = self.x + inverse[:, touched] @ db[touched] if len(touched) else self.x.copy()
-
-        def wt(matrix: np.ndarray) -> np.ndarray:
-            # W^T applied to the rows of ``matrix``: row a minus row c, goal rows are 0.
-            out = np.zeros((k, *matrix.shape[1:]))
-            for j, (a, c) in enumerate(w_rows):
-                if a < goal:
-                    out[j] += matrix[a]
-                if c < goal:
-                    out[j] -= matrix[c]
-            return out
-
-        small = np.eye(k) + wt(z)
-        try:
-            coef = np.linalg.solve(small, wt(y)) if k else np.zeros(0)
-        except np.linalg.LinAlgError:
-            return math.inf, None
-        x = y - z @ coef if k else y
-        return self._value(x), _Step(landing, z, small, wt(self.inverse) if k else z, x)
-
-    def accept(self, token: _Step | None, jumps: dict[int, int]) -> None:
-        if token is None:
-            self.reset(jumps)
-            return
-        landing, z, small, rows, x = token.landing, token.z, token.small, token.rows, token.x
-        self.accepted += 1
-        if self.accepted >= self.REFRESH:
-            self.reset(jumps)
-            return
-        if z.shape[1]:
-            assert self.inverse is not None
-            update = np.linalg.solve(small, rows)
-            for j in range(z.shape[1]):
-                self.inverse -= np.outer(z[:, j], update[j])
-        self.landing = landing
-        self.x = x
 
 
 # -- the search --------------------------------------------------------------------------
@@ -590,7 +379,7 @@ class _Search:
         self.targets = targets
         self.rng = random.Random(seed)
         self.rules = targets.rules
-        self.moves = _Moves(targets.rows, targets.cols, targets.rules)
+        self.model = TurnModel.blank(targets.rows, targets.cols, targets.rules)
         self.goal = targets.goal
         self.start = targets.rules.start_position
         self.longest = targets.longest_jump if targets.longest_jump is not None else self.goal
@@ -601,7 +390,7 @@ class _Search:
         # could never fire: a warning).
         self.first_start = 1 if self.start == 0 else 2
         self.rejected: set[tuple[tuple[int, int], ...]] = set()
-        self.expectation = _Expectation(self.moves, self.start)
+        self.expectation = Candidates(self.model, self.start)
 
     # -- candidate validity (keeps every candidate free of SPEC 2's warnings) -----------
 
@@ -737,17 +526,15 @@ class _Search:
 
     def figures(self, jumps: dict[int, int], expected: float) -> Figures:
         t = self.targets
-        dest = self.moves.dest(jumps)
         # The solver's answer for the candidate board (a board is cheap: ~0.1 ms).
         least = solve(self.board(jumps)).moves if t.least_rolls is not None else -2
         edge = None
         if t.max_first_seat_edge is not None and math.isfinite(expected):
-            edge = _first_seat_win(dest, self.start, self.rules.six_again, t.players) - (
-                1.0 / t.players
-            )
+            table = self.expectation.table(jumps)
+            edge = _first_seat_win(table, self.start, t.players) - (1.0 / t.players)
         tail = None
         if t.within is not None and math.isfinite(expected):
-            tail = _finish_within(dest, self.start, self.rules.six_again, t.within)
+            tail = _finish_within(self.expectation.table(jumps), self.start, t.within)
         routes = count_optimal_routes(self.board(jumps)) if t.unique_route else None
         ladders = sum(1 for s, e in jumps.items() if e > s)
         return Figures(expected, least, ladders, len(jumps) - ladders, edge, tail, routes)

@@ -1,0 +1,77 @@
+"""Lines in and out: what the screen-reader mode writes and reads, and nothing else.
+
+``Console.say`` writes one line and flushes it at once (through a pipe too, so a screen
+reader or another program hears each event when it happens). Every line is made safe on
+the way out: control characters escaped (no escape sequence ever reaches the terminal),
+symbols that a screen reader spells out or a braille display shows as noise (box drawing,
+braille, emoji, other pictographs) left out. ``Console.read`` returns one line typed by
+the player, or None at the end of the input (Ctrl+D, or the end of a pipe).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import unicodedata
+from typing import TextIO
+
+from ..core.text import escape_controls, one_line
+
+SPOKEN_LIMIT = 2000
+"""The longest line said: a longer one (a huge board's jump list) is cut with '...'."""
+INPUT_LIMIT = 1000
+"""The longest command line read; the rest of a longer one is ignored."""
+
+
+def plain_text(text: str) -> str:
+    """``text`` as one plain line: whitespace runs as one space, controls escaped, no
+    symbol characters (Unicode category So: box drawing, braille, emoji, dingbats) and
+    no variation selectors or joiners that only dress emoji."""
+    kept = []
+    for char in one_line(text):
+        category = unicodedata.category(char)
+        if category == "So" or char in "\u200d\ufe0e\ufe0f":
+            continue
+        kept.append(char)
+    line = escape_controls("".join(kept))
+    if len(line) > SPOKEN_LIMIT:
+        line = line[: SPOKEN_LIMIT - 3] + "..."
+    return line
+
+
+class Console:
+    """One player's plain lines: ``say`` to ``out``, ``read`` from ``inp``."""
+
+    def __init__(self, out: TextIO, inp: TextIO) -> None:
+        self.out = out
+        self.inp = inp
+        self.said: list[str] = []
+        """Every line said, in order (the tests and the speech script read them)."""
+
+    def say(self, text: str) -> None:
+        """Write ``text`` as one safe line, flushed now. Nothing is said for ''."""
+        line = plain_text(text)
+        if not line:
+            return
+        self.said.append(line)
+        try:
+            self.out.write(line + "\n")
+        except UnicodeEncodeError:  # an ASCII-only terminal or pipe: names stay readable
+            encoding = getattr(self.out, "encoding", None) or "ascii"
+            safe = line.encode(encoding, "backslashreplace").decode(encoding)
+            self.out.write(safe + "\n")
+        self.out.flush()
+
+    def read(self) -> str | None:
+        """The next line typed (without its newline), or None at the end of the input."""
+        with contextlib.suppress(ValueError):  # input closed under us: treat as its end
+            line = self.inp.readline(INPUT_LIMIT)
+            if not line:
+                return None
+            rest = line
+            while len(rest) == INPUT_LIMIT and not rest.endswith("\n"):
+                rest = self.inp.readline(INPUT_LIMIT)  # the rest of a huge line: dropped
+            return line.rstrip("\r\n")
+        return None
+
+
+__all__ = ["INPUT_LIMIT", "Console", "plain_text"]

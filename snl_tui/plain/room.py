@@ -1,0 +1,373 @@
+"""A room in plain lines: ``snl join --screen-reader``.
+
+The same ``RoomClient`` as the room screen (``snl_tui.net.client``, its public interface
+only): every event it hears is said in one line (each move as in a local game, people
+joining, leaving and coming back, a new game, the connection lost and found), and typed
+commands ask the host to roll for this seat or say where things stand. Input is read by
+a thread (a pipe and a terminal alike) and handed to the event loop, so the room's moves
+are said while the player is still typing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import TYPE_CHECKING
+
+from ..core.odds.standing import compute_odds
+from ..core.text import plural
+from . import words
+from .commands import DIE, describe_commands, help_line, read_line, unknown_line
+from .console import Console
+
+if TYPE_CHECKING:
+    from ..core.session import GameSession
+    from ..net.client import ClientEvent, RoomClient
+    from ..net.protocol import SeatInfo
+
+ROOM_COMMANDS = (
+    "roll",
+    "where",
+    "board",
+    "hint",
+    "odds",
+    "route",
+    "again",
+    "say",
+    "chat",
+    "help",
+    "quit",
+)
+WATCHING_COMMANDS = ("where", "board", "hint", "odds", "route", "say", "chat", "help", "quit")
+
+EXIT_OK = 0
+EXIT_REFUSED = 2
+EXIT_BROKEN_PIPE = 1
+
+
+def seat_changes(
+    before: tuple[SeatInfo, ...], after: tuple[SeatInfo, ...], away: set[int]
+) -> list[str]:
+    """What changed between two lists of seats, in words: who took a seat, who left, who
+    lost the connection and came back (``away``: the seats said to be away, kept up to
+    date here, so a seat taken a moment before its connection counts is not "back").
+    Seats of the computer say nothing (they never come and go)."""
+    lines = []
+    for index, seat in enumerate(after):
+        old = before[index] if index < len(before) else None
+        who = words.plain_name(seat.name)
+        if seat.kind == "computer":
+            away.discard(index)
+            if old is not None and old.kind != "computer":
+                lines.append(f"{who}'s seat is now played by the computer.")
+            continue
+        if seat.removed or (old is not None and old.removed):
+            continue  # the host removed its person: the room's notice says so
+        if old is not None and old.kind == "computer":
+            lines.append(f"{who} plays seat {index + 1} again, in person.")
+        elif seat.taken and (old is None or not old.taken):
+            lines.append(f"{who} took seat {index + 1}.")
+        elif not seat.taken and old is not None and old.taken:
+            away.discard(index)
+            lines.append(f"{words.plain_name(old.name)} left seat {index + 1}; it is free.")
+        elif seat.taken and old is not None and old.connected and not seat.connected:
+            away.add(index)
+            lines.append(f"{who} lost the connection.")
+        elif seat.taken and seat.connected and index in away:
+            away.discard(index)
+            if not old or not old.standin:  # else the room's notice says they are back
+                lines.append(f"{who} is back.")
+    return lines
+
+
+class PlainRoom:
+    """One person in a room, in plain lines: ``run`` until quit or the end of input."""
+
+    def __init__(self, client: RoomClient, console: Console, *, join_line: str | None = None):
+        self.client = client
+        self.console = console
+        self.join_line = join_line
+        self.seats: tuple[SeatInfo, ...] = client.seats
+        self.status = client.status
+        self.away: set[int] = set()
+        """Seats said to have lost their connection (and not yet back)."""
+        self.last_line: str | None = None
+        self.welcomed = False
+        self.lost = False
+        self.gone = False
+        """Nobody reads our lines any more (standard output was closed)."""
+        self.stopped = asyncio.Event()
+        self.lines: asyncio.Queue[str | None] = asyncio.Queue()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return WATCHING_COMMANDS if self.client.seat is None else ROOM_COMMANDS
+
+    def say(self, text: str) -> None:
+        self.console.say(text)
+
+    # -- what the room says
+
+    def heard(self, event: ClientEvent) -> None:
+        """The client's listener: say what happened (in the client's task). Output that
+        cannot be written (the reader of a pipe left) ends the room, not the client's
+        task alone."""
+        try:
+            self.tell_event(event)
+        except OSError:
+            self.gone = True
+            self.stopped.set()
+
+    def tell_event(self, event: ClientEvent) -> None:
+        client = self.client
+        session = client.session
+        if event.kind == "welcome":
+            self.welcome(event.message)
+        elif event.kind == "move" and event.turn is not None and session is not None:
+            line = words.turn_line(session.game, event.turn)
+            self.last_line = line
+            self.say(line)
+            if session.game.over:
+                self.say("Type again for another game in the same seats, or quit.")
+            elif client.my_turn:
+                self.say("Your turn: type roll, or press Enter.")
+        elif event.kind == "game" and session is not None:
+            self.last_line = None
+            self.say(f"A new game. {words.start_line(session.game, session.mode)}")
+            self.your_turn()
+        elif event.kind == "notice" and event.message:
+            self.say(event.message)  # the host's words: a turn skipped, a seat handed over
+        elif event.kind == "chat" and event.message:
+            who = words.plain_name(event.name or "someone")
+            joined = ": " if event.code == "reaction" else " says: "
+            self.say(f"{who}{joined}{event.message}")
+        elif event.kind in ("error", "refused") and event.message:
+            self.say(event.message)
+            if client.refused is not None:
+                self.stopped.set()
+        elif event.kind == "disconnected" and not self.lost:
+            self.lost = True
+            self.say(f"Connection to the room lost: reconnecting to {client.address}.")
+        # Seats change with a seats message and with a whole state (either comes first).
+        for line in seat_changes(self.seats, client.seats, self.away):
+            self.say(line)
+        self.seats = client.seats
+        if self.status == "waiting" and client.status == "playing" and session is not None:
+            game = session.game
+            mover = "" if client.my_turn else f" {words.to_move(game.players[game.current])}"
+            self.say(f"Everyone is here: the game begins.{mover}")
+            self.your_turn()
+        self.status = client.status
+
+    def welcome(self, notice: str | None) -> None:
+        client, session = self.client, self.client.session
+        self.seats = client.seats
+        if self.welcomed:
+            self.lost = False
+            self.say("Back in the room.")
+            if session is not None:
+                self.say(words.positions_line(session.game))
+            self.your_turn()
+            return
+        self.welcomed = True
+        if session is None:
+            return
+        self.say(words.board_line(session.board))
+        if client.seat is None:
+            self.say(f"You are watching room {client.address.code}.")
+        else:
+            me = words.name(session.game.players[client.seat])
+            self.say(f"You are {me}, seat {client.seat + 1} of {len(session.game.players)}.")
+        if notice:
+            self.say(notice)
+        self.say(self.seats_line())
+        if self.join_line:
+            self.say(f"Others join with: {self.join_line}")
+        if session.game.history:
+            self.say(words.positions_line(session.game))
+        self.say("Type help for the commands.")
+        self.your_turn(others=True)
+
+    def seats_line(self) -> str:
+        parts = []
+        for index, seat in enumerate(self.client.seats):
+            who = words.plain_name(seat.name)
+            if seat.kind == "computer":
+                state = "the computer"
+            elif seat.removed:
+                state = "removed, the computer plays"
+            elif not seat.taken:
+                state = "free"
+            elif seat.standin:
+                state = "the computer plays for them"
+            elif not seat.connected:
+                state = "away" if seat.away is None else f"away {plural(seat.away, 'second')}"
+            else:
+                state = "here"
+            mine = ", you" if index == self.client.seat else ""
+            parts.append(f"seat {index + 1} {who} ({state}{mine})")
+        text = "Seats: " + "; ".join(parts) + "."
+        watchers = [words.plain_name(name) for name in self.client.watchers]
+        if watchers:
+            text += f" Watching: {words.and_list(watchers)}."
+        return text
+
+    def your_turn(self, *, others: bool = False) -> None:
+        """Say that it is this player's turn, or that the room waits for people (and,
+        with ``others``, whose turn it is otherwise)."""
+        client, session = self.client, self.client.session
+        if client.my_turn:
+            self.say("Your turn: type roll, or press Enter.")
+        elif client.status == "waiting":
+            free = sum(1 for seat in client.seats if not seat.taken)
+            self.say(f"Waiting for {free} more to join.")
+        elif others and client.status == "playing" and session is not None:
+            game = session.game
+            self.say(words.to_move(game.players[game.current]))
+
+    # -- what the player types
+
+    async def run(self) -> int:
+        """Say the room until the player quits, the input ends or the room refuses us."""
+        loop = asyncio.get_running_loop()
+        self.client.listener = self.heard
+        self.welcome(self.client.notice)
+        reader = threading.Thread(target=self._read_lines, args=(loop,), daemon=True)
+        reader.start()
+        stop = asyncio.ensure_future(self.stopped.wait())
+        try:
+            while True:
+                line_task = asyncio.ensure_future(self.lines.get())
+                done, _ = await asyncio.wait({line_task, stop}, return_when=asyncio.FIRST_COMPLETED)
+                if stop in done:
+                    line_task.cancel()
+                    if self.gone:
+                        return EXIT_BROKEN_PIPE
+                    self.say("The room closed its door to us: leaving.")
+                    return EXIT_REFUSED
+                line = line_task.result()
+                if line is None or not await self.handle(line):
+                    self.say("Left the room.")
+                    return EXIT_OK
+        finally:
+            stop.cancel()
+            self.client.listener = None
+
+    def _read_lines(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The input thread: each line to the loop, then None at the end of input."""
+        while True:
+            line = self.console.read()
+            try:
+                loop.call_soon_threadsafe(self.lines.put_nowait, line)
+            except RuntimeError:  # the loop has closed: the room is left already
+                return
+            if line is None:
+                return
+
+    async def handle(self, line: str) -> bool:
+        """Do what ``line`` asks; False to leave."""
+        client, session = self.client, self.client.session
+        typed = read_line(line, self.names)
+        command = typed.command
+        if command is None or command == DIE:
+            if typed.typed:
+                self.say(unknown_line(typed, self.names))
+            else:
+                self.say("You are watching: nothing to roll. Type help for the commands.")
+            return True
+        if command == "quit":
+            return False
+        if command == "help":
+            if typed.rest.strip().casefold() == "all":
+                for text in describe_commands(self.names):
+                    self.say(text)
+            else:
+                self.say(help_line(self.names))
+            return True
+        if command == "say":
+            self.say(self.last_line or "No move yet.")
+            return True
+        if command == "chat":
+            await self.chat(typed.rest)
+            return True
+        if session is None:
+            self.say("No game yet: waiting for the room.")
+            return True
+        if command == "roll":
+            await self.roll(session)
+        elif command == "again":
+            if not session.game.over:
+                self.say("The game is not over yet.")
+            elif not await client.again():
+                self.say("Not connected: the room cannot hear us now.")
+        elif command == "where":
+            self.say(words.positions_line(session.game))
+            self.say(self.seats_line())
+        else:
+            await self.tell(command, typed.rest, session)
+        return True
+
+    async def chat(self, text: str) -> None:
+        """One line to everyone (the room says it back to us, as to everyone)."""
+        text = " ".join(text.split())
+        if not text:
+            self.say("Type chat, then what to say: chat good luck everyone.")
+        elif not await self.client.chat(text):
+            self.say("Not connected: the room cannot hear us now.")
+
+    async def roll(self, session: GameSession) -> None:
+        client, game = self.client, session.game
+        if client.my_turn:
+            if not await client.roll():
+                self.say("Not connected: the room cannot hear us now.")
+            return
+        if not client.connected:
+            self.say("Not connected to the room: reconnecting.")
+        elif game.over:
+            self.say("The game is over: type again for another game.")
+        elif client.status == "waiting":
+            self.say("The game has not begun: waiting for more players.")
+        else:
+            self.say(f"Not your turn: {words.to_move(game.players[game.current])}")
+
+    def seat_of_interest(self, session: GameSession) -> int:
+        """Whom hint, route, odds and board are about: this seat while the game goes on,
+        else the player to move (or the winner)."""
+        seat = self.client.seat
+        if seat is None or session.game.over:
+            return session.hint_seat
+        return seat
+
+    async def tell(self, command: str, rest: str, session: GameSession) -> None:
+        game, board = session.game, session.board
+        seat = self.seat_of_interest(session)
+        who = words.name(game.players[seat])
+        square = game.positions[seat]
+        if command == "board":
+            self.say(words.board_line(board))
+            if rest.strip().casefold().startswith("a"):
+                for text in words.all_jumps_lines(board):
+                    self.say(text)
+            else:
+                self.say(words.near_jumps_line(board, square, who))
+        elif command == "hint":
+            self.say(words.hint_line(board, square, who))
+        elif command == "route":
+            self.say(words.route_line(board, square, who))
+        elif command == "odds":
+            if game.over:
+                self.say("The game is over: no odds left to tell.")
+                return
+            positions, to_move = list(game.positions), game.current
+            # The exact analysis takes a moment on a big board: off the loop, so the
+            # room's moves and pings go on meanwhile.
+            odds = await asyncio.to_thread(compute_odds, board, positions, to_move)
+            self.say(words.odds_line(odds, game, to_move))
+
+
+async def play_room(client: RoomClient, console: Console, *, join_line: str | None = None) -> int:
+    """Play in the room ``client`` has joined, in plain lines; the exit status."""
+    return await PlainRoom(client, console, join_line=join_line).run()
+
+
+__all__ = ["ROOM_COMMANDS", "PlainRoom", "play_room", "seat_changes"]

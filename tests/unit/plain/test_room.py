@@ -1,0 +1,265 @@
+"""``snl join --screen-reader`` in a room beside another player: both hear every move.
+
+A room server runs in this process (its own event loop, in a thread) with three seats:
+Ann joins with the real command in plain lines through a pipe, Bo is a room client like
+the game screen's, and the computer plays the third seat. Ann types ``roll`` whenever
+she is told it is her turn; Bo rolls on his. Every move the host made is said to Ann, in
+order, once; Bo's game is the host's game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from snl_tui.core.engine import Player
+from snl_tui.core.files.formats import load_board
+from snl_tui.core.session import GameSettings
+from snl_tui.net.client import Backoff, RoomClient
+from snl_tui.net.protocol import RoomAddress
+from snl_tui.net.server import Limits, Room, RoomServer
+from snl_tui.plain.room import seat_changes
+
+from .plainness import unplain
+
+LIMIT = 60.0
+MOVES = 12
+"""Moves played before Ann leaves (a dozen turns round the table is plenty)."""
+
+
+class ServerThread:
+    """A room server on its own event loop in a thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.server = RoomServer(None, cpu_delay=0, limits=Limits(rate=1000, burst=1000))
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.port = self.run(self.server.start("127.0.0.1", 0))
+
+    def run(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(LIMIT)
+
+    def open_room(self, *names: str) -> Room:
+        settings = GameSettings(
+            load_board("classic"), tuple(Player.parse(n) for n in names), seed=3
+        )
+
+        async def opened() -> Room:
+            return self.server.open_room(settings)
+
+        room: Room = self.run(opened())
+        return room
+
+    def stop(self) -> None:
+        self.run(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(LIMIT)
+        self.loop.close()
+
+
+@pytest.fixture
+def host() -> Iterator[ServerThread]:
+    server = ServerThread()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Lines:
+    """The lines a process writes, read by a thread, waited for with a bounded loop."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.seen: list[str] = []
+        self.fresh: queue.Queue[str | None] = queue.Queue()
+        assert process.stdout is not None
+        stream = process.stdout
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream: Any) -> None:
+        for line in stream:
+            self.fresh.put(line.rstrip("\n"))
+        self.fresh.put(None)
+
+    def next(self, deadline: float) -> str | None:
+        try:
+            line = self.fresh.get(timeout=max(0.01, deadline - time.monotonic()))
+        except queue.Empty:
+            raise AssertionError(f"no line in time; the lines so far: {self.seen}") from None
+        if line is not None:
+            self.seen.append(line)
+        return line
+
+
+def test_a_screen_reader_player_and_a_terminal_player_both_hear_every_move(
+    host: ServerThread,
+) -> None:
+    room = host.open_room("Ann", "Bo", "cpu:Robo")
+    where = f"127.0.0.1:{host.port}/{room.code}"
+    ann = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", "join", where, "--name", "Ann", "--screen-reader"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TERM": "xterm-256color"},
+    )
+    lines = Lines(ann)
+    bo = RoomClient(
+        RoomAddress("127.0.0.1", host.port, room.code), "Bo", backoff=Backoff(0.02, 0.2)
+    )
+    deadline = time.monotonic() + LIMIT
+    try:
+        while "Type help for the commands." not in lines.seen:  # Ann took the first seat
+            assert lines.next(deadline) is not None, (lines.seen, ann.stderr)
+        host.run(_start(bo))
+
+        async def bo_plays() -> None:  # Bo, like the game screen: roll on his turn
+            while len(room.session.game.history) < MOVES and not room.session.game.over:
+                await bo.wait_for(
+                    lambda: bo.my_turn or len(room.session.game.history) >= MOVES, LIMIT
+                )
+                if bo.my_turn and len(room.session.game.history) < MOVES:
+                    seen = len(bo.session.game.history) if bo.session else 0
+                    await bo.roll()
+                    await bo.wait_for(lambda s=seen: heard_more(bo, s), LIMIT)
+
+        playing = asyncio.run_coroutine_threadsafe(bo_plays(), host.loop)
+        assert ann.stdin is not None
+        while len(room.session.game.history) < MOVES and not room.session.game.over:
+            line = lines.next(deadline)
+            assert line is not None, lines.seen
+            if line == "Your turn: type roll, or press Enter.":
+                ann.stdin.write("roll\n")
+                ann.stdin.flush()
+        playing.result(LIMIT)
+
+        def heard_all() -> bool:  # nobody rolls now: every move made is on its way to Ann
+            game = room.session.game
+            settled = game.over or not game.players[game.current].computer
+            return settled and sum(" rolled " in line for line in lines.seen) >= len(game.history)
+
+        while not heard_all():
+            assert lines.next(deadline) is not None, lines.seen
+        host.run(bo.chat("well played"))  # a chat line from the terminal player...
+        while "Bo says: well played" not in lines.seen:
+            assert lines.next(deadline) is not None, lines.seen
+        chats: list[str] = []
+        bo.listener = lambda event: chats.append(f"{event.name}: {event.message}")
+        ann.stdin.write("chat thanks, you too\n")  # ...and one back, typed
+        ann.stdin.flush()
+        while "Ann says: thanks, you too" not in lines.seen:
+            assert lines.next(deadline) is not None, lines.seen
+        host.run(bo.wait_for(lambda: "Ann: thanks, you too" in chats, LIMIT))
+        ann.stdin.write("where\n")
+        ann.stdin.close()  # the end of input: Ann leaves the room
+        while (line := lines.next(deadline)) is not None:
+            pass
+        assert ann.wait(LIMIT) == 0
+    finally:
+        if ann.poll() is None:
+            ann.kill()
+            ann.wait()
+        host.run(bo.close())
+
+    history = room.session.game.history
+    players = room.session.game.players
+    said = [line for line in lines.seen if " rolled " in line]
+    assert len(said) == len(history) >= MOVES
+    for line, turn in zip(said, history, strict=True):
+        assert line.startswith(f"{players[turn.player].name} rolled {turn.move.die}: ")
+    assert bo.session is not None and bo.session.game.rolls == room.session.game.rolls
+    assert "Bo took seat 2." in lines.seen
+    assert any(line.startswith("You are Ann, seat 1 of 3.") for line in lines.seen)
+    assert lines.seen[-1] == "Left the room."
+    assert unplain("\n".join(lines.seen)) == []
+
+
+def heard_more(client: RoomClient, moves: int) -> bool:
+    return client.session is not None and len(client.session.game.history) > moves
+
+
+async def _start(client: RoomClient) -> None:
+    client.start()
+    await client.wait_for(lambda: client.seat is not None, LIMIT)
+
+
+def test_seat_changes_in_words() -> None:
+    from snl_tui.net.protocol import SeatInfo
+
+    before = (
+        SeatInfo("Ann", "person", True, True),
+        SeatInfo("Bo", "person", False, False),
+        SeatInfo("Cy", "person", True, True),
+    )
+    after = (
+        SeatInfo("Ann", "person", True, False),
+        SeatInfo("Bo", "person", True, True),
+        SeatInfo("Cy", "computer", True, True),
+    )
+    away: set[int] = set()
+    assert seat_changes(before, after, away) == [
+        "Ann lost the connection.",
+        "Bo took seat 2.",
+        "Cy's seat is now played by the computer.",
+    ]
+    assert away == {0}
+    assert seat_changes(after, before, away) == [
+        "Ann is back.",
+        "Bo left seat 2; it is free.",
+        "Cy plays seat 3 again, in person.",
+    ]
+    assert away == set()
+    # A seat taken a moment before its connection counts: nobody was away.
+    joining = (before[0], SeatInfo("Bo", "person", True, False), before[2])
+    assert seat_changes(before, joining, away) == ["Bo took seat 2."]
+    assert seat_changes(joining, after[:1] + after[1:2] + before[2:], away) == [
+        "Ann lost the connection."
+    ]
+
+
+def test_the_host_can_play_in_plain_lines_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    from snl_tui.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("where\n"))
+    argv = ["host", "--port", "0", "--name", "Ann", "--seats", "2", "--no-save"]
+    assert main([*argv, "--screen-reader"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "You are Ann, seat 1 of 2." in out
+    assert any(line.startswith("Others join with: snl join 127.0.0.1:") for line in out)
+    assert "Ann off the board and Player 2 off the board. Ann to move. The goal is 100." in out
+    assert out[-1] == "Left the room."
+    assert unplain("\n".join(out)) == []
+
+
+def test_notices_chat_and_reactions_are_said_as_lines() -> None:
+    import io
+
+    from snl_tui.net.client import ClientEvent
+    from snl_tui.plain.console import Console
+    from snl_tui.plain.room import PlainRoom
+
+    console = Console(io.StringIO(), io.StringIO())
+    room = PlainRoom(RoomClient("127.0.0.1:1/ABCD", "Ann"), console)
+    room.heard(ClientEvent("notice", "The host skipped Bo's turn (Bo is away).", code="skipped"))
+    room.heard(ClientEvent("chat", "good luck \x1b[31m", name="Bo"))
+    room.heard(ClientEvent("chat", "nice one!", code="reaction", name="Cy\u2728"))
+    assert console.said == [
+        "The host skipped Bo's turn (Bo is away).",
+        "Bo says: good luck \\x1b[31m",
+        "Cy: nice one!",
+    ]
