@@ -17,8 +17,16 @@ Designers' targets (issue 22): for each (a sparse short game, jumps kept, zones,
 longest jump, jumps in all, a unique route, a tail), how many seeds meet it, how fast, and
 how many jumps the boards have.
 
+Boards that look real (issue 33), before and after in one run: ``--before REF`` exports
+that commit's ``snl_tui`` to a temporary folder and generates the same boards with it
+(``--expected-turns T`` alone, 10x10, ``--looks-seeds`` seeds) as with this checkout's;
+for each: the median ladders and snakes, the longest jump, how many boards have a square
+in two jumps or a jump drawn over another's end (``checks.drawn_over``, this checkout's,
+for both), how many `snl check` warns about, and the search time.
+
 Run:  python benchmarks/studio.py [--seeds 5] [--quick] [--edits 21]
-      [--editor-only | --generator-only | --targets-only]
+      [--editor-only | --generator-only | --targets-only | --looks-only]
+      [--before REF] [--looks-seeds 20]
 """
 
 from __future__ import annotations
@@ -188,7 +196,7 @@ def editor_benchmark(edits: int) -> bool:
 
 TARGET_CASES: list[tuple[str, list[str]]] = [
     # (what the designer asked, snl generate's options): issue 22's targets
-    ("8x8 for 8 turns, sparse", ["--size", "8", "--expected-turns", "8"]),
+    ("8x8 for 8 turns", ["--size", "8", "--expected-turns", "8"]),
     ("keep 3 jumps, 30 turns", ["--keep", "{keep}", "--expected-turns", "30"]),
     (
         "zones, 30 turns",
@@ -235,6 +243,88 @@ def targets_benchmark(seeds: int) -> None:
             )
 
 
+LOOKS_SCRIPT = """
+import json, sys, time
+from snl_tui.core.studio.generate import Targets, generate
+turns, seeds = float(sys.argv[1]), int(sys.argv[2])
+rows = []
+for seed in range(seeds):
+    began = time.perf_counter()
+    result = generate(Targets(expected_turns=turns), seed=seed, time_limit=30)
+    board = result.board
+    jumps = sorted(board.jumps.items()) if board is not None else None
+    rows.append({"jumps": jumps, "seconds": time.perf_counter() - began})
+print(json.dumps(rows))
+"""
+LOOKS_TURNS = (20.0, 40.0)
+
+
+def _looks_of(source: Path, turns: float, seeds: int) -> list[dict[str, object]]:
+    """The boards the generator in ``source`` (a folder holding ``snl_tui``) makes."""
+    import json
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    done = subprocess.run(
+        [sys.executable, "-c", LOOKS_SCRIPT, str(turns), str(seeds)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=source,
+        timeout=3600,
+        check=True,
+    )
+    rows: list[dict[str, object]] = json.loads(done.stdout)
+    return rows
+
+
+def looks_benchmark(before: str | None, seeds: int) -> None:
+    """Print how real the generated boards look, for ``before`` (a git ref) and now."""
+    import tempfile
+
+    from snl_tui.core.board import Board
+    from snl_tui.core.studio.checks import check_board, drawn_over
+
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        sources = [("now", root)]
+        if before is not None:
+            archive = subprocess.run(
+                ["git", "archive", before, "snl_tui", "boards"],
+                cwd=root,
+                capture_output=True,
+                check=True,
+            )
+            subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+            sources.insert(0, (f"before ({before})", Path(folder)))
+        print(
+            f"{'generator':<22} {'T':>4} {'made':>5} {'ladders':>8} {'snakes':>7} "
+            f"{'longest':>8} {'shared':>7} {'drawn over':>11} {'warned':>7} {'search':>8}"
+        )
+        for label, source in sources:
+            for turns in LOOKS_TURNS:
+                rows = _looks_of(source, turns, seeds)
+                boards = [
+                    Board(10, 10, [tuple(jump) for jump in row["jumps"]])  # type: ignore[union-attr, misc]
+                    for row in rows
+                    if row["jumps"] is not None
+                ]
+                ladders = statistics.median(len(board.ladders) for board in boards)
+                snakes = statistics.median(len(board.snakes) for board in boards)
+                longest = statistics.median(
+                    max(abs(e - s) for s, e in board.jumps.items()) for board in boards
+                )
+                shared = sum(len(set(board.jumps.values())) < len(board.jumps) for board in boards)
+                over = sum(bool(drawn_over(board)) for board in boards)
+                warned = sum(bool(check_board(board).warnings) for board in boards)
+                seconds = statistics.median(float(row["seconds"]) for row in rows)  # type: ignore[arg-type]
+                print(
+                    f"{label:<22} {turns:>4g} {len(boards):>2}/{len(rows):<2} {ladders:>8g} "
+                    f"{snakes:>7g} {longest:>8g} {shared:>7} {over:>11} {warned:>7} "
+                    f"{seconds:>6.2f} s"
+                )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5)
@@ -244,8 +334,14 @@ def main() -> int:
     only.add_argument("--editor-only", action="store_true")
     only.add_argument("--generator-only", action="store_true")
     only.add_argument("--targets-only", action="store_true", help="issue 22's targets only")
+    only.add_argument("--looks-only", action="store_true", help="issue 33's looks only")
+    parser.add_argument("--before", metavar="REF", help="also the generator of this commit")
+    parser.add_argument("--looks-seeds", type=int, default=20)
     args = parser.parse_args()
     failed = False
+    if args.looks_only:
+        looks_benchmark(args.before, args.looks_seeds)
+        return 0
     if args.targets_only:
         targets_benchmark(args.seeds)
         return 0
@@ -253,6 +349,7 @@ def main() -> int:
         failed |= not editor_benchmark(args.edits)
     if args.editor_only:
         return 1 if failed else 0
+    looks_benchmark(args.before, args.looks_seeds)
     targets_benchmark(args.seeds)
     print(f"{'board':>6} {'T':>5} {'median wall':>12} {'max wall':>9} {'median search':>14}  ok")
     for size, turns, limit in CASES:

@@ -23,12 +23,12 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.command import CommandPalette
 from textual.reactive import var
 from textual.screen import Screen
@@ -188,6 +188,22 @@ class SnlApp(App[None]):
 
         self.open_palette = SnlCommandPalette()
         self.push_screen(self.open_palette)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's system commands, with a "Screenshot" that saves where it can and
+        says where (Textual's saved to a Downloads folder that may not exist, and said
+        only "Failed to save screenshot"). In a browser Textual's own downloads it."""
+        for command in super().get_system_commands(screen):
+            if command.title == "Screenshot" and not self.is_web:
+                from .palette import save_screenshot
+
+                yield SystemCommand(
+                    "Screenshot",
+                    "Save an SVG picture of the screen (the notification says where)",
+                    lambda: self.set_timer(0.1, lambda: save_screenshot(self)),
+                )
+            else:
+                yield command
 
     def search_themes(self) -> None:
         """The palette's "Theme" command: the theme list, in the guarded palette."""

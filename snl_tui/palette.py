@@ -16,11 +16,18 @@ it closes.
 Enter twice in one burst chose a command twice, and the palette dismissed itself twice:
 the second pop found no screen to pop (``ScreenStackError``), and the command ran
 twice. Here the palette is dismissed once, and a submit after that is ignored.
+
+The palette's "Screenshot" (``save_screenshot``) saves an SVG of the screen in the first
+writable folder of: the user's downloads folder, the working directory, the temporary
+folder; and the notification says where (or why not).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.await_complete import AwaitComplete
@@ -30,6 +37,43 @@ from textual.events import Mount
 from textual.widgets import Input, OptionList
 
 from .screens.dialog import DismissOnce
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+
+def screenshot_folders() -> list[Path]:
+    """Where a screenshot may go, best first: downloads, the working directory, temp."""
+    folders = []
+    try:
+        from platformdirs import user_downloads_path
+
+        folders.append(user_downloads_path())
+    except Exception:  # no platformdirs answer on this system: the next folders
+        pass
+    folders += [Path.cwd(), Path(tempfile.gettempdir())]
+    return folders
+
+
+def save_screenshot(app: App[Any], folders: list[Path] | None = None) -> Path | None:
+    """Save an SVG screenshot of ``app`` in the first writable folder, notify where it
+    went (or that no folder took it), and return its path."""
+    from .core.text import escape_controls
+
+    error: OSError | None = None
+    for folder in folders if folders is not None else screenshot_folders():
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+            continue
+        try:
+            path = Path(app.save_screenshot(path=str(folder)))
+        except OSError as failure:
+            error = failure
+            continue
+        app.notify(f"Saved to {escape_controls(str(path))}", title="Screenshot", markup=False)
+        return path
+    why = f": {error.strerror or error}" if error is not None else ": no writable folder"
+    app.notify(f"Could not save it{why}", title="Screenshot", severity="error", markup=False)
+    return None
 
 
 class SnlCommandPalette(DismissOnce[None], CommandPalette):

@@ -22,7 +22,7 @@ from ..core.limits import (
     size_text,
 )
 from ..core.solver import count_optimal_routes, solve
-from ..core.text import parse_whole, place, plural, quote
+from ..core.text import escape_controls, parse_whole, place, plural, quote
 
 if TYPE_CHECKING:
     from ..core.board import Board
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 from .common import (
     BOARD_HELP,
     EXIT_OK,
+    EXIT_USAGE,
     EXIT_WARNINGS,
     Subcommands,
     UsageError,
@@ -107,7 +108,21 @@ def _run_length(rolls: list[int]) -> str:
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    board = load_board(args.board)
+    from ..core.errors import BoardError
+    from ..core.studio.checks import every_error
+
+    try:
+        board = load_board(args.board)
+    except BoardError:
+        # Every error, not only the first: each on stdout, the count on stderr (one line).
+        errors = every_error(args.board)
+        if len(errors) <= 1:
+            raise
+        for error in errors:
+            print(f"error: {error}", file=out)
+        print(f"snl check: {escape_controls(args.board)}: {len(errors)} errors", file=err)
+        return EXIT_USAGE
+
     warnings, notes = _check_within_bounds(board, err)
     for warning in warnings:
         print(f"warning: {warning.message}", file=out)
@@ -133,12 +148,18 @@ def _check_within_bounds(board: Board, err: TextIO) -> tuple[list[Finding], list
     game length. A board past a bound gets what fits and a note naming what was left
     out. Progress goes to a terminal only, never into a pipe.
     """
-    from ..core.studio.checks import board_findings, odds_findings, odds_warnings
+    from ..core.studio.checks import (  # numpy loads only when needed
+        board_findings,
+        design_findings,
+        odds_findings,
+        odds_warnings,
+    )
 
     warnings = board_findings(board)
     if not check_odds_fits(board):
         note = (
-            f"odds checks left out (jumps that never fire, traps, what each jump does): "
+            "odds checks left out (jumps that never fire, traps, the design review, "
+            f"what each jump does): "
             f"{size_text(board)} is more than {CHECK_ODDS_MAX_SQUARES:,}; "
             "'snl analyze' gives the expected game length"
         )
@@ -148,10 +169,10 @@ def _check_within_bounds(board: Board, err: TextIO) -> tuple[list[Finding], list
             f"what each jump does to the game's length left out: {len(board.jumps):,} jumps "
             f"on {board.goal:,} squares (at most {CHECK_IMPACTS_MAX_WORK:,} jumps x squares)"
         )
-        return warnings + odds_warnings(board), [note]
+        return warnings + odds_warnings(board) + design_findings(board), [note]
     progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
     odds, notes = odds_findings(board, progress)
-    return warnings + odds, notes
+    return warnings + odds + design_findings(board), notes
 
 
 def _progress_printer(err: TextIO, label: str) -> Callable[[int, int], None]:
@@ -229,7 +250,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.exact:
         try:
-            lines, data = report.exact_report(board, args.players)
+            lines, data = report.exact_report(board, args.players, args.digits)
         except AnalysisError as error:
             raise UsageError(str(error)) from None
         if args.json:
@@ -303,7 +324,27 @@ def add_analyze_parser(commands: Subcommands) -> None:
         "three players' win chances up to 7x7, four players' up to 5x5, one size less "
         "with six-again or more than 6 faces)",
     )
+    analyze.add_argument(
+        "--digits",
+        type=exact_digits,
+        default=20,
+        metavar="N|all",
+        help="with --exact: decimals shown of each fraction (default 20); 'all' prints "
+        "every digit of every fraction (--json always has them all)",
+    )
     add_rule_options(analyze)
+
+
+def exact_digits(text: str) -> int | None:
+    """``--digits``: a number of decimals (0 to 1000), or ``all`` (None)."""
+    if text.strip().lower() == "all":
+        return None
+    value = parse_whole(text)
+    if value is None or not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(
+            f"--digits takes a number of decimals from 0 to 1000, or all; not {quote(text)}"
+        )
+    return value
 
 
 def add_check_parser(commands: Subcommands) -> None:
@@ -319,10 +360,11 @@ def add_boards_parser(commands: Subcommands) -> None:
 
 
 def cmd_share(args: argparse.Namespace, out: TextIO) -> int:
-    """``snl share BOARD``: the board's share code, one line (``snl play CODE`` opens it)."""
+    """``snl share BOARD``: the board's share code, one line (``snl play CODE`` opens it):
+    its size, rules and jumps, and with ``--with-text`` its name and description."""
     from ..core.files.share import board_code
 
-    print(board_code(board_from_args(args)), file=out)
+    print(board_code(board_from_args(args), with_text=args.with_text), file=out)
     return EXIT_OK
 
 
@@ -331,6 +373,11 @@ def add_share_parser(commands: Subcommands) -> None:
         "share", help="print a one-line code of a board: snl play CODE (or edit, ...) opens it"
     )
     share.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    share.add_argument(
+        "--with-text",
+        action="store_true",
+        help="also carry the board's name and description (a longer code)",
+    )
 
 
 def add_convert_parser(commands: Subcommands) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias
@@ -53,6 +55,13 @@ class Parser(argparse.ArgumentParser):
     subcommands: dict[str, argparse.ArgumentParser]
 
     def error(self, message: str) -> NoReturn:
+        # A near miss of a choice (a rule value, a format): say which one was meant.
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if choice is not None:
+            options = re.findall(r"'([^']*)'", choice.group(2))
+            near = difflib.get_close_matches(choice.group(1), options, n=1, cutoff=0.6)
+            if near:
+                message += f": did you mean '{near[0]}'?"
         # argparse quotes the bad argument: it may hold control characters or be huge.
         line = safe_line(f"{self.prog}: {message}", LINE_LIMIT - 30)
         self.exit(EXIT_USAGE, f"{line} (see {self.prog} --help)\n")

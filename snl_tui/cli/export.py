@@ -3,7 +3,8 @@
 Registered by ``cli/main.py``. BOARD is a built-in board's name
 (from any folder) or a board file; FILE's extension picks the format. Every mistake (a
 bad board, an unknown extension, a missing or unwritable folder) is one line and exit 2,
-with no file left behind (``export.export_board`` writes atomically).
+with no file left behind (``export.export_board`` writes atomically). An existing FILE is
+replaced only with ``--force``, as ``snl generate -o`` does.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ..core.files.formats import load_board
+from ..core.text import escape_controls
 from ..export import PAPERS, THEMES, PageOptions, export_board
-from .common import Subcommands
+from .common import Subcommands, UsageError
 
 
 def add_export_parser(commands: Subcommands) -> None:
@@ -41,15 +43,20 @@ def add_export_parser(commands: Subcommands) -> None:
     export.add_argument(
         "--no-rules", action="store_true", help="leave out the rules line under the board"
     )
+    export.add_argument(
+        "--force", action="store_true", help="replace FILE when it exists (default: refuse)"
+    )
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     """Write the page; says where."""
+    path = Path(args.output)
+    if path.exists() and not path.is_dir() and not args.force:
+        raise UsageError(f"-o {escape_controls(args.output)}: the file exists; --force replaces it")
     board = load_board(args.board)
     options = PageOptions(
         paper=args.paper, theme=args.theme, title=args.title, rules=not args.no_rules
     )
-    path = Path(args.output)
     fmt = export_board(board, path, options)
     print(f"Wrote {path} ({fmt.upper()}, {args.paper}, {args.theme}).", file=out)
     return 0

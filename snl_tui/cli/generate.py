@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -18,6 +19,7 @@ from typing import Any, TextIO
 from ..core.board import Board
 from ..core.errors import SnlError
 from ..core.rules import Rules
+from ..core.text import escape_controls
 from .common import whole_number
 
 EXIT_NO_BOARD = 1
@@ -125,6 +127,11 @@ def add_generate_parser(
     gen.add_argument(
         "--force", action="store_true", help="replace FILE when it exists (default: refuse)"
     )
+    gen.add_argument(
+        "--closest",
+        metavar="FILE",
+        help="when no board meets the targets, write the closest one here (to edit or retry)",
+    )
     add_rule_options(gen)
 
 
@@ -133,7 +140,7 @@ def cmd_generate(
 ) -> int:
     """Run the generator for parsed ``args``; ``rules_given`` are the rule options given."""
     from ..core.files.formats import dump_board
-    from ..core.studio.generate import Targets, generate
+    from ..core.studio.generate import Targets, describe_shape, generate
 
     kept = _kept(args.keep)
     rows, cols = _size(args, kept)
@@ -141,6 +148,7 @@ def cmd_generate(
     if kept is not None:
         rules = Rules.from_mapping(rules_given, base=kept.rules)
     fmt, target = _output(args.output, args.force)
+    closest_fmt, closest_target = _output(args.closest, args.force, "--closest")
     if args.time_limit <= 0:
         raise GenerateUsageError(f"--time-limit must be above 0, not {args.time_limit:g}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
@@ -165,9 +173,16 @@ def cmd_generate(
         no_snakes_in_last_row=args.no_snakes_in_last_row,
         unique_route=args.unique_route,
     )
-    result = generate(targets, seed=seed, time_limit=args.time_limit)
+    progress = _progress_line(err, targets, args.time_limit) if err.isatty() else None
+    result = generate(targets, seed=seed, time_limit=args.time_limit, progress=progress)
+    if progress is not None:
+        print("\r\033[K", end="", file=err, flush=True)
     if result.board is None:
-        print(f"snl generate: {result.describe()}", file=err)
+        line = result.describe()
+        if closest_target is not None and result.closest is not None:
+            _write_atomically(closest_target, dump_board(result.closest, closest_fmt))
+            line += f"; the closest board -> {closest_target}"
+        print(f"snl generate: {line}", file=err)
         return EXIT_NO_BOARD
     text = dump_board(result.board, fmt)
     if target is None:
@@ -175,12 +190,27 @@ def cmd_generate(
     else:
         _write_atomically(target, text)
     where = f" -> {target}" if target is not None else ""
+    shape = describe_shape(targets, result.board)
+    if shape is not None:
+        print(f"snl generate: chose {shape}", file=err)
     print(
         f"snl generate: {result.describe()} (seed {seed}, {result.steps} steps, "
         f"{result.seconds:.2f} s){where}",
         file=err,
     )
     return 0
+
+
+def _progress_line(err: TextIO, targets: Any, limit: float) -> Callable[[float, Any], None]:
+    """A ``progress(seconds, best figures)`` redrawing one line on a terminal."""
+
+    def progress(seconds: float, best: Any) -> None:
+        left = max(0.0, limit - seconds)
+        text = f"searching: best so far {best.describe(targets)}; {left:.0f} s left"
+        width = shutil.get_terminal_size((100, 24)).columns - 1
+        print(f"\r\033[K{text[:width]}", end="", file=err, flush=True)
+
+    return progress
 
 
 def _kept(path: str | None) -> Board | None:
@@ -215,22 +245,25 @@ def _size(args: argparse.Namespace, kept: Board | None = None) -> tuple[int, int
     return args.rows, args.cols
 
 
-def _output(path: str | None, force: bool = False) -> tuple[str, Path | None]:
-    """The format and file for ``-o`` (checked before the search, not after it): an
-    existing file is a board someone made, replaced only with ``--force``."""
+def _output(path: str | None, force: bool = False, option: str = "-o") -> tuple[str, Path | None]:
+    """The format and file for ``-o`` or ``--closest`` (checked before the search, not
+    after it): an existing file is a board someone made, replaced only with ``--force``."""
     if path is None:
         return "toml", None
     target = Path(path)
     fmt = FORMAT_BY_SUFFIX.get(target.suffix.lower())
+    label = escape_controls(path)
     if fmt is None:
-        raise GenerateUsageError(f"-o {path}: the extension picks the format: .toml, .json or .txt")
+        raise GenerateUsageError(
+            f"{option} {label}: the extension picks the format: .toml, .json or .txt"
+        )
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise GenerateUsageError(f"-o {path}: no folder {str(folder)!r}")
+        raise GenerateUsageError(f"{option} {label}: no folder {escape_controls(str(folder))!r}")
     if target.is_dir():
-        raise GenerateUsageError(f"-o {path}: is a folder")
+        raise GenerateUsageError(f"{option} {label}: is a folder")
     if target.exists() and not force:
-        raise GenerateUsageError(f"-o {path}: the file exists; --force replaces it")
+        raise GenerateUsageError(f"{option} {label}: the file exists; --force replaces it")
     return fmt, target
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import SnlError
 from ..core.odds.report import LUCK_LEGEND
-from ..core.store.history import board_summary, print_board, print_table
+from ..core.store.history import PUZZLE_LEGEND, board_summary, print_board, print_table
 from ..core.text import quote, safe_line
 
 if TYPE_CHECKING:
@@ -136,6 +136,7 @@ def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
             print(file=out)
         print_board(board, out)
     print(f"\navg length: turns to reach the goal in the games won; {LUCK_LEGEND}", file=out)
+    print(PUZZLE_LEGEND, file=out)
     return EXIT_OK
 
 

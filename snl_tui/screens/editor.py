@@ -154,6 +154,22 @@ def heat_shades(visits: list[float], goal: int) -> dict[int, int]:
     }
 
 
+def heat_ranges(visits: list[float], goal: int) -> dict[int, tuple[float, float]]:
+    """Shade -> (least, most) expected visits of the squares in it: the heat map's scale."""
+    shades = heat_shades(visits, goal)
+    ranges: dict[int, tuple[float, float]] = {}
+    for square, shade in shades.items():
+        value = visits[square]
+        low, high = ranges.get(shade, (value, value))
+        ranges[shade] = (min(low, value), max(high, value))
+    return dict(sorted(ranges.items()))
+
+
+def heat_scale(visits: list[float], goal: int) -> str:
+    """'0.05-0.31 · 0.31-0.48 · ...': each shade's expected visits, palest first."""
+    return " · ".join(f"{low:.2f}-{high:.2f}" for low, high in heat_ranges(visits, goal).values())
+
+
 def content(board: Board) -> tuple[object, ...]:
     """What saving writes (``Board ==`` leaves out the name and the description)."""
     return (board, board.name, board.description)
@@ -411,7 +427,16 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
             if self.visits is None:
                 parts.append("expected visits: computing...")
             else:
-                parts.append(f"{self.visits[square]:.2f} expected visits")
+                value = self.visits[square]
+                shade = heat_shades(self.visits, board.goal).get(square)
+                ranges = heat_ranges(self.visits, board.goal)
+                where = (
+                    f", shade {shade} of {len(ranges)} ({ranges[shade][0]:.2f}-"
+                    f"{ranges[shade][1]:.2f})"
+                    if shade is not None
+                    else ", unshaded (no turn begins here)"
+                )
+                parts.append(f"{value:.2f} expected visits{where}")
         self.query_one("#editor-cursor", Static).update(" · ".join(parts))
 
     def _status(self, message: str, *, error: bool = False) -> None:
@@ -605,11 +630,15 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         self.heat_on = not self.heat_on
         self._show_marks()
         self._show_cursor_line()
-        self._status(
-            "Heat map on: the stronger the shade, the more turns begin on the square."
-            if self.heat_on
-            else "Heat map off."
-        )
+        if not self.heat_on:
+            self._status("Heat map off.")
+        elif self.visits is None:
+            self._status("Heat map on: the stronger the shade, the more turns begin there.")
+        else:
+            self._status(
+                "Heat map on: turns begun on a square, shades by quarter, palest first: "
+                f"{heat_scale(self.visits, self.board.goal)}"
+            )
 
     # -- saving ----------------------------------------------------------------------------
 

@@ -360,7 +360,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         board, positions, seat = game.board, tuple(game.positions), self.hint_seat()
         if odds_at_hand(board):
             odds = compute_odds(board, positions, seat)
-            panel.show_hint(board, game.players, positions, seat, odds=odds)
+            panel.show_hint(board, game.players, positions, seat, odds=odds, mode=self.mode)
             return
         in_background(
             self,
@@ -368,7 +368,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
             key=self._hint_key,
             compute=lambda: compute_odds(board, positions, seat),
             show=lambda odds: self.query_one(HintPanel).show_hint(
-                board, game.players, positions, seat, odds=odds
+                board, game.players, positions, seat, odds=odds, mode=self.mode
             ),
         )
 

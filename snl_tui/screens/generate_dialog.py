@@ -27,6 +27,7 @@ from ..core.rules import Rules
 from ..core.studio.generate import (
     DEFAULT_TIME_LIMIT,
     DEFAULT_TOLERANCE,
+    Figures,
     GenerateResult,
     Targets,
     generate,
@@ -291,6 +292,9 @@ class GenerateScreen(Dialog[Board | None]):
                         time_limit=time_limit,
                         max_steps=self.max_steps,
                         clock=clock,
+                        progress=lambda seconds, best: self.app.call_from_thread(
+                            self._progress, targets, time_limit - seconds, best
+                        ),
                     )
                 )
         except SnlError as error:
@@ -300,6 +304,14 @@ class GenerateScreen(Dialog[Board | None]):
             self.app.call_from_thread(self._finished, results[0])
         else:
             self.app.call_from_thread(self._offer, results)
+
+    def _progress(self, targets: Targets, left: float, best: Figures) -> None:
+        """A long search: the best figures so far and the time left."""
+        if self.searching and not self.closed:
+            self._status(
+                f"searching… best so far {best.describe(targets)}; {max(0.0, left):.0f} s "
+                "left (escape stops)"
+            )
 
     def _failed(self, message: str) -> None:
         self.searching = False
@@ -335,6 +347,10 @@ class GenerateScreen(Dialog[Board | None]):
     @on(OptionList.OptionSelected, "#generate-candidates")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        if event.option.id == "closest":  # no board met the targets: the nearest one
+            if self.result is not None and self.result.closest is not None:
+                self._close(self.result.closest)
+            return
         index = int(event.option.id or 0)
         self.last_seed = (self.last_seed or 0) + index
         board = self.candidates[index].board
@@ -351,6 +367,14 @@ class GenerateScreen(Dialog[Board | None]):
             return
         self._buttons(disabled=False)
         self._status(result.describe(), failed=True)
+        if result.closest is not None and result.figures is not None:
+            # Offered, not forced: the designer may take it to edit by hand.
+            listing = self.query_one("#generate-candidates", OptionList)
+            listing.clear_options()
+            figures = result.figures.describe(result.targets)
+            listing.add_option(Option(f"take the closest board: {figures}", id="closest"))
+            listing.add_class("-shown")
+            listing.highlighted = 0
 
     def _close(self, board: Board | None) -> None:
         """Dismiss once: a second Enter or a late result must not dismiss again."""

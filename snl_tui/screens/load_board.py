@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from ..core.board import Board
+from ..core.cells import cell_width, cut_cells, pad_cells
 from ..core.errors import SnlError
 from ..core.files.formats import builtin_boards, is_board_file, load_board, looks_like_board
 from ..core.limits import check_playable
@@ -44,17 +45,31 @@ def least_rolls_label(board: Board) -> str:
     return "unreachable" if least < 0 else f"least rolls {least}"
 
 
-def choice_label(name: str, board: Board) -> str:
+NAME_WIDTH = 16
+"""The name column's least width; longer names (file paths) widen it for every line."""
+MAX_NAME_WIDTH = 34
+"""The widest the name column gets (a longer path is cut in the middle)."""
+
+
+def name_cell(name: str, width: int = NAME_WIDTH) -> str:
+    """``name`` in a column of ``width`` cells: padded, or cut in the middle with '…'."""
+    if cell_width(name) > width:
+        keep = width - 1
+        name = cut_cells(name, keep - keep // 2) + "…" + name[len(name) - keep // 2 :]
+    return pad_cells(name, width)
+
+
+def choice_label(name: str, board: Board, width: int = NAME_WIDTH) -> str:
     """'classic             10x10  least rolls 7': one line of the list."""
     size = f"{board.rows}x{board.cols}"
-    return f"{name:<16} {size:>7}  {least_rolls_label(board)}"
+    return f"{name_cell(name, width)} {size:>7}  {least_rolls_label(board)}"
 
 
 LIST_WIDTH = 62
 """The board list's width in cells inside the dialog (72 wide, less border and padding)."""
 
 
-def file_label(choice: BoardChoice) -> str:
+def file_label(choice: BoardChoice, width: int = NAME_WIDTH) -> str:
     """A board file's line once checked: its size and least rolls, or its error."""
     try:
         board = load_board(choice.source)
@@ -62,22 +77,37 @@ def file_label(choice: BoardChoice) -> str:
         # Wrapped here, under the reason, so the next lines of a long reason hang
         # indented past the name instead of starting at the list's left edge.
         return textwrap.fill(
-            f"{choice.label:<16} broken: {error}",
-            width=LIST_WIDTH,
-            subsequent_indent=" " * 17,
+            f"{name_cell(choice.label, width)} broken: {error}",
+            width=max(LIST_WIDTH, width + 30),
+            subsequent_indent=" " * (width + 1),
             break_on_hyphens=False,
         )
-    return choice_label(choice.label, board)
+    return choice_label(choice.label, board, width)
 
 
-def builtin_choices() -> list[BoardChoice]:
+def builtin_choices(width: int = NAME_WIDTH) -> list[BoardChoice]:
     return [
         BoardChoice(
             entry.name,
-            f"{entry.name:<16} {entry.size_label:>7}  {least_rolls_label(entry.board)}",
+            f"{name_cell(entry.name, width)} {entry.size_label:>7}  "
+            f"{least_rolls_label(entry.board)}",
         )
         for entry in builtin_boards()
     ]
+
+
+def is_builtin_copy(path: Path) -> bool:
+    """Whether ``path`` holds a built-in board as shipped (``boards/classic.toml`` in a
+    checkout is the built-in ``classic`` itself): listed once, under its name."""
+    entry = next((entry for entry in builtin_boards() if entry.name == path.stem), None)
+    if entry is None:
+        return False
+    try:
+        board = load_board(path)
+    except (SnlError, OSError):
+        return False
+    # The squares, jumps and rules (a matrix file's description is the package's own).
+    return (board, board.rules) == (entry.board, entry.board.rules)
 
 
 def file_choices(folder: Path | None = None) -> list[BoardChoice]:
@@ -93,6 +123,8 @@ def file_choices(folder: Path | None = None) -> list[BoardChoice]:
     paths += sorted(p for p in here.iterdir() if is_board_file(p) and looks_like_board(p))
     choices = []
     for path in paths:
+        if is_builtin_copy(path):
+            continue
         shown = path.relative_to(here) if path.is_relative_to(here) else path
         # From the working directory, the relative path keeps error messages short.
         source = str(shown) if folder is None else str(path)
@@ -114,22 +146,27 @@ class LoadBoardScreen(Dialog[Board | None]):
         super().__init__()
         self.folder = folder
         self.choices: dict[str, BoardChoice] = {}
+        self.name_width = NAME_WIDTH
+        """The name column's width: the longest name listed (within ``MAX_NAME_WIDTH``)."""
         self.pending_source: str | None = None
         """The board being loaded (its name or path), until its result is in."""
 
     def compose(self) -> ComposeResult:
         options: list[Option | None] = []
-        for index, choice in enumerate(builtin_choices()):
+        files = file_choices(self.folder)
+        names = [entry.name for entry in builtin_boards()] + [file.label for file in files]
+        self.name_width = min(MAX_NAME_WIDTH, max(NAME_WIDTH, *map(cell_width, names)))
+        for index, choice in enumerate(builtin_choices(self.name_width)):
             key = f"builtin-{index}"
             self.choices[key] = choice
             options.append(Option(choice.label, id=key))
-        files = file_choices(self.folder)
         if files:
             options.append(None)
             for index, choice in enumerate(files):
                 key = f"file-{index}"
                 self.choices[key] = choice
-                options.append(Option(f"{choice.label:<16} checking…", id=key))
+                label = f"{name_cell(choice.label, self.name_width)} checking…"
+                options.append(Option(label, id=key))
         with Vertical(id="load-board", classes="dialog"):
             yield Label("Load a board", classes="dialog-title")
             yield OptionList(*options, id="board-list", markup=False)
@@ -151,7 +188,7 @@ class LoadBoardScreen(Dialog[Board | None]):
         for key, choice in list(self.choices.items()):
             if not key.startswith("file-"):
                 continue
-            label = file_label(choice)
+            label = file_label(choice, self.name_width)
             if worker.is_cancelled:
                 return
             self.app.call_from_thread(self._file_checked, key, label)

@@ -95,7 +95,7 @@ def _overlay(exact: int, yours: int, width: int) -> str:
 
 def statistics_text(store: Store | None, board: Board, you: str) -> str:
     """Everything the screen shows, as plain text (the worker's job: analysis inside)."""
-    from ..core.store.history import board_summary, exact_odds, print_board
+    from ..core.store.history import PUZZLE_LEGEND, board_summary, exact_odds, print_board
 
     if store is None:
         return "Saving is off (--no-save): no history is read or written."
@@ -106,24 +106,30 @@ def statistics_text(store: Store | None, board: Board, you: str) -> str:
     except StoreError as error:
         return f"No history: {error}."
     key = board_key(board)
-    records = sorted(stats.boards, key=lambda record: record.key != key)  # current first
     out = io.StringIO()
     for line in stats.skipped:
         print(f"warning: {line}", file=out)
-    current = next((record for record in records if record.key == key), None)
+    current = next((record for record in stats.boards if record.key == key), None)
+    others = [record for record in stats.boards if record.key != key]
     odds = exact_odds(board)
-    for index, record in enumerate(records):
-        if index:
-            print(file=out)
-        print_board(board_summary(record, odds if record is current else None), out)
-    if not records:
-        print("No finished games yet: finish a game and come back.", file=out)
+    name = board.name or "this board"
+    # The current board's table first, or a line saying it has none: never another
+    # board's table where this one's is expected.
+    if current is not None:
+        print_board(board_summary(current, odds), out)
     else:
+        print(f"{name}: no finished games on this board yet.", file=out)
+    if others:
+        print("\nOther boards", file=out)
+    for record in others:
+        print(file=out)
+        print_board(board_summary(record), out)
+    if stats.boards:
         print(
             f"\navg length: turns to reach the goal in the games won; {LUCK_LEGEND}",
             file=out,
         )
-    name = board.name or "this board"
+        print(PUZZLE_LEGEND, file=out)
     mine = next((p.lengths for p in (current.players if current else ()) if p.player == you), ())
     whose = "Your" if you.casefold() == "you" else f"{you}'s"
     print(f"\n{whose} game lengths on {name} over the exact distribution", file=out)

@@ -28,7 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..core.board import Board
-from ..core.engine import Player
+from ..core.engine import Player, move
 from ..core.odds.standing import CERTAIN, Odds
 from ..core.solver import least_rolls_from, optimal_dice, optimal_route
 from ..core.text import percent as format_percent
@@ -69,8 +69,25 @@ def route_text(board: Board, square: int) -> str:
     return text
 
 
-def hint_lines(board: Board, player: Player, square: int) -> Text:
-    """The solver part of the hint (no analysis)."""
+def reach_text(board: Board, square: int) -> str:
+    """What the next roll can do from ``square`` in a game of chance (classic mode):
+    the jumps within one roll, as 'ladder 1 (to 38), snake 6 (to 11)'; the player does
+    not choose the die, so "optimal dice" would mean nothing there."""
+    parts = []
+    for die in range(1, board.rules.faces + 1):
+        step = move(board, square, die)
+        if step.forfeited or not step.jumps:
+            continue
+        kind = "ladder" if step.end > step.landed else "snake"
+        parts.append(f"{kind} {die} (to {step.end})")
+    if not parts:
+        return "no snake or ladder within one roll"
+    return ", ".join(parts)
+
+
+def hint_lines(board: Board, player: Player, square: int, mode: str = "puzzle") -> Text:
+    """The solver part of the hint (no analysis). In ``classic`` mode the dice are
+    random: the next roll's snakes and ladders instead of the optimal dice."""
     text = Text(no_wrap=False)
     where = place(square).replace("square ", "on ")
     text.append(f"{player.name} {where}\n", style="bold")
@@ -83,9 +100,14 @@ def hint_lines(board: Board, player: Player, square: int) -> Text:
         return text
     text.append("Least rolls left: ")
     text.append(str(least), style="bold")
-    text.append("\nOptimal dice: ")
-    text.append(", ".join(map(str, optimal_dice(board, square))), style="bold")
-    text.append("\nRoute (roll→square): ")
+    if mode == "classic":
+        text.append("\nNext roll: ")
+        text.append(reach_text(board, square), style="bold")
+        text.append("\nBest route (roll→square): ")
+    else:
+        text.append("\nOptimal dice: ")
+        text.append(", ".join(map(str, optimal_dice(board, square))), style="bold")
+        text.append("\nRoute (roll→square): ")
     text.append(route_text(board, square))
     return text
 
@@ -241,11 +263,12 @@ class HintPanel(Vertical):
         to_move: int,
         *,
         odds: Odds | None,
+        mode: str = "puzzle",
     ) -> None:
         """Refresh every line for the player to move (``to_move``): the solver's part and
-        the odds in one text, then the chart."""
+        the odds in one text, then the chart. ``mode``: see ``hint_lines``."""
         square = positions[to_move]
-        text = hint_lines(board, players[to_move], square)
+        text = hint_lines(board, players[to_move], square, mode)
         chart = self.query_one(OddsChart)
         odds_text = Text()
         chart_shown = False

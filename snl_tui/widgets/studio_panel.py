@@ -34,6 +34,9 @@ from ..core.studio.figures import (
 from ..core.text import plural
 
 COMPUTING = "computing…"
+TERMS = "edge Np: seat 1's win chance minus 1/N in points; 90th pct: 9 games in 10 end by then"
+"""What the figures' short labels mean, under them (the one-player game's turns: the
+rest say it)."""
 
 
 class NumbersPanel(Widget):
@@ -52,6 +55,9 @@ class NumbersPanel(Widget):
     }
     NumbersPanel > #numbers-cursor {
         margin-top: 1;
+    }
+    NumbersPanel > #numbers-terms {
+        color: $text-muted;
     }
     NumbersPanel > #numbers-histogram {
         margin-top: 1;
@@ -83,6 +89,7 @@ class NumbersPanel(Widget):
     def compose(self) -> ComposeResult:
         yield Static(COMPUTING, id="numbers-status", markup=False)
         yield Static("", id="numbers-figures", markup=False)
+        yield Static(TERMS, id="numbers-terms", markup=False)
         yield Static("", id="numbers-cursor", markup=False)
         yield Static("", id="numbers-histogram", markup=False)
 
@@ -134,6 +141,7 @@ class NumbersPanel(Widget):
         self.query_one("#numbers-status", Static).update(self._status())
         lines = figure_lines(figures, self.previous)
         self.query_one("#numbers-figures", Static).update("\n".join(lines))
+        self.query_one("#numbers-terms", Static).display = figures.ok  # terms of figures
         chart = ["game lengths (turns)", *figures.histogram] if figures.histogram else []
         self.query_one("#numbers-histogram", Static).update("\n".join(chart))
         self._update_cursor()

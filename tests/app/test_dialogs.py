@@ -199,3 +199,34 @@ async def test_a_too_small_terminal_shows_a_short_message(make_app) -> None:
         await settle(pilot)
         assert not screen.has_class("too-small")
         assert screen.query_one("#board").display
+
+
+async def test_load_dialog_lists_each_board_once_in_aligned_columns(
+    make_app, board_folder: Path
+) -> None:
+    """Issue 33: from a checkout every built-in board was listed twice (``classic`` and
+    ``boards/classic.toml``) and a long path pushed its columns out of line."""
+    shipped = Path(__file__).resolve().parents[2] / "boards"
+    (board_folder / "boards" / "classic.toml").write_text(
+        (shipped / "classic.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (board_folder / "boards" / "a-long-board-name.txt").write_text("3 3\n2 8\n")
+    app = make_app(players=[Player("Ann")])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("l")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, LoadBoardScreen)
+        options = dialog.query_one(OptionList)
+
+        def prompts() -> list[str]:
+            found = (options.get_option_at_index(i) for i in range(options.option_count))
+            return [str(option.prompt) for option in found if option.id]
+
+        await wait_until(pilot, lambda: not any("checking" in p for p in prompts()))
+        shown = prompts()
+        assert sum("classic" in prompt for prompt in shown) == 1  # once, by its name
+        columns = {prompt.index("least rolls") for prompt in shown if "least rolls" in prompt}
+        assert len(columns) == 1  # the size and least rolls line up on every line
+        long_line = next(p for p in shown if p.startswith("boards/a-long-board-name"))
+        assert "3x3" in long_line

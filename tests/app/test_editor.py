@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -322,3 +323,22 @@ def test_a_bad_board_file_is_one_line_and_exit_2(
     assert err.count("\n") == 1 and "unknown key 'bogus'" in err
     assert main(["edit", str(tmp_path / "x.csv")]) == 2
     assert main(["edit", "--size", "4", "--rows", "3"]) == 2
+
+
+def test_the_heat_maps_scale_is_each_shades_range_palest_first() -> None:
+    """Issue 33: the heat map's colours were unexplained. The status line names each
+    shade's range of expected visits and the cursor line the square's shade."""
+    from snl_tui.core.odds.analysis import analyze
+    from snl_tui.screens.editor import heat_ranges, heat_scale, heat_shades
+
+    board = load_board("classic")
+    visits = list(analyze(board).visits() or [])
+    ranges = heat_ranges(visits, board.goal)
+    assert list(ranges) == [1, 2, 3, 4]
+    bounds = list(ranges.values())
+    assert all(low <= high for low, high in bounds)
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(bounds))
+    for square, shade in heat_shades(visits, board.goal).items():
+        low, high = ranges[shade]
+        assert low <= visits[square] <= high
+    assert heat_scale(visits, board.goal).count(" · ") == 3

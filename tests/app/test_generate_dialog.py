@@ -6,7 +6,7 @@ import threading
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Input, OptionList, Static
 
 from snl_tui.core.board import Board
 from snl_tui.core.rules import Rules
@@ -89,6 +89,28 @@ async def test_failure_stays_open_with_the_closest_figures() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.results == [None]
+
+
+async def test_a_failed_search_offers_the_closest_board() -> None:
+    """Issue 33: the closest board was lost; the dialog now offers it (enter takes it)."""
+    screen = GenerateScreen(rows=4, cols=4, max_steps=50)
+    app = HostApp(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await fill(pilot, screen, ladders="1", snakes="1", expected="200", seed="1")
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.result is not None and not screen.searching)
+        await pilot.pause()
+        result = screen.result
+        assert result is not None and result.closest is not None
+        listing = screen.query_one("#generate-candidates", OptionList)
+        assert listing.option_count == 1
+        prompt = str(listing.get_option_at_index(0).prompt)
+        assert prompt.startswith("take the closest board: expected turns")
+        listing.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: app.results)
+    assert app.results == [result.closest]
 
 
 async def test_bad_input_gets_one_line_and_no_search() -> None:

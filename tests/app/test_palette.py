@@ -127,3 +127,39 @@ async def test_a_dismiss_while_a_screen_is_above_waits_and_escape_still_closes(m
         await pilot.press("escape", "escape")
         await wait_until(pilot, lambda: app.screen is game)
     assert app.return_code in (None, 0)
+
+
+async def test_the_palettes_screenshot_saves_and_says_where(
+    make_app, tmp_path, monkeypatch
+) -> None:
+    """Issue 33: "Screenshot" said "Failed to save screenshot" (Textual saved into a
+    Downloads folder that did not exist). It now saves in the first writable folder and
+    the notification names the file."""
+    from snl_tui import palette
+
+    missing = tmp_path / "no-downloads"
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    monkeypatch.setattr(palette, "screenshot_folders", lambda: [missing, folder])
+    app = make_app()
+    notes: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        real_notify = app.notify
+
+        def recording(message: str, **options: object) -> None:
+            notes.append(message)
+            real_notify(message, **options)  # type: ignore[arg-type]
+
+        app.notify = recording  # type: ignore[method-assign]
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: CommandPalette.is_open(app))
+        palette_screen = app.screen
+        palette_screen.query_one(Input).value = "screenshot"
+        await wait_until(pilot, lambda: palette_screen.query_one(CommandList).option_count > 0)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.screen is game and bool(notes))
+        (saved,) = list(folder.iterdir())
+        assert saved.suffix == ".svg" and saved.read_text(encoding="utf-8").startswith("<svg")
+        assert notes == [f"Saved to {saved}"]
+        assert not missing.exists()

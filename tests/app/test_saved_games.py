@@ -208,6 +208,29 @@ async def test_the_statistics_screen_shows_the_store_beside_the_exact_odds():
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen))
 
 
+async def test_the_statistics_screen_opens_on_the_current_board():
+    """Issue 33: opened on everest, the screen showed the classic table. Now everest's
+    line comes first (no games on it yet) and classic's table under "Other boards"."""
+    store = open_store()
+    seed_history(store)
+    everest = load_board("everest")
+    app = quiet(SnlApp(board=everest, players=PLAYERS, seed=3, animate=False, store=store))
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatsScreen))
+        stats = app.screen
+        await wait_until(pilot, lambda: stats.text is not None)
+        text = stats.text
+        assert text is not None
+        lines = text.splitlines()
+        assert lines[0] == f"{everest.name}: no finished games on this board yet."
+        assert lines.index("Other boards") < text.splitlines().index(
+            next(line for line in lines if line.startswith("Chutes and Ladders (exact"))
+        )
+        assert f"no classic game won by You on {everest.name} yet" in text
+
+
 def replay_app(store: Store, *, animate: bool) -> tuple[GameSession, SnlApp, ReplayScreen]:
     """A saved 14-move game, and an app that replays it from its saved form."""
     session, _ = saved_session(store, moves=14)

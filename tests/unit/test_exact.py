@@ -295,12 +295,24 @@ def test_cli_exact(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = capsys.readouterr().out
     exact = exact_expected_turns(load_board("classic"))
     assert exact is not None
-    assert f"expected turns    {exact}" in out and "= 39.2251223082349" in out
+    assert "one player" in out and "expected turns    39.22512230823496036944..." in out
+    assert str(exact) not in out and "win chance" not in out  # alone, one always wins
+    assert main(["analyze", "classic", "--exact", "--digits", "all"]) == 0
+    assert str(exact) in capsys.readouterr().out
     assert main(["analyze", "classic", "--exact", "--players", "2"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out
+    assert len(out.encode()) < 2000  # it was 17.8 KB: every digit of two fractions
+    lines = out.splitlines()
     seat = next(i for i, line in enumerate(lines) if "seat 1 wins" in line)
-    assert lines[seat + 1].strip() == "= 0.50791159386993430257"
-    assert lines[seat + 2].strip() == "(4,335 digits over 4,335)"
+    assert lines[seat].split()[-1] == "0.50791159386993430257..."
+    assert "2 players in turn order" in lines[seat - 1]
+    assert "4,335 digits over 4,335" in lines[seat + 1]
+    assert main(["analyze", "classic", "--exact", "--players", "2", "--digits", "all"]) == 0
+    wins = exact_win_chances(load_board("classic"), 2)
+    out = capsys.readouterr().out
+    assert all(fraction_text(chance) in out for chance in wins)
+    assert main(["analyze", "classic", "--exact", "--digits", "x"]) == 2
+    assert "--digits" in capsys.readouterr().err
     small = tmp_path / "small.toml"
     small.write_text(dump_board(Board(4, 4, [(3, 11), (14, 2)]), "toml"))
     assert main(["analyze", str(small), "--exact", "--players", "4", "--json"]) == 0
@@ -321,7 +333,7 @@ def test_cli_exact_past_the_seat_limit(capsys: pytest.CaptureFixture[str]) -> No
     classic = load_board("classic")
     assert main(["analyze", "classic", "--exact", "--players", "3"]) == 0
     out = capsys.readouterr().out
-    assert f"expected turns    {exact_expected_turns(classic)}" in out
+    assert "expected turns    39.22512230823496036944..." in out
     floats = analyze(classic, players=3).win_chances
     seats = [line.split() for line in out.splitlines() if " wins " in line]
     assert [float(words[3]) for words in seats] == pytest.approx(floats, abs=1e-14)

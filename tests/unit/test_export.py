@@ -100,6 +100,21 @@ def test_an_unwritable_folder_is_one_line_and_leaves_nothing(tmp_path: Path) -> 
         folder.chmod(0o700)
 
 
+def test_an_existing_page_is_kept_unless_forced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: `snl export` overwrote silently while `snl generate` refused."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "page.svg").write_text("mine")
+    status, out, err = run("export", "classic", "-o", "page.svg")
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "the file exists; --force replaces it" in err
+    assert (tmp_path / "page.svg").read_text() == "mine"
+    status, _, err = run("export", "classic", "-o", "page.svg", "--force")
+    assert (status, err) == (0, "")
+    assert (tmp_path / "page.svg").read_text().startswith("<?xml")
+
+
 def test_a_bad_board_is_one_line(tmp_path: Path) -> None:
     status, _, err = run("export", "no-such-board", "-o", str(tmp_path / "x.svg"))
     assert status == 2 and err.count("\n") == 1

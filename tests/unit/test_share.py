@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from snl_tui.cli.main import main
 from snl_tui.core.errors import BoardError
 from snl_tui.core.files.formats import builtin_names, load_board
-from snl_tui.core.files.share import PREFIX, board_code
+from snl_tui.core.files.share import PREFIX, PREFIX_V1, board_code, board_code_v1
 from snl_tui.core.studio.board_file import open_for_editing
 
 from .strategies import boards
@@ -26,19 +26,49 @@ def same(a, b) -> bool:  # type: ignore[no-untyped-def]
 @settings(max_examples=60, deadline=None)
 @given(boards())
 def test_every_board_comes_back_from_its_code(board) -> None:  # type: ignore[no-untyped-def]
-    code = board_code(board)
+    code = board_code(board, with_text=True)
     assert code.startswith(PREFIX) and "\n" not in code and " " not in code
     assert same(load_board(code), board)
+    bare = load_board(board_code(board))  # without text: the same game, no name
+    assert (bare, bare.rules, bare.name) == (board, board.rules, "")
+    assert same(load_board(board_code_v1(board)), board)  # old codes still open
+
+
+THROWS_30_V1 = (
+    "snl1-eNpljj1vwyAQhnf_ilfMxDJ27dQeunRtt262BwJUQeEjBVuVUvW_F0iHSp2457jn7v2qAOK4VWQCedVO2"
+    "91CaqGwnYP_jITmAamiCPq6ae_y3NtZoWsO8WPnQeHkeZDw78lQEIbHqAUWYv8vWwiu--1m1LS4HrmTtQH3RbHGs"
+    "9H2hA6HJ7QtzQsd2qbg-IvBGwMOVuNF8bgVjujqe9ASeUJfQHiTYShguJQqZJ4TAnNH042VYu4pHvPLWOoMuWqbV"
+    "I1rmluLGx2_qD8qO1I8FCWlOhYjuWMp0hcrZvVd_QB3WmCO-fe1c94e0"
+)
+"""``snl share throws-30`` as snl wrote it before version 2 (a literal: old codes open)."""
+
+
+def test_a_code_made_before_version_2_still_opens() -> None:
+    assert same(load_board(THROWS_30_V1), load_board("throws-30"))
+
+
+def test_codes_are_short() -> None:
+    """Classic's code is its jumps and one rule: well under 100 characters (it was 537
+    with the whole document); its text comes only when asked for."""
+    classic = load_board("classic")
+    code = board_code(classic)
+    assert len(code) < 90
+    assert len(board_code(classic, with_text=True)) > len(code) + len(classic.description)
+    assert len(board_code(load_board("leetcode-1"))) < 30
 
 
 @pytest.mark.parametrize("name", builtin_names())
 def test_the_built_in_boards_travel(name: str) -> None:
     board = load_board(name)
-    assert same(load_board(board_code(board)), board)
+    assert same(load_board(board_code(board, with_text=True)), board)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(max_size=80).map(lambda t: "snl1-" + t) | st.text(max_size=80))
+@given(
+    st.text(max_size=80).map(lambda t: "snl1-" + t)
+    | st.text(max_size=80).map(lambda t: "snl2-" + t)
+    | st.text(max_size=80)
+)
 def test_random_text_is_refused_cleanly(text: str) -> None:
     if not text.startswith("snl"):
         text = "snl1-" + text
@@ -50,7 +80,7 @@ def test_random_text_is_refused_cleanly(text: str) -> None:
 @settings(max_examples=60, deadline=None)
 @given(boards(), st.data())
 def test_a_damaged_code_is_never_read_as_another_board(board, data) -> None:  # type: ignore[no-untyped-def]
-    code = board_code(board)
+    code = data.draw(st.sampled_from((board_code(board, with_text=True), board_code_v1(board))))
     index = data.draw(st.integers(len(PREFIX), len(code) - 1))
     replacement = data.draw(st.sampled_from("Aa0_-zZ9"))
     damaged = code[:index] + replacement + code[index + 1 :]
@@ -68,19 +98,19 @@ def test_a_damaged_code_is_never_read_as_another_board(board, data) -> None:  # 
 
 def test_versions_sizes_and_bombs() -> None:
     board = load_board("leetcode-2")
-    code = board_code(board)
+    code = board_code_v1(board)
     with pytest.raises(BoardError, match="newer snl"):
-        load_board("snl2-" + code.removeprefix(PREFIX))
+        load_board("snl3-" + code.removeprefix(PREFIX_V1))
     with pytest.raises(BoardError, match="far too long"):
-        load_board(PREFIX + "A" * 200_000 + "-00000000")
+        load_board(PREFIX_V1 + "A" * 200_000 + "-00000000")
     packed = zlib.compress(b"[" + b" " * 50_000_000 + b"]", 9)  # a zip bomb of spaces
     data = base64.urlsafe_b64encode(packed).decode().rstrip("=")
     with pytest.raises(BoardError, match="too large"):
-        load_board(f"{PREFIX}{data}-{zlib.crc32(packed):08x}")
+        load_board(f"{PREFIX_V1}{data}-{zlib.crc32(packed):08x}")
 
 
 def test_every_command_takes_a_code(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    assert main(["share", "classic"]) == 0
+    assert main(["share", "classic", "--with-text"]) == 0
     code = capsys.readouterr().out.strip()
     assert main(["solve", "classic", "--json"]) == 0
     by_name = capsys.readouterr().out
@@ -93,3 +123,6 @@ def test_every_command_takes_a_code(capsys, tmp_path) -> None:  # type: ignore[n
     assert main(["check", code[:-1] + ("0" if code[-1] != "0" else "1")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "check does not match" in err
+    assert main(["share", "classic"]) == 0
+    bare = load_board(capsys.readouterr().out.strip())
+    assert bare == load_board("classic") and bare.name == ""

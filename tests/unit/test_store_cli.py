@@ -109,8 +109,33 @@ def test_stats_text_shows_each_player(data_dir, capsys):
     out = capsys.readouterr().out
     assert "Chutes and Ladders (exact: " in out
     rows = [line.split() for line in out.splitlines()]
-    assert ["player", "games", "wins", "avg", "length", "luck", "puzzle", "best"] in rows
+    header = ["player", "games", "wins", "avg", "length", "luck", "puzzles", "puzzle", "best"]
+    assert [*header, "puzzle", "avg"] in rows
     assert {row[0] for row in rows if row[1:2] == ["4"]} == {"Ann", "CPU"}
+
+
+def test_stats_count_solved_puzzles_against_the_optimum(data_dir, capsys):
+    """Issue 33: after two solved puzzles on leetcode-1 `snl stats` said "games 0 wins 0
+    ... puzzle best 4": now the puzzles solved, the best and the average, each against
+    the optimum (4 rolls)."""
+    from snl_tui.core.files.formats import load_board
+    from snl_tui.core.store.games import open_store
+
+    board = load_board("leetcode-1")
+    with open_store(data_dir / DB_NAME) as store:
+        for rolls in (4, 7):
+            store.save_game(
+                None, board=board, players=["Ann"], mode="puzzle", data={},
+                status="won", winner="Ann", turns=rolls, rolls=rolls,
+            )  # fmt: skip
+    assert main(["stats", "leetcode-1"]) == 0
+    out = capsys.readouterr().out
+    assert "puzzle optimum 4 rolls" in out
+    (ann,) = [line.split() for line in out.splitlines() if line.startswith("Ann")]
+    assert ann == ["Ann", "0", "0", "-", "-", "2", "4", "(+0)", "5.5", "(+1.5)"]
+    assert main(["stats", "leetcode-1", "--json"]) == 0
+    (player,) = json.loads(capsys.readouterr().out)["boards"][0]["players"]
+    assert (player["puzzles"], player["puzzle_best"], player["puzzle_average"]) == (2, 4, 5.5)
 
 
 def test_before_anything_was_saved_there_are_no_saved_games(tmp_path, monkeypatch, capsys):

@@ -111,7 +111,14 @@ def load_board(name_or_path: str | Path, rules: RulesOverride = None) -> Board:
         )
     path = Path(name_or_path)
     if not os.path.lexists(path) and "/" not in text and "\\" not in text and not path.suffix:
+        import difflib
+
         known = ", ".join(_builtin_files())
+        near = difflib.get_close_matches(text, list(_builtin_files()), n=1, cutoff=0.6)
+        if near:  # a near miss: the board meant, not the whole list
+            raise BoardError(
+                f"no such file or built-in board: did you mean {near[0]!r}?", source=text
+            )
         raise BoardError(f"no such file or built-in board (built-in boards: {known})", source=text)
     return _load_text(_read_file(path, text), source=text, stem=path.stem, rules=rules)
 

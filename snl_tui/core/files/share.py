@@ -1,20 +1,25 @@
-"""Share codes: a whole board (squares, jumps, rules, name, description) as one line to
-paste in a chat, ``snl1-<data>-<check>`` (SPEC 12).
+"""Share codes: a board as one short line to paste in a chat (SPEC 12).
 
-The data is the board's JSON document, compressed (zlib) and written in URL-safe base64
-without padding; the check is its CRC-32 in hex (8 digits), so a code cut short or
-mistyped is refused, not read as another board; ``snl1`` is the version, so a later format
-can be told apart. A code is about as long as the board's file compressed (classic: some
-540 characters, most of them its description). Decoding checks the version, the
-characters, the check and the size once unpacked; ``formats.load_board`` then checks the
-board itself, as it checks a file (every command that takes a BOARD takes a code). No
-Textual here.
+Version 2, ``snl2-<data>`` (what ``board_code`` writes): the data is URL-safe base64
+(no padding) of a small binary record: the rows and the columns, the rules that differ
+from the defaults, the jumps packed as bit fields just wide enough for the board's
+squares, optionally the name and the description (``with_text``), and last a CRC-32 of
+all that, so a code cut short or mistyped is refused, not read as another board.
+Classic's code is some 75 characters (its jumps alone); with its text, some 560.
+
+Version 1, ``snl1-<data>-<check>`` (what earlier snl wrote, still read): the board's JSON
+document, zlib-compressed, in URL-safe base64, then its CRC-32 in hex.
+
+Decoding checks the version, the characters, the check and the sizes; both versions are
+turned into a board document (JSON text) that ``formats.load_board`` then checks as it
+checks a file (every command that takes a BOARD takes a code). No Textual here.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 import zlib
 
@@ -22,9 +27,14 @@ from ..board import Board
 from ..errors import BoardError
 from .json_board import dump_document
 
-PREFIX = "snl1-"
-"""Version 1 of the code (the only one so far)."""
+PREFIX = "snl2-"
+"""The version ``board_code`` writes."""
+PREFIX_V1 = "snl1-"
+"""The first version (a compressed JSON document), still read."""
 CODE = re.compile(r"snl(\d+)-([A-Za-z0-9_-]+)-([0-9a-f]{8})")
+CODE_V2 = re.compile(r"snl2-([A-Za-z0-9_-]+)")
+HAS_TEXT = 1
+HAS_RULES = 2
 MAX_CODE_CHARS = 100_000
 """A code longer than this is refused before it is decoded."""
 MAX_DOCUMENT_BYTES = 4 * 1024 * 1024
@@ -36,12 +46,131 @@ def looks_like_code(text: str) -> bool:
     return text.startswith("snl") and text[3:4].isdigit()
 
 
-def board_code(board: Board) -> str:
-    """The share code of ``board``."""
+def board_code(board: Board, with_text: bool = False) -> str:
+    """The share code of ``board``: its size, rules and jumps; with ``with_text`` its
+    name and description too."""
+    out = bytearray()
+    rules = board.rules.non_default()
+    flags = (HAS_TEXT if with_text else 0) | (HAS_RULES if rules else 0)
+    out += _varint(board.rows) + _varint(board.cols) + bytes([flags])
+    if rules:
+        out += _text_field(json.dumps(rules, separators=(",", ":"), sort_keys=True))
+    jumps = sorted(board.jumps.items())
+    out += _varint(len(jumps))
+    width = board.goal.bit_length()
+    bits = 0
+    for start, end in jumps:
+        bits = (bits << width | start) << width | end
+    size = (2 * width * len(jumps) + 7) // 8
+    pad = size * 8 - 2 * width * len(jumps)
+    out += (bits << pad).to_bytes(size, "big")
+    if with_text:
+        out += _text_field(board.name) + _text_field(board.description)
+    out += zlib.crc32(out).to_bytes(4, "big")
+    return PREFIX + base64.urlsafe_b64encode(bytes(out)).decode("ascii").rstrip("=")
+
+
+def board_code_v1(board: Board) -> str:
+    """The version 1 code of ``board`` (its whole document, compressed): kept to prove
+    that old codes still open."""
     document = dump_document(board).encode("utf-8")
     packed = zlib.compress(document, 9)
     data = base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
-    return f"{PREFIX}{data}-{zlib.crc32(packed):08x}"
+    return f"{PREFIX_V1}{data}-{zlib.crc32(packed):08x}"
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        low, value = value & 0x7F, value >> 7
+        out.append(low | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def _text_field(text: str) -> bytes:
+    raw = text.encode("utf-8")
+    return _varint(len(raw)) + raw
+
+
+class _Reader:
+    """Reads a version 2 record; BoardError (one line) when it runs out or overflows."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def damaged(self) -> BoardError:
+        return BoardError("damaged (it ends too soon): copy the whole line", source="share code")
+
+    def varint(self) -> int:
+        value = shift = 0
+        for _ in range(5):
+            if self.at >= len(self.data):
+                raise self.damaged()
+            byte = self.data[self.at]
+            self.at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                return value
+        raise self.damaged()
+
+    def take(self, count: int) -> bytes:
+        if count > len(self.data) - self.at:
+            raise self.damaged()
+        chunk = self.data[self.at : self.at + count]
+        self.at += count
+        return chunk
+
+    def text(self) -> str:
+        try:
+            return self.take(self.varint()).decode("utf-8")
+        except UnicodeDecodeError:
+            raise BoardError("damaged (not text)", source="share code") from None
+
+
+def _document_v2(data: str) -> str:
+    source = "share code"
+    try:
+        raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
+    except (binascii.Error, ValueError):
+        raise BoardError("damaged (not base64): copy the whole line", source=source) from None
+    if len(raw) < 5 or zlib.crc32(raw[:-4]).to_bytes(4, "big") != raw[-4:]:
+        raise BoardError("damaged (its check does not match): copy the whole line", source=source)
+    reader = _Reader(raw[:-4])
+    rows, cols = reader.varint(), reader.varint()
+    flags = reader.take(1)[0]
+    rules: object = {}
+    if flags & HAS_RULES:
+        try:
+            rules = json.loads(reader.text())
+        except ValueError:
+            raise BoardError("damaged (its rules cannot be read)", source=source) from None
+    count = reader.varint()
+    goal = rows * cols
+    width = goal.bit_length()
+    size = (2 * width * count + 7) // 8
+    bits = int.from_bytes(reader.take(size), "big") >> (size * 8 - 2 * width * count)
+    mask = (1 << width) - 1
+    pairs = [
+        (bits >> (2 * width * (count - 1 - i) + width) & mask,
+         bits >> (2 * width * (count - 1 - i)) & mask)
+        for i in range(count)
+    ]  # fmt: skip
+    document: dict[str, object] = {"name": "", "rows": rows, "cols": cols}
+    if flags & HAS_TEXT:
+        document["name"] = reader.text()
+        description = reader.text()
+        if description:
+            document["description"] = description
+    if reader.at != len(reader.data):
+        raise BoardError("damaged (it has bytes to spare)", source=source)
+    document["ladders"] = [[s, e] for s, e in pairs if e > s]
+    document["snakes"] = [[s, e] for s, e in pairs if e <= s]
+    if rules:
+        document["rules"] = rules
+    return json.dumps(document, ensure_ascii=False)
 
 
 def code_document(code: str) -> str:
@@ -51,15 +180,18 @@ def code_document(code: str) -> str:
     source = "share code"
     if len(code) > MAX_CODE_CHARS:
         raise BoardError("far too long to be a share code", source=source)
+    found_v2 = CODE_V2.fullmatch(code)
+    if found_v2 is not None:
+        return _document_v2(found_v2.group(1))
     found = CODE.fullmatch(code)
     if found is None:
         raise BoardError(
-            "not a share code (they look like snl1-...-1a2b3c4d: copy the whole line)",
+            "not a share code (they look like snl2-AbC_dEf...: copy the whole line)",
             source=source,
         )
     if found.group(1) != "1":
         raise BoardError(
-            f"made by a newer snl (version {found.group(1)}); this snl reads version 1",
+            f"made by a newer snl (version {found.group(1)}); this snl reads versions 1 and 2",
             source=source,
         )
     data, check = found.group(2), found.group(3)

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import math
 import textwrap
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..text import percent, place, plural
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from ..board import Board
     from .analysis import Analysis
 
@@ -217,6 +216,12 @@ def format_report(analysis: Analysis, board: Board | None = None, visits: bool =
     name = board.name or "board"
     start = place(analysis.start)
     lines = [f"{name} ({board.rows}x{board.cols}): random play from {start}, exact odds"]
+    players = analysis.players
+    if players > 1:
+        # Which game each figure describes: the turns are one token's, alone.
+        lines.append(
+            f"  (turns: one player's game; win chances and game rounds: {players} players)"
+        )
     lines.append(f"  expected turns    {expected_text(analysis)}")
     std = analysis.std_turns
     if math.isfinite(std):
@@ -255,10 +260,41 @@ def format_report(analysis: Analysis, board: Board | None = None, visits: bool =
     return "\n".join(lines)
 
 
-def exact_report(board: Board, players: int) -> tuple[list[str], dict[str, object]]:
+EXACT_DECIMALS = 20
+"""Decimals ``snl analyze --exact`` shows of each fraction by default."""
+SHORT_FRACTION = 40
+"""A fraction written in at most this many characters is shown whole by default."""
+
+
+def truncated_decimals(value: Fraction, digits: int) -> str:
+    """``value``'s first ``digits`` decimals, cut (not rounded), with "..." when more
+    follow: the digits shown are the fraction's own."""
+    from .exact import integer_text
+
+    if value.denominator == 1:
+        return integer_text(value.numerator)
+    sign = "-" if value < 0 else ""
+    scaled = abs(value) * 10**digits
+    whole = scaled.numerator // scaled.denominator
+    text = integer_text(whole).rjust(digits + 1, "0")
+    shown = f"{text[:-digits]}.{text[-digits:]}" if digits else text
+    more = "..." if scaled.denominator != 1 else ""
+    return f"{sign}{shown}{more}"
+
+
+def exact_report(
+    board: Board, players: int, digits: int | None = EXACT_DECIMALS
+) -> tuple[list[str], dict[str, object]]:
     """``snl analyze --exact``: (the text lines, the JSON object) of the expected turns
-    and the seats' win chances as exact fractions with their decimals. Every digit of a
-    fraction is written, however many; a long one says how many under its decimals.
+    and the seats' win chances as exact fractions.
+
+    Text: each figure's first ``digits`` decimals (cut, not rounded) and, for a long
+    fraction, how many digits its numerator and denominator have; a short fraction is
+    shown whole. ``digits=None`` (``--digits all``) writes every digit of every fraction.
+    The JSON always holds every digit. Each figure says which game it describes: the
+    expected turns are a one-player game's; win chances are the table of ``players``
+    (one player has none: that player always wins).
+
     Raises ``AnalysisError`` (one line) for a board past 12 x 12. More seats than exact
     fractions reach on the board (``exact.seats_out_of_reach``): the expected turns stay
     a fraction, the win chances are the floating-point analysis's with its error bound,
@@ -276,34 +312,40 @@ def exact_report(board: Board, players: int) -> tuple[list[str], dict[str, objec
 
     check_exact(board, 1)  # the board's size: at most 12 x 12
     expected = exact_expected_turns(board)
-    why = seats_out_of_reach(board, players)
-    wins = exact_win_chances(board, players) if why is None else None
+    why = seats_out_of_reach(board, players) if players > 1 else None
+    wins = exact_win_chances(board, players) if why is None and players > 1 else None
     name = board.name or "board"
     lines = [f"{name} ({board.rows}x{board.cols}): exact fractions, random play"]
+    shown = EXACT_DECIMALS if digits is None else digits
 
-    def figure(label: str, value: Fraction) -> None:
+    def figure(label: str, value: Fraction, indent: str = "  ") -> None:
         text = fraction_text(value)
-        lines.append(f"  {label:<16}  {text}")
-        lines.append(f"                    = {decimal_text(value)}")
-        if len(text) > 120:
-            top, bottom = (len(part) for part in text.split("/"))
-            lines.append(f"                    ({top:,} digits over {bottom:,})")
-
-    def seat_label(seat: int) -> str:
-        return "win chance" if players == 1 else f"seat {seat} wins"
+        lines.append(f"{indent}{label:<18}{truncated_decimals(value, shown)}")
+        pad = " " * (len(indent) + 18)
+        if digits is None or len(text) <= SHORT_FRACTION:
+            lines.append(f"{pad}= {text}")
+            return
+        top, bottom = (len(part) for part in text.split("/"))
+        lines.append(f"{pad}(a fraction of {top:,} digits over {bottom:,}; --digits all prints it)")
 
     if expected is None:
-        lines.append("  expected turns    infinite (some games never finish)")
+        lines.append("  one player: expected turns infinite (some games never finish)")
     else:
-        figure("expected turns", expected)
+        lines.append("  one player (a game alone):")
+        figure("expected turns", expected, "    ")
     data: dict[str, object] = {
         "expected_turns": None if expected is None else fraction_text(expected),
         "expected_turns_decimal": None if expected is None else decimal_text(expected),
         "players": players,
     }
+    if players == 1:
+        data["win_chances"] = ["1"]
+        data["win_chances_decimal"] = [decimal_text(Fraction(1))]
+        return lines, data
+    lines.append(f"  {players} players in turn order (seat 1 rolls first):")
     if wins is not None:
         for seat, chance in enumerate(wins, start=1):
-            figure(seat_label(seat), chance)
+            figure(f"seat {seat} wins", chance, "    ")
         data["win_chances"] = [fraction_text(chance) for chance in wins]
         data["win_chances_decimal"] = [decimal_text(chance) for chance in wins]
         return lines, data
@@ -312,7 +354,8 @@ def exact_report(board: Board, players: int) -> tuple[list[str], dict[str, objec
     error = analysis.accuracy_of("win_chances").error
     bound = f"within {max(error, 1e-15):.0e}"
     for seat, value in enumerate(floats, start=1):
-        lines.append(f"  {seat_label(seat):<16}  {value:.15f}  (floating point, {bound})")
+        label = f"seat {seat} wins"
+        lines.append(f"    {label:<18}{value:.15f}  (floating point, {bound})")
     note = f"note: win chances not as fractions: {why}"
     lines.extend(textwrap.wrap(note, width=92, initial_indent="  ", subsequent_indent="    "))
     data.update(

@@ -256,10 +256,17 @@ class PlayerRecord:
     """Puzzle games won."""
     puzzle_best: int | None = None
     """Least die rolls in a won puzzle (compare with the solver's optimum)."""
+    puzzle_scores: tuple[int, ...] = ()
+    """Die rolls of every won puzzle (their average against the optimum)."""
 
     @property
     def average_length(self) -> float | None:
         return sum(self.lengths) / len(self.lengths) if self.lengths else None
+
+    @property
+    def puzzle_average(self) -> float | None:
+        scores = self.puzzle_scores
+        return sum(scores) / len(scores) if scores else None
 
 
 @dataclass(frozen=True)
@@ -698,6 +705,7 @@ class Store:
                         tally.puzzles += 1
                         score = moves if moves is not None else length
                         tally.puzzle_best = min(score, tally.puzzle_best or score)
+                        tally.puzzle_scores.append(score)
                     continue
                 tally.games += 1
                 if seat == winner:
@@ -742,6 +750,7 @@ class _Tally:
     seats: list[int] = field(default_factory=list)
     puzzles: int = 0
     puzzle_best: int | None = None
+    puzzle_scores: list[int] = field(default_factory=list)
 
     def record(self, name: str) -> PlayerRecord:
         return PlayerRecord(
@@ -752,6 +761,7 @@ class _Tally:
             tuple(self.seats),
             self.puzzles,
             self.puzzle_best,
+            tuple(self.puzzle_scores),
         )
 
 

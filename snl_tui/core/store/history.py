@@ -81,6 +81,7 @@ def board_summary(record: BoardRecord, odds: Analysis | None = None) -> dict[str
                 "median_luck": _median(luck_shares),
                 "puzzles": player.puzzles,
                 "puzzle_best": player.puzzle_best,
+                "puzzle_average": player.puzzle_average,
             }
         )
     return {
@@ -110,25 +111,50 @@ def print_board(board: dict[str, Any], out: TextIO) -> None:
         if expected is not None
         else "exact odds not available for this board"
     )
+    optimum = board["optimum"]
+    if any(player["puzzles"] for player in board["players"]) and optimum is not None:
+        exact += f"; puzzle optimum {optimum} rolls"
     print(f"{safe_line(board['board'] or '(unnamed board)')} ({exact})", file=out)
-    header = ("player", "games", "wins", "avg length", "luck", "puzzle best")
+    header = (
+        "player",
+        "games",
+        "wins",
+        "avg length",
+        "luck",
+        "puzzles",
+        "puzzle best",
+        "puzzle avg",
+    )
     rows = [_player_row(player, board) for player in board["players"]]
-    print_table(header, rows, {1, 2, 3, 4}, out)
+    print_table(header, rows, {1, 2, 3, 4, 5, 6, 7}, out)
+
+
+PUZZLE_LEGEND = (
+    "games, wins: classic games; puzzles: puzzles solved; puzzle best and avg: rolls used "
+    "(+ over the optimum)"
+)
 
 
 def _player_row(player: dict[str, Any], board: dict[str, Any]) -> tuple[str, ...]:
     average = player["average_length"]
     median_luck = player["median_luck"]
-    best = player["puzzle_best"]
-    puzzle = "-"
-    if best is not None:
-        optimum = board["optimum"]
-        puzzle = f"{best} (optimum {optimum})" if optimum is not None else str(best)
+    optimum = board["optimum"]
+
+    def against(rolls: float | None, digits: int) -> str:
+        if rolls is None:
+            return "-"
+        text = f"{rolls:.{digits}f}"
+        if optimum is not None:
+            text += f" (+{rolls - optimum:.{digits}f})"
+        return text
+
     return (
         player["player"],
         str(player["games"]),
         str(player["wins"]),
         "-" if average is None else f"{average:.1f}",
         "-" if median_luck is None else f"{median_luck:.0%}",
-        puzzle,
+        str(player["puzzles"]) if player["puzzles"] else "-",
+        against(player["puzzle_best"], 0),
+        against(player.get("puzzle_average"), 1),
     )

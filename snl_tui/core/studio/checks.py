@@ -9,12 +9,18 @@ fire, traps) and ``check_board`` returns both plus the notes on what each jump d
 
 from __future__ import annotations
 
+import json
+import re
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from ..board import Board, Jump
 from ..engine import idle_jumps, reachable_positions
+from ..errors import BoardError
+from ..files.common import DOCUMENT_KEYS
 from ..solver import solve
 from ..text import percent, place, runs, square_ranges, turns_text
 
@@ -29,6 +35,10 @@ FindingKind = Literal[
     "idle-jump",
     "trap",
     "odds-unavailable",
+    "long-games",
+    "short-games",
+    "snake-trap",
+    "drawn-over",
 ]
 
 
@@ -209,6 +219,324 @@ def odds_findings(
 
 
 def check_board(board: Board, progress: Progress | None = None) -> CheckReport:
-    """Everything ``snl check`` says: the board's findings, then the odds' ones."""
+    """Everything ``snl check`` says: the board's findings, the odds' ones, then the
+    designer's review (``design_findings``)."""
     odds_warnings, notes = odds_findings(board, progress)
-    return CheckReport((*board_findings(board), *odds_warnings), tuple(notes))
+    design = design_findings(board)
+    return CheckReport((*board_findings(board), *odds_warnings, *design), tuple(notes))
+
+
+# -- a designer's review: what plays badly, and what the drawing hides -------------------
+
+LONG_GAMES = 4.0
+"""Games this many times longer than on the same board without jumps: nobody finishes."""
+SHORT_GAMES = 0.3
+"""Games this share of the jump-free board's length or less: over before they start."""
+DRAWN_NEAR = 0.3
+"""A jump's end closer than this (in squares) to another jump's line is hidden by it."""
+
+
+def _distance_to_segment(
+    point: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
+) -> float:
+    (px, py), (ax, ay), (bx, by) = point, a, b
+    dx, dy = bx - ax, by - ay
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length))
+    cx, cy = ax + t * dx, ay + t * dy
+    return float(((px - cx) ** 2 + (py - cy) ** 2) ** 0.5)
+
+
+def drawn_over(board: Board, jumps: dict[int, int] | None = None) -> list[tuple[int, int, int]]:
+    """(covering jump's start, covered jump's start, covered square): a jump's line,
+    between the anchors the drawing uses (``geometry.anchors``), passes over another
+    jump's head or foot, so a player cannot tell where that one starts or ends.
+    ``jumps`` (start -> end) defaults to the board's; the generator asks about its
+    candidates this way. The generator's own test: the picture's routing may bend a
+    jump around another, so ``snl check`` leaves the drawing's findings to it."""
+    from ..geometry import anchors
+
+    if jumps is None:
+        jumps = board.jumps
+    elif jumps != board.jumps:
+        board = board.with_jumps(list(jumps.items()))
+    points = anchors(board)
+    found = []
+    for start, end in jumps.items():
+        a, b = points[start, start], points[start, end]
+        for other, other_end in jumps.items():
+            if other == start:
+                continue
+            for square in (other, other_end):
+                if square in (start, end):
+                    continue  # meeting on a square is "jump-meets-jump", not hiding
+                if _distance_to_segment(points[other, square], a, b) < DRAWN_NEAR:
+                    found.append((start, other, square))
+    return found
+
+
+def overlap_findings(board: Board) -> list[Finding]:
+    """One finding per jump end hidden under another jump's drawing."""
+    findings = []
+    jumps = board.jumps
+    for start, other, square in drawn_over(board):
+        covering, covered = Jump(start, jumps[start]), Jump(other, jumps[other])
+        part = ("foot" if covered.kind == "ladder" else "head") if square == other else "end"
+        findings.append(
+            Finding(
+                "drawn-over",
+                tuple(sorted({start, other, square})),
+                f"the {covering.kind} {start} -> {covering.end} is drawn over the {part} of "
+                f"the {covered.kind} {other} -> {covered.end} (square {square}): players "
+                "cannot see where that one goes",
+            )
+        )
+    return findings
+
+
+def snake_traps(board: Board) -> list[Finding]:
+    """Half or more of one roll's squares are snake heads that fall a quarter of the
+    board or more: a token before them goes back most of the time."""
+    faces, goal = board.rules.faces, board.goal
+    heads = {jump.start: jump.end for jump in board.snakes}
+    need = max(2, -(-faces // 2))
+    findings: list[Finding] = []
+    low = 1
+    while low <= goal - 1:
+        window = [s for s in range(low, min(goal, low + faces)) if s in heads]
+        if window and window[0] != low:
+            low = window[0]  # windows start on a head: the trap's own first square
+            continue
+        falls = [s - heads[s] for s in window]
+        if len(window) >= need and sum(falls) / len(falls) >= goal / 4:
+            first, last = window[0], window[-1]
+            ends = sorted({heads[s] for s in window})
+            to = (
+                "square " + str(ends[0])
+                if len(ends) == 1
+                else "squares " + ", ".join(map(str, ends))
+            )
+            findings.append(
+                Finding(
+                    "snake-trap",
+                    tuple(window),
+                    f"snake trap on {first}-{last}: {len(window)} of the {faces} squares one "
+                    f"roll from {first - 1} reaches are snakes back to {to} "
+                    f"({sum(falls) / len(falls):.0f} squares down on average)",
+                )
+            )
+            low = last + 1
+        else:
+            low += 1
+    return findings
+
+
+def length_findings(board: Board) -> list[Finding]:
+    """Games far longer or shorter than the same board without jumps, with the figures
+    and the jumps that do the most."""
+    from ..odds.markov import AnalysisError, chain_of
+    from .impacts import jump_impacts
+
+    try:
+        chain = chain_of(board)
+        plain_chain = chain_of(Board(board.rows, board.cols, rules=board.rules))
+    except AnalysisError:
+        return []
+    start = board.rules.start_position
+    expected = float(chain.expected[start])
+    plain = float(plain_chain.expected[start])
+    if not (expected < float("inf") and plain < float("inf")) or plain <= 0:
+        return []
+    impacts = [impact for impact in jump_impacts(board) if impact.fires]
+    findings: list[Finding] = []
+    ratio = expected / plain
+    if ratio >= LONG_GAMES:
+        worst = sorted((i for i in impacts if i.delta > 0), key=lambda i: -i.delta)[:3]
+        blame = "; ".join(f"the {i.kind} {i.start} -> {i.end} adds {i.delta:.1f}" for i in worst)
+        findings.append(
+            Finding(
+                "long-games",
+                tuple(sorted(i.start for i in worst)),
+                f"games are very long: {expected:.1f} expected turns, {ratio:.1f} times the "
+                f"{plain:.1f} of this board without jumps" + (f" ({blame})" if blame else ""),
+            )
+        )
+    if ratio <= SHORT_GAMES:
+        best = sorted((i for i in impacts if i.delta < 0), key=lambda i: i.delta)[:3]
+        blame = "; ".join(
+            f"the {i.kind} {i.start} -> {i.end} takes {-i.delta:.1f} off" for i in best
+        )
+        findings.append(
+            Finding(
+                "short-games",
+                tuple(sorted(i.start for i in best)),
+                f"games are trivially short: {expected:.1f} expected turns, {ratio:.0%} of the "
+                f"{plain:.1f} of this board without jumps" + (f" ({blame})" if blame else ""),
+            )
+        )
+    return findings
+
+
+def design_findings(board: Board) -> list[Finding]:
+    """A designer's review beyond the rules: snake traps, games far too long or too
+    short. (Jumps drawn over each other: the picture's
+    own finding, where the drawing's routing is known; ``overlap_findings`` is the
+    straight-line test the generator keeps its boards clear of.)"""
+    return [*snake_traps(board), *length_findings(board)]
+
+
+# -- every error of a board file, not only the first ----------------------------------
+
+MAX_ERRORS = 50
+"""``every_error`` stops listing after this many."""
+REVIEW_BYTES = 1024 * 1024
+"""A file larger than this gets its first error only (each error costs one more parse)."""
+_ENTRY = re.compile(r"(ladders|snakes) entry (\d+)")
+_LINE = re.compile(r"line (\d+)")
+_CELL = re.compile(r"row (\d+), col (\d+)")
+
+
+def every_error(spec: str) -> list[BoardError]:
+    """Every error of the board file ``spec`` (empty when it loads): after each one, the
+    part it names (an entry, a line, a cell, a rule, a key) is left out and the rest is
+    read again, so a file with three mistakes gets three messages. A name, a share code,
+    a file that cannot be read or parsed at all, or one too large: its first error."""
+    from ..files.formats import load_board
+
+    try:
+        load_board(spec)
+    except BoardError as failure:
+        first = failure
+    else:
+        return []
+    path = Path(spec)
+    try:
+        if not path.is_file() or path.stat().st_size > REVIEW_BYTES:
+            return [first]
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return [first]
+    try:
+        repair = _Repair(text, path.suffix.lower())
+    except Exception:  # a syntax error: the first error says where
+        return [first]
+    if not repair.has_size():
+        return [first]  # not a board with mistakes, some other file: one line
+    errors = [first]
+    while len(errors) < MAX_ERRORS:
+        if not repair.leave_out(errors[-1]):
+            break
+        try:
+            repair.load(spec)
+        except BoardError as next_error:
+            latest = repair.original_where(next_error)
+            if str(latest) == str(errors[-1]):
+                break  # the part could not be left out: stop rather than repeat
+            errors.append(latest)
+        except Exception:
+            break
+        else:
+            break
+    return errors
+
+
+class _Repair:
+    """A board file's content with the parts named by errors left out, one by one."""
+
+    def __init__(self, text: str, suffix: str) -> None:
+        self.suffix = suffix
+        self.lines: list[str] | None = None
+        self.data: Any = None
+        self.kept: dict[str, list[int]] = {}
+        if suffix == ".txt":
+            self.lines = text.replace("\r\n", "\n").split("\n")
+        elif suffix == ".toml":
+            self.data = tomllib.loads(text)
+        else:
+            self.data = json.loads(text)
+        if isinstance(self.data, dict):
+            for key in ("ladders", "snakes"):
+                entries = self.data.get(key)
+                if isinstance(entries, list):
+                    self.kept[key] = list(range(1, len(entries) + 1))
+
+    def has_size(self) -> bool:
+        if isinstance(self.data, dict):
+            return "size" in self.data or ("rows" in self.data and "cols" in self.data)
+        return self.lines is not None or isinstance(self.data, list)
+
+    def load(self, spec: str) -> None:
+        from ..files.formats import parse_board
+
+        if self.lines is not None:
+            parse_board("\n".join(self.lines), source=spec, suffix=".txt")
+        else:
+            parse_board(json.dumps(self.data), source=spec, suffix=".json")
+
+    def original_where(self, error: BoardError) -> BoardError:
+        """The error with an entry's number as the file has it (entries left out
+        before it shift the numbers)."""
+        found = _ENTRY.fullmatch(error.where or "")
+        if found is None:
+            return error
+        key, index = found.group(1), int(found.group(2))
+        kept = self.kept.get(key, [])
+        if not 1 <= index <= len(kept):
+            return error
+        return type(error)(
+            error.message, source=error.source, where=f"{key} entry {kept[index - 1]}"
+        )
+
+    def leave_out(self, error: BoardError) -> bool:
+        """Leave out what ``error`` names; False when it names nothing that can go."""
+        where = error.where or ""
+        if self.lines is not None:
+            line = _LINE.match(where)
+            if line is None or not 2 <= int(line.group(1)) <= len(self.lines):
+                return False  # the size line (line 1) cannot go
+            self.lines[int(line.group(1)) - 1] = ""
+            return True
+        data = self.data
+        if isinstance(data, list):
+            cell = _CELL.match(where)
+            if cell is None:
+                return False
+            row, col = int(cell.group(1)), int(cell.group(2))
+            try:
+                data[row][col] = -1
+            except (IndexError, TypeError):
+                return False
+            return True
+        if not isinstance(data, dict):
+            return False
+        entry = _ENTRY.fullmatch(where)
+        if entry is not None:
+            key, index = entry.group(1), int(entry.group(2))
+            entries, kept = data.get(key), self.kept.get(key)
+            for original_at, original in enumerate(kept or []):
+                if original == index and isinstance(entries, list):
+                    del entries[original_at]
+                    del kept[original_at]  # type: ignore[union-attr]
+                    return True
+            return False
+        if where == "rules" and isinstance(data.get("rules"), dict):
+            return self._leave_out_rules(data["rules"])
+        if where in ("name", "description") and where in data:
+            del data[where]
+            return True
+        unknown = [key for key in data if key not in DOCUMENT_KEYS]
+        for key in unknown:
+            del data[key]
+        return bool(unknown)
+
+    @staticmethod
+    def _leave_out_rules(table: dict[str, Any]) -> bool:
+        from ..rules import Rules
+
+        for key in list(table):
+            try:
+                Rules.from_mapping({key: table[key]})
+            except BoardError:
+                del table[key]
+                return True
+        return False

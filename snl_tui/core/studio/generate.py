@@ -19,9 +19,20 @@ heads), and a candidate that meets every target is then checked with the real th
 ``Board`` validation, every warning of ``snl check`` (``core.studio.checks``), ``analyze`` and
 ``solve``. Only a board that passes all of that is returned.
 
+Boards that look like Snakes & Ladders (issue 33): with the counts left free, about as
+many snakes as ladders for the board's size (classic has 9 and 10), each count kept
+within a band around that; jump lengths drawn like real boards' (many short, a few
+long, none over about two thirds of the board, at most a third of each kind longer
+than a third of it); no two jumps sharing a square; no jump drawn over another's head
+or foot; jumps spread over the board (no quarter holds much more than its share); no
+snake head on the squares of the first roll, no first-roll ladder past the middle and
+at most two snake heads on the last roll's squares. ``Shape`` holds these rules and
+says them in words (``snl generate`` prints them).
+
 Limits: the search is a heuristic. A target it cannot reach in time (expected turns 3 on
-a 10x10 board with two ladders, say) ends with the closest figures it saw, not with a
-proof of infeasibility.
+a 10x10 board with two ladders, say) ends with the closest figures it saw and the
+closest board; a target below ``least_expected_turns`` (what no board with one jump per
+square can beat) is refused at once, with that bound.
 """
 
 from __future__ import annotations
@@ -38,13 +49,14 @@ import numpy as np
 from ..board import Board, check_dimensions
 from ..engine import MAX_PLAYERS
 from ..errors import SnlError
+from ..geometry import ANCHOR_X, ANCHOR_Y
 from ..odds.analysis import analyze
 from ..odds.model import TurnModel, TurnTable, reachable_positions, turn_matrix
 from ..odds.update import Candidates
 from ..rules import Rules
 from ..solver import count_optimal_routes, solve
 from ..text import plural
-from .checks import board_findings, odds_warnings
+from .checks import DRAWN_NEAR, board_findings, design_findings, odds_warnings
 from .edit import check_text
 
 DEFAULT_TOLERANCE = 0.5
@@ -204,6 +216,14 @@ class Targets:
                     f"expected turns {self.expected_turns:g} (± {self.tolerance:g}) is below "
                     f"the least rolls ({floor}): every game takes at least that many turns"
                 )
+            least = least_expected_turns(self)
+            if least is not None and self.expected_turns + self.tolerance < least:
+                return (
+                    f"expected turns {self.expected_turns:g} is below {least:.2f}, the "
+                    f"least a generated {self.rows}x{self.cols} board with a {rules.faces}-sided "
+                    f"die can have (one jump a square: at most {_finishing_faces(self)} of "
+                    f"{rules.faces} rolls end a game)"
+                )
         return None
 
     def _impossible_shapes(self) -> str | None:
@@ -245,6 +265,39 @@ class Targets:
     def max_jumps(self) -> int:
         # Every jump uses two squares of its own (no jump may end where another starts).
         return max(0, (self.goal - 2) // 2)
+
+
+def _finishing_faces(targets: Targets) -> int:
+    """The most die faces that can end a game from any one square, on a board where each
+    square is in at most one jump (no chaining then): the face landing on the goal, and
+    the face landing on the start of the ladder to the goal (with bounce, also the face
+    bouncing back onto it). Kept ladders may share the goal: each adds its face."""
+    rules = targets.rules
+    to_goal = max(1, sum(1 for s, e in targets.keep if e == targets.goal and e > s))
+    per_ladder = 2 if rules.overshoot == "bounce" else 1
+    return min(rules.faces, 1 + to_goal * per_ladder)
+
+
+def least_expected_turns(targets: Targets) -> float | None:
+    """A lower bound on the expected turns of any board the generator may return (each
+    square in at most one jump), or None where none is proved (``finish`` overshoot or
+    six-again, where many faces can end a game, or a die with as many faces as squares).
+
+    From any square at most ``q`` of the faces end the game (``_finishing_faces``); from
+    the start, at most the faces reaching a ladder to the goal, or the goal itself when a
+    first roll can. So P(a game lasts past turn t) >= (1 - p1)(1 - q)^(t - 1) and the
+    expectation, the sum of those, is at least 1 + (1 - p1) / q."""
+    rules = targets.rules
+    faces, goal, start = rules.faces, targets.goal, rules.start_position
+    if rules.overshoot == "finish" or rules.six_again or faces >= goal:
+        return None  # (a die as large as the board bounces a roll back more than once)
+    q = _finishing_faces(targets) / faces
+    reaches_goal = goal - start <= faces
+    first = max(1, sum(1 for s, e in targets.keep if e == goal and e > s))
+    if rules.overshoot == "bounce" and start + faces > goal:
+        first *= 2
+    p1 = min(q, (first + (1 if reaches_goal else 0)) / faces)
+    return 1.0 + (1.0 - p1) / q
 
 
 @dataclass(frozen=True)
@@ -297,6 +350,9 @@ class GenerateResult:
     steps: int
     seconds: float
     timed_out: bool
+    closest: Board | None = None
+    """When no board met the targets: the board of the closest figures (a valid board;
+    it may miss a target or have warnings)."""
 
     @property
     def ok(self) -> bool:
@@ -350,6 +406,156 @@ def _first_seat_win(table: TurnTable, start: int, players: int) -> float:
     return win / finished_before if finished_before > 0 else 0.0
 
 
+# -- the look of a real board ---------------------------------------------------------------
+
+SHAPED_SQUARES = 30
+"""Boards of at least this many squares get ``Shape``'s rules (smaller ones have no room)."""
+LONGEST_SHARE = 0.65
+"""No placed jump spans more than this share of the board (classic's longest: 63 of 100)."""
+LONG_SHARE = 1 / 3
+"""A jump spanning more than this share of the board is long; at most a third of each
+kind are (classic: 2 of 9 ladders, 3 of 10 snakes)."""
+GOAL_AREA_SNAKES = 2
+"""Snake heads allowed on the squares of the last roll before the goal."""
+QUARTER_SHARE = 0.4
+"""No quarter of the board holds more than this share of the jump starts."""
+LENGTH_SKEW = 1.6
+"""Lengths are drawn as longest * u ** skew: many short jumps, a few long ones."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What makes a generated board look like Snakes & Ladders, as rules a candidate
+    either meets or not (kept jumps are the designer's and exempt)."""
+
+    goal: int
+    faces: int
+    start: int
+    ladders: tuple[int, int] | None
+    """The band the ladder count stays in (None: fixed by the designer)."""
+    snakes: tuple[int, int] | None
+    difference: int | None
+    """The most the counts may differ (None: a count is fixed)."""
+    longest: int
+    long_length: int
+    usual: int = 0
+    """How many of each kind a board this size usually has."""
+    long_ladders: int = 3
+    """At most one in this many ladders is long (2 for a target of very short games)."""
+    long_snakes: int = 3
+    """The same for snakes (2 for very long games)."""
+
+    def miss(self, ladders: int, snakes: int) -> int:
+        """How far the counts are outside the bands (0: inside)."""
+        miss = 0
+        for band, count in ((self.ladders, ladders), (self.snakes, snakes)):
+            if band is not None:
+                miss += max(0, band[0] - count, count - band[1])
+        if self.difference is not None:
+            miss += max(0, abs(ladders - snakes) - self.difference)
+        return miss
+
+    @property
+    def first_roll(self) -> range:
+        return range(self.start + 1, min(self.goal, self.start + self.faces + 1))
+
+    @property
+    def goal_area(self) -> range:
+        return range(max(1, self.goal - self.faces), self.goal)
+
+    def describe(self, ladders: int, snakes: int, size: str) -> str:
+        """What was chosen and why, in a sentence for the designer."""
+        parts = [f"{plural(ladders, 'ladder')} and {plural(snakes, 'snake')}"]
+        if self.ladders is not None and self.snakes is not None:
+            low, high = self.ladders
+            within = f"{low}-{high}"
+            if self.snakes != self.ladders:
+                within = f"{low}-{high} ladders and {self.snakes[0]}-{self.snakes[1]} snakes"
+            parts[0] += (
+                f" (a {size} board has about {self.usual} of each, kept within {within}; "
+                "classic has 9 and 10)"
+            )
+        share = {2: "half", 3: "a third"}
+        if self.long_ladders == self.long_snakes:
+            most = f"at most {share[self.long_ladders]} of each kind"
+        else:
+            most = (
+                f"at most {share[self.long_ladders]} of the ladders and "
+                f"{share[self.long_snakes]} of the snakes"
+            )
+        parts.append(
+            f"lengths drawn from 3 to {self.longest} squares, mostly short, {most} "
+            f"over {self.long_length}"
+        )
+        parts.append(
+            f"no snake on the first roll's squares ({self.first_roll.start}-"
+            f"{self.first_roll.stop - 1}) and at most {GOAL_AREA_SNAKES} on the last roll's"
+        )
+        parts.append(
+            "spread over the board, no square shared, none drawn over another's head or foot"
+        )
+        return "; ".join(parts)
+
+
+def _shape(targets: Targets, longest: int) -> Shape | None:
+    goal = targets.goal
+    if goal < SHAPED_SQUARES:
+        return None
+    base = max(1, round(goal / 11))
+    band = (max(1, round(base * 0.6)), base + 2)
+    difference: int | None = max(2, base // 3)
+    if targets.longest_jump is not None:
+        # Short jumps by the designer's wish: more of them may be needed.
+        band, difference = (band[0], 2 * base), None
+    free = targets.jumps is None
+    ladder_band = snake_band = band
+    # A target far from the bare board's length needs more long jumps of one kind (and,
+    # for very short games, more ladders than snakes).
+    long_ladders = long_snakes = 3
+    if targets.expected_turns is not None:
+        from ..odds.markov import expected_turns
+
+        bare = expected_turns(Board(targets.rows, targets.cols, rules=targets.rules))
+        if targets.expected_turns < bare / 2:
+            long_ladders = 2
+        if targets.expected_turns < bare / 2.5:
+            ladder_band, difference = (band[0], max(band[1], 2 * base)), None
+        if math.isfinite(bare) and targets.expected_turns > bare * 2:
+            long_snakes = 2
+    ladders = ladder_band if free and targets.ladders is None else None
+    snakes = snake_band if free and targets.snakes is None else None
+    if ladders is None or snakes is None:
+        difference = None
+    return Shape(
+        goal,
+        targets.rules.faces,
+        targets.rules.start_position,
+        ladders,
+        snakes,
+        difference,
+        longest,
+        max(targets.rules.faces, round(goal * LONG_SHARE)),
+        base,
+        long_ladders,
+        long_snakes,
+    )
+
+
+def _hides(points: list[tuple[float, float]], a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether jump ``a`` (start, end) is drawn over an end of ``b``, or ``b`` over ``a``'s."""
+    for (s1, e1), (s2, e2) in ((a, b), (b, a)):
+        (ax, ay), (bx, by) = points[s1], points[e1]
+        dx, dy = bx - ax, by - ay
+        length = dx * dx + dy * dy or 1.0
+        for square in (s2, e2):
+            px, py = points[square]
+            t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length))
+            cx, cy = ax + t * dx - px, ay + t * dy - py
+            if cx * cx + cy * cy < DRAWN_NEAR * DRAWN_NEAR:
+                return True
+    return False
+
+
 # -- the search --------------------------------------------------------------------------
 
 
@@ -383,7 +589,16 @@ class _Search:
         self.goal = targets.goal
         self.start = targets.rules.start_position
         self.longest = targets.longest_jump if targets.longest_jump is not None else self.goal
+        if targets.longest_jump is None and self.goal >= SHAPED_SQUARES:
+            self.longest = max(targets.rules.faces + 1, round(self.goal * LONGEST_SHARE))
         self.min_length = min(3 if self.goal >= 30 else 1, self.longest)
+        self.shape = _shape(targets, self.longest)
+        blank = Board(targets.rows, targets.cols)
+        self.points = [(0.0, 0.0)] + [
+            (col + ANCHOR_X, row + ANCHOR_Y)
+            for row, col in (blank.position_of(square) for square in range(1, self.goal + 1))
+        ]
+        self.hidden: dict[tuple[int, int, int, int], bool] = {}
         self.kept = dict(targets.keep)
         """The designer's jumps: never moved or removed."""
         # Squares a jump may start on: not the goal, not square 1 under start = 1 (it
@@ -398,6 +613,10 @@ class _Search:
         ends = set(jumps.values())
         if ends & jumps.keys():
             return False
+        placed = [(s, e) for s, e in jumps.items() if s not in self.kept]
+        placed_ends = {e for _, e in placed}
+        if len(placed_ends) != len(placed) or placed_ends & set(self.kept.values()):
+            return False  # no two jumps end on one square (the kept ones may)
         faces = self.rules.faces
         heads = sorted(s for s, e in jumps.items() if e < s)
         run = 1
@@ -405,7 +624,71 @@ class _Search:
             run = run + 1 if after == before + 1 else 1
             if run >= faces:
                 return False
+        return self.shape is None or self.looks_real(jumps, placed)
+
+    def looks_real(self, jumps: dict[int, int], placed: list[tuple[int, int]]) -> bool:
+        """``Shape``'s rules: lengths, the first and last roll's squares, the spread over
+        the board, and nothing drawn over another jump's ends."""
+        shape = self.shape
+        assert shape is not None
+        long_ladders = long_snakes = ladders = 0
+        first_roll, goal_area = shape.first_roll, shape.goal_area
+        goal_snakes = 0
+        for start, end in placed:
+            long = abs(end - start) > shape.long_length
+            if end > start:
+                long_ladders += long
+                if start in first_roll and end > self.goal // 2 and shape.long_ladders > 2:
+                    return False
+            else:
+                long_snakes += long
+                if start in first_roll:
+                    return False
+                goal_snakes += start in goal_area
+        if goal_snakes > GOAL_AREA_SNAKES:
+            return False
+        for start, end in jumps.items():
+            ladders += end > start
+        snakes = len(jumps) - ladders
+        if long_ladders > max(1, -(-ladders // shape.long_ladders)):
+            return False
+        if long_snakes > max(1, -(-snakes // shape.long_snakes)):
+            return False
+        if len(jumps) >= 6:
+            most = max(3, math.ceil(len(jumps) * QUARTER_SHARE))
+            quarters = [0, 0, 0, 0]
+            for start in jumps:
+                quarters[min(3, (start - 1) * 4 // self.goal)] += 1
+            if max(quarters) > most:
+                return False
+        items = sorted(jumps.items())
+        hidden, points = self.hidden, self.points
+        for index, a in enumerate(items):
+            for b in items[index + 1 :]:
+                if a[0] in self.kept and b[0] in self.kept:
+                    continue
+                key = (*a, *b)
+                found = hidden.get(key)
+                if found is None:
+                    found = hidden[key] = _hides(points, a, b)
+                if found:
+                    return False
+        if len(hidden) > 200_000:
+            hidden.clear()
         return True
+
+    def band(self, kind: str) -> tuple[int, int] | None:
+        if self.shape is None:
+            return None
+        return self.shape.ladders if kind == "ladder" else self.shape.snakes
+
+    def counts_allowed(self, new: tuple[int, int], old: tuple[int, int]) -> bool:
+        """New counts within ``Shape``'s bands (and close to each other), or at least no
+        further outside them than the old ones."""
+        if self.shape is None:
+            return True
+        miss = self.shape.miss(*new)
+        return miss == 0 or miss < self.shape.miss(*old)
 
     def allowed(self, start: int, end: int) -> bool:
         """A jump the generator may place: within the longest jump, no snake head in
@@ -418,18 +701,22 @@ class _Search:
         """A fresh jump of ``kind`` on free squares, or None after a few tries."""
         rng, goal = self.rng, self.goal
         used = set(jumps) | set(jumps.values())
+        shortest = self.min_length
         for _ in range(40):
+            # Lengths like real boards': many short jumps, a few long ones.
+            span = max(0, self.longest - shortest)
+            length = shortest + round(span * rng.random() ** LENGTH_SKEW)
             if kind == "ladder":
-                if goal - 1 - self.min_length < self.first_start:
-                    return None
-                start = rng.randint(self.first_start, goal - 1 - self.min_length)
-                end = rng.randint(start + self.min_length, min(goal, start + self.longest))
+                if goal - 1 - length < self.first_start:
+                    continue
+                start = rng.randint(self.first_start, goal - 1 - length)
+                end = start + length
             else:
-                low = max(self.first_start, 1 + self.min_length, 2)
+                low = max(self.first_start, 1 + length, 2)
                 if low > goal - 1:
-                    return None
+                    continue
                 start = rng.randint(low, goal - 1)
-                end = rng.randint(max(1, start - self.longest), start - self.min_length)
+                end = start - length
             if start in used or end in used or start == end or not self.allowed(start, end):
                 continue
             return start, end
@@ -437,18 +724,24 @@ class _Search:
 
     def initial(self, ladders: int, snakes: int) -> dict[int, int]:
         jumps: dict[int, int] = dict(self.kept)
-        for kind, count in (("ladder", ladders), ("snake", snakes)):
-            placed = sum(1 for s, e in self.kept.items() if (e > s) == (kind == "ladder"))
-            for _ in range(count * 20 + 20):
-                if placed == count:
-                    break
-                jump = self.random_jump(jumps, kind)
-                if jump is None:
-                    continue
-                trial = {**jumps, jump[0]: jump[1]}
-                if self.fits(trial):
-                    jumps = trial
-                    placed += 1
+        wanted = {"ladder": ladders, "snake": snakes}
+        placed = {
+            kind: sum(1 for s, e in self.kept.items() if (e > s) == (kind == "ladder"))
+            for kind in wanted
+        }
+        # The kinds in turn, so that a crowded board does not starve the second one.
+        for _ in range((ladders + snakes) * 20 + 40):
+            short = [kind for kind in wanted if placed[kind] < wanted[kind]]
+            if not short:
+                break
+            kind = min(short, key=lambda kind: placed[kind])
+            jump = self.random_jump(jumps, kind)
+            if jump is None:
+                continue
+            trial = {**jumps, jump[0]: jump[1]}
+            if self.fits(trial):
+                jumps = trial
+                placed[kind] += 1
         return jumps
 
     def neighbour(self, jumps: dict[int, int]) -> dict[int, int] | None:
@@ -517,6 +810,11 @@ class _Search:
             new[start] = end
         else:
             return None
+        if len(new) != len(jumps) or choice < 0.24:
+            new_ladders = sum(1 for s, e in new.items() if e > s)
+            counts = (new_ladders, len(new) - new_ladders)
+            if counts != (ladders, snakes) and not self.counts_allowed(counts, (ladders, snakes)):
+                return None
         return new if self.fits(new) else None
 
     keep_one = True
@@ -569,47 +867,6 @@ class _Search:
 
     # -- the exact check ---------------------------------------------------------------
 
-    @property
-    def sparse(self) -> bool:
-        """Few jumps wanted: a length target, with every count left free."""
-        t = self.targets
-        free = t.ladders is None and t.snakes is None and t.jumps is None
-        return free and (t.expected_turns is not None or t.within is not None)
-
-    @property
-    def sparse_floor(self) -> int:
-        """Fewest jumps of each kind a sparse board keeps: half the usual density (4 of
-        each on a 10x10, 3 on an 8x8), so that it still plays like Snakes & Ladders."""
-        ladders, snakes = _default_counts(replace(self.targets, keep=()))
-        return max(1, min(ladders, snakes) // 2)
-
-    def kept_count(self, kind: str) -> int:
-        return sum(1 for s, e in self.kept.items() if (e > s) == (kind == "ladder"))
-
-    def sparsest(
-        self, jumps: dict[int, int], found: tuple[Board, Figures]
-    ) -> tuple[Board, Figures]:
-        """With a length target and the counts left free, the board with jumps taken away
-        one by one while it still meets every target: designers asked for short games,
-        not crowded boards (an 8x8 for 8 turns had come out with 29 jumps). One of each
-        kind stays; the kept jumps stay."""
-        if not self.sparse:
-            return found
-        order = [start for start in sorted(jumps) if start not in self.kept]
-        self.rng.shuffle(order)
-        current = dict(jumps)
-        for start in order:
-            up = current[start] > start
-            if sum(1 for s, e in current.items() if (e > s) == up) <= self.sparse_floor:
-                continue
-            trial = {s: e for s, e in current.items() if s != start}
-            if not self.fits(trial):
-                continue
-            better = self.verified(trial)
-            if better is not None:
-                current, found = trial, better
-        return found
-
     def board(self, jumps: dict[int, int]) -> Board:
         t = self.targets
         return Board.from_jumps(
@@ -625,7 +882,7 @@ class _Search:
         """The board and its exact figures if it passes every check, else None."""
         t = self.targets
         board = self.board(jumps)
-        if board_findings(board) or odds_warnings(board):
+        if board_findings(board) or odds_warnings(board) or design_findings(board):
             return None
         analysis = analyze(board, players=t.players)
         expected = analysis.expected_turns
@@ -665,50 +922,9 @@ class _Search:
         return board, figures
 
 
-POLISH_STEPS = 3000
-"""Steps spent, once a board meets a length target with free counts, on one with fewer
-jumps that still meets it (deterministic: counted in steps, like the search)."""
-
-
-def _fewer_jumps(
-    search: _Search, jumps: dict[int, int], found: tuple[Board, Figures], budget: int
-) -> tuple[dict[int, int], tuple[Board, Figures]]:
-    """An annealing walk that scores a board by its number of jumps while it meets the
-    targets (and by how far it misses them, heavily, when it does not); the board with
-    the fewest jumps that passed the exact check is kept."""
-    rng, expectation = search.rng, search.expectation
-    best_jumps, best_found = jumps, found
-    current = dict(jumps)
-    expectation.reset(current)
-
-    floor = search.sparse_floor
-
-    def score(candidate: dict[int, int], expected: float) -> tuple[float, float]:
-        figures = search.figures(candidate, expected)
-        miss = search.cost(figures)
-        # Jumps count only above the floor of each kind: no gain in stripping a board.
-        count = max(figures.ladders, floor) + max(figures.snakes, floor)
-        return count + 20.0 * miss, miss
-
-    current_score, _ = score(current, expectation.reset(current))
-    best_score = current_score
-    for step in range(budget):
-        candidate = search.neighbour(current)
-        if candidate is None or tuple(sorted(candidate.items())) in search.rejected:
-            continue
-        expected, token = expectation.trial(candidate)
-        new_score, miss = score(candidate, expected)
-        temperature = 1.0 * (0.02 / 1.0) ** (step / budget)
-        if new_score <= current_score or rng.random() < math.exp(
-            -(new_score - current_score) / temperature
-        ):
-            expectation.accept(token, candidate)
-            current, current_score = candidate, new_score
-            if miss == 0.0 and new_score < best_score:
-                verified = search.verified(candidate)
-                if verified is not None:
-                    best_jumps, best_found, best_score = candidate, verified, new_score
-    return best_jumps, best_found
+Progress = Callable[[float, Figures], None]
+"""``progress(seconds so far, best figures so far)``, about twice a second."""
+PROGRESS_EVERY = 0.5
 
 
 def generate(
@@ -718,19 +934,19 @@ def generate(
     time_limit: float = DEFAULT_TIME_LIMIT,
     max_steps: int | None = None,
     clock: Callable[[], float] = time.monotonic,
+    progress: Progress | None = None,
 ) -> GenerateResult:
-    """A board meeting every target, or a failure result with the closest figures.
+    """A board meeting every target, or a failure result with the closest figures and
+    board.
 
     Deterministic for a seed: the clock only decides when to give up (``time_limit``
-    seconds; ``max_steps`` bounds the work instead, for tests).
+    seconds; ``max_steps`` bounds the work instead, for tests) and when ``progress`` is
+    told how the search goes.
     """
     began = clock()
+    shown = began
     search = _Search(targets, seed)
     ladders, snakes = _default_counts(targets)
-    if search.sparse:  # a length target, counts free: grow from few jumps (``sparsest``)
-        floor = search.sparse_floor
-        ladders = max(floor, search.kept_count("ladder"))
-        snakes = max(floor, search.kept_count("snake"))
     rng = search.rng
     expectation = search.expectation
     current = search.initial(ladders, snakes)
@@ -747,10 +963,7 @@ def generate(
         if current_cost == 0.0:
             found = search.verified(current)
             if found is not None:
-                if search.sparse:
-                    current, found = _fewer_jumps(search, current, found, POLISH_STEPS)
-                    steps += POLISH_STEPS
-                board, figures = search.sparsest(current, found)
+                board, figures = found
                 return GenerateResult(board, figures, targets, steps, clock() - began, False)
             # Meets the figures but not the exact checks (a jump that never fires, say):
             # never again, and climb away from it.
@@ -760,9 +973,14 @@ def generate(
                 best_cost = REJECTED_COST
         if max_steps is not None and steps >= max_steps:
             break
-        if steps % 8 == 0 and clock() - began > time_limit:
-            timed_out = True
-            break
+        if steps % 8 == 0:
+            now = clock()
+            if now - began > time_limit:
+                timed_out = True
+                break
+            if progress is not None and now - shown >= PROGRESS_EVERY:
+                shown = now
+                progress(now - began, _filled(search, best, best_fig))
         steps += 1
         phase = (steps % round_steps) / round_steps
         if phase == 0.0 and current is not best:
@@ -780,6 +998,27 @@ def generate(
             current, current_fig, current_cost = candidate, fig, cost
             if cost < best_cost:
                 best, best_fig, best_cost = candidate, fig, cost
-    if best_fig.least_rolls == -2:  # not tracked: fill it in for the report
-        best_fig = replace(best_fig, least_rolls=solve(search.board(best)).moves)
-    return GenerateResult(None, best_fig, targets, steps, clock() - began, timed_out)
+    best_fig = _filled(search, best, best_fig)
+    try:
+        closest: Board | None = search.board(best)
+    except SnlError:
+        closest = None
+    return GenerateResult(None, best_fig, targets, steps, clock() - began, timed_out, closest)
+
+
+def _filled(search: _Search, jumps: dict[int, int], figures: Figures) -> Figures:
+    """``figures`` with the least rolls filled in when the search did not track them."""
+    if figures.least_rolls != -2:
+        return figures
+    return replace(figures, least_rolls=solve(search.board(jumps)).moves)
+
+
+def describe_shape(targets: Targets, board: Board | None) -> str | None:
+    """What the generator chose for a board's look and why (None for a board too small
+    for those rules)."""
+    shape = _Search(targets, 0).shape
+    if shape is None:
+        return None
+    ladders = len(board.ladders) if board is not None else 0
+    snakes = len(board.snakes) if board is not None else 0
+    return shape.describe(ladders, snakes, f"{targets.rows}x{targets.cols}")
