@@ -267,7 +267,9 @@ class SnlApp(App[None]):
                 f"Cannot resume game {event.game_id}: {error}", severity="error", markup=False
             )
             return
-        self.game_screen.resume(session, saved.id)
+        if not self.game_screen.resume(session, saved.id):
+            self.notify(playing_elsewhere(saved.id), severity="warning", markup=False)
+            return
         self.notify(f"Resumed saved game {saved.id}.")
 
     def _offer_last(self) -> None:
@@ -285,6 +287,11 @@ class SnlApp(App[None]):
     def _offer(self, offer: SavedGame) -> None:
         from .screens.resume import ResumeScreen
 
+        # Held while it is offered, so no other snl takes it meanwhile; one that another
+        # snl took since it was found is not offered at all.
+        if self.store is not None and not self.store.live.hold(offer.id):
+            self.offer = None
+            return
         self.push_screen(ResumeScreen(offer), self._resume_chosen)
 
     def _resume_chosen(self, resume: bool | None) -> None:
@@ -296,13 +303,22 @@ class SnlApp(App[None]):
         if not resume:
             if self.store is not None:
                 self.store.mark_abandoned(offered.id)
+                self.store.live.release(offered.id)
             return
         try:
             session = GameSession.from_dict(offered.data)
         except SnlError as error:
             self.notify(f"Cannot resume game {offered.id}: {error}", severity="error", markup=False)
+            if self.store is not None:
+                self.store.live.release(offered.id)
             return
-        self.game_screen.resume(session, offered.id)
+        if not self.game_screen.resume(session, offered.id):
+            # Taken by another snl while the offer was open: this one starts afresh.
+            self.notify(playing_elsewhere(offered.id), severity="warning", markup=False)
+
+
+def playing_elsewhere(game_id: int) -> str:
+    return f"Saved game {game_id} is being played in another snl right now: not resumed here."
 
 
 # -- running the app, and what a crash leaves behind ------------------------------------
@@ -342,6 +358,8 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
         code = EXIT_CRASH
     else:
         code = app.return_code or 0
+    finally:
+        app.game_screen.saver.let_go()  # the saved game is free again, now, for any snl
     details = captured.getvalue()
     if code == 0 and not details:
         return 0

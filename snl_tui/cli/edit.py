@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from ..core.errors import SnlError
+from ..core.limits import check_playable
 from ..core.studio.templates import TEMPLATES
 from .common import whole_number
 
@@ -59,6 +60,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
     rows, cols = edit_size(args)
     board, source, note = open_for_editing(args.board, rows, cols)
+    check_playable(board, "to edit")  # the editor draws and analyses it as the game does
     if args.template is not None:
         if rows is not None:
             raise EditUsageError("a template has its own size: give --template or --size")

@@ -268,9 +268,9 @@ def _output(path: str | None, force: bool = False, option: str = "-o") -> tuple[
 
 
 def _write_atomically(target: Path, text: str) -> None:
-    """``board_files.write_atomically`` (a temporary file, then a rename: never a
-    half-written board), with a folder that cannot be written to as one line."""
-    from ..core.studio.board_file import write_atomically
+    """``disk.write_atomically`` (a temporary file, then a rename: never a half-written
+    board), with a folder that cannot be written to as one line."""
+    from ..core.files.disk import write_atomically
 
     try:
         write_atomically(target, text)

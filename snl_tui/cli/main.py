@@ -21,6 +21,7 @@ from typing import NoReturn, TextIO
 from .. import __version__
 from ..core.board import Board
 from ..core.errors import SnlError
+from ..core.limits import check_playable
 from ..core.odds.blas import started_on_one_thread
 from ..core.text import quote
 from . import history
@@ -327,7 +328,10 @@ def _export(args: argparse.Namespace, out: TextIO) -> int:
 def _serve(args: argparse.Namespace, err: TextIO) -> int:
     from .serve import cmd_serve
 
-    board_from_args(args)  # a bad board or rule is one line now, not in every browser tab
+    # A bad board or rule (or one too large to play) is one line now, not in every tab.
+    board = board_from_args(args)
+    if args.room is None:
+        check_playable(board)
     parse_players(args.players)
     if args.room is not None:  # likewise a bad room address or name
         from ..net.protocol import check_name, parse_address
@@ -342,7 +346,9 @@ def _host(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     def board() -> Board:
         args.board = args.board or "classic"
-        return board_from_args(args)
+        board = board_from_args(args)
+        check_playable(board)  # every seat's screen draws and analyses it
+        return board
 
     return cmd_host(args, board, rule_overrides(args), out, err)
 

@@ -7,6 +7,7 @@ import gc
 from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
+from ..core.limits import check_playable
 from ..core.session import GameSession
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     args.board = args.board or "classic"
     mode = args.mode or "classic"
     board = board_from_args(args)
+    check_playable(board)
     remembered, notices = _remembered(args)
     named_players = args.players  # "" is a mistake to report, not "not given"
     if named_players is None:
@@ -143,6 +145,7 @@ def _saved_game(store: Store, text: str | None) -> SavedGame:
 
 def _session(saved: SavedGame) -> GameSession:
     try:
+        check_playable(saved.board)
         return GameSession.from_dict(saved.data)
     except SnlError as error:
         raise UsageError(f"saved game {saved.id} cannot be read back: {error}") from None
@@ -155,6 +158,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
     store = _game_store() if not args.no_save else open_store(create=False)
     with store:
         saved = _saved_game(store, args.game)
+        if store.live.live_elsewhere(saved.id) or not (args.no_save or store.live.hold(saved.id)):
+            raise UsageError(
+                f"saved game {saved.id} is being played in another snl right now: "
+                "go on with it there (or quit it there first)"
+            )
         if saved.status == "won":
             raise UsageError(
                 f"game {saved.id} is over ({saved.status_text}): 'snl replay {saved.id}' shows it"

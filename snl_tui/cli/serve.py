@@ -16,7 +16,13 @@ that the user's own browser opens on other sites:
 - every size the page sends (the query string and each resize message) is clamped to
   ``WIDTH_RANGE`` x ``HEIGHT_RANGE`` before a game process sees it, and each game process
   runs under a memory limit (``MEMORY_LIMIT_MB``, ``ulimit -d``);
-- ``/static/`` and its folders list nothing (404).
+- what a tab sends is bounded: ``MAX_MESSAGE_BYTES`` a message (more closes it),
+  ``MAX_INPUT_BYTES`` of keystrokes a message and ``InputBudget`` a second (more is
+  dropped);
+- a game whose tab has gone is asked to quit, then killed after ``QUIT_GRACE`` seconds;
+  a game that leaves its input unread for ``STDIN_TIMEOUT`` seconds is ended too; and a
+  game counts against ``--max-sessions`` until its process has exited;
+- no folder is ever listed: ``/static``, ``/static/js/`` and ``/static/js/.`` are 404.
 
 A room's browser door (``--room``, which ``snl host --web`` starts): the page at
 ``/join/CODE`` (and ``/``) asks the friend's name (and the room's password when it has
@@ -29,9 +35,14 @@ port (a tunnel or a TLS proxy forwards one port). It prints its link on the firs
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import json
+import logging
 import shlex
 import socket
 import sys
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
@@ -59,8 +70,27 @@ font; a game process at that size stays near 60 MB (10000x5000 took it past 400 
 MEMORY_LIMIT_MB = 1024
 """Each game process's data limit: several times what a game needs (about 60 MB at the
 largest size), so one process can never take the machine down."""
+MAX_MESSAGE_BYTES = 64 * 1024
+"""The largest websocket message a tab may send; a larger one closes its socket (and
+ends its game). The page sends keystrokes, sizes and pings: a few bytes each."""
+MAX_INPUT_BYTES = 4096
+"""The most keystrokes (bytes) one message may carry to the game (a paste); more is
+dropped whole: a megabyte of keys left a game process at 1 GB, stuck on its pipe."""
+INPUT_BYTES_PER_SECOND = 8192
+"""What a tab may send per second, on average (typing, mouse moves and resizes use a
+few hundred bytes); beyond it, messages are dropped."""
+INPUT_BURST_BYTES = 16384
+"""What a tab may send at once before ``INPUT_BYTES_PER_SECOND`` applies."""
+MESSAGE_COST = 64
+"""What each message costs from the budget at least (a flood of empty messages too)."""
+QUIT_GRACE = 5.0
+"""Seconds a game is given to quit after its tab has gone before it is killed."""
+STDIN_TIMEOUT = 10.0
+"""Seconds a game may leave its input unread before it counts as stuck and is ended."""
 EXIT_OK = 0
 EXIT_USAGE = 2
+
+log = logging.getLogger("snl.serve")
 
 
 def add_serve_parser(
@@ -274,32 +304,46 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
     return EXIT_OK
 
 
+class InputBudget:
+    """What one tab may send per second: a bucket of ``burst`` bytes, refilled at
+    ``per_second``. Every message costs at least ``MESSAGE_COST`` bytes, so a flood of
+    tiny messages is bounded too. ``take`` says whether a message fits (it is then
+    spent); one that does not is dropped, never queued."""
+
+    def __init__(
+        self,
+        per_second: float = INPUT_BYTES_PER_SECOND,
+        burst: float = INPUT_BURST_BYTES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self.clock = clock
+        self.left = burst
+        self.last = clock()
+
+    def take(self, size: int) -> bool:
+        now = self.clock()
+        self.left = min(self.burst, self.left + (now - self.last) * self.per_second)
+        self.last = now
+        cost = max(size, MESSAGE_COST)
+        if cost > self.left:
+            return False
+        self.left -= cost
+        return True
+
+
 def _server_class() -> type[Any]:
     """``SnlServer``, defined only when textual-serve can be imported."""
-    import asyncio
-
     import aiohttp
     import aiohttp_jinja2
-    from aiohttp import web
+    import jinja2
+    from aiohttp import WSMsgType, web
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
     from ..core.errors import SnlError
     from ..net.protocol import MAX_FRAME, WEB_ROOM_PATH, RoomAddress, check_name
-
-    class ClampedSizes:
-        """An app service whose terminal size is always clamped (every resize message)."""
-
-        def __init__(self, service: Any) -> None:
-            self.service = service
-
-        async def set_terminal_size(self, width: object, height: object) -> None:
-            await self.service.set_terminal_size(
-                clamp(width, WIDTH_RANGE, 80), clamp(height, HEIGHT_RANGE, 24)
-            )
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(self.service, name)
 
     class SnlServer(Server):
         """textual-serve's server with our page, a cap on concurrent games and the guards
@@ -322,8 +366,13 @@ def _server_class() -> type[Any]:
             super().__init__(command, host=host, port=port, title="snl", templates_path=TEMPLATES)
             self.max_sessions = max_sessions
             self.sessions = 0
+            """Game processes alive: each counts from its tab's arrival until it has exited."""
             self.hosts = host_names(host, port)
             self.allow_origins = allow_origins
+            self.quit_grace = QUIT_GRACE
+            self.stdin_timeout = STDIN_TIMEOUT
+            self.input_budget = (INPUT_BYTES_PER_SECOND, INPUT_BURST_BYTES)
+            """Each tab's ``InputBudget``: bytes per second, and at once."""
             self.room = room
             """The room every tab joins (``--room``): tabs ask their name first."""
             self.room_options = room_options
@@ -332,15 +381,26 @@ def _server_class() -> type[Any]:
             """The origin friends reach this door at (a proxy's, from --allow-origin)."""
 
         async def _make_app(self) -> web.Application:
-            # textual-serve builds its aiohttp app here (its only hook for it): the guard
-            # runs before every route, including its static files and websocket.
-            app = await super()._make_app()
-
+            # textual-serve's routes (its only hook for them), with two changes: the
+            # static files list no folder (textual-serve serves them with show_index,
+            # which lists /static, /static/js and /static/js/. alike), and the guard runs
+            # before every route.
             @web.middleware
             async def guard(request: web.Request, handler: Any) -> web.StreamResponse:
                 return await self.guard(request, handler)
 
-            app.middlewares.append(guard)
+            app = web.Application(middlewares=[guard])
+            aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+            app.add_routes(
+                [
+                    web.get("/", self.handle_index, name="index"),
+                    web.get("/ws", self.handle_websocket, name="websocket"),
+                    web.get("/download/{key}", self.handle_download, name="download"),
+                    web.static("/static", self.statics_path, show_index=False, name="static"),
+                ]
+            )
+            app.on_startup.append(self.on_startup)
+            app.on_shutdown.append(self.on_shutdown)
             if self.room is not None:
                 app.router.add_get("/join/{code}", self.handle_index)
                 app.router.add_get(WEB_ROOM_PATH, self.handle_room)
@@ -362,8 +422,6 @@ def _server_class() -> type[Any]:
 
         async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
             """Refuse what the module's docstring refuses; clamp the page's sizes."""
-            if request.path.startswith("/static") and request.path.endswith("/"):
-                raise web.HTTPNotFound()  # no folder listings
             if self.hosts and request.host.lower() not in self.hosts:
                 raise web.HTTPForbidden(text="snl serve: unknown host")
             if request.path == WEB_ROOM_PATH and self.room is not None:
@@ -377,18 +435,13 @@ def _server_class() -> type[Any]:
                 origin = request.headers.get("Origin")
                 if not allowed(origin, request.host, self.hosts, self.allow_origins):
                     raise web.HTTPForbidden(text="snl serve: pages from other sites may not play")
-                query = request.rel_url.query
-                sizes = {
-                    "width": str(clamp(query.get("width", "80"), WIDTH_RANGE, 80)),
-                    "height": str(clamp(query.get("height", "24"), HEIGHT_RANGE, 24)),
-                }
-                request = request.clone(rel_url=request.rel_url.update_query(sizes))
-            response: web.StreamResponse = await handler(request)
+            try:
+                response: web.StreamResponse = await handler(request)
+            except web.HTTPForbidden:
+                if request.path.startswith("/static"):
+                    raise web.HTTPNotFound() from None  # a folder: not there, as any path
+                raise
             return response
-
-        async def _process_messages(self, websocket: Any, app_service: Any) -> None:
-            clamped: Any = ClampedSizes(app_service)
-            await super()._process_messages(websocket, clamped)
 
         def full(self) -> bool:
             return self.sessions >= self.max_sessions
@@ -442,9 +495,122 @@ def _server_class() -> type[Any]:
                 return websocket
             self.sessions += 1  # no await since the check: no other session in between
             try:
-                return await super().handle_websocket(request)
+                return await self.play(request, self.command)
             finally:
-                self.sessions -= 1
+                self.sessions -= 1  # only now: the game's process has exited
+
+        async def play(self, request: web.Request, command: str) -> web.WebSocketResponse:
+            """One tab's game (``command``: ``snl play``, or a room's ``snl join``): its
+            process runs while the tab is open, and is ended (asked, then killed) before
+            this returns. Its input is bounded (``relay``)."""
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
+            query = request.rel_url.query
+            width = clamp(query.get("width", "80"), WIDTH_RANGE, 80)
+            height = clamp(query.get("height", "24"), HEIGHT_RANGE, 24)
+            await websocket.prepare(request)
+
+            async def write_bytes(data: bytes) -> None:
+                # Once the tab is gone, the game's output is read and dropped: a
+                # process must never block on a full pipe (it would never quit).
+                if not websocket.closed:
+                    with contextlib.suppress(ConnectionError, RuntimeError):
+                        await websocket.send_bytes(data)
+
+            async def write_str(data: str) -> None:
+                if not websocket.closed:
+                    with contextlib.suppress(ConnectionError, RuntimeError):
+                        await websocket.send_str(data)
+
+            async def close() -> None:
+                await websocket.close()
+
+            service = AppService(
+                command,
+                write_bytes=write_bytes,
+                write_str=write_str,
+                close=close,
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
+            await service.start(width, height)
+            process = service._process  # textual-serve keeps it here, with no accessor
+            assert process is not None
+            # A game that exits by itself (quit, or a crash) closes its tab's socket.
+            watcher = asyncio.ensure_future(self._close_when_done(process, websocket))
+            try:
+                await self.relay(websocket, service)
+            finally:
+                watcher.cancel()
+                await self.end_game(service, process)
+                await websocket.close()  # a game ended for being stuck: its tab is told
+            return websocket
+
+        @staticmethod
+        async def _close_when_done(process: Any, websocket: web.WebSocketResponse) -> None:
+            await process.wait()
+            await websocket.close()
+
+        async def relay(self, websocket: web.WebSocketResponse, service: Any) -> None:
+            """The tab's messages to the game, bounded: a message larger than
+            ``MAX_MESSAGE_BYTES`` closes the socket (aiohttp, code 1009); keystrokes
+            beyond ``MAX_INPUT_BYTES`` in one message, or beyond the tab's
+            ``InputBudget``, are dropped; sizes are clamped; a game that takes no input
+            for ``stdin_timeout`` seconds is stuck, and ended."""
+            budget = InputBudget(*self.input_budget)
+            async for message in websocket:
+                if message.type != WSMsgType.TEXT or not budget.take(len(message.data)):
+                    continue
+                try:
+                    envelope = json.loads(message.data)
+                except ValueError:
+                    continue
+                if not isinstance(envelope, list) or not envelope:
+                    continue
+                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+                try:
+                    if kind == "stdin" and isinstance(data, str):
+                        keys = data.encode("utf-8", errors="replace")
+                        if len(keys) <= MAX_INPUT_BYTES:
+                            await asyncio.wait_for(service.send_bytes(keys), self.stdin_timeout)
+                    elif kind == "resize" and isinstance(data, dict):
+                        size = (
+                            clamp(data.get("width"), WIDTH_RANGE, 80),
+                            clamp(data.get("height"), HEIGHT_RANGE, 24),
+                        )
+                        await asyncio.wait_for(service.set_terminal_size(*size), self.stdin_timeout)
+                    elif kind == "ping":
+                        await websocket.send_json(["pong", data])
+                    elif kind in ("blur", "focus"):
+                        await asyncio.wait_for(getattr(service, kind)(), self.stdin_timeout)
+                except TimeoutError:
+                    log.warning("snl serve: a game left its input unread: ending it")
+                    return
+                except ConnectionError:
+                    return
+
+        async def end_game(self, service: Any, process: Any) -> None:
+            """Ask the game to quit, give it ``quit_grace`` seconds, then kill it; return
+            once it has exited."""
+            try:
+                await self.download_manager.cancel_app_downloads(
+                    app_service_id=service.app_service_id
+                )
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(service.send_meta({"type": "quit"}), self.quit_grace)
+                try:
+                    await asyncio.wait_for(process.wait(), self.quit_grace)
+                except TimeoutError:
+                    log.warning("snl serve: a game did not quit with its tab: killing it")
+                    with contextlib.suppress(ProcessLookupError):
+                        process.kill()
+                    await process.wait()
+                with contextlib.suppress(Exception):
+                    # Its output reader ends at the end of the pipe.
+                    await asyncio.wait_for(service.stop(), self.quit_grace)
+            finally:
+                if process.returncode is None:  # cancelled (the server stops): still end it
+                    with contextlib.suppress(ProcessLookupError):
+                        process.kill()
 
         async def join_websocket(self, request: web.Request) -> web.WebSocketResponse:
             """A tab of a room's door: ``snl join`` under the name the page asked for."""
@@ -464,33 +630,11 @@ def _server_class() -> type[Any]:
             if password is not None:
                 password = request.query.get("password", "")[:128]
             command = join_command(str(self.room), name, password, no_animation, False)
-            self.sessions += 1
-            app_service: AppService | None = None
-
-            async def close() -> None:
-                await websocket.close()
-
+            self.sessions += 1  # no await since the check: no other session in between
             try:
-                await websocket.prepare(request)
-                app_service = AppService(
-                    command,
-                    write_bytes=websocket.send_bytes,
-                    write_str=websocket.send_str,
-                    close=close,
-                    download_manager=self.download_manager,
-                    debug=self.debug,
-                )
-                width = clamp(request.query.get("width", "80"), WIDTH_RANGE, 80)
-                height = clamp(request.query.get("height", "24"), HEIGHT_RANGE, 24)
-                await app_service.start(width, height)
-                await self._process_messages(websocket, app_service)
-            except asyncio.CancelledError:
-                await websocket.close()
+                return await self.play(request, command)
             finally:
-                self.sessions -= 1
-                if app_service is not None:
-                    await app_service.stop()
-            return websocket
+                self.sessions -= 1  # only now: the tab's process has exited
 
     async def _pump(outside: web.WebSocketResponse, inside: Any) -> None:
         """Text frames both ways until either side closes."""

@@ -2,18 +2,18 @@
 
 The SVG is written here directly (``svg.board_svg``); PDF and PNG are that same SVG
 rendered by CairoSVG (which needs the system's cairo library), so the three always show
-the same page. A file is written atomically: a temporary file in the target's folder,
-then a rename; a failure leaves nothing behind. No Textual here.
+the same page. A file is written atomically (``core.files.disk``: a temporary file in the target's
+folder, then a rename, with the user's umask); a failure leaves nothing behind. No Textual here.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from ..core.board import Board
 from ..core.errors import SnlError
+from ..core.files.disk import write_atomically
+from ..core.limits import BoardTooLarge, check_printable
 from ..core.text import quote
 from .svg import PAPERS, THEMES, PageOptions, board_svg
 
@@ -70,23 +70,13 @@ def export_board(board: Board, path: Path, options: PageOptions | None = None) -
         raise ExportError(f"{quote(str(path))}: there is no folder {quote(str(folder))}")
     if path.is_dir():
         raise ExportError(f"{quote(str(path))} is a folder")
+    try:
+        check_printable(board)  # before drawing: 1000 x 1000 took gigabytes, then failed
+    except BoardTooLarge as error:
+        raise ExportError(error.message) from None
     data = page_bytes(board, fmt, options or PageOptions())
     try:
-        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        write_atomically(path, data)
     except OSError as error:
-        raise ExportError(
-            f"{quote(str(path))}: cannot write in {quote(str(folder))}: {error.strerror or error}"
-        ) from None
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, path)
-    except OSError as error:
-        Path(temp).unlink(missing_ok=True)
         raise ExportError(f"{quote(str(path))}: cannot write: {error.strerror or error}") from None
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
     return fmt

@@ -818,16 +818,19 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.session.new_game(settings, again=again)
         self._show_new_session()
 
-    def resume(self, session: GameSession, game_id: int) -> None:
+    def resume(self, session: GameSession, game_id: int) -> bool:
         """Continue saved game ``game_id`` (rebuilt as ``session``) on this screen; the
-        game that was on screen had no moves (it was just started), so it is dropped."""
+        game that was on screen had no moves (it was just started), so it is dropped.
+        False, and nothing changes, when another running snl is playing that game."""
+        if not self.saver.resumed(session, game_id):
+            return False
         self.workers.cancel_group(self, "animation")
         if self.computer_timer is not None:
             self.computer_timer.stop()
             self.computer_timer = None
         self.session = session
-        self.saver.resumed(session, game_id)
         self._show_new_session()
+        return True
 
     def _show_new_session(self) -> None:
         self.busy = False

@@ -26,6 +26,7 @@ from ..core.board import Board
 from ..core.cells import cell_width, cut_cells, pad_cells
 from ..core.errors import SnlError
 from ..core.files.formats import builtin_boards, is_board_file, load_board, looks_like_board
+from ..core.limits import check_playable
 from ..core.solver import least_rolls_from
 from ..core.text import safe_line
 from .dialog import Dialog
@@ -211,7 +212,9 @@ class LoadBoardScreen(Dialog[Board | None]):
     def _load(self, source: str) -> None:
         worker = get_current_worker()
         try:
-            board: Board | str = load_board(source)
+            loaded = load_board(source)
+            check_playable(loaded)
+            board: Board | str = loaded
         except (SnlError, OSError) as error:
             board = str(error)
         if not worker.is_cancelled:

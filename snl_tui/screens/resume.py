@@ -1,8 +1,12 @@
 """The resume dialog: ``snl`` found a game in progress; continue it, or start a new one.
 
-Shown only when the store holds an unfinished game (``SnlApp(offer=...)``, from the
-CLI's default path). It dismisses with True (resume) or False (new game: the app marks
-the old game abandoned, so it is not offered again). Escape means a new game too.
+Shown only when the store holds an unfinished game that no other running snl is playing
+(``SnlApp(offer=...)``, from the CLI's default path). It dismisses with True (resume) or
+False (new game: the app marks the old game abandoned, so it is not offered again).
+
+Its keys are none of the game's: ``c`` continues, Escape starts a new game. A player who
+presses the game's keys by habit (``r`` or Space to roll, ``n`` for a new game, a die
+value) answers nothing, and no button has the focus, so Enter and Space press none.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Footer, Label, Static
 
 from ..core.store.games import SavedGame
 from ..core.text import place, plural
@@ -34,14 +38,15 @@ def describe(saved: SavedGame) -> list[str]:
 
 
 class ResumeScreen(Dialog[bool]):
-    """Resume the saved game (r, Enter) or start a new one (n, Escape)."""
+    """Continue the saved game (c) or start a new one (Escape); the buttons click too."""
 
     CSS_PATH = ["dialogs.tcss", "saves.tcss"]
-    AUTO_FOCUS = "#resume"
+    AUTO_FOCUS = ""
+    """Nothing focused: Enter or Space (the game's roll key) must not press a button."""
 
     BINDINGS = [
-        Binding("r", "choose(True)", "Resume"),
-        Binding("n,escape", "choose(False)", "New game"),
+        Binding("c", "choose(True)", "Continue"),
+        Binding("escape", "choose(False)", "New game"),
     ]
 
     def __init__(self, saved: SavedGame) -> None:
@@ -54,8 +59,9 @@ class ResumeScreen(Dialog[bool]):
             for line in describe(self.saved):
                 yield Static(line, classes="resume-line", markup=False)
             with Horizontal(classes="buttons"):
-                yield Button("Resume (r)", id="resume", variant="primary")
-                yield Button("New game (n)", id="new")
+                yield Button("Continue (c)", id="resume", variant="primary")
+                yield Button("New game (Esc)", id="new")
+        yield Footer()  # the offer's own keys, over the game's (which do nothing here)
 
     def action_choose(self, resume: bool) -> None:
         self.dismiss(resume)  # once: Dialog ignores a second key before it is gone

@@ -143,7 +143,7 @@ async def test_names_from_files_and_players_are_shown_literally(name: str) -> No
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
         await shown(pilot, name, PLAYER)
-        await pilot.press("r")
+        await pilot.press("c")
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen))
         await shown(pilot, f"{name} 3x3", PLAYER)
 

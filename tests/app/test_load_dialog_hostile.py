@@ -124,3 +124,28 @@ async def test_a_slow_load_closes_the_dialog_with_its_board_when_done(
         gated.gate.set()
         await wait_until(pilot, lambda: app.screen is game)
         await wait_until(pilot, lambda: game.session.board == formats.load_board("leetcode-2"))
+
+
+async def test_a_board_too_large_to_play_is_refused_in_the_dialog(
+    make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36, item 10: the Load dialog keeps to ``snl play``'s bound (a 1000 x 1000
+    board took the game past 3.5 GB); the message says the bound, the game goes on."""
+    from snl_tui.core.limits import PLAY_MAX_SQUARES
+
+    side = int(PLAY_MAX_SQUARES**0.5) + 1
+    path = tmp_path / "wide.txt"
+    path.write_text(f"{side} {side}\n2 {side * side - 1}\n")
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        game = await started(pilot)
+        board = game.session.board
+        dialog = await open_dialog(app, pilot)
+        await type_and_enter(pilot, dialog, str(path))
+        await wait_until(pilot, lambda: dialog.pending_source is None)
+        message = str(dialog.query_one("#load-error", Static).render())
+        assert app.screen is dialog and "too large to play" in message
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is game)
+        assert game.session.board is board

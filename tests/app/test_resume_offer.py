@@ -15,6 +15,7 @@ from snl_tui.screens.resume import ResumeScreen
 from snl_tui.screens.saved_games import SavedGamesScreen
 from snl_tui.widgets.board import BoardView
 
+from ..unit.test_live_games import other_snl
 from .helpers import SIZE, started, wait_until
 from .test_saved_games import PLAYERS, quiet, saved_session
 
@@ -133,3 +134,37 @@ def test_bad_settings_fall_back_to_defaults_with_one_notice_each(tmp_path: Path)
     assert save_settings(Settings(players="Ann, cpu:Robo"), path) is None
     assert load_settings(path) == (Settings(players="Ann, cpu:Robo"), [])
     assert [p.name for p in tmp_path.iterdir()] == ["settings.toml"]  # no temporary left
+
+
+async def test_the_games_keys_do_not_answer_the_resume_offer():
+    """``r`` (roll), Space, Enter, ``n`` or a die value pressed by habit leave the offer
+    open (``r`` used to resume it): ``c`` continues, Escape starts a new game."""
+    with open_store() as store:
+        _, game_id = saved_session(store)
+    app = offering_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
+        for key in ("r", "space", "enter", "n", "1", "d"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, ResumeScreen), key
+        assert app.game_screen.session.game.history == []
+        await pilot.press("c")
+        await wait_until(pilot, lambda: app.game_screen.saver.game_id == game_id)
+        assert not isinstance(app.screen, ResumeScreen)
+
+
+async def test_a_game_played_in_another_snl_is_not_offered():
+    with open_store() as store:
+        _, game_id = saved_session(store)
+        path = store.path
+    with other_snl(path, game_id):
+        app = offering_app()
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await started(pilot)
+            await wait_until(pilot, lambda: app.store is not None)
+            await pilot.pause()
+            assert not isinstance(app.screen, ResumeScreen)
+            await pilot.press("r")  # a new game of its own, saved under a new id
+            await wait_until(pilot, lambda: screen.saver.game_id is not None)
+            assert screen.saver.game_id != game_id

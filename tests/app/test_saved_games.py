@@ -102,7 +102,7 @@ async def test_the_resume_dialog_resumes_the_saved_game_exactly():
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
         assert "You: square" in " ".join(str(s.render()) for s in app.screen.query(".resume-line"))
-        await pilot.press("r")
+        await pilot.press("c")
         screen = await started(pilot)
         assert screen.session.game.rolls == session.game.rolls
         assert screen.session.game.positions == session.game.positions
@@ -126,7 +126,7 @@ async def test_choosing_a_new_game_abandons_the_offered_one():
     app = quiet(SnlApp(players=PLAYERS, seed=5, animate=False, store=store, offer=offer))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
-        await pilot.press("n")
+        await pilot.press("escape")
         screen = await started(pilot)
         assert screen.session.game.history == []
         assert store.load_game(game_id).status == "abandoned"
@@ -152,7 +152,7 @@ async def test_the_command_lines_store_opens_after_the_first_frame_and_offers_fi
         await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
         assert len(drawn_when_opened) == 1 and drawn_when_opened[0] > 0
         assert app.game_screen.session.game.history == []  # no move before the answer
-        await pilot.press("r")
+        await pilot.press("c")
         screen = await started(pilot)
         assert screen.session.game.rolls == session.game.rolls
         assert screen.saver.game_id == game_id

@@ -108,7 +108,7 @@ def test_killed_mid_game_then_resumed_in_a_real_terminal(session: tuple[str, Pat
     )
     dialog = screen(name)
     assert f"You: {before['You']}" in dialog and f"CPU: {before['CPU']}" in dialog
-    tmux("send-keys", "-t", name, "r")
+    tmux("send-keys", "-t", name, "c")
     wait_until(
         lambda: "Resume your game?" not in screen(name) and your_turn(name),
         TIMEOUT,

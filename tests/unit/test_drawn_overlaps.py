@@ -59,7 +59,7 @@ def crossings(board: Board) -> set[tuple[int, int, str]]:
 
 
 @pytest.mark.parametrize("name", builtin_names())
-def test_no_drawn_jump_hides_a_number_or_an_end_unless_check_warns(name: str) -> None:
+def test_no_drawn_jump_hides_a_number_or_an_end_unless_check_says_so(name: str) -> None:
     board = load_board(name)
     warned = {
         tuple(sorted((int(a), int(b))))
@@ -70,12 +70,14 @@ def test_no_drawn_jump_hides_a_number_or_an_end_unless_check_warns(name: str) ->
         assert tuple(sorted((start, end))) in warned, f"{name}: {start}->{end} hides {what}"
 
 
-def test_check_warns_about_what_the_classic_page_still_hides() -> None:
+def test_check_notes_what_the_classic_page_still_hides() -> None:
     board = load_board("classic")
-    hides = [w for w in check_board(board, drawing=True).warnings if w.kind == "jump-hides"]
-    assert hides == drawing_findings(board)
+    report = check_board(board, drawing=True)
+    assert not [w for w in report.warnings if w.kind == "jump-hides"]
+    hides = [note for note in report.notes if note.startswith("drawing: ")]
+    assert hides == [f"drawing: {finding.message}" for finding in drawing_findings(board)]
     assert crossings(board)  # the stroke-by-stroke check sees them too: it can fail
-    assert all("no route misses them" in finding.message for finding in hides)
+    assert hides and all("no route misses them" in note for note in hides)
 
 
 def test_the_page_and_the_picture_draw_numbers_where_the_geometry_put_them() -> None:

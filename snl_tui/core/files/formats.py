@@ -32,7 +32,6 @@ type deep in a structure) ends as one ``BoardError``, never another exception.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
@@ -49,6 +48,7 @@ from ..errors import BoardError
 from ..rules import Rules
 from . import json_board, text_board, toml_board
 from .common import NotThisFormat, Parsed
+from .disk import UnreadableFile, read_user_file
 from .share import code_document, looks_like_code
 
 
@@ -180,71 +180,13 @@ def _read(location: Traversable, label: str) -> str:
 
 
 def _read_file(path: Path, label: str) -> str:
-    """The text of a user's board file: a regular file of at most ``MAX_FILE_BYTES``.
-
-    Opened without blocking (a FIFO with no writer would wait forever) and checked with
-    ``fstat`` on the open file (no race between the check and the read); ``/dev/zero``,
-    a FIFO, a socket or a directory is refused before a byte is read.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    """The text of a user's board file: a regular file of at most ``MAX_FILE_BYTES``
+    (``disk.read_user_file``: a FIFO, ``/dev/zero`` or a directory is refused at once)."""
     try:
-        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
-    except OSError as error:
-        raise BoardError(_open_failure(path, error), source=label) from None
-    except ValueError:  # a NUL byte: no file has such a name
-        raise BoardError("no such file (a path cannot hold a NUL byte)", source=label) from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise BoardError("is a directory, not a board file", source=label)
-        if not stat.S_ISREG(info.st_mode):
-            raise BoardError(
-                "not a regular file (a device, FIFO or socket is never read as a board)",
-                source=label,
-            )
-        if info.st_size > MAX_FILE_BYTES:
-            raise BoardError(_too_large(info.st_size), source=label)
-        chunks: list[bytes] = []
-        size = 0
-        # Read to the end but never past the cap, even if the file grows meanwhile.
-        while size <= MAX_FILE_BYTES:
-            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > MAX_FILE_BYTES:
-            raise BoardError(_too_large(size), source=label)
-    except OSError as error:
-        raise BoardError(f"cannot read the file: {error.strerror or error}", source=label) from None
-    finally:
-        os.close(fd)
-    return _decode(b"".join(chunks), label)
-
-
-def _open_failure(path: Path, error: OSError) -> str:
-    if error.errno == errno.ENOENT:
-        return (
-            "broken symbolic link (its target does not exist)"
-            if path.is_symlink()
-            else ("no such file")
-        )
-    if error.errno == errno.ELOOP:
-        return "too many levels of symbolic links (a symlink loop)"
-    if error.errno in (errno.EACCES, errno.EPERM):
-        return "permission denied"
-    if error.errno == errno.EISDIR:
-        return "is a directory, not a board file"
-    if error.errno == errno.ENOTDIR:
-        return "no such file (a part of the path is not a directory)"
-    return f"cannot open the file: {error.strerror or error}"
-
-
-def _too_large(size: int) -> str:
-    return (
-        f"the file is too large for a board ({size / 1e6:.1f} MB; "
-        f"at most {MAX_FILE_BYTES // (1024 * 1024)} MiB)"
-    )
+        data = read_user_file(path, MAX_FILE_BYTES, what="board file")
+    except UnreadableFile as error:
+        raise BoardError(str(error), source=label) from None
+    return _decode(data, label)
 
 
 def _decode(data: bytes, label: str) -> str:

@@ -42,25 +42,36 @@ def parse(text: str) -> Parsed:
 
 
 def dump(board: Board, fmt: str = "toml") -> str:
-    """The board document as TOML (``fmt`` is always ``toml``)."""
+    """The board document as TOML (``fmt`` is always ``toml``).
+
+    The scalars and the rules table go through tomlkit (its quoting and escapes); the
+    ``[from, to]`` pairs are written here, one per line as tomlkit writes a multi-line
+    array: tomlkit's ``Array.extend`` takes quadratic time (100,000 jumps: minutes)."""
     import tomlkit  # 5-7 ms to import: only here
 
     data = document(board)
-    out = tomlkit.document()
+    head = tomlkit.document()
     for key, value in data.items():
-        if key == "rules":
-            continue
-        if key in ("ladders", "snakes"):
-            pairs = tomlkit.array()
-            pairs.extend(value)
-            out[key] = pairs.multiline(bool(value))
-        else:
-            out[key] = value
+        if key not in ("rules", "ladders", "snakes"):
+            head[key] = value
+    text = tomlkit.dumps(head)
+    for key in ("ladders", "snakes"):
+        text += _pairs(key, data[key])
     rules = data.get("rules")
     if rules:
         table = tomlkit.table()
         for key in RULE_ORDER:
             if key in rules:
                 table[key] = rules[key]
-        out["rules"] = table
-    return tomlkit.dumps(out)
+        tail = tomlkit.document()
+        tail["rules"] = table
+        text += "\n" + tomlkit.dumps(tail)
+    return text
+
+
+def _pairs(key: str, pairs: list[list[int]]) -> str:
+    """``key = [...]``: one ``[from, to]`` pair a line (``[]`` when there are none)."""
+    if not pairs:
+        return f"{key} = []\n"
+    lines = "".join(f"    [{start}, {end}],\n" for start, end in pairs)
+    return f"{key} = [\n{lines}]\n"

@@ -51,6 +51,10 @@ untrusted input (the file may have been edited): a row that fails validation is 
 and named in the result's ``skipped`` list (``load_game`` raises ``StoreError``), never
 a traceback.
 
+A game being played is held in ``store.live`` (``live.py``: a lock the operating system
+drops when the process ends): ``unfinished()`` leaves out the games another running snl
+holds, so one game is never played by two processes at once.
+
 Durability: WAL mode with ``synchronous=NORMAL``. A committed save survives the process
 being killed at any moment (``kill -9`` loses at most the move in flight); a power cut
 may lose the last few saves but never corrupts the file.
@@ -75,6 +79,7 @@ from ..errors import SnlError
 from ..files.formats import dump_board, parse_board
 from ..text import escape_controls
 from .data_dir import DATA_DIR_ENV, default_dir
+from .live import LiveGames
 
 DB_NAME = "games.db"
 BUSY_TIMEOUT = 0.5
@@ -319,6 +324,8 @@ class Store:
         self._stored_keys: set[str] = set()
         self._key_cache: dict[int, tuple[Board, str, str]] = {}
         self._conn: sqlite3.Connection | None = None
+        self.live = LiveGames(path.with_name(f"{path.name}-live"))
+        """The games a running snl plays right now (``live.py``): never offered twice."""
         try:
             self._conn = self._connect(timeout, create)
         except _Unusable as error:
@@ -450,6 +457,7 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
+            self.live.release_all()
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -624,13 +632,16 @@ class Store:
     def unfinished(self, limit: int = 50) -> list[SavedGame]:
         """The games still in progress that can be loaded, most recently saved first
         (at most ``limit`` rows are looked at; damaged ones are left out: `snl games`
-        names them)."""
+        names them). A game another running snl is playing is left out too: it is not
+        this process's to resume."""
         rows = self._read(
             f"{self._SELECT_GAMES} WHERE status = 'playing' ORDER BY updated DESC, id DESC LIMIT ?",
             (limit,),
         )
         games = []
         for row in rows:
+            if type(row[0]) is int and self.live.live_elsewhere(row[0]):
+                continue
             try:
                 games.append(self._saved_game(row))
             except _BadRow:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Game
 from ..errors import SnlError
+from ..limits import check_playable
 from ..session import GameSession
 
 if TYPE_CHECKING:
@@ -68,9 +69,23 @@ class GameSaver:
     def saving(self) -> bool:
         return self.store is not None and self.store.enabled
 
-    def resumed(self, session: GameSession, game_id: int) -> None:
-        """The session was rebuilt from saved game ``game_id``: later moves update it."""
+    def resumed(self, session: GameSession, game_id: int) -> bool:
+        """The session was rebuilt from saved game ``game_id``: later moves update it,
+        and this process holds it (``Store.live``) while it plays it. False, and nothing
+        changed, when another running snl plays that game (the caller asked
+        ``live_elsewhere`` first; this closes the race)."""
+        store = self.store
+        if store is not None and not store.live.hold(game_id):
+            return False
+        if store is not None and self.game_id != game_id:
+            store.live.release(self.game_id)  # the game on screen before: free again
         self.game_id, self._game, self._finished = game_id, session.game, False
+        return True
+
+    def live_elsewhere(self, game_id: int) -> bool:
+        """Whether another running snl plays saved game ``game_id`` now."""
+        store = self.store
+        return store is not None and store.live.live_elsewhere(game_id)
 
     def moved(self, session: GameSession, extra: Mapping[str, Any] | None = None) -> int | None:
         """Save the session after a move (or an undo); returns the game's id, None when
@@ -80,6 +95,7 @@ class GameSaver:
         if store is None:
             return None
         if game is not self._game:  # a new game of the session: a new row
+            store.live.release(self.game_id)
             self.game_id, self._game, self._finished = None, game, False
         if self._finished:
             if game.winner is not None:
@@ -108,6 +124,10 @@ class GameSaver:
         if saved is not None:
             self.game_id = saved
             self._finished = winner is not None
+            if self._finished:
+                store.live.release(saved)  # over: nothing left to resume
+            else:
+                store.live.hold(saved)  # ours until it ends, or this process does
         return saved
 
     def leaving(self, session: GameSession) -> None:
@@ -117,7 +137,15 @@ class GameSaver:
             return
         if self.game_id is not None:
             self.store.mark_abandoned(self.game_id)
+            self.store.live.release(self.game_id)
         self.game_id, self._game = None, None
+
+    def let_go(self) -> None:
+        """The game is over for this process (the app has exited, even by a crash): every
+        saved game it held is free for another snl at once. A store never opened is left
+        unopened."""
+        if self._store is not None:
+            self._store.live.release_all()
 
     def notice(self) -> str | None:
         """A one-line message for the player, once each: a damaged store moved aside
@@ -145,6 +173,7 @@ def resumable_games(
             if isinstance(saved.data, dict) and "room" in saved.data:
                 continue  # a room's game: ``snl host --resume ID`` reopens it, with its seats
             try:
+                check_playable(saved.board)  # a store edited to hold a huge board
                 GameSession.from_dict(saved.data)  # one that cannot be rebuilt is not offered
             except SnlError:
                 continue

@@ -3,7 +3,8 @@
 The board editor (``snl edit``) opens a board file, a built-in board (read-only: saving
 asks for a path) or a path that does not exist yet (a new empty board). It saves in the
 file's own format (a ``.json`` file keeps being a LeetCode matrix or a board document,
-whichever it was), atomically (a temporary file in the same folder, then ``os.replace``),
+whichever it was), atomically (``files.disk.write_atomically``: the user's umask, a
+temporary file in the same folder, then a rename),
 and remembers the file's modification time and size so that a file changed on disk since
 it was opened is not overwritten without asking. No Textual here.
 """
@@ -11,12 +12,12 @@ it was opened is not overwritten without asking. No Textual here.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..board import Board
 from ..errors import BoardError
+from ..files.disk import write_atomically
 from ..files.formats import builtin_names, dump_board, load_board, load_board_to_fix
 from ..files.json_board import lost_in_matrix
 from ..files.share import looks_like_code
@@ -138,21 +139,6 @@ def _open_for_editing(
     if not path.parent.exists():
         raise BoardError(f"there is no folder {path.parent}", source=spec)
     return empty_board(rows, cols, name=path.stem), BoardSource(path, fmt), None
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a
-    rename, so a crash never leaves half a board behind."""
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def save_board(board: Board, path: Path, fmt: str) -> Stamp | None:

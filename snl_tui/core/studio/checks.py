@@ -238,14 +238,15 @@ def odds_findings(
 def check_board(
     board: Board, progress: Progress | None = None, *, drawing: bool = False
 ) -> CheckReport:
-    """Everything ``snl check`` says: the board's findings, with ``drawing`` where its
-    drawn jumps hide a number or another jump's end (routing them takes a while on a big
-    board: ``snl check`` asks for it), the odds' ones, then the designer's review
-    (``design_findings``)."""
+    """Everything ``snl check`` says: the board's findings, the odds' ones and the
+    designer's review (``design_findings``) as warnings; as notes, with ``drawing``,
+    where its drawn jumps still hide a number or another jump's end (a drawing to
+    improve, not a board that plays badly; routing takes a while on a big board), then
+    what each jump does to the game's length."""
     odds_warnings, notes = odds_findings(board, progress)
-    drawn = drawing_findings(board) if drawing else []
+    drawn = [f"drawing: {f.message}" for f in drawing_findings(board)] if drawing else []
     design = design_findings(board)
-    return CheckReport((*board_findings(board), *drawn, *odds_warnings, *design), tuple(notes))
+    return CheckReport((*board_findings(board), *odds_warnings, *design), (*drawn, *notes))
 
 
 # -- a designer's review: what plays badly, and what the drawing hides -------------------
