@@ -15,9 +15,11 @@ from ..core.engine import MAX_PLAYERS, move
 from ..core.files.formats import FORMATS, builtin_boards, dump_board, load_board
 from ..core.files.json_board import lost_in_matrix
 from ..core.limits import (
+    CHECK_DRAWING_MAX_JUMPS,
+    CHECK_DRAWING_MAX_SQUARES,
     CHECK_IMPACTS_MAX_WORK,
     CHECK_ODDS_MAX_SQUARES,
-    EXPORT_MAX_SQUARES,
+    check_drawing_fits,
     check_impacts_fit,
     check_odds_fits,
     size_text,
@@ -161,8 +163,14 @@ def _check_within_bounds(board: Board, err: TextIO) -> tuple[list[Finding], list
     )
 
     warnings = board_findings(board)
-    drawn = drawing_findings(board) if board.goal <= EXPORT_MAX_SQUARES else []
-    drawing = [f"drawing: {finding.message}" for finding in drawn]
+    if check_drawing_fits(board):
+        drawing = [f"drawing: {finding.message}" for finding in drawing_findings(board)]
+    else:
+        drawing = [
+            f"drawing: what the drawn jumps hide left out: {len(board.jumps):,} jumps on "
+            f"{size_text(board)} (at most {CHECK_DRAWING_MAX_JUMPS} jumps on "
+            f"{CHECK_DRAWING_MAX_SQUARES:,} squares)"
+        ]
     if not check_odds_fits(board):
         note = (
             "odds checks left out (jumps that never fire, traps, the design review, "

@@ -34,6 +34,11 @@ CHECK_ODDS_MAX_SQUARES = 200 * 200
 CHECK_IMPACTS_MAX_WORK = 5_000_000
 """Jumps x squares up to which ``snl check`` works out what each jump does (each jump is
 a pass over the whole board and keeps rows of the inverse: 500 jumps on 100 x 100)."""
+CHECK_DRAWING_MAX_SQUARES = 30 * 30
+CHECK_DRAWING_MAX_JUMPS = 100
+"""The largest board whose drawing ``snl check`` routes to find what it still hides (the
+routing tries every curve of every jump against the numbers and ends near it: seconds
+at 30 x 30 with 100 jumps, minutes past it)."""
 
 
 class BoardTooLarge(BoardError):
@@ -54,6 +59,11 @@ def check_printable(board: Board) -> None:
 def check_odds_fits(board: Board) -> bool:
     """Whether ``snl check`` follows random play on ``board``."""
     return board.goal <= CHECK_ODDS_MAX_SQUARES
+
+
+def check_drawing_fits(board: Board) -> bool:
+    """Whether ``snl check`` routes the board's drawing (``CHECK_DRAWING_MAX_*``)."""
+    return board.goal <= CHECK_DRAWING_MAX_SQUARES and len(board.jumps) <= CHECK_DRAWING_MAX_JUMPS
 
 
 def check_impacts_fit(board: Board) -> bool:

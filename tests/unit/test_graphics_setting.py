@@ -21,7 +21,8 @@ def test_the_setting_is_remembered_and_a_bad_value_refused(tmp_path: Path) -> No
     settings, notices = load_settings(path)
     assert settings.graphics == "auto"
     assert notices == [
-        "settings: graphics = 'sixel-please' is not auto or pixels or text; using the default"
+        "settings: settings.toml: graphics = 'sixel-please' is not auto or pixels or text; "
+        "using the default"
     ]
 
 
