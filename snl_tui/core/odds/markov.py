@@ -355,7 +355,12 @@ class Chain:
         with np.errstate(all="ignore"):
             step = self._ends_turn(states) + x[self.dest[states]] - x[states][:, None]
             h = (step * step).sum(axis=1) / self.faces
-            result[states] = np.maximum(system.solve(h), 0.0)
+            solved = system.solve(h)
+            # The rounding in X leaves a game with no spread at all (every roll finishes
+            # it in the same turn) a variance of a few ulps of E^2, whose square root
+            # (1e-8) would pass for a real spread; below that floor the variance is 0.
+            floor = 16 * np.finfo(float).eps * (1.0 + self.expected[states]) ** 2
+            result[states] = np.where(solved <= floor, 0.0, solved)
         result[states[~np.isfinite(result[states])]] = math.nan  # finite, too large
         return result
 
