@@ -130,16 +130,20 @@ def test_percentile_turns_are_the_first_turn_reaching_the_share(board: Board, q:
 def test_dense_and_gathering_turn_operators_agree(board: Board) -> None:
     # Small boards use a dense turn matrix, large ones gathers and pointer doubling:
     # the same figures either way (the path chosen by size: DENSE_TURN_LIMIT).
+    # The win chances agree within what each path vouches for (their closed-form tails
+    # stop at a stated error, up to CLOSED_TAIL), the distribution to 1e-12.
     figures = []
+    errors = []
     for limit in (10**9, 0):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(markov, "DENSE_TURN_LIMIT", limit)
             clear_cache()
             a = analyze(board, players=2)
             figures.append((a.win_chances, a.finish_within(5), a.finish_within(20)))
+            errors.append(a.accuracy_of("win_chances").error)
     clear_cache()
     (w1, *f1), (w2, *f2) = figures
-    assert w1 == pytest.approx(w2, abs=1e-12)
+    assert w1 == pytest.approx(w2, abs=max(1e-12, sum(errors)))
     assert f1 == pytest.approx(f2, abs=1e-12)
 
 
