@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..core.board import Board
+from ..core.files.formats import load_board
 from ..core.solver import solve
 
 Matrix = list[list[int]]
@@ -20,15 +21,8 @@ MIN_SIDE, MAX_SIDE = 2, 20
 """LeetCode 909's board sizes."""
 FACES = 6
 
-LEETCODE_1: Matrix = [
-    [-1, -1, -1, -1, -1, -1],
-    [-1, -1, -1, -1, -1, -1],
-    [-1, -1, -1, -1, -1, -1],
-    [-1, 35, -1, -1, 13, -1],
-    [-1, -1, -1, -1, -1, -1],
-    [-1, 15, -1, -1, -1, -1],
-]
-LEETCODE_2: Matrix = [[-1, -1], [-1, 3]]
+EXAMPLES = (("LeetCode example 1", "leetcode-1"), ("LeetCode example 2", "leetcode-2"))
+"""LeetCode's two examples, as the built-in boards hold them (their one source)."""
 
 
 @dataclass(frozen=True)
@@ -84,10 +78,11 @@ def case(name: str, side: int, jumps: Mapping[int, int]) -> Case:
 
 def examples() -> list[Case]:
     """LeetCode's two examples (every solution worth judging passes them)."""
-    return [
-        Case("LeetCode example 1", tuple(map(tuple, LEETCODE_1)), 4),
-        Case("LeetCode example 2", tuple(map(tuple, LEETCODE_2)), 1),
-    ]
+    cases = []
+    for name, builtin in EXAMPLES:
+        matrix = load_board(builtin).to_matrix()
+        cases.append(Case(name, tuple(map(tuple, matrix)), expected_answer(matrix)))
+    return cases
 
 
 def edge_cases() -> list[Case]:

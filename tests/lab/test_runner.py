@@ -12,11 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.lab.boards import LEETCODE_1, LEETCODE_2, judge_cases
+from snl_tui.core.files.formats import load_board
+from snl_tui.lab.boards import judge_cases
 from snl_tui.lab.judge import judge
 from snl_tui.lab.runner import CommandRunner, PythonRunner
 
 from .conftest import SOLUTIONS
+
+LEETCODE_1 = load_board("leetcode-1").to_matrix()  # LeetCode's examples, as built in
+LEETCODE_2 = load_board("leetcode-2").to_matrix()
 
 THREE = [[-1, -1, -1], [-1, -1, -1], [-1, -1, -1]]
 TEXTBOOK = (SOLUTIONS / "correct_textbook.py").read_text(encoding="utf-8")
