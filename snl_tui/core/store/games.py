@@ -252,16 +252,22 @@ class PlayerRecord:
     seats: tuple[int, ...] = ()
     """How many players each of those games had (beside ``lengths``): the luck of a game
     is measured among games with as many players (``analysis.luck``)."""
-    puzzles: int = 0
-    """Puzzle games won."""
-    puzzle_best: int | None = None
-    """Least die rolls in a won puzzle (compare with the solver's optimum)."""
     puzzle_scores: tuple[int, ...] = ()
-    """Die rolls of every won puzzle (their average against the optimum)."""
+    """Die rolls of every won puzzle (their best and average against the optimum)."""
 
     @property
     def average_length(self) -> float | None:
         return sum(self.lengths) / len(self.lengths) if self.lengths else None
+
+    @property
+    def puzzles(self) -> int:
+        """Puzzle games won."""
+        return len(self.puzzle_scores)
+
+    @property
+    def puzzle_best(self) -> int | None:
+        """Least die rolls in a won puzzle (compare with the solver's optimum)."""
+        return min(self.puzzle_scores, default=None)
 
     @property
     def puzzle_average(self) -> float | None:
@@ -702,10 +708,7 @@ class Store:
                 tally = tallies.setdefault(seat, _Tally())
                 if mode == "puzzle":
                     if seat == winner:
-                        tally.puzzles += 1
-                        score = moves if moves is not None else length
-                        tally.puzzle_best = min(score, tally.puzzle_best or score)
-                        tally.puzzle_scores.append(score)
+                        tally.puzzle_scores.append(moves if moves is not None else length)
                     continue
                 tally.games += 1
                 if seat == winner:
@@ -748,8 +751,6 @@ class _Tally:
     wins: int = 0
     lengths: list[int] = field(default_factory=list)
     seats: list[int] = field(default_factory=list)
-    puzzles: int = 0
-    puzzle_best: int | None = None
     puzzle_scores: list[int] = field(default_factory=list)
 
     def record(self, name: str) -> PlayerRecord:
@@ -759,8 +760,6 @@ class _Tally:
             self.wins,
             tuple(self.lengths),
             tuple(self.seats),
-            self.puzzles,
-            self.puzzle_best,
             tuple(self.puzzle_scores),
         )
 
