@@ -213,6 +213,12 @@ class BoardPicture(BoardView):
     def showing_pixels(self) -> bool:
         return self.pixels_on
 
+    @property
+    def picture_shown(self) -> bool:
+        """The picture is on screen (not ``j``'s character board, nor the character
+        board shown while the board's first picture is being made)."""
+        return self.pixels_on and bool(self.tile_data or self.kitty_frame is not None)
+
     def show(
         self,
         positions: Sequence[int],
@@ -238,11 +244,11 @@ class BoardPicture(BoardView):
             super().refresh_squares(squares)  # type: ignore[arg-type]
 
     def _refresh_virtual_lines(self, lines: Sequence[int]) -> None:
-        if not self.pixels_on:  # the picture repaints its own tiles (update_frame)
+        if not self.picture_shown:  # the picture repaints its own tiles (update_frame)
             super()._refresh_virtual_lines(lines)
 
     def _status_y(self) -> int | None:
-        if self.pixels_on:
+        if self.picture_shown:
             return self.size.height - 1 if self.size.height else None
         return super()._status_y()
 
@@ -516,6 +522,10 @@ class BoardPicture(BoardView):
         if not self.pixels_on:
             return super().render_lines(crop)
         self._ensure_picture()
+        if not self.picture_shown:
+            # The board's first picture is being made (in a thread): the character board
+            # until it is ready, then the picture over it.
+            return super().render_lines(crop)
         columns, lines, _, _ = self.picture_size()
         strips: list[Strip] = []
         base = self.rich_style
@@ -523,10 +533,7 @@ class BoardPicture(BoardView):
             if y < lines:
                 strips.append(Strip([]))  # the picture: nothing written over it
             else:
-                pieces = self.status_pieces()
-                if not self.tile_data and self.kitty_frame is None:
-                    pieces = [("Drawing the board...", base), *pieces]
-                status = self._join([(" ", base), *pieces], base, columns)
+                status = self._join([(" ", base), *self.status_pieces()], base, columns)
                 strips.append(status.crop(crop.x, crop.right))
         if self.protocol == "kitty":
             return self._kitty_lines(crop, lines, columns, strips)
