@@ -205,6 +205,8 @@ class BoardPicture(BoardView):
         self.kitty_old: list[int] = []
         """Image ids to free once the new one is written."""
         self.kitty_ids = 0
+        self.covered: set[Region] = set()
+        """Tiles left out of the last paint because another widget lay over them."""
         self.add_class("-pixels")
 
     # -- what is shown --------------------------------------------------------------------
@@ -389,9 +391,8 @@ class BoardPicture(BoardView):
         )
 
     def _make_pixels(self, key: tuple[object, ...]) -> None:
-        """In a thread: the board's picture for ``key`` (first without the jumps when
-        they are not routed yet and nothing is shown), then handed to ``_pixels_made``."""
-        from ..core.geometry import jump_paths, jump_paths_known
+        """In a thread: the board's picture for ``key``, handed to ``_pixels_made``."""
+        from ..core.geometry import jump_paths
         from ..export.picture import board_image, board_palette
         from ..export.sixel import encode
 
@@ -401,25 +402,24 @@ class BoardPicture(BoardView):
         assert isinstance(background, tuple)
         width, height = columns * cell[0], lines * cell[1]
         name = cache_name(board, key[1:])
-        phases = (True,) if jump_paths_known(board) or self.tile_data else (False, True)
-        for jumps in phases:
-            if jumps:
-                jump_paths(board)
-            palette = board_palette(board, width, height, background, jumps)
-            indices = palette.indices(board_image(board, width, height, background, jumps))
-            saved = load_tiles(name) if jumps and self.protocol == "sixel" else None
-            tiles = saved or {}
-            if self.protocol == "sixel" and saved is None:
+        # While the jumps are routed (a big board's take seconds), the character board
+        # (with its markers) stands in: the picture comes once, with the jumps.
+        jump_paths(board)
+        palette = board_palette(board, width, height, background)
+        indices = palette.indices(board_image(board, width, height, background))
+        tiles = load_tiles(name) if self.protocol == "sixel" else None
+        if tiles is None:
+            tiles = {}
+            if self.protocol == "sixel":
                 for tile in self.tiles(columns, lines):
                     tiles[tile] = encode(indices[self._pixel_slice(tile)], palette.colours)
                     self.tiles_encoded += 1
-                if jumps:
-                    save_tiles(name, tiles)
-            made = BoardPixels(jumps, palette, indices, tiles)
-            try:
-                self.app.call_from_thread(self._pixels_made, key, made)
-            except RuntimeError:  # the app is closing
-                return
+                save_tiles(name, tiles)
+        made = BoardPixels(True, palette, indices, tiles)
+        try:
+            self.app.call_from_thread(self._pixels_made, key, made)
+        except RuntimeError:  # the app is closing
+            return
 
     def _pixels_made(self, key: tuple[object, ...], made: BoardPixels) -> None:
         if key != self.picture_key:
@@ -535,31 +535,58 @@ class BoardPicture(BoardView):
             else:
                 status = self._join([(" ", base), *self.status_pieces()], base, columns)
                 strips.append(status.crop(crop.x, crop.right))
+        if not self.screen.is_active:
+            # Beneath a dialog, Textual tints and cuts these lines into the dialog's
+            # background: a picture's escapes cut up would show as text. Blank until
+            # the dialog goes (then the whole screen is painted again).
+            return strips
         if self.protocol == "kitty":
             return self._kitty_lines(crop, lines, columns, strips)
         origin = self.screen.find_widget(self).region
         segments: dict[int, list[Segment]] = {}
         none = Style()
+        covered: set[Region] = set()
         for tile in self.tiles(columns, lines):
             if tile.bottom - 1 < crop.y or tile.y >= crop.bottom:
                 continue
             sixel = self.tile_data.get(tile)
             if sixel is None:
                 continue
-            segments.setdefault(tile.bottom - 1, []).extend(
-                [
-                    Segment(Control.move_to(origin.x + tile.x, origin.y + tile.y).segment.text),
-                    Segment(sixel, none, _NO_OP),
-                    Segment(
-                        Control.move_to(
-                            origin.x + tile.right, origin.y + tile.bottom - 1
-                        ).segment.text
-                    ),
-                ]
+            if self._covered(tile.translate(origin.offset)):
+                covered.add(tile)  # a toast over it: the picture must not hide it
+                continue
+            # One segment a tile, cursor moves included: however Textual cuts the line
+            # (a partial update), what it writes of it draws whole tiles in place.
+            there = Control.move_to(origin.x + tile.x, origin.y + tile.y).segment.text
+            back = Control.move_to(origin.x + tile.right, origin.y + tile.bottom - 1)
+            segments.setdefault(tile.bottom - 1, []).append(
+                Segment(there + sixel + back.segment.text, none, _NO_OP)
             )
         for y, line in segments.items():
             strips[y - crop.y] = Strip(line, cell_length=crop.width)
+        uncovered, self.covered = self.covered - covered, covered
+        for y in sorted({tile.y for tile in uncovered}):
+            height = next(tile.height for tile in uncovered if tile.y == y)
+            self.call_after_refresh(self.refresh, Region(0, y, self.size.width, height))
         return strips
+
+    def _covered(self, tile: Region) -> bool:
+        """Whether another widget (a toast) lies over a corner of ``tile`` (screen cells)."""
+        from textual.errors import NoWidget
+
+        for x, y in (
+            (tile.x, tile.y),
+            (tile.right - 1, tile.y),
+            (tile.x, tile.bottom - 1),
+            (tile.right - 1, tile.bottom - 1),
+        ):
+            try:
+                widget, _ = self.screen.get_widget_at(x, y)
+            except NoWidget:
+                return True
+            if widget is not self:
+                return True
+        return False
 
     def tiles(self, columns: int, lines: int) -> list[Region]:
         """The picture's tiles, in cells: ``TILE_LINES`` lines (whole Sixel bands, so a

@@ -172,3 +172,23 @@ async def test_the_editor_draws_its_cursor_heat_and_jump_into_the_picture(make_a
         await wait_until(pilot, lambda: view.board.jumps.get(2) == 19)
         await wait_until(pilot, lambda: view.pixels is not None and view.picture_key is not None)
         assert view.marks().pending is None
+
+
+async def test_no_picture_is_written_beneath_a_dialog_or_over_a_toast(make_app) -> None:
+    app = make_app(players=[Player("Ann")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await started(pilot)
+        view = await picture_ready(pilot, screen.query_one(BoardView))
+        columns, rows, _, _ = view.picture_size()
+        every = len(view.tiles(columns, rows))
+        app.notify("A toast over the board's corner", timeout=30)
+        await settle(pilot)
+        out = written(view)
+        assert view.covered and out.count("\x1bP") == every - len(view.covered)
+        app.clear_notifications()
+        await settle(pilot)
+        assert written(view).count("\x1bP") == every and not view.covered
+        screen.action_help()  # a dialog: Textual cuts and tints the lines beneath it
+        await wait_until(pilot, lambda: app.screen is not screen)
+        assert "\x1bP" not in written(view)
