@@ -581,6 +581,11 @@ def launch_runs(trees: dict[str, Path], graphics: Sequence[str]) -> dict[str, An
             runs[f"{label}, {choice}"] = (code, sixel_drawn, "warm" if cached else "")
             if cached:
                 runs[f"{label}, {choice}, no cached picture"] = (code, sixel_drawn, "cold")
+                runs[f"{label}, {choice}, no cached picture: characters first"] = (
+                    code,
+                    text_board_drawn,
+                    "cold",
+                )
     return runs
 
 

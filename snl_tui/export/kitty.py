@@ -18,8 +18,6 @@ END = "\x1b\\"
 PLACEHOLDER = chr(0x10EEEE)
 CHUNK = 4096
 """Base64 characters per escape (the protocol's limit)."""
-QUERY = START + "i=31,s=1,v=1,a=q,t=d,f=24;AAAA" + END
-"""Asks whether the terminal speaks the protocol (it answers ``..;OK``; others ignore it)."""
 
 DIACRITICS = (
     0x00305,

@@ -386,9 +386,17 @@ class BoardPicture(BoardView):
             saved = load_tiles(cache_name(self.board, key[1:]))
             if saved is not None and set(saved) == set(self.tiles(*self.picture_size()[:2])):
                 self.tile_data, self.shown = dict(saved), None
-        self.run_worker(
-            lambda: self._make_pixels(key), thread=True, group="picture", exclusive=True
-        )
+                # The picture is ready to paint: the thread (loading NumPy and Pillow for
+                # the frames to come) starts after this paint, not competing with it.
+                self.call_after_refresh(self._make_pixels_in_thread, key)
+                return
+        self._make_pixels_in_thread(key)
+
+    def _make_pixels_in_thread(self, key: tuple[object, ...]) -> None:
+        if key == self.picture_key:
+            self.run_worker(
+                lambda: self._make_pixels(key), thread=True, group="picture", exclusive=True
+            )
 
     def _make_pixels(self, key: tuple[object, ...]) -> None:
         """In a thread: the board's picture for ``key``, handed to ``_pixels_made``."""

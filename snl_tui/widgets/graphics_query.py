@@ -16,8 +16,6 @@ import sys
 import time
 from typing import Literal
 
-from ..export.kitty import QUERY as KITTY_QUERY
-
 Protocol = Literal["sixel", "kitty"]
 DEFAULT_CELL = (10, 20)
 """A cell's pixels when the terminal does not say (a VT340's)."""
@@ -26,6 +24,9 @@ ANSWER_TIMEOUT = 0.3
 _ATTRIBUTES = re.compile(rb"\x1b\[\?([\d;]*)c")
 _CELL = re.compile(rb"\x1b\[6;(\d+);(\d+)t")
 _KITTY_OK = re.compile(rb"\x1b_G[^\x1b]*;OK\x1b\\")
+KITTY_QUERY = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
+"""Kitty's graphics query: a terminal that speaks the protocol answers ``..;OK``; others
+ignore it."""
 
 
 class Answers:
