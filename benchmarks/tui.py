@@ -565,7 +565,9 @@ def text_board_drawn(output: bytes) -> bool:
     return b"100" in output
 
 
-def launch_runs(trees: dict[str, Path], graphics: Sequence[str]) -> dict[str, Any]:
+def launch_runs(
+    trees: dict[str, Path], graphics: Sequence[str], pictures: bool = True
+) -> dict[str, Any]:
     """The launches to time: the minimal app, then ``snl play classic`` from each tree
     (label -> checkout) with each ``--graphics``; each with its code, its marker and
     whether it starts with an empty picture cache."""
@@ -575,7 +577,7 @@ def launch_runs(trees: dict[str, Path], graphics: Sequence[str]) -> dict[str, An
         for choice in graphics:
             code = PTY_SNL.replace("GRAPHICS", repr(choice))
             code = f"import sys; sys.path.insert(0, {str(tree)!r})\n" + code
-            if choice == "text":
+            if choice == "text" or not pictures:  # in tmux, auto finds no pictures
                 runs[f"{label}, {choice}"] = (code, text_board_drawn, "")
                 continue
             runs[f"{label}, {choice}"] = (code, sixel_drawn, "warm" if cached else "")
@@ -590,10 +592,15 @@ def launch_runs(trees: dict[str, Path], graphics: Sequence[str]) -> dict[str, An
 
 
 def pty_figures(
-    repeat: int, trees: dict[str, Path], graphics: Sequence[str], relay: bool = False
+    repeat: int,
+    trees: dict[str, Path],
+    graphics: Sequence[str],
+    relay: bool = False,
+    pictures: bool = True,
 ) -> dict[str, tuple[float, float]]:
-    """(median, p90) seconds of each launch in ``launch_runs``, runs alternating."""
-    runs = launch_runs(trees, graphics)
+    """(median, p90) seconds of each launch in ``launch_runs``, runs alternating
+    (``pictures`` False: the terminal shows none, ``auto`` draws characters)."""
+    runs = launch_runs(trees, graphics, pictures)
     with tempfile.TemporaryDirectory() as cache:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env |= {"PYTHONPYCACHEPREFIX": cache}
@@ -620,7 +627,9 @@ def p90(values: Sequence[float]) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)]
 
 
-async def picture_moves(board_name: str, size: tuple[int, int], moves: int = 60) -> list[float]:
+async def picture_moves(
+    board_name: str, size: tuple[int, int], moves: int = 60, protocol: str = "sixel"
+) -> list[float]:
     """CPU seconds per move for the picture: ``show`` (the frame made, the tiles that
     changed encoded) plus rendering the whole widget as Textual does."""
     import random
@@ -628,7 +637,7 @@ async def picture_moves(board_name: str, size: tuple[int, int], moves: int = 60)
     from snl_tui.widgets.board_picture import BoardPicture
 
     app = SnlApp(board=load_board(board_name), animate=False)
-    app.pixels = "sixel"
+    app.pixels = protocol  # type: ignore[assignment]
     app.game_screen.computer_delay = 3600
     times = []
     async with app.run_test(size=size) as pilot:
@@ -695,6 +704,11 @@ async def picture_main(repeat: int, old: str | None) -> None:
             where = f"{name} at {size[0]}x{size[1]}"
             rows.append((f"move -> picture: {where} (median)", statistics.median(times), None))
             rows.append((f"move -> picture: {where} (p90)", p90(times), None))
+    for size in ((80, 24), (140, 45)):
+        times = await picture_moves("classic", size, protocol="kitty")
+        where = f"classic at {size[0]}x{size[1]}, Kitty's protocol (a PNG a frame)"
+        rows.append((f"move -> picture: {where} (median)", statistics.median(times), None))
+        rows.append((f"move -> picture: {where} (p90)", p90(times), None))
     print_rows(rows)
 
 
@@ -707,7 +721,9 @@ def in_terminal(repeat: int, old: str | None, graphics: str, out: str) -> None:
     saved = termios.tcgetattr(sys.stdin.fileno())
     tty.setraw(sys.stdin.fileno())
     try:
-        launched = pty_figures(repeat, trees_of(old), graphics.split(","), relay=True)
+        choices = graphics.removesuffix(":text-only").split(",")
+        pictures = not graphics.endswith(":text-only")
+        launched = pty_figures(repeat, trees_of(old), choices, relay=True, pictures=pictures)
     except Exception as error:  # reported by the parent
         launched = {"error": (0.0, 0.0)}
         Path(out + ".error").write_text(repr(error), encoding="utf-8")
@@ -724,7 +740,7 @@ def real_terminal_main(repeat: int, old: str | None, terminal: str) -> None:
         here = [sys.executable, str(Path(__file__).resolve()), "--repeat", str(repeat)]
         if old:
             here += ["--old", old]
-        graphics = "text,auto" if terminal == "xterm" else "text"
+        graphics = "text,auto" if terminal == "xterm" else "text,auto:text-only"
         here += ["--in-terminal", out, "--graphics", graphics]
         command = " ".join(f"'{part}'" for part in here)
         if terminal == "xterm":
@@ -742,7 +758,9 @@ def real_terminal_main(repeat: int, old: str | None, terminal: str) -> None:
             try:
                 wait_for(out, 60 + 20 * repeat)
             finally:
-                subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+                subprocess.run(
+                    ["tmux", "kill-session", "-t", session], check=False, capture_output=True
+                )
         if os.path.exists(out + ".error"):
             raise SystemExit(Path(out + ".error").read_text(encoding="utf-8"))
         launched = {k: (v[0], v[1]) for k, v in json.loads(Path(out).read_text()).items()}
