@@ -146,6 +146,14 @@ async def test_a_refused_edit_shows_the_reason_and_changes_nothing(tmp_path: Pat
         await settle(pilot)
         assert "rows must be at least 1" in status(editor)
         assert rows.value == "6"
+        # Past what the game opens (``core.limits``): refused in play's words.
+        cols = editor.query_one("#f-cols", Input)
+        rows.value, cols.value = "101", "100"
+        rows.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Refused: the board is too large to edit: 101 x 100" in status(editor)
+        assert (rows.value, editor.board.rows, editor.board.cols) == ("6", 6, 6)
 
 
 async def test_undo_and_redo_every_kind_of_edit(tmp_path: Path) -> None:
