@@ -27,7 +27,7 @@ from textual.widgets import Footer, Static
 
 from ..core.board import Board
 from ..lab.search import Search, View, breadth_first
-from ..widgets.board import min_cell_width
+from ..widgets.board import LEGEND_ITEMS, min_cell_width
 from ..widgets.code_panel import CodePanel
 from ..widgets.learn_board import LearnBoard
 
@@ -84,6 +84,7 @@ class LearnScreen(Screen[None]):
             with VerticalScroll(id="learn-side"):
                 yield Static(id="learn-step", markup=False)
                 yield Static(id="learn-queue", markup=False)
+                yield Static(id="learn-key", markup=False)
                 if self.judged is not None:
                     yield Static(self._judged_text(), id="learn-judged", markup=False)
                 with VerticalScroll(id="learn-code-scroll"):
@@ -93,9 +94,20 @@ class LearnScreen(Screen[None]):
     def on_mount(self) -> None:
         self._fit_side()
         self.show_position()
+        self.call_after_refresh(self._show_key)
 
     def on_resize(self) -> None:
         self._fit_side()
+        self.call_after_refresh(self._show_key)
+
+    def _show_key(self) -> None:
+        """The search's marks in words beside the board when the board has no room for
+        its legend (80x24)."""
+        board = self.query_one(LearnBoard)
+        marks = [item for item in board.LEGEND if item not in LEGEND_ITEMS]
+        key = self.query_one("#learn-key", Static)
+        key.update(", ".join(marks))
+        key.display = not board.legend
 
     def _fit_side(self) -> None:
         """The side takes half the screen, up to ``SIDE_WIDTH``; less when that shows

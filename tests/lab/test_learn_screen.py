@@ -171,3 +171,19 @@ async def test_the_code_scrolls_to_its_current_lines_when_the_side_is_short() ->
         top = round(scroll.scroll_offset.y)
         shown = range(top, top + scroll.size.height)
         assert all(line in shown for line in code.current), (code.current, shown)
+
+
+@pytest.mark.parametrize(("size", "shown"), [((80, 24), True), (SIZE, False)])
+async def test_the_marks_are_told_beside_a_board_without_its_legend(
+    size: tuple[int, int], shown: bool
+) -> None:
+    """At 80x24 the board has no room for its legend: the side says what »n, @ and +
+    mean; where the legend shows, the side does not repeat it."""
+    app, screen = learning(load_board("classic"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        board = screen.query_one(LearnBoard)
+        key = screen.query_one("#learn-key", Static)
+        assert bool(board.legend) is not shown
+        assert key.display is shown
+        assert text_of(screen, "#learn-key").startswith("»n reached in n rolls, @ ")
