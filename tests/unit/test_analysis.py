@@ -22,9 +22,10 @@ from snl_tui.core.odds.analysis import (
     analyze,
 )
 from snl_tui.core.odds.markov import EXTENSION_ERROR
+from snl_tui.core.odds.model import idle_jumps
 from snl_tui.core.odds.report import analysis_json, format_report
 from snl_tui.core.rules import Rules
-from snl_tui.core.studio.checks import find_traps, idle_jumps, odds_findings
+from snl_tui.core.studio.checks import find_traps, odds_findings
 from snl_tui.core.studio.impacts import jump_impacts
 
 CLASSIC_LADDERS = [(1, 38), (4, 14), (9, 31), (21, 42), (28, 84), (36, 44), (51, 67), (71, 91)]

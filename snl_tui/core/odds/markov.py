@@ -12,16 +12,23 @@ tables: no rule is restated here); everything else is linear algebra on that tab
 What is computed, once per board and cached (boards are immutable and hashable):
 
 * which positions can reach the goal, and which can reach a *doomed* position (one from
-  which the goal is unreachable): graph searches (numpy up to ``NUMPY_SEARCH_LIMIT``
-  positions, ``scipy.sparse.csgraph`` above), so an infinite expectation is detected
-  exactly and never by iterating until something gives up;
+  which the goal is unreachable): the turn model's graph search (``model.reaching``), so
+  an infinite expectation is detected exactly and never by iterating until something
+  gives up;
 * one solver of I - R over the positions that finish surely, reused for every
   right-hand side: the expected turns, their variance and the expected visits (the
   transposed system). Two paths, chosen by the system's size and shape only (never by
-  what is imported): an LU factorisation (dense up to ``DENSE_SYSTEM_LIMIT`` positions,
-  SuperLU above), or the plain walk plus one correction per jump (``band``) where the
-  table has that shape and few enough jumps (``_plain_pays``). ``band`` is kept for the
-  1000 x 1000 boards of ``benchmarks/analysis.py``, where SuperLU fills in;
+  what is imported):
+
+  - the plain walk plus one correction per jump (``band``), for a system of every
+    position but the goal whose roll table has that shape and few enough jumps
+    (``_plain_pays``): most boards under most rules. Needed by the 1000 x 1000 boards
+    of ``benchmarks/analysis.py`` (``snl analyze`` on them), where a sparse
+    factorisation fills in, and it needs no scipy, which a short ``snl analyze`` on a
+    small board would otherwise spend most of its time importing;
+  - one sparse LU factorisation (SuperLU) for every other system: ``three_sixes`` turn
+    tables, boards with traps (a subset of the positions), many jumps on a small
+    board, and the jump effects' many solves (``factorised_system``);
 * the probability of ever finishing (a second factorisation, only when some position
   finishes with a probability strictly between 0 and 1);
 * the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
@@ -36,12 +43,12 @@ What is computed, once per board and cached (boards are immutable and hashable):
   time and memory are refused at once (``refusal``).
 
 ``analysis.analyze`` only combines columns, so the game can call it after every move.
-``expected_turns(board)`` solves one expectation over the positions a game from the start
-can reach, no table; ``Chain.expectation_update`` serves small changes (``update``).
+``expected_turns(board)`` solves one expectation (over the positions that finish surely),
+no table; ``Chain.expectation_update`` serves small changes (``update``).
 
 scipy is imported on first use (inside the functions), never when this module loads, so
-the game's first frame does not wait for it; the numpy paths (``band``, ``_Gather``,
-``_reaching_numpy``) spare small and medium boards the import.
+the game's first frame does not wait for it; the numpy paths (``band``, the turn step,
+the graph search below ``model.SEARCH_IN_NUMPY`` positions) spare most boards the import.
 """
 
 from __future__ import annotations
@@ -61,8 +68,7 @@ import numpy as np
 from ..board import MAX_SIDE, Board
 from ..errors import SnlError
 from .band import PlainSolver, PlainStructure, plain_structure
-from .blas import one_thread
-from .model import TurnModel, TurnTable, reachable_positions
+from .model import TurnModel, TurnTable, moves_of, reaching
 from .ready import SETTLED
 from .update import RowUpdate
 
@@ -274,9 +280,9 @@ class Chain:
     @cached_property
     def factorised_system(self) -> _System:
         """``_safe_system`` for many solves of a few right-hand sides each (a jump's
-        effect, one per jump): factorised (SuperLU, or dense when small), whose solves
-        cost a fraction of the plain walk's per call (its k x k system and residual
-        checks are paid on every solve)."""
+        effect, one per jump): factorised (SuperLU), whose solves cost a fraction of the
+        plain walk's per call (its k x k system and residual checks are paid on every
+        solve)."""
         system = self._safe_system
         if system._plain is None:
             return system
@@ -447,7 +453,7 @@ class Chain:
         looping = np.zeros(self.size, dtype=bool)
         looping[here[ends_turn & (component[here] == component[there])]] = True
         # Everything that can reach a looping position (through undecided ones) is endless.
-        return _reaching(here, there, self.size, looping)
+        return reaching(here, there, self.size, looping)
 
     # -- the turn table ----------------------------------------------------------------
 
@@ -843,11 +849,6 @@ def _stretch_length(turns: int) -> int:
     return max(64, turns // 8)
 
 
-DENSE_SYSTEM_LIMIT = 128
-"""Up to this many states the system I - R is solved as a dense matrix (LAPACK, no scipy
-import); above it, one sparse SuperLU factorisation serves every solve."""
-
-
 PLAIN_RANK = 1500
 """Up to this many corrections (jumps) the plain walk plus corrections (``band``) solves
 the board: a k x k dense factorisation costs less than importing scipy's sparse solver.
@@ -862,26 +863,10 @@ def _plain_pays(structure: PlainStructure) -> bool:
     return rank <= PLAIN_RANK or rank**3 <= PLAIN_RANK_WORK * structure.squares
 
 
-class _DenseSolver:
-    """``solve(rhs, trans)`` like SuperLU's, for a small dense matrix (an LU per solve:
-    cheap at this size)."""
-
-    def __init__(self, matrix: np.ndarray) -> None:
-        self.matrix = matrix
-
-    def solve(self, rhs: np.ndarray, trans: str = "N") -> np.ndarray:
-        matrix = self.matrix.T if trans == "T" else self.matrix
-        try:
-            with one_thread():
-                solution: np.ndarray = np.linalg.solve(matrix, rhs)
-        except np.linalg.LinAlgError:  # exactly singular in floating point: too large
-            return np.full(len(rhs), math.nan)
-        return solution
-
-
 class _System:
     """I - R over ``states`` (per-roll matrix R restricted to them), factorised once
-    (SuperLU, sparse; a small one dense) for any number of right-hand sides."""
+    (SuperLU) for any number of right-hand sides; or, for every position but the goal
+    with the plain walk's shape, solved as that walk plus corrections (``band``)."""
 
     def __init__(
         self, dest: np.ndarray, states: np.ndarray, faces: int, plain: bool = True
@@ -898,7 +883,7 @@ class _System:
         if not count:
             return
         every = count == size - 1 and bool((states == np.arange(count)).all())
-        if plain and count > DENSE_SYSTEM_LIMIT and every:
+        if plain and every:
             # Every position but the goal: the plain walk plus one correction per jump
             # (``band``), when that is the cheaper way.
             structure = plain_structure(dest, faces)
@@ -922,15 +907,6 @@ class _System:
         rows, slots = np.nonzero(sub < 0)
         indices[rows, slots + 1] = rows
         values[rows, slots + 1] = 0.0
-        if count <= DENSE_SYSTEM_LIMIT:
-            # A small system is one LAPACK solve per right-hand side: no scipy to import
-            # (a quarter of a second: snl stats over the built-in boards needs none).
-            dense = np.zeros((count, count))
-            np.add.at(
-                dense, (np.repeat(np.arange(count), faces + 1), indices.ravel()), values.ravel()
-            )
-            self._lu = _DenseSolver(dense)
-            return
         from scipy.sparse import csr_matrix
         from scipy.sparse.linalg import splu
 
@@ -1486,64 +1462,14 @@ def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
         # can reach the goal, and none is doomed: no search needed (most boards).
         every = np.ones(size, dtype=bool)
         return every, every.copy()
-    here = np.repeat(squares, dest.shape[1])
-    there = dest[:goal].ravel()
+    here, there = moves_of(dest)
     seeds = np.zeros(size, dtype=bool)
     seeds[goal] = True
-    can_finish = _reaching(here, there, size, seeds)
+    can_finish = reaching(here, there, size, seeds)
     if can_finish.all():
         return can_finish, np.ones(size, dtype=bool)
-    safe = ~_reaching(here, there, size, ~can_finish)
+    safe = ~reaching(here, there, size, ~can_finish)
     return can_finish, safe
-
-
-NUMPY_SEARCH_LIMIT = 100_000
-"""Up to this many positions graph searches run in numpy (one vectorised step per level:
-no scipy import); above it in ``scipy.sparse.csgraph``."""
-
-
-def _reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
-    """Per position: can it reach a seed along the edges here -> there?"""
-    if size <= NUMPY_SEARCH_LIMIT:
-        return _reaching_numpy(here, there, size, seeds)
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import breadth_first_order
-
-    # Reversed edges (there -> here), plus one extra node leading to every seed.
-    source = size
-    seed_list = np.flatnonzero(seeds)
-    rows = np.concatenate((there, np.full(len(seed_list), source)))
-    cols = np.concatenate((here, seed_list))
-    graph = csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(size + 1,) * 2)
-    order = breadth_first_order(graph, source, directed=True, return_predecessors=False)
-    seen = np.zeros(size + 1, dtype=bool)
-    seen[order] = True
-    return seen[:size]
-
-
-def _reaching_numpy(
-    here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray
-) -> np.ndarray:
-    """``_reaching`` by a breadth-first search backwards from the seeds, a level at a
-    time: the edges grouped by their end (a stable sort), each level's predecessors
-    gathered at once."""
-    order = np.argsort(there, kind="stable")
-    sources = np.asarray(here)[order]
-    bounds = np.searchsorted(np.asarray(there)[order], np.arange(size + 1))
-    seen = np.asarray(seeds, dtype=bool).copy()
-    frontier = np.flatnonzero(seen)
-    while len(frontier):
-        starts, ends = bounds[frontier], bounds[frontier + 1]
-        lengths = ends - starts
-        total = int(lengths.sum())
-        if not total:
-            break
-        offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-        found = sources[np.arange(total) + offsets]
-        found = found[~seen[found]]
-        seen[found] = True
-        frontier = sorted_distinct(found)
-    return seen
 
 
 def positions_in(values: np.ndarray, size: int) -> np.ndarray:
@@ -1554,19 +1480,6 @@ def positions_in(values: np.ndarray, size: int) -> np.ndarray:
     present[values.ravel()] = True
     found: np.ndarray = np.flatnonzero(present)
     return found
-
-
-def sorted_distinct(values: np.ndarray) -> np.ndarray:
-    """The distinct entries of a 1-d integer array, ascending (``np.unique`` without
-    ``numpy.ma``; see ``positions_in``)."""
-    ordered = np.sort(values)
-    if len(ordered) < 2:
-        return ordered
-    keep = np.empty(len(ordered), dtype=bool)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    distinct: np.ndarray = ordered[keep]
-    return distinct
 
 
 _CHAINS: WeakKeyDictionary[Board, Chain] = WeakKeyDictionary()
@@ -1633,34 +1546,21 @@ def expected_turns(board: Board, start: int | None = None) -> float:
 
 
 def expected_from_table(table: TurnTable, start: int) -> float:
-    """``expected_turns`` on a turn table (``model.TurnTable``)."""
-    dest, goal, faces = table.dest, table.goal, table.width
+    """``expected_turns`` on a turn table (``model.TurnTable``).
+
+    A game from ``start`` ends surely exactly when ``start`` cannot reach a position from
+    which the goal is unreachable (``_reachability``'s safe positions; every position a
+    game from there reaches is safe too), so the expectation is solved over the safe
+    positions, the system the chain itself solves: ``math.inf`` when ``start`` is not
+    one of them."""
+    dest, goal = table.dest, table.goal
     if start == goal:
         return 0.0
-    size = goal + 1
-    here = np.repeat(np.arange(goal), faces)
-    there = dest[:goal].ravel()
-    # The positions a game from ``start`` can reach (the goal absorbs) ...
-    if goal <= SMALL_BOARD_SQUARES:  # a few hundred edges: one pass in order met
-        reached = np.zeros(size, dtype=bool)
-        reached[reachable_positions(dest, goal, [start])] = True
-        reached[goal] = bool((dest[reached] == goal).any())
-    else:
-        begin = np.zeros(size, dtype=bool)
-        begin[start] = True
-        reached = _reaching(there, here, size, begin)
-    if not reached[goal]:
+    _, safe = _reachability(dest, goal)
+    if not safe[start]:
         return math.inf
-    # ... must every one still be able to reach the goal, or some games never end. (When
-    # each has a move forward, by induction from the top each can: no search needed.)
-    reached[goal] = False
-    inside = np.flatnonzero(reached)
-    if not (dest[inside] > inside[:, None]).any(axis=1).all():
-        seeds = np.zeros(size, dtype=bool)
-        seeds[goal] = True
-        if (reached & ~_reaching(here, there, size, seeds)).any():
-            return math.inf
-    system = _System(dest, np.flatnonzero(reached), faces)
+    safe[goal] = False
+    system = _System(dest, np.flatnonzero(safe), table.width)
     extra = system.solve(table.turn_cost(system.states))
     value = 1.0 + float(extra[system.index[start]])
     return value if math.isfinite(value) else math.nan

@@ -13,9 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..board import Board, JumpKind
-from ..engine import idle_jumps
 from ..odds.markov import chain_of, expected_from_table
-from ..odds.model import TurnModel
+from ..odds.model import TurnModel, idle_jumps
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called as the jumps are worked through."""
