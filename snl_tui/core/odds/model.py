@@ -139,28 +139,6 @@ class TurnModel:
         return TurnTable(dest, self.goal, width, False)
 
 
-def turn_matrix(table: TurnTable, states: np.ndarray) -> np.ndarray:
-    """The one-turn transition matrix over ``states`` (positions, every outcome of which
-    stays among them; the goal among them), dense: T = (I - A)^-1 B with A the top
-    outcomes that continue the turn and B the ones that end it."""
-    n = len(states)
-    index = np.full(table.goal + 1, -1, dtype=np.intp)
-    index[states] = np.arange(n)
-    sub = index[table.dest[states]]
-    rows = np.repeat(np.arange(n), table.width)
-    share = 1.0 / table.width
-    continues = table.continuing()[states]
-    ends = np.ones(sub.shape, dtype=bool)
-    ends[continues, -1] = False
-    turn: np.ndarray = np.zeros((n, n))
-    np.add.at(turn, (rows[ends.ravel()], sub.ravel()[ends.ravel()]), share)
-    if continues.any():
-        a = np.zeros((n, n))
-        a[np.flatnonzero(continues), sub[continues, -1]] = share
-        turn = np.linalg.solve(np.eye(n) - a, turn)
-    return turn
-
-
 SEARCH_IN_NUMPY = 100_000
 """Up to this many positions ``reaching`` runs in numpy, one vectorised step per level of
 the search (no scipy import: a small board's analysis needs none); above it, where a
