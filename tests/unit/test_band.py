@@ -23,7 +23,8 @@ from snl_tui.core.files.formats import dump_board
 from snl_tui.core.odds.analysis import analyze, clear_cache
 from snl_tui.core.odds.band import PlainSolver, Renewal, plain_structure
 from snl_tui.core.odds.markov import roll_array
-from snl_tui.core.odds.model import SEARCH_IN_NUMPY, TurnModel, reaching
+from snl_tui.core.odds.model import TurnModel, reaching
+from snl_tui.core.odds.tuning import SEARCH_IN_NUMPY
 from snl_tui.core.rules import Rules
 
 from .strategies import boards

@@ -24,7 +24,7 @@ factorises I - R directly. Every solve checks its residual against the roll arra
 refines it until it is as small as a backward-stable solve's, so the error bound of
 the caller (``8 eps cond``) holds for this solver too.
 
-numpy only (no scipy import) below ``LAPACK_SQUARES``; above it the plain walk's
+numpy only (no scipy import) below ``tuning.LAPACK_SQUARES``; above it the plain walk's
 back-substitution is LAPACK's banded solve.
 """
 
@@ -37,10 +37,9 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from . import tuning
 from .blas import one_thread
 
-BLOCK = 256
-"""Squares per block of the back-substitution (one Toeplitz product each)."""
 REFINEMENTS = 3
 """Most steps of iterative refinement after a solve whose residual is too large."""
 
@@ -137,20 +136,16 @@ def _settling(faces: int) -> tuple[float, ...]:
 
 SETTLED = 4 * float(np.finfo(float).eps)
 """How close to its limit the renewal sequence must stay to be taken as settled."""
-LAPACK_SQUARES = 50_000
-"""From this many squares on, the plain walk's back-substitution is LAPACK's banded
-triangular solve (``scipy.linalg.lapack.dtbtrs``, an order of magnitude faster than
-the numpy blocks there); below it, numpy blocks (no scipy import)."""
 
 
 @lru_cache(maxsize=32)
 def _blocks(faces: int) -> tuple[np.ndarray, np.ndarray]:
     """The back-substitution's two constant matrices for a die (read-only, shared): the
-    Toeplitz inverse of one block of ``BLOCK`` squares, u(q - c) for q >= c (a smaller
+    Toeplitz inverse of one block of ``tuning.BLOCK`` squares, u(q - c) for q >= c (a smaller
     block is its upper left corner), and the coupling between blocks: a block's last f
     rows reach the next block's first f squares (row i of those, square j: j <= i)."""
-    renewal = Renewal.of(faces, BLOCK).values
-    index = np.arange(BLOCK)
+    renewal = Renewal.of(faces, tuning.BLOCK).values
+    index = np.arange(tuning.BLOCK)
     offsets = index[None, :] - index[:, None]
     toeplitz = np.where(offsets >= 0, renewal[np.clip(offsets, 0, None)], 0.0)
     reach = np.tril(np.full((faces, faces), 1.0 / faces))
@@ -172,10 +167,10 @@ class PlainSolver:
         self.renewal = Renewal.of(faces, n + 1).values
         self._padded = np.append(self.renewal, 0.0)
         toeplitz, self._reach = _blocks(faces)
-        block = min(BLOCK, n)
+        block = min(tuning.BLOCK, n)
         self._toeplitz = toeplitz[:block, :block]
         self._band: np.ndarray | None = None
-        if n >= LAPACK_SQUARES:
+        if n >= tuning.LAPACK_SQUARES:
             # LAPACK's band storage of the upper triangle: row f - d holds diagonal d.
             band = np.zeros((faces + 1, n), order="F")
             for d in range(1, faces + 1):

@@ -34,8 +34,8 @@ What is computed, once per board and cached (boards are immutable and hashable):
 * the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
   position ``p``, by iterating the turn operator backwards from the goal until every
   position's unresolved mass is below ``TAIL_TOLERANCE``. It is kept for every position
-  while it fits in ``TABLE_CELLS``; past that the iteration goes on from the table's last
-  turn for the positions asked about only (``columns``), within ``COLUMN_WORK``. A
+  while it fits in ``tuning.TABLE_CELLS``; past that the iteration goes on from the table's last
+  turn for the positions asked about only (``columns``), within ``tuning.COLUMN_WORK``. A
   column that stops before its tail is resolved says so (``Column.unresolved``: the mass
   neither finished nor doomed at its last turn bounds every figure read from it), never
   silently. Boards over ``MAX_DISTRIBUTION_SQUARES`` get no table at all
@@ -48,7 +48,7 @@ no table; ``Chain.expectation_update`` serves small changes (``update``).
 
 scipy is imported on first use (inside the functions), never when this module loads, so
 the game's first frame does not wait for it; the numpy paths (``band``, the turn step,
-the graph search below ``model.SEARCH_IN_NUMPY`` positions) spare most boards the import.
+the graph search below ``tuning.SEARCH_IN_NUMPY`` positions) spare most boards the import.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ import numpy as np
 
 from ..board import MAX_SIDE, Board
 from ..errors import SnlError
+from . import tuning
 from .band import PlainSolver, PlainStructure, plain_structure
 from .model import TurnModel, TurnTable, moves_of, reaching
 from .ready import SETTLED
@@ -89,18 +90,7 @@ TAIL_TOLERANCE = 1e-12
 """The turn table stops once no position has more unresolved probability than this."""
 MAX_TURN_TABLE_CELLS = 4_000_000
 """Turn outcomes held for ``three_sixes`` (faces**3 per square): 80 MB of Python ints."""
-TABLE_CELLS = 1 << 21
-"""Memory cap of the turn table kept for every position (turns x positions float64
-cells, 16 MiB). Past it only the positions asked about are followed (``COLUMN_WORK``)."""
-COLUMN_WORK = 300_000_000
-"""Work budget (turns x positions) for following asked-about positions past the table:
-a few seconds at most. A column still unresolved then carries its error bound."""
 
-
-PROGRESS_SQUARES = 40_000
-"""A board past this many squares says when it starts solving (``Chain.progress``)."""
-PROGRESS_EVERY = 2.0
-"""Seconds between two progress notes while the distribution is worked out."""
 
 Progress = Callable[[str], None]
 """``progress(text)``: what a long analysis is doing now."""
@@ -233,7 +223,7 @@ class Chain:
 
     def listen(self, progress: Progress | None) -> None:
         """Tell ``progress`` from now on what a long analysis does (None: nobody); the
-        first periodic note comes ``PROGRESS_EVERY`` from now, so a short one is quiet."""
+        first periodic note comes ``tuning.PROGRESS_EVERY`` from now, so a short one is quiet."""
         self.progress = progress
         self._said = time.monotonic()
 
@@ -267,7 +257,7 @@ class Chain:
     @cached_property
     def _safe_system(self) -> _System:
         """I - R over every safe position but the goal (a turn may begin anywhere)."""
-        if self.size > PROGRESS_SQUARES:
+        if self.size > tuning.PROGRESS_SQUARES:
             self._say(f"solving for the expected turns over {self.size - 1:,} squares")
         return _System(self.dest, self._safe_states, self.faces)
 
@@ -477,9 +467,9 @@ class Chain:
         """The turn as sliding sums over the squares (``_Window``), where the roll table
         has that shape and the table is too large for a dense matrix; else None."""
         landings = len(self._landings)
-        if not self.per_roll or self.six_again or landings <= DENSE_TURN_LIMIT:
+        if not self.per_roll or self.six_again or landings <= tuning.DENSE_TURN_LIMIT:
             return None
-        if landings < WINDOW_SHARE * self.size:
+        if landings < tuning.WINDOW_SHARE * self.size:
             return None  # many jumps: the gathers over the landing squares cost less
         return _Window.of(self.dest, self.faces)
 
@@ -503,7 +493,7 @@ class Chain:
     @cached_property
     def table(self) -> _Stretch:
         """The turn table over every kept position (see ``columns`` for any position),
-        extended on demand while it fits in ``TABLE_CELLS``."""
+        extended on demand while it fits in ``tuning.TABLE_CELLS``."""
         left_out = self.distribution_left_out
         if left_out is not None:
             raise AnalysisError(left_out)
@@ -511,7 +501,7 @@ class Chain:
         doomed = self.doomed[self.kept].astype(float)
         unresolved = 1.0 - doomed
         unresolved[self.kept_index[self.goal]] = 0.0
-        cap = max(64, TABLE_CELLS // size)
+        cap = max(64, tuning.TABLE_CELLS // size)
         return _Stretch(self._turn_operator, unresolved, doomed, None, cap - 1)
 
     def column(self, position: int, done: Done | None = None, extend: bool = False) -> Column:
@@ -528,7 +518,7 @@ class Chain:
     ) -> list[Column]:
         """``column`` of each position, computed as far as ``done(columns)`` asks
         (default: until every one is resolved) or until the work runs out
-        (``COLUMN_WORK`` past the table): then the columns carry their unresolved mass.
+        (``tuning.COLUMN_WORK`` past the table): then the columns carry their unresolved mass.
 
         The table of every kept position grows first; past its memory cap the positions
         asked about are followed on from its last turn, recording only what they need
@@ -562,7 +552,9 @@ class Chain:
                 return extended
             sooner = forecast(trend, table.t, EXTENSION_ERROR) if extend else 0
             table.advance(_paced(table.t, wait, sooner))
-            self._say(f"finishing-turn distribution: {table.t:,} turns so far", PROGRESS_EVERY)
+            self._say(
+                f"finishing-turn distribution: {table.t:,} turns so far", tuning.PROGRESS_EVERY
+            )
             columns = self._read(table, None, positions)
         if finished(columns) or table.complete:
             return columns
@@ -575,7 +567,7 @@ class Chain:
             turn = table.t + follow.t
             sooner = forecast(trend, turn, EXTENSION_ERROR) if extend else 0
             follow.advance(_paced(turn, wait, sooner))
-            self._say(f"finishing-turn distribution: {turn:,} turns so far", PROGRESS_EVERY)
+            self._say(f"finishing-turn distribution: {turn:,} turns so far", tuning.PROGRESS_EVERY)
             columns = self._read(table, follow, positions)
         return columns
 
@@ -586,7 +578,7 @@ class Chain:
         closed form, down to ``TAIL_TOLERANCE``: U_i(H + k) lies between
         low_i rho_lo^k and high_i rho_hi^k (``tail_bounds``) and is taken as the middle;
         None unless half the gap is within ``EXTENSION_ERROR`` at every turn (and the
-        tail ends within ``MAX_EXTENSION`` turns)."""
+        tail ends within ``tuning.MAX_EXTENSION`` turns)."""
         horizon = columns[0].horizon
         if any(column.horizon != horizon for column in columns):
             return None
@@ -598,11 +590,11 @@ class Chain:
         if high <= TAIL_TOLERANCE:
             return None  # resolved already: nothing to write
         turns = math.ceil(math.log(TAIL_TOLERANCE / (4 * high)) / math.log(bounds.rho_hi))
-        if turns > MAX_EXTENSION:
+        if turns > tuning.MAX_EXTENSION:
             return None
-        if turns < max(NEAR_RESOLUTION, horizon // 4):
+        if turns < max(tuning.NEAR_RESOLUTION, horizon // 4):
             return None  # resolved within a few more stretches: iterate, exactly
-        peak = _gap_peak(bounds, turns)
+        peak = tail_gap_peak(bounds, turns)
         self._extension_trend(positions).append((horizon, peak))
         if not peak <= EXTENSION_ERROR:
             return None  # (what the arrays below would find, without building them)
@@ -644,13 +636,13 @@ class Chain:
     def _follow(self, positions: Sequence[int]) -> _Stretch:
         """A stretch past the table recording the kept positions ``positions`` need: an
         existing one if it records them all, else a new one from the table's last turn
-        (the last ``FOLLOWS_KEPT`` are kept)."""
+        (the last ``tuning.FOLLOWS_KEPT`` are kept)."""
         needed = sorted({k for p in positions for k in self._needed(p)})
         for follow in reversed(self._follows):
             if follow.where is not None and (follow.where[needed] >= 0).all():
                 return follow
         table = self.table
-        budget = max(64, COLUMN_WORK // len(self.kept))
+        budget = max(64, tuning.COLUMN_WORK // len(self.kept))
         follow = _Stretch(
             self._turn_operator,
             table.current,
@@ -659,7 +651,7 @@ class Chain:
             budget,
             table.total(),
         )
-        self._follows = [*self._follows[-(FOLLOWS_KEPT - 1) :], follow]
+        self._follows = [*self._follows[-(tuning.FOLLOWS_KEPT - 1) :], follow]
         return follow
 
     def tail_bounds(self, positions: Sequence[int], horizon: int) -> TailBounds | None:
@@ -668,7 +660,7 @@ class Chain:
         exactly that turn, the table complete (no tail), a doomed position on the board
         (the unresolved mass is not the finishing mass), a position outside the kept
         ones, or no bound tight enough to be of use."""
-        if self.distribution_left_out is not None:
+        if not tuning.CLOSED_TAILS or self.distribution_left_out is not None:
             return None
         if any(self.kept_index[p] < 0 for p in positions):
             return None
@@ -767,25 +759,16 @@ _EVERY_SLOT = _EverySlot()
 EXTENSION_ERROR = 1e-11
 """Largest error allowed on any entry of a tail written in closed form (``_extended``):
 a hundredth of what "exact" means for the figures read from it (1e-9)."""
-NEAR_RESOLUTION = 256
-"""A tail that iterating resolves within this many more turns (or a quarter of the
-turns so far) is iterated, not written in closed form: exact at little cost (everest's
-distribution resolves at turn 512, where a closed form would hold from about 400)."""
-MAX_EXTENSION = 2_000_000
-"""Most turns a tail is written out in closed form (16 MB a column)."""
 
 Done = Callable[[list[Column]], bool]
 """When a computation of columns may stop (see ``Chain.columns``)."""
-
-FOLLOWS_KEPT = 8
-"""Stretches past the table kept per board (the last positions asked about)."""
 
 
 def _all_resolved(columns: list[Column]) -> bool:
     return all(column.resolved for column in columns)
 
 
-def _gap_peak(bounds: TailBounds, turns: int) -> float:
+def tail_gap_peak(bounds: TailBounds, turns: int) -> float:
     """Half the largest gap between a column's upper and lower tail,
     (high rho_hi^k - low rho_lo^k) / 2, over k = 1..turns, read at a few turns.
 
@@ -849,18 +832,10 @@ def _stretch_length(turns: int) -> int:
     return max(64, turns // 8)
 
 
-PLAIN_RANK = 1500
-"""Up to this many corrections (jumps) the plain walk plus corrections (``band``) solves
-the board: a k x k dense factorisation costs less than importing scipy's sparse solver.
-Past it, while k^3 stays below ``PLAIN_RANK_WORK`` times the squares, too (a sparse
-factorisation fills in with the jumps on a large board)."""
-PLAIN_RANK_WORK = 20_000
-
-
 def _plain_pays(structure: PlainStructure) -> bool:
     """Is the plain walk plus corrections the way to solve this board (its shape only)?"""
     rank = structure.rank
-    return rank <= PLAIN_RANK or rank**3 <= PLAIN_RANK_WORK * structure.squares
+    return rank <= tuning.PLAIN_RANK or rank**3 <= tuning.PLAIN_RANK_WORK * structure.squares
 
 
 class _System:
@@ -1151,18 +1126,6 @@ def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
     return grown
 
 
-WINDOW_SHARE = 0.8
-"""The turn is a ``_Window`` (sliding sums over every position) when at least this share
-of the positions are landing squares; with many jumps (a 50 x 50 board with 1,000 has
-73%) the gathers over the landing squares alone cost less."""
-
-DENSE_TURN_LIMIT = 96
-"""Up to this many positions a turn is one dense matrix-vector product; above it the
-operator gathers along the roll table. Beyond 96 x 96 (9216 cells) OpenBLAS runs a
-matrix-vector product on several threads, which is slower at these sizes and stalls
-whenever another process holds a core."""
-
-
 class _TurnOperator:
     """Applies one turn to a vector of values on positions: ``out = T @ values``.
 
@@ -1204,7 +1167,7 @@ class _TurnOperator:
             continues[goal] = False
             ending[continues, -1] = sink
             succ[:size][continues] = top[continues]
-        if dense if dense is not None else size <= DENSE_TURN_LIMIT:
+        if dense if dense is not None else size <= tuning.DENSE_TURN_LIMIT:
             rows = np.repeat(np.arange(size), faces)
             b = np.zeros((size, size + 1))
             np.add.at(b, (rows, ending.ravel()), self.scale)

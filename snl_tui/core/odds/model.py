@@ -23,6 +23,7 @@ import numpy as np
 from .. import engine
 from ..board import Board, Jump
 from ..rules import Rules
+from . import tuning
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,17 +140,11 @@ class TurnModel:
         return TurnTable(dest, self.goal, width, False)
 
 
-SEARCH_IN_NUMPY = 100_000
-"""Up to this many positions ``reaching`` runs in numpy, one vectorised step per level of
-the search (no scipy import: a small board's analysis needs none); above it, where a
-board's levels number in the tens of thousands, in ``scipy.sparse.csgraph``."""
-
-
 def reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
     """Per position (0..size - 1): can it reach a seed along the edges ``here -> there``?
 
     Swap ``here`` and ``there`` to ask which positions the seeds can reach instead."""
-    if size > SEARCH_IN_NUMPY:
+    if size > tuning.SEARCH_IN_NUMPY:
         return _reaching_in_scipy(here, there, size, seeds)
     # Breadth-first, backwards from the seeds, a level at a time: the edges grouped by
     # their end (a stable sort), each level's predecessors gathered at once.
