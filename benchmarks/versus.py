@@ -10,6 +10,8 @@ temporary folder with this checkout's code (the same bytes for both).
 
 Run:  python benchmarks/versus.py --before /path/to/old/checkout/.venv/bin/python
       [--runs 5] [--quick]   (``--quick``: no 1000 x 1000 boards)
+An interpreter that imports the old checkout will do (a script running a venv's python
+with ``PYTHONPATH`` set to the old tree: its ``snl_tui`` comes first).
 The figures are process times (user + system CPU of the child), which a second process on
 the other core disturbs less than wall time.
 """
@@ -44,24 +46,27 @@ def seeded_board(side: int, jumps: int, seed: int, rules: Rules) -> Board:
 
 IN_PROCESS = {
     "analyze(players=4) 50x50, 100 jumps": (
-        "from snl_tui.core.odds.analysis import analyze\n"
         "a = analyze(board, players=4); a.win_chances; a.expected_turns"
     ),
     "analyze(players=4) 50x50, 1000 jumps": (
-        "from snl_tui.core.odds.analysis import analyze\n"
         "a = analyze(board, players=4); a.win_chances; a.expected_turns"
     ),
-    "expected_turns x200, 10x10 boards": (
-        "from snl_tui.core.odds.markov import expected_turns\n[expected_turns(b) for b in boards]"
-    ),
-    "jump_impacts 20x20, 60 jumps": (
-        "from snl_tui.core.studio.impacts import jump_impacts\njump_impacts(board)"
-    ),
+    "expected_turns x200, 10x10 boards": "[expected_turns(b) for b in boards]",
+    "jump_impacts 20x20, 60 jumps": "jump_impacts(board)",
 }
 
 CHILD = """
 import sys, time, resource
-from snl_tui.core.files.formats import load_board
+try:
+    from snl_tui.core.files.formats import load_board
+    from snl_tui.core.odds.analysis import analyze
+    from snl_tui.core.odds.markov import expected_turns
+    from snl_tui.core.studio.impacts import jump_impacts
+except ImportError:  # a checkout from before the core's packages (issue 30)
+    from snl_tui.core.formats import load_board
+    from snl_tui.core.analysis import analyze
+    from snl_tui.core.chain import expected_turns
+    from snl_tui.core.impacts import jump_impacts
 import numpy
 paths = sys.argv[1:]
 board = load_board(paths[0])
@@ -73,17 +78,18 @@ print(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
 """
 
 
-def cpu_of_command(python: str, args: list[str]) -> float:
-    """CPU seconds of ``python -m snl_tui ARGS`` (the child's own, not ours)."""
+def cpu_of_command(python: str, args: list[str], where: str) -> float:
+    """CPU seconds of ``python -m snl_tui ARGS`` (the child's own, not ours), run in
+    ``where``: not a checkout, whose ``snl_tui`` folder would come first on the path."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([python, "-m", "snl_tui", *args], capture_output=True, check=False)
+    subprocess.run([python, "-m", "snl_tui", *args], capture_output=True, check=False, cwd=where)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def cpu_in_process(python: str, work: str, paths: list[str]) -> float:
+def cpu_in_process(python: str, work: str, paths: list[str], where: str) -> float:
     out = subprocess.run(
-        [python, "-c", CHILD.format(work=work), *paths], capture_output=True, text=True
+        [python, "-c", CHILD.format(work=work), *paths], capture_output=True, text=True, cwd=where
     )
     if out.returncode:
         raise SystemExit(out.stderr)
@@ -160,7 +166,7 @@ def main() -> None:
             best = {"before": float("inf"), "after": float("inf")}
             for _ in range(args.runs):
                 for side, python in (("before", args.before), ("after", args.after)):
-                    best[side] = min(best[side], cpu_of_command(python, argv))
+                    best[side] = min(best[side], cpu_of_command(python, argv, temp))
             ratio = best["after"] / best["before"]
             worst = max(worst, ratio)
             print(f"{label:<44}{best['before']:>9.3f}{best['after']:>9.3f}{ratio:>8.2f}")
@@ -168,11 +174,19 @@ def main() -> None:
             best = {"before": float("inf"), "after": float("inf")}
             for _ in range(args.runs):
                 for side, python in (("before", args.before), ("after", args.after)):
-                    best[side] = min(best[side], cpu_in_process(python, work, papers[label]))
+                    best[side] = min(best[side], cpu_in_process(python, work, papers[label], temp))
             ratio = best["after"] / best["before"]
             worst = max(worst, ratio)
             print(f"{label:<44}{best['before']:>9.4f}{best['after']:>9.4f}{ratio:>8.2f}")
         print(f"worst ratio {worst:.2f} (target: at most 1.25)")
+        for side, python in (("before", args.before), ("after", args.after)):
+            where = subprocess.run(
+                [python, "-c", "import snl_tui; print(snl_tui.__file__)"],
+                capture_output=True,
+                text=True,
+                cwd=temp,
+            )
+            print(f"{side}: {where.stdout.strip()}")
 
 
 if __name__ == "__main__":

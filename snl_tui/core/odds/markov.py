@@ -270,11 +270,13 @@ class Chain:
     @cached_property
     def factorised_system(self) -> _System:
         """``_safe_system`` for many solves of a few right-hand sides each (a jump's
-        effect, one per jump): factorised (SuperLU), whose solves cost a fraction of the
-        plain walk's per call (its k x k system and residual checks are paid on every
-        solve)."""
+        effect, one per jump). The plain walk pays its k x k solve and residual checks
+        on every call: while k is at most ``tuning.REPEATED_SOLVES_RANK`` that is a
+        fraction of a millisecond (and no scipy import); past it, one SuperLU
+        factorisation, whose solves then cost far less."""
         system = self._safe_system
-        if system._plain is None:
+        plain = system._plain
+        if plain is None or plain.structure.rank <= tuning.REPEATED_SOLVES_RANK:
             return system
         return _System(self.dest, self._safe_states, self.faces, plain=False)
 

@@ -17,6 +17,10 @@ a system: its k x k dense solves cost less than importing scipy's sparse solver.
 while k^3 stays below ``PLAIN_RANK_WORK`` times the squares, too (a sparse factorisation
 fills in with the jumps on a large board)."""
 PLAIN_RANK_WORK = 20_000
+REPEATED_SOLVES_RANK = 100
+"""The jump effects (one solve per jump) use the plain walk while its corrections are at
+most this many (each solve a fraction of a millisecond, no scipy import: ``snl check``
+and ``snl generate`` on 10 x 10 boards), SuperLU's factorisation past it."""
 
 # -- inside the plain walk (band) ----------------------------------------------------------
 
