@@ -9,7 +9,8 @@ scipy, which a figure that needs it pays for itself). Boards are written once to
 temporary folder with this checkout's code (the same bytes for both).
 
 Run:  python benchmarks/versus.py --before /path/to/old/checkout/.venv/bin/python
-      [--runs 5] [--quick]   (``--quick``: no 1000 x 1000 boards)
+      [--runs 5] [--quick] [--only TEXT]   (``--quick``: no 1000 x 1000 boards;
+      ``--only``: the figures whose label holds TEXT)
 An interpreter that imports the old checkout will do (a script running a venv's python
 with ``PYTHONPATH`` set to the old tree: its ``snl_tui`` comes first).
 The figures are process times (user + system CPU of the child), which a second process on
@@ -102,6 +103,7 @@ def main() -> None:
     parser.add_argument("--after", default=sys.executable, help="the new one (this one)")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", default="", help="the figures whose label holds this")
     args = parser.parse_args()
     env_threads = {key: "1" for key in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
     os.environ.update(env_threads)
@@ -163,6 +165,8 @@ def main() -> None:
         print(f"{title:<44}{'before':>9}{'after':>9}{'ratio':>8}")
         worst = 0.0
         for label, argv in commands:
+            if args.only not in label:
+                continue
             best = {"before": float("inf"), "after": float("inf")}
             for _ in range(args.runs):
                 for side, python in (("before", args.before), ("after", args.after)):
@@ -171,6 +175,8 @@ def main() -> None:
             worst = max(worst, ratio)
             print(f"{label:<44}{best['before']:>9.3f}{best['after']:>9.3f}{ratio:>8.2f}")
         for label, work in IN_PROCESS.items():
+            if args.only not in label:
+                continue
             best = {"before": float("inf"), "after": float("inf")}
             for _ in range(args.runs):
                 for side, python in (("before", args.before), ("after", args.after)):

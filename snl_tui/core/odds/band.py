@@ -24,8 +24,10 @@ factorises I - R directly. Every solve checks its residual against the roll arra
 refines it until it is as small as a backward-stable solve's, so the error bound of
 the caller (``8 eps cond``) holds for this solver too.
 
-numpy only (no scipy import) below ``tuning.LAPACK_SQUARES``; above it the plain walk's
-back-substitution is LAPACK's banded solve.
+numpy only (no scipy import) below ``tuning.LAPACK_SQUARES``; from there on LAPACK through
+scipy: the banded back-substitution, and K factorised once for every solve (the 1000 x
+1000 boards of ``benchmarks/analysis.py``, where either takes about twice as long in
+numpy).
 """
 
 from __future__ import annotations
@@ -170,6 +172,7 @@ class PlainSolver:
         block = min(tuning.BLOCK, n)
         self._toeplitz = toeplitz[:block, :block]
         self._band: np.ndarray | None = None
+        self._lu: tuple[np.ndarray, np.ndarray] | None = None
         if n >= tuning.LAPACK_SQUARES:
             # LAPACK's band storage of the upper triangle: row f - d holds diagonal d.
             band = np.zeros((faces + 1, n), order="F")
@@ -308,18 +311,31 @@ class PlainSolver:
         return product
 
     def _solve_k(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
-        """K^-1 rhs (or K^-T rhs): one LAPACK solve (numpy) per call. A board's analysis
-        makes a handful (the expectation, the spread, the visits, a refinement now and
-        then); the jump effects, which make one per jump, use the chain's SuperLU
-        factorisation instead (``Chain.factorised_system``)."""
+        """K^-1 rhs (or K^-T rhs). Below ``tuning.LAPACK_SQUARES`` one numpy solve per
+        call: a board's analysis makes a handful (the expectation, the spread, the
+        visits, a refinement now and then), and the jump effects keep to small K
+        (``tuning.REPEATED_SOLVES_RANK``). From there on, where the back-substitution
+        imports scipy's LAPACK anyway, K is factorised once (``lu_factor``) and every
+        solve reuses it: K has thousands of rows there, and each numpy solve would
+        factorise it again (``snl analyze`` on 1000 x 1000 with 2,000 jumps took a third
+        longer)."""
         k = self._k
         if not len(k):
             return rhs
-        try:
-            solution: np.ndarray = np.linalg.solve(k.T if transposed else k, rhs)
-        except np.linalg.LinAlgError:  # singular in floating point: too large
-            return np.full(rhs.shape, math.nan)
-        return solution
+        if self._band is None:
+            try:
+                solution: np.ndarray = np.linalg.solve(k.T if transposed else k, rhs)
+            except np.linalg.LinAlgError:  # singular in floating point: too large
+                return np.full(rhs.shape, math.nan)
+            return solution
+        from scipy.linalg import lu_factor, lu_solve
+
+        if self._lu is None:
+            self._lu = lu_factor(k, check_finite=False)
+        factored: np.ndarray = lu_solve(
+            self._lu, rhs, trans=1 if transposed else 0, check_finite=False
+        )
+        return factored
 
     def _raw_solve(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
         s = self.structure
