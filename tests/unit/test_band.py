@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from snl_tui import load_board
 from snl_tui.core.board import Board
 from snl_tui.core.files.formats import dump_board
 from snl_tui.core.odds.analysis import analyze, clear_cache
@@ -124,10 +125,198 @@ def test_a_board_solved_by_lapack(overshoot: str) -> None:
         assert error <= 1e-9, transposed
 
 
-def test_three_sixes_turn_table_is_not_plain() -> None:
-    board = Board(5, 5, [(3, 20), (18, 4)], rules=Rules(six_again=True, three_sixes=True))
-    dest, faces, _ = roll_array(board)
-    assert plain_structure(dest, faces) is None
+def dense_over(dest: np.ndarray, width: int, kept: np.ndarray) -> np.ndarray:
+    """I - R over the positions ``kept`` alone (one outcome 1 / width each)."""
+    return dense_system(dest, width)[np.ix_(kept, kept)]
+
+
+def assert_solves_match(
+    dest: np.ndarray, width: int, die: int, kept: np.ndarray | None, seed: int
+) -> None:
+    """The band's solves (and transposed ones) over ``kept`` equal dense numpy's, to the
+    system's conditioning (a system too ill-conditioned to compare is skipped)."""
+    n = dest.shape[0] - 1
+    positions = np.arange(n) if kept is None else kept
+    matrix = dense_over(dest, width, positions)
+    condition = np.linalg.cond(matrix, p=np.inf)
+    assume(math.isfinite(condition) and condition < 1e7)
+    assert_well_conditioned_solves_match(dest, width, die, kept, seed)
+
+
+def assert_well_conditioned_solves_match(
+    dest: np.ndarray, width: int, die: int, kept: np.ndarray | None, seed: int
+) -> None:
+    n = dest.shape[0] - 1
+    positions = np.arange(n) if kept is None else kept
+    matrix = dense_over(dest, width, positions)
+    condition = np.linalg.cond(matrix, p=np.inf)
+    assert condition < 1e7
+    structure = plain_structure(dest, width, die, kept)
+    assert structure is not None
+    solver = PlainSolver(dest, structure)
+    rhs = np.random.default_rng(seed).random((len(positions), 2))
+    for transposed in (False, True):
+        want = np.linalg.solve(matrix.T if transposed else matrix, rhs)
+        scale = float(np.max(np.abs(want)))
+        one = solver.solve(rhs[:, 0], transposed)
+        assert np.max(np.abs(one - want[:, 0])) <= 1e-13 * condition * scale
+        both = solver.solve(rhs, transposed)
+        assert np.max(np.abs(both - want)) <= 1e-13 * condition * scale
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=boards(max_side=6, max_faces=6), seed=st.integers(0, 2**32 - 1))
+def test_three_sixes_turn_tables_are_solved_by_the_band(board: Board, seed: int) -> None:
+    """A whole turn under three_sixes is no row of the plain walk: every row becomes a
+    correction of the walk of the die itself, and the solves are dense numpy's."""
+    rules = board.rules.replace(six_again=True, three_sixes=True)
+    board = Board(board.rows, board.cols, board.jumps.items(), rules=rules)
+    table = TurnModel.of(board).table(TurnModel.of(board).landing_of(board))
+    structure = plain_structure(table.dest, table.width, table.die)
+    assert structure is not None and structure.faces == rules.faces
+    assert len(structure.starts) == 0 and len(structure.rows) >= board.goal - rules.faces
+    assert_solves_match(table.dest, table.width, table.die, None, seed)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    board=boards(max_side=7),
+    three=st.booleans(),
+    left_out=st.sets(st.integers(0, 48), max_size=20),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_positions_left_out_are_row_corrections(
+    board: Board, three: bool, left_out: set[int], seed: int
+) -> None:
+    """A system over some of the positions (a board with traps: the ones that finish
+    surely) is the whole walk with the rows left out corrected to 0: its solves over
+    the positions kept are dense numpy's over those alone."""
+    if three and board.rules.faces <= 4:
+        rules = board.rules.replace(six_again=True, three_sixes=True)
+        board = Board(board.rows, board.cols, board.jumps.items(), rules=rules)
+    model = TurnModel.of(board)
+    table = model.table(model.landing_of(board))
+    kept = np.array([p for p in range(board.goal) if p not in left_out], dtype=np.intp)
+    assume(len(kept))
+    assert_solves_match(table.dest, table.width, table.die, kept, seed)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    size=st.integers(2, 40),
+    faces=st.integers(2, 8),
+    jumps=st.dictionaries(st.integers(1, 39), st.integers(0, 40), max_size=12),
+    odd=st.dictionaries(st.integers(0, 39), st.integers(0, 40), max_size=8),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_any_turn_table_is_the_walk_plus_corrections(
+    size: int, faces: int, jumps: dict[int, int], odd: dict[int, int], seed: int
+) -> None:
+    """A table no rule makes (a toy rule's): jumps, and some rolls that end anywhere.
+    Whatever the rolls disagree on becomes a row correction, and the solves are dense
+    numpy's."""
+    landing = np.arange(size + 1)
+    for start, end in jumps.items():
+        if start < size:
+            landing[start] = min(end, size)
+    counted = np.minimum(np.arange(size + 1)[:, None] + np.arange(1, faces + 1), size)
+    dest = landing[counted]
+    rng = np.random.default_rng(seed)
+    for row, end in odd.items():
+        if row < size:
+            dest[row, rng.integers(faces)] = min(end, size)
+    dest[size] = size
+    assert_solves_match(dest, faces, faces, None, seed)
+
+
+def test_rolls_that_disagree_leave_the_jump_to_the_most() -> None:
+    """A square most rolls reach plainly keeps no jump when one row's roll onto it goes
+    elsewhere: that row alone is corrected."""
+    dest = np.minimum(np.arange(31)[:, None] + np.arange(1, 7), 30)
+    dest[10, 2] = 4  # 10 + 3 = 13 goes to 4 from square 10 only
+    structure = plain_structure(dest, 6)
+    assert structure is not None
+    assert structure.starts.tolist() == []
+    assert structure.rows.tolist() == [10]
+    assert_well_conditioned_solves_match(dest, 6, 6, None, 1)
+
+
+def trap_board() -> Board:
+    """Squares 21..26 all snakes back to 20: from 20 every roll comes back, so 20 is
+    doomed and every square that can roll into the snakes finishes only perhaps."""
+    return Board(10, 10, [(square, 20) for square in range(21, 27)] + [(40, 90)], rules=Rules())
+
+
+def test_a_board_with_a_trap_is_solved_by_the_band() -> None:
+    """On a board with a doomed square the expected turns (over the squares that finish
+    surely) and the chance of ever finishing (over those that only may) solve systems
+    over some of the positions: both are dense numpy's."""
+    from snl_tui.core.odds.markov import chain_of
+
+    board = trap_board()
+    clear_cache()
+    chain = chain_of(board)
+    dest, width, _ = roll_array(board)
+    matrix = dense_system(dest, width)
+    safe = np.flatnonzero(chain.safe[:-1])
+    risky = np.flatnonzero(chain.risky)
+    assert 0 < len(safe) < board.goal and len(risky)
+    cost = chain.turns.turn_cost(safe)
+    want = 1.0 + np.linalg.solve(matrix[np.ix_(safe, safe)], cost)
+    assert chain.expected[safe] == pytest.approx(want, rel=1e-12)
+    to_safe = chain.safe[dest[risky]].sum(axis=1) / width
+    ever = np.linalg.solve(matrix[np.ix_(risky, risky)], to_safe)
+    assert chain.finish_probability[risky] == pytest.approx(ever, rel=1e-12)
+    assert math.isinf(analyze(board).expected_turns)
+    clear_cache()
+
+
+def test_three_sixes_and_traps_solved_without_scipy(tmp_path: Path) -> None:
+    """``snl analyze`` on classic with six-again and three sixes (every row of its turn
+    table a correction) imports no scipy, and its expected turns are a dense solve's;
+    a board with a trap (systems over some of the positions) solves its expectations,
+    spreads, visits and chances of finishing without scipy too. (Its analysis imports
+    scipy for ``Chain.endless``'s strongly connected components, as before.)"""
+    code = (
+        "import json, sys\n"
+        "from snl_tui.cli.main import main\n"
+        "try:\n"
+        "    main(sys.argv[1:])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps('scipy' in sys.modules))\n"
+    )
+    args = ["analyze", "classic", "--six-again", "--three-sixes", "--json"]
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
+    )
+    report, loaded = out.stdout.strip().splitlines()
+    assert json.loads(loaded) is False
+    trap = tmp_path / "trap.toml"
+    trap.write_text(dump_board(trap_board(), "toml"))
+    solves = (
+        "import sys\n"
+        "from snl_tui import load_board\n"
+        "from snl_tui.core.odds.markov import chain_of\n"
+        "chain = chain_of(load_board(sys.argv[1]))\n"
+        "assert chain.risky.any() and chain.safe.any()\n"
+        "chain.expected, chain.variance, chain.finish_probability, chain.visits_from(99)\n"
+        "print('scipy' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", solves, str(trap)], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"
+    classic = load_board("classic")
+    rules = classic.rules.replace(six_again=True, three_sixes=True)
+    board = Board(classic.rows, classic.cols, classic.jumps.items(), rules=rules)
+    model = TurnModel.of(board)
+    table = model.table(model.landing_of(board))
+    assert table.width == 216
+    matrix = dense_system(table.dest, table.width)
+    extra = np.linalg.solve(matrix, table.turn_cost(np.arange(board.goal)))
+    want = 1.0 + extra[rules.start_position]
+    assert json.loads(report)["expected_turns"] == pytest.approx(want, rel=1e-12)
 
 
 def test_structure_reads_the_jumps() -> None:

@@ -48,58 +48,237 @@ REFINEMENTS = 3
 
 @dataclass(frozen=True)
 class PlainStructure:
-    """The roll array as the plain walk plus corrections (see the module docstring)."""
+    """A system I - R as the plain walk plus corrections (see the module docstring)."""
 
     squares: int
-    """N: the system's positions are 0..N - 1 (every position but the goal)."""
+    """N: the positions 0..N - 1 (every position but the goal)."""
     faces: int
+    """The plain walk's die (one step of R0 moves 1..faces squares)."""
+    width: int
+    """Outcomes per row of the turn table (``faces``, or ``faces**3`` for whole turns)."""
     starts: np.ndarray
     """Squares a roll is redirected from (jump starts reached by a roll)."""
     ends: np.ndarray
     """Where each of them leads (N for the goal, which is not in the system)."""
     rows: np.ndarray
-    """Positions near the goal whose overshooting rolls stay in the system."""
-    row_targets: list[np.ndarray]
-    """Per such row: where those rolls end (one entry per roll, weight 1/f each)."""
+    """Rows with a correction of their own (ascending): R's row minus what the walk and
+    the jumps give it there."""
+    first: np.ndarray
+    """Per such row: where its entries start in ``targets`` and ``weights``."""
+    targets: np.ndarray
+    """Per entry of the row corrections: its column (below N)."""
+    weights: np.ndarray
+    """Per entry: its value (never 0)."""
+    kept: np.ndarray | None
+    """The positions of the system, ascending (None: all of 0..N - 1). The others are
+    left out: their rows are corrected to 0, so their unknowns are 0 and the kept ones
+    solve the system over the kept positions alone."""
 
     @property
     def rank(self) -> int:
         return len(self.starts) + len(self.rows)
 
+    @cached_property
+    def owner(self) -> np.ndarray:
+        """Per entry of the row corrections: which row (0..len(rows) - 1) it is of."""
+        counts = np.diff(np.append(self.first, len(self.targets)))
+        return np.repeat(np.arange(len(self.rows)), counts)
 
-def plain_structure(dest: np.ndarray, faces: int) -> PlainStructure | None:
-    """The roll array (``dest[p, d - 1]``, goal row last) as the plain walk plus
-    corrections, or None when it is not of that shape."""
-    if dest.ndim != 2 or dest.shape[1] != faces:
+
+def pays(rank: int, squares: int, entries: int = 0) -> bool:
+    """Is a system of ``squares`` positions with ``rank`` corrections (``entries``
+    entries in its row corrections) solved as the plain walk plus corrections?
+
+    While k is at most ``tuning.PLAIN_RANK`` (and the rows' entries keep the k x k
+    matrix's set-up small), or k^3 stays below ``tuning.PLAIN_RANK_WORK`` times the
+    squares: past that a sparse factorisation of I - R costs less than K's."""
+    if entries * rank > tuning.PLAIN_ENTRY_WORK:
+        return False
+    return rank <= tuning.PLAIN_RANK or rank**3 <= tuning.PLAIN_RANK_WORK * squares
+
+
+def plain_structure(
+    dest: np.ndarray, width: int, faces: int | None = None, kept: np.ndarray | None = None
+) -> PlainStructure | None:
+    """The turn table (``dest[p, i]``, goal row last, ``width`` outcomes a row) as the
+    plain walk of a ``faces``-sided die (default ``width``) plus corrections, over the
+    positions ``kept`` (ascending; default every one but the goal); None when the
+    corrections are too many to pay (``pays``) or the table is malformed.
+
+    Every system has this form: a row that is not the plain walk's (the overshoot rule
+    near the goal, a whole turn under ``three_sixes``, a position left out) is a row
+    correction, so only its rank decides."""
+    walk = width if faces is None else faces
+    if dest.ndim != 2 or dest.shape[1] != width or walk < 1:
         return None
     n = dest.shape[0] - 1
     if n < 1:
         return None
     table = dest[:n]
-    squares = np.arange(n)
-    reach = squares[:, None] + np.arange(1, faces + 1)  # the square each roll counts onto
-    inside = reach < n
-    # Rolls that stay inside the system but do not end on the square they count onto:
-    # each redirects that square (a jump start) to where it ends.
-    moved = inside & (table != reach)
-    redirect = np.full(n + 1, -1, dtype=np.int64)
-    redirect[reach[moved]] = table[moved]
-    # A jump is a property of its square: every roll reaching a redirected square must
-    # end where the others do, and every other roll inside must move plainly.
-    expected = np.where(redirect[:n] >= 0, redirect[:n], squares)
-    if (table[inside] != expected[reach[inside]]).any():
-        return None
     if (table < 0).any() or (table > n).any():
         return None
-    starts = np.flatnonzero(redirect >= 0)
-    # Rolls past the goal (or onto it) that stay in the system: the overshoot rule.
-    tail = max(0, n - faces)
-    beyond = (squares[tail:, None] + np.arange(1, faces + 1, dtype=np.int64) >= n) & (
-        table[tail:] < n
+    left_out: np.ndarray | None = None
+    if kept is not None and len(kept) < n:
+        left_out = np.ones(n, dtype=bool)
+        left_out[kept] = False
+    if width == walk:
+        redirect, irregular = _jumps(table, walk, left_out)
+    else:  # whole turns: no row is the walk's
+        redirect = np.arange(n + 1)
+        irregular = np.ones(n, dtype=bool)
+    if left_out is not None:
+        irregular |= left_out
+    starts = np.flatnonzero(redirect[:n] != np.arange(n))
+    candidates = np.flatnonzero(irregular)
+    if not pays(len(starts) + len(candidates), n):
+        return None
+    rows, first, targets, weights = _row_corrections(table, candidates, redirect, walk, left_out)
+    if not pays(len(starts) + len(rows), n, len(targets)):
+        return None
+    return PlainStructure(
+        n,
+        walk,
+        width,
+        starts,
+        redirect[starts],
+        rows,
+        first,
+        targets,
+        weights,
+        None if left_out is None else np.flatnonzero(~left_out),
     )
-    rows = tail + np.flatnonzero(beyond.any(axis=1))
-    row_targets = [table[p][beyond[p - tail]].astype(np.int64) for p in rows.tolist()]
-    return PlainStructure(n, faces, starts, redirect[starts], rows, row_targets)
+
+
+def _counted(squares: int, faces: int) -> np.ndarray:
+    """``min(p + d, N)`` for p < N and d = 1..faces: where the plain walk counts, N past
+    the last square (shared and read-only on boards of up to ``SHARED_COUNTS`` cells)."""
+    if squares * faces <= SHARED_COUNTS:
+        return _shared_counted(squares, faces)
+    counted = np.arange(squares, dtype=np.int64)[:, None] + np.arange(1, faces + 1)
+    np.minimum(counted, squares, out=counted)
+    return counted
+
+
+SHARED_COUNTS = 1 << 16
+"""Largest ``_counted`` kept for every board of its size and die (512 KiB)."""
+
+
+@lru_cache(maxsize=16)
+def _shared_counted(squares: int, faces: int) -> np.ndarray:
+    counted = np.arange(squares, dtype=np.int64)[:, None] + np.arange(1, faces + 1)
+    np.minimum(counted, squares, out=counted)
+    counted.flags.writeable = False
+    return counted
+
+
+def _jumps(
+    table: np.ndarray, faces: int, left_out: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(redirect, irregular): where landing on each square (0..N, N the goal) leads, as
+    the rows read it, and which rows are not the walk's with those jumps.
+
+    A jump is a property of its square: every roll counting onto it ends where it leads.
+    Each square's jump is the one most of the rolls onto it (from rows not left out)
+    agree on; a row whose rolls disagree, or which keeps a roll past the goal on the
+    board (the overshoot rule), is irregular: it gets a row correction."""
+    n = table.shape[0]
+    counted = _counted(n, faces)
+    redirect = np.arange(n + 1)
+    voting = counted < n
+    if left_out is not None:
+        voting = voting & ~left_out[:, None]
+    moved = voting & (table != counted)
+    if moved.any():
+        redirect[counted[moved]] = table[moved]
+        disputed = voting & (table != redirect[counted])
+        if disputed.any():
+            _settle_disputes(table, counted, voting, redirect, disputed)
+    irregular = (table != redirect[counted]).any(axis=1)
+    return redirect, irregular
+
+
+def _settle_disputes(
+    table: np.ndarray,
+    counted: np.ndarray,
+    voting: np.ndarray,
+    redirect: np.ndarray,
+    disputed: np.ndarray,
+) -> None:
+    """Set ``redirect`` of each square whose rolls disagree to the end most of them
+    reach (the fewest row corrections)."""
+    n, faces = table.shape
+    squares = np.flatnonzero(np.bincount(counted[disputed], minlength=n + 1))
+    # The rolls onto each such square: face d from square - d.
+    face = np.arange(1, faces + 1)
+    source = squares[:, None] - face
+    valid = source >= 0
+    source = np.where(valid, source, 0)
+    votes = np.where(valid & voting[source, face - 1], table[source, face - 1], -1)
+    same = (votes[:, :, None] == votes[:, None, :]) & (votes[:, :, None] >= 0)
+    best = same.sum(axis=2).argmax(axis=1)
+    redirect[squares] = votes[np.arange(len(squares)), best]
+
+
+def _row_corrections(
+    table: np.ndarray,
+    candidates: np.ndarray,
+    redirect: np.ndarray,
+    faces: int,
+    left_out: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, first, targets, weights): per candidate row p, R's row minus the walk's
+    with its jumps, ``m_p - r_p``, in exact integer units (1 / lcm(width, faces)) so that
+    what both rows share cancels to 0; the rows where nothing is left drop out."""
+    n, width = table.shape
+    count = len(candidates)
+    if not count:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, np.zeros(0)
+    unit = math.lcm(width, faces)
+    plus = table[candidates].astype(np.int64)
+    if left_out is not None:
+        plus[left_out[candidates]] = n  # a row left out is 0: every outcome dropped
+    minus = redirect[_counted(n, faces)[candidates]]
+    span = n + 1
+    base = np.arange(count, dtype=np.int64)[:, None] * span
+    keys = np.concatenate(((base + plus).ravel(), (base + minus).ravel()))
+    values = np.concatenate(
+        (np.full(plus.size, unit // width, dtype=np.int64), np.full(minus.size, -(unit // faces)))
+    )
+    cells, totals = _grouped(keys, values, count * span)
+    owner, targets = np.divmod(cells, span)
+    inside = targets < n
+    owner, targets, totals = owner[inside], targets[inside], totals[inside]
+    local = np.flatnonzero(np.bincount(owner, minlength=count))
+    first = np.searchsorted(owner, local)
+    return candidates[local], first, targets, totals / unit
+
+
+def _grouped(keys: np.ndarray, values: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """(cells, totals): the distinct ``keys`` (below ``bins``), ascending, with the sum of
+    their ``values`` where it is not 0 (by counting when the bins are few, else sorting)."""
+    if bins <= 4 * len(keys) + 4096:
+        sums = np.bincount(keys, values, minlength=bins)
+        cells = np.flatnonzero(sums)
+        return cells, sums[cells]
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    totals = np.add.reduceat(values[order], starts).astype(float)
+    present = totals != 0
+    return ordered[starts][present], totals[present]
+
+
+def _outcomes(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, targets, weights): R's entries off a wide turn table, each distinct
+    (row, target) once with its share of the row's outcomes (the goal dropped)."""
+    n, width = table.shape
+    span = n + 1
+    keys = (np.arange(n, dtype=np.int64)[:, None] * span + table).ravel()
+    cells, totals = _grouped(keys, np.ones(len(keys)), n * span)
+    rows, targets = np.divmod(cells, span)
+    inside = targets < n
+    return rows[inside], targets[inside], totals[inside] / width
 
 
 @dataclass(frozen=True)
@@ -123,9 +302,9 @@ class Renewal:
 
 
 @lru_cache(maxsize=32)
-def _settling(faces: int) -> tuple[float, ...]:
+def _settling(faces: int) -> np.ndarray:
     """u(0), u(1), ... up to where it settles (``Renewal``): the same for every board
-    with this die, so worked out once."""
+    with this die, so worked out once (read-only)."""
     limit = 2.0 / (faces + 1)
     values = [1.0]
     near = 0
@@ -133,7 +312,9 @@ def _settling(faces: int) -> tuple[float, ...]:
         value = math.fsum(values[-faces:]) / faces
         values.append(value)
         near = near + 1 if abs(value - limit) <= SETTLED * limit else 0
-    return tuple(values)
+    array = np.array(values)
+    array.flags.writeable = False
+    return array
 
 
 SETTLED = 4 * float(np.finfo(float).eps)
@@ -157,8 +338,8 @@ def _blocks(faces: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 class PlainSolver:
-    """(I - R)^-1 for a board of ``PlainStructure``: ``solve(rhs, transposed)``, with
-    the interface of the chain's other solvers."""
+    """(I - R)^-1 for a system of ``PlainStructure``: ``solve(rhs, transposed)`` over its
+    kept positions, with the interface of the chain's other solver."""
 
     def __init__(self, dest: np.ndarray, structure: PlainStructure) -> None:
         self.dest = dest
@@ -166,11 +347,23 @@ class PlainSolver:
         n, faces = structure.squares, structure.faces
         self.n = n
         self.faces = faces
-        self.renewal = Renewal.of(faces, n + 1).values
-        self._padded = np.append(self.renewal, 0.0)
+        self.width = structure.width
+        self._padded = np.empty(n + 2)
+        self._padded[: n + 1] = Renewal.of(faces, n + 1).values
+        self._padded[n + 1] = 0.0
+        self.renewal = self._padded[: n + 1]
         toeplitz, self._reach = _blocks(faces)
         block = min(tuning.BLOCK, n)
         self._toeplitz = toeplitz[:block, :block]
+        self._left_out: np.ndarray | None = None
+        self._ones = np.ones(n)
+        if structure.kept is not None:
+            self._left_out = np.ones(n, dtype=bool)
+            self._left_out[structure.kept] = False
+            self._ones[self._left_out] = 0.0
+        self._wide: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        if self.width > FACE_BY_FACE:
+            self._wide = _outcomes(dest[:n])
         self._band: np.ndarray | None = None
         self._lu: tuple[np.ndarray, np.ndarray] | None = None
         if n >= tuning.LAPACK_SQUARES:
@@ -189,9 +382,12 @@ class PlainSolver:
         if self._band is not None:
             return self._lapack(values, "N")
         n, faces = self.n, self.faces
-        y = np.empty_like(values)
         toeplitz, reach = self._toeplitz, self._reach
         block = toeplitz.shape[0]
+        if n <= block:  # one block: a product
+            single: np.ndarray = toeplitz @ values
+            return single
+        y = np.empty_like(values)
         end = n
         while end > 0:
             start = max(0, end - block)
@@ -211,9 +407,12 @@ class PlainSolver:
         if self._band is not None:
             return self._lapack(values, "T")
         n, faces = self.n, self.faces
-        y = np.empty_like(values)
         toeplitz, reach = self._toeplitz, self._reach
         block = toeplitz.shape[0]
+        if n <= block:
+            single: np.ndarray = toeplitz.T @ values
+            return single
+        y = np.empty_like(values)
         start = 0
         while start < n:
             end = min(n, start + block)
@@ -239,10 +438,13 @@ class PlainSolver:
         return result
 
     def _g_outer(self, above: np.ndarray, below: np.ndarray) -> np.ndarray:
-        """``_g(above[:, None], below[None, :])`` without a gather per entry: u(m) is its
-        limit for every m from ``_settled`` on, so the matrix is that limit where
-        below >= above, with the few entries of a smaller gap (found by sorting)
-        overwritten by u itself: the same values, in a third of the time at 1,000 jumps."""
+        """``_g(above[:, None], below[None, :])``. For many jumps without a gather per
+        entry: u(m) is its limit for every m from ``_settled`` on, so the matrix is that
+        limit where below >= above, with the few entries of a smaller gap (found by
+        sorting) overwritten by u itself: the same values, in a third of the time at
+        1,000 jumps. For a few, the gathers (fewer numpy calls)."""
+        if len(above) * len(below) <= OUTER_GATHER:
+            return self._g(above[:, None], below[None, :])
         renewal, settled = self.renewal, self._settled
         result: np.ndarray = np.multiply(np.less_equal.outer(above, below), renewal[-1])
         order = np.argsort(below, kind="stable")
@@ -294,21 +496,33 @@ class PlainSolver:
             hit = np.flatnonzero(onto >= 0)
             block[hit, onto[hit]] -= 1.0
         if len(rows):
-            z_col = rows[None, :]
             if k:
-                product[:k, k:] = self._g(ends[:, None], z_col) - self._g(starts[:, None], z_col)
-            # Every row's targets at once (each row has some, all inside the system),
-            # summed row by row.
-            targets = np.concatenate(s.row_targets)[:, None]
-            first = np.cumsum([0, *(len(t) for t in s.row_targets[:-1])])
-            scale = 1.0 / self.faces
-            if k:
-                onto_starts = self._g(targets, starts[None, :]) - (targets == starts[None, :])
-                product[k:, :k] = scale * np.add.reduceat(onto_starts, first, axis=0)
-            product[k:, k:] = scale * np.add.reduceat(self._g(targets, z_col), first, axis=0)
+                product[:k, k:] = self._g_outer(ends, rows) - self._g_outer(starts, rows)
+                product[k:, :k] = self._row_sums(starts, True)
+            product[k:, k:] = self._row_sums(rows, False)
         np.negative(product, out=product)  # K = I - product, in place
         product.flat[:: size + 1] += 1.0
         return product
+
+    def _row_sums(self, columns: np.ndarray, past_start: bool) -> np.ndarray:
+        """Per row correction i and column j: v_i^T G e_j (``past_start``: v_i^T (G - I)
+        e_j), summed over the row's entries, a bounded number of cells at a time."""
+        s = self.structure
+        bounds = np.append(s.first, len(s.targets))
+        result = np.empty((len(s.rows), len(columns)))
+        share = max(1, ROW_CELLS // max(1, len(columns)))
+        row = 0
+        while row < len(s.rows):
+            stop = max(row + 1, int(np.searchsorted(bounds, bounds[row] + share, "right")) - 1)
+            low, high = bounds[row], bounds[stop]
+            targets = s.targets[low:high, None]
+            values = self._g(targets, columns[None, :])
+            if past_start:
+                values -= targets == columns[None, :]
+            values *= s.weights[low:high, None]
+            result[row:stop] = np.add.reduceat(values, bounds[row:stop] - low, axis=0)
+            row = stop
+        return result
 
     def _solve_k(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
         """K^-1 rhs (or K^-T rhs). Below ``tuning.LAPACK_SQUARES`` one numpy solve per
@@ -317,8 +531,7 @@ class PlainSolver:
         (``tuning.REPEATED_SOLVES_RANK``). From there on, where the back-substitution
         imports scipy's LAPACK anyway, K is factorised once (``lu_factor``) and every
         solve reuses it: K has thousands of rows there, and each numpy solve would
-        factorise it again (``snl analyze`` on 1000 x 1000 with 2,000 jumps took a third
-        longer)."""
+        factorise it again."""
         k = self._k
         if not len(k):
             return rhs
@@ -340,69 +553,104 @@ class PlainSolver:
     def _raw_solve(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
         s = self.structure
         k = len(s.starts)
+        tail = rhs.shape[1:]
+        weights = s.weights.reshape(-1, *(1,) * len(tail))
         if not transposed:
             y = self.plain(rhs)
-            # V^T y: per jump y(end) - y(start); per row near the goal m_z . y
-            ext = np.concatenate((y, np.zeros((1, *y.shape[1:]))))
-            small = np.empty((s.rank, *y.shape[1:]))
+            # V^T y: per jump y(end) - y(start); per row correction v . y
+            ext = np.concatenate((y, np.zeros((1, *tail))))
+            small = np.empty((s.rank, *tail))
             small[:k] = ext[s.ends] - ext[s.starts]
-            for index, targets in enumerate(s.row_targets):
-                small[k + index] = ext[targets].sum(axis=0) / self.faces
+            if len(s.rows):
+                small[k:] = np.add.reduceat(ext[s.targets] * weights, s.first, axis=0)
             w = self._solve_k(small, False)
-            jumps = np.zeros((self.n, *y.shape[1:]))
-            np.add.at(jumps, s.starts, w[:k])
+            jumps = np.zeros((self.n, *tail))
+            jumps[s.starts] = w[:k]  # distinct squares
             spread = jumps.copy()
-            np.add.at(spread, s.rows, w[k:])
+            spread[s.rows] += w[k:]  # distinct rows
             # (I - R0)^-1 U w = (I - R0)^-1 (jumps + rows) - jumps
             result: np.ndarray = y + self.plain(spread) - jumps
             return result
         y = self.plain_transposed(rhs)
-        # U^T y: per jump (R0 e_start)^T y = (y(start - f) + ... + y(start - 1)) / f
-        small = np.empty((s.rank, *y.shape[1:]))
-        prefix = np.concatenate((np.zeros((1, *y.shape[1:])), np.cumsum(y, axis=0)))
-        low = np.maximum(s.starts - self.faces, 0)
-        small[:k] = (prefix[s.starts] - prefix[low]) / self.faces
+        # U^T y: per jump (R0 e_start)^T y = (y(start - f) + ... + y(start - 1)) / f;
+        # per row correction y(row)
+        small = np.empty((s.rank, *tail))
+        if k:
+            prefix = np.concatenate((np.zeros((1, *tail)), np.cumsum(y, axis=0)))
+            low = np.maximum(s.starts - self.faces, 0)
+            small[:k] = (prefix[s.starts] - prefix[low]) / self.faces
         small[k:] = y[s.rows]
         w = self._solve_k(small, True)
-        # (I - R0)^-T V w: V w = sum_j w_j (e_end - e_start) + sum_z w_z m_z
-        vw = np.zeros((self.n + 1, *y.shape[1:]))
+        # (I - R0)^-T V w: V w = sum_j w_j (e_end - e_start) + sum_z w_z v_z
+        vw = np.zeros((self.n + 1, *tail))
         np.add.at(vw, s.ends, w[:k])
-        np.subtract.at(vw, s.starts, w[:k])
-        for index, targets in enumerate(s.row_targets):
-            np.add.at(vw, targets, w[k + index] / self.faces)
+        vw[s.starts] -= w[:k]  # distinct squares
+        if len(s.rows):
+            np.add.at(vw, s.targets, w[k:][s.owner] * weights)
         transposed_result: np.ndarray = y + self.plain_transposed(vw[: self.n])
         return transposed_result
 
     # -- checked solves ----------------------------------------------------------------
 
     def apply(self, x: np.ndarray, transposed: bool = False) -> np.ndarray:
-        """(I - R) x (or its transpose), from the roll array itself."""
-        n, faces = self.n, self.faces
+        """(I - R) x (or its transpose) over every position but the goal, from the turn
+        table itself (the rows left out are 0 in R)."""
+        n, width = self.n, self.width
         table = self.dest[:n]
         columns = x.reshape(n, -1)
+        left = self._left_out
+        wide = self._wide
         if not transposed:
-            ext = np.concatenate((columns, np.zeros((1, columns.shape[1]))))
-            total = ext[table[:, 0]]
-            for face in range(1, faces):
-                total += ext[table[:, face]]
-            result: np.ndarray = columns - total / faces
+            if wide is not None:
+                rows, targets, weights = wide
+                total = np.empty_like(columns)
+                for index in range(columns.shape[1]):
+                    product = weights * columns[targets, index]
+                    total[:, index] = np.bincount(rows, product, minlength=n)
+                result: np.ndarray = columns - total
+            else:
+                ext = np.concatenate((columns, np.zeros((1, columns.shape[1]))))
+                summed = ext[table[:, 0]]
+                for face in range(1, width):
+                    summed += ext[table[:, face]]
+                result = columns - summed / width
+            if left is not None:
+                result[left] = columns[left]
             return result.reshape(x.shape)
         result = np.empty_like(columns)
         for index in range(columns.shape[1]):
-            spread = np.zeros(n + 1)
-            share = columns[:, index] / faces
-            for face in range(faces):
-                spread += np.bincount(table[:, face], share, minlength=n + 1)
+            share = columns[:, index].copy()
+            if left is not None:
+                share[left] = 0.0
+            spread: np.ndarray
+            if wide is not None:
+                rows, targets, weights = wide
+                spread = np.bincount(targets, weights * share[rows], minlength=n + 1)
+            else:
+                share /= width
+                spread = np.zeros(n + 1)
+                for face in range(width):
+                    spread += np.bincount(table[:, face], share, minlength=n + 1)
             result[:, index] = columns[:, index] - spread[:n]
         return result.reshape(x.shape)
 
     def solve(self, rhs: np.ndarray, transposed: bool = False) -> np.ndarray:
-        """(I - R)^-1 rhs (or its transpose), refined until its residual is as small as
-        a backward-stable solve's; nan where it cannot be (a figure too large for
-        floating point). The first solve of one column also solves the all-ones one
-        beside it, for ``relative_error`` (one factorisation of K for both)."""
+        """(I - R)^-1 rhs (or its transpose) over the kept positions, refined until its
+        residual is as small as a backward-stable solve's; nan where it cannot be (a
+        figure too large for floating point). The first solve of one column also solves
+        the all-ones one beside it, for ``relative_error`` (one factorisation of K for
+        both)."""
+        kept = self.structure.kept
+        if kept is not None:
+            full = np.zeros((self.n, *rhs.shape[1:]))
+            full[kept] = rhs
+            solved: np.ndarray = self._solve_all(full, transposed)[kept]
+            return solved
+        return self._solve_all(rhs, transposed)
+
+    def _solve_all(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
         if not transposed and rhs.ndim == 1 and "relative_error" not in self.__dict__:
-            both = self._checked_solve(np.column_stack((rhs, np.ones(self.n))), False)
+            both = self._checked_solve(np.column_stack((rhs, self._ones)), False)
             self.__dict__["relative_error"] = self._error_of(both[:, 1])
             first: np.ndarray = np.ascontiguousarray(both[:, 0])
             return first
@@ -434,13 +682,23 @@ class PlainSolver:
 
     @cached_property
     def relative_error(self) -> float:
-        """8 eps cond(I - R), as the chain's other solvers give it (see ``_System``)."""
-        return self._error_of(self._checked_solve(np.ones(self.n), False))
+        """8 eps cond(I - R), as the chain's other solver gives it (see ``_System``)."""
+        return self._error_of(self._checked_solve(self._ones, False))
 
     @staticmethod
     def _error_of(rolls: np.ndarray) -> float:
-        """``relative_error`` from the expected rolls (I - R)^-1 1."""
+        """``relative_error`` from the expected rolls (I - R)^-1 1 (0 where left out)."""
         largest = float(np.max(np.abs(rolls)))
         if not math.isfinite(largest):
             return math.inf
         return 8.0 * float(np.finfo(float).eps) * max(largest, 1.0)
+
+
+OUTER_GATHER = 1 << 16
+"""Up to this many entries a block of K is read off the renewal sequence by one gather."""
+ROW_CELLS = 1 << 20
+"""Entries of the row corrections times K's columns worked out at a time (8 MiB)."""
+FACE_BY_FACE = 16
+"""Up to this many outcomes a row, the residual is summed one outcome at a time (no
+table-sized temporary); past it (whole turns under ``three_sixes``), over each row's
+distinct outcomes: a sum of 216 outcomes rounds too coarsely for the residual check."""

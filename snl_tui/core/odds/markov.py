@@ -68,7 +68,7 @@ import numpy as np
 from ..board import MAX_SIDE, Board
 from ..errors import SnlError
 from . import tuning
-from .band import PlainSolver, PlainStructure, plain_structure
+from .band import PlainSolver, pays, plain_structure
 from .model import TurnModel, TurnTable, moves_of, reaching
 from .ready import SETTLED
 from .update import RowUpdate
@@ -259,7 +259,7 @@ class Chain:
         """I - R over every safe position but the goal (a turn may begin anywhere)."""
         if self.size > tuning.PROGRESS_SQUARES:
             self._say(f"solving for the expected turns over {self.size - 1:,} squares")
-        return _System(self.dest, self._safe_states, self.faces)
+        return _System(self.dest, self._safe_states, self.faces, self.turns.die)
 
     @cached_property
     def _safe_states(self) -> np.ndarray:
@@ -418,7 +418,9 @@ class Chain:
         # their certainty, doomed ones nothing.
         states = np.flatnonzero(self.risky)
         to_safe = self.safe[self.dest[states]].sum(axis=1) / self.faces
-        result[states] = np.clip(_System(self.dest, states, self.faces).solve(to_safe), 0, 1)
+        result[states] = np.clip(
+            _System(self.dest, states, self.faces, self.turns.die).solve(to_safe), 0, 1
+        )
         return result
 
     @cached_property
@@ -834,19 +836,18 @@ def _stretch_length(turns: int) -> int:
     return max(64, turns // 8)
 
 
-def _plain_pays(structure: PlainStructure) -> bool:
-    """Is the plain walk plus corrections the way to solve this board (its shape only)?"""
-    rank = structure.rank
-    return rank <= tuning.PLAIN_RANK or rank**3 <= tuning.PLAIN_RANK_WORK * structure.squares
-
-
 class _System:
-    """I - R over ``states`` (per-roll matrix R restricted to them), factorised once
-    (SuperLU) for any number of right-hand sides; or, for every position but the goal
-    with the plain walk's shape, solved as that walk plus corrections (``band``)."""
+    """I - R over ``states`` (per-roll matrix R restricted to them), solved as the plain
+    walk of a ``die``-sided die plus corrections (``band``) while their rank pays, else
+    factorised once (SuperLU); either for any number of right-hand sides."""
 
     def __init__(
-        self, dest: np.ndarray, states: np.ndarray, faces: int, plain: bool = True
+        self,
+        dest: np.ndarray,
+        states: np.ndarray,
+        faces: int,
+        die: int | None = None,
+        plain: bool = True,
     ) -> None:
         size = dest.shape[0]
         self.states = states
@@ -860,11 +861,10 @@ class _System:
         if not count:
             return
         every = count == size - 1 and bool((states == np.arange(count)).all())
-        if plain and every:
-            # Every position but the goal: the plain walk plus one correction per jump
-            # (``band``), when that is the cheaper way.
-            structure = plain_structure(dest, faces)
-            if structure is not None and _plain_pays(structure):
+        if plain and pays(size - 1 - count, size - 1):
+            # The positions left out are row corrections too (``band``).
+            structure = plain_structure(dest, faces, die, None if every else states)
+            if structure is not None:
                 self._plain = PlainSolver(dest, structure)
                 return
         # faces * (I - R), one row per state: the diagonal, then one entry per face (a
@@ -1525,7 +1525,7 @@ def expected_from_table(table: TurnTable, start: int) -> float:
     if not safe[start]:
         return math.inf
     safe[goal] = False
-    system = _System(dest, np.flatnonzero(safe), table.width)
+    system = _System(dest, np.flatnonzero(safe), table.width, table.die)
     extra = system.solve(table.turn_cost(system.states))
     value = 1.0 + float(extra[system.index[start]])
     return value if math.isfinite(value) else math.nan

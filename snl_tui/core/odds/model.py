@@ -39,6 +39,8 @@ class TurnTable:
     goal: int
     width: int
     again: bool
+    die: int
+    """The die's faces: ``width``, but under ``three_sixes`` (``width`` = die**3)."""
 
     def ends_turn(self, states: np.ndarray | slice | int = slice(None)) -> np.ndarray:
         """Per outcome of the rows ``states``: does it end the turn without winning?"""
@@ -133,11 +135,11 @@ class TurnModel:
         """What one turn does on the board with this landing table."""
         rolls = self.rolls(landing)
         if not self.rules.three_sixes:
-            return TurnTable(rolls, self.goal, self.faces, self.rules.six_again)
+            return TurnTable(rolls, self.goal, self.faces, self.rules.six_again, self.faces)
         turns = engine.turn_outcomes(rolls[: self.goal].tolist(), self.goal, self.faces)
         width = self.width
         dest = np.array([*turns, [self.goal] * width], dtype=np.int32).reshape(-1, width)
-        return TurnTable(dest, self.goal, width, False)
+        return TurnTable(dest, self.goal, width, False, self.faces)
 
 
 def reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:

@@ -12,11 +12,15 @@ from __future__ import annotations
 # -- which solver path (markov._System) ---------------------------------------------------
 
 PLAIN_RANK = 1500
-"""Up to this many corrections (jumps) the plain walk plus corrections (``band``) solves
-a system: its k x k dense solves cost less than importing scipy's sparse solver. Past it,
-while k^3 stays below ``PLAIN_RANK_WORK`` times the squares, too (a sparse factorisation
-fills in with the jumps on a large board)."""
+"""Up to this many corrections (jumps, rows that are not the plain walk's) the plain walk
+plus corrections (``band``) solves a system: its k x k dense solves cost less than
+importing scipy's sparse solver. Past it, while k^3 stays below ``PLAIN_RANK_WORK`` times
+the squares, too (a sparse factorisation fills in with the jumps on a large board)."""
 PLAIN_RANK_WORK = 20_000
+PLAIN_ENTRY_WORK = 10_000_000
+"""At most this many (entries of the row corrections) x k: the work of reading K off the
+renewal sequence. Whole turns under ``three_sixes`` make every row a correction of some
+twenty entries; past this (a few hundred squares) SuperLU's factorisation costs less."""
 REPEATED_SOLVES_RANK = 100
 """The jump effects (one solve per jump) use the plain walk while its corrections are at
 most this many (each solve a fraction of a millisecond, no scipy import: ``snl check``
