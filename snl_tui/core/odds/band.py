@@ -44,6 +44,7 @@ from .blas import one_thread
 
 REFINEMENTS = 3
 """Most steps of iterative refinement after a solve whose residual is too large."""
+EPS = float(np.finfo(float).eps)
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,8 @@ class PlainStructure:
     """Per entry of the row corrections: its column (below N)."""
     weights: np.ndarray
     """Per entry: its value (never 0)."""
+    owner: np.ndarray
+    """Per entry: which row correction (0..len(rows) - 1) it is of."""
     kept: np.ndarray | None
     """The positions of the system, ascending (None: all of 0..N - 1). The others are
     left out: their rows are corrected to 0, so their unknowns are 0 and the kept ones
@@ -77,12 +80,6 @@ class PlainStructure:
     @property
     def rank(self) -> int:
         return len(self.starts) + len(self.rows)
-
-    @cached_property
-    def owner(self) -> np.ndarray:
-        """Per entry of the row corrections: which row (0..len(rows) - 1) it is of."""
-        counts = np.diff(np.append(self.first, len(self.targets)))
-        return np.repeat(np.arange(len(self.rows)), counts)
 
 
 def pays(rank: int, squares: int, entries: int = 0) -> bool:
@@ -115,7 +112,7 @@ def plain_structure(
     if n < 1:
         return None
     table = dest[:n]
-    if (table < 0).any() or (table > n).any():
+    if table.min() < 0 or table.max() > n:
         return None
     left_out: np.ndarray | None = None
     if kept is not None and len(kept) < n:
@@ -132,7 +129,9 @@ def plain_structure(
     candidates = np.flatnonzero(irregular)
     if not pays(len(starts) + len(candidates), n):
         return None
-    rows, first, targets, weights = _row_corrections(table, candidates, redirect, walk, left_out)
+    rows, first, targets, weights, owner = _row_corrections(
+        table, candidates, redirect, walk, left_out
+    )
     if not pays(len(starts) + len(rows), n, len(targets)):
         return None
     return PlainStructure(
@@ -145,30 +144,34 @@ def plain_structure(
         first,
         targets,
         weights,
+        owner,
         None if left_out is None else np.flatnonzero(~left_out),
     )
 
 
-def _counted(squares: int, faces: int) -> np.ndarray:
-    """``min(p + d, N)`` for p < N and d = 1..faces: where the plain walk counts, N past
-    the last square (shared and read-only on boards of up to ``SHARED_COUNTS`` cells)."""
+def _counted(squares: int, faces: int) -> tuple[np.ndarray, np.ndarray]:
+    """(counted, inside): ``min(p + d, N)`` for p < N and d = 1..faces, where the plain
+    walk counts (N past the last square), and whether that is below N (shared and
+    read-only on boards of up to ``SHARED_COUNTS`` cells)."""
     if squares * faces <= SHARED_COUNTS:
         return _shared_counted(squares, faces)
     counted = np.arange(squares, dtype=np.int64)[:, None] + np.arange(1, faces + 1)
     np.minimum(counted, squares, out=counted)
-    return counted
+    return counted, counted < squares
 
 
 SHARED_COUNTS = 1 << 16
-"""Largest ``_counted`` kept for every board of its size and die (512 KiB)."""
+"""Largest ``_counted`` kept for every board of its size and die (576 KiB)."""
 
 
 @lru_cache(maxsize=16)
-def _shared_counted(squares: int, faces: int) -> np.ndarray:
+def _shared_counted(squares: int, faces: int) -> tuple[np.ndarray, np.ndarray]:
     counted = np.arange(squares, dtype=np.int64)[:, None] + np.arange(1, faces + 1)
     np.minimum(counted, squares, out=counted)
+    inside = counted < squares
     counted.flags.writeable = False
-    return counted
+    inside.flags.writeable = False
+    return counted, inside
 
 
 def _jumps(
@@ -182,19 +185,17 @@ def _jumps(
     agree on; a row whose rolls disagree, or which keeps a roll past the goal on the
     board (the overshoot rule), is irregular: it gets a row correction."""
     n = table.shape[0]
-    counted = _counted(n, faces)
-    redirect = np.arange(n + 1)
-    voting = counted < n
+    counted, voting = _counted(n, faces)
     if left_out is not None:
         voting = voting & ~left_out[:, None]
+    redirect = np.arange(n + 1)
     moved = voting & (table != counted)
-    if moved.any():
-        redirect[counted[moved]] = table[moved]
-        disputed = voting & (table != redirect[counted])
-        if disputed.any():
-            _settle_disputes(table, counted, voting, redirect, disputed)
-    irregular = (table != redirect[counted]).any(axis=1)
-    return redirect, irregular
+    redirect[counted[moved]] = table[moved]
+    mismatch = table != redirect[counted]
+    if (mismatch & voting).any():
+        _settle_disputes(table, counted, voting, redirect, mismatch & voting)
+        mismatch = table != redirect[counted]
+    return redirect, mismatch.any(axis=1)
 
 
 def _settle_disputes(
@@ -225,33 +226,47 @@ def _row_corrections(
     redirect: np.ndarray,
     faces: int,
     left_out: np.ndarray | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(rows, first, targets, weights): per candidate row p, R's row minus the walk's
-    with its jumps, ``m_p - r_p``, in exact integer units (1 / lcm(width, faces)) so that
-    what both rows share cancels to 0; the rows where nothing is left drop out."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, first, targets, weights, owner): per candidate row p, R's row minus the
+    walk's with its jumps, ``m_p - r_p``, in exact integer units (1 / lcm(width, faces))
+    so that what both rows share cancels to 0; the rows where nothing is left drop out
+    (``PlainStructure`` says what each array is)."""
     n, width = table.shape
     count = len(candidates)
     if not count:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, np.zeros(0)
+        return empty, empty, empty, np.zeros(0), empty
     unit = math.lcm(width, faces)
     plus = table[candidates].astype(np.int64)
     if left_out is not None:
         plus[left_out[candidates]] = n  # a row left out is 0: every outcome dropped
-    minus = redirect[_counted(n, faces)[candidates]]
+    minus = redirect[_counted(n, faces)[0][candidates]]
     span = n + 1
     base = np.arange(count, dtype=np.int64)[:, None] * span
-    keys = np.concatenate(((base + plus).ravel(), (base + minus).ravel()))
-    values = np.concatenate(
-        (np.full(plus.size, unit // width, dtype=np.int64), np.full(minus.size, -(unit // faces)))
-    )
-    cells, totals = _grouped(keys, values, count * span)
-    owner, targets = np.divmod(cells, span)
-    inside = targets < n
-    owner, targets, totals = owner[inside], targets[inside], totals[inside]
-    local = np.flatnonzero(np.bincount(owner, minlength=count))
-    first = np.searchsorted(owner, local)
-    return candidates[local], first, targets, totals / unit
+    bins = count * span
+    if bins <= 4 * (plus.size + minus.size) + 4096:  # by counting, in a (row, square) grid
+        sums = np.bincount((base + plus).ravel(), minlength=bins) * (unit // width)
+        sums -= np.bincount((base + minus).ravel(), minlength=bins) * (unit // faces)
+        grid = sums.reshape(count, span)[:, :n]
+        owner, targets = np.nonzero(grid)
+        totals = grid[owner, targets].astype(float)
+    else:  # by sorting
+        keys = np.concatenate(((base + plus).ravel(), (base + minus).ravel()))
+        values = np.concatenate(
+            (
+                np.full(plus.size, unit // width, dtype=np.int64),
+                np.full(minus.size, -(unit // faces)),
+            )
+        )
+        cells, totals = _grouped(keys, values, bins)
+        owner, targets = np.divmod(cells, span)
+        inside = targets < n
+        owner, targets, totals = owner[inside], targets[inside], totals[inside]
+    fresh = np.empty(len(owner), dtype=bool)  # the first entry of each row
+    fresh[:1] = True
+    np.not_equal(owner[1:], owner[:-1], out=fresh[1:])
+    first = np.flatnonzero(fresh)
+    return candidates[owner[first]], first, targets, totals / unit, np.cumsum(fresh) - 1
 
 
 def _grouped(keys: np.ndarray, values: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
@@ -348,10 +363,6 @@ class PlainSolver:
         self.n = n
         self.faces = faces
         self.width = structure.width
-        self._padded = np.empty(n + 2)
-        self._padded[: n + 1] = Renewal.of(faces, n + 1).values
-        self._padded[n + 1] = 0.0
-        self.renewal = self._padded[: n + 1]
         toeplitz, self._reach = _blocks(faces)
         block = min(tuning.BLOCK, n)
         self._toeplitz = toeplitz[:block, :block]
@@ -373,7 +384,15 @@ class PlainSolver:
                 band[faces - d, d:] = -1.0 / faces
             band[faces] = 1.0
             self._band = band
-        self._k = self._correction_matrix()
+        # A system smaller than a block has (I - R0)^-1 as a matrix already (the block's
+        # upper left corner, with a row of zeros for the goal): U and V are then small
+        # dense matrices, and K and every solve are a few products.
+        self._explicit: tuple[np.ndarray, np.ndarray] | None = None
+        if n < tuning.BLOCK:
+            self._explicit = self._dense_corrections(toeplitz[: n + 1, :n])
+            self._k = np.eye(structure.rank) - self._explicit[1] @ self._explicit[0]
+        else:
+            self._k = self._correction_matrix()
 
     # -- the plain walk ----------------------------------------------------------------
 
@@ -459,6 +478,19 @@ class PlainSolver:
             columns = order[np.arange(total) - np.repeat(first - low, counts)]
             result[rows, columns] = renewal[below[columns] - above[rows]]
         return result
+
+    @cached_property
+    def _padded(self) -> np.ndarray:
+        """u(0..N), then a 0 (the entry ``_g`` reads for a negative gap)."""
+        padded = np.empty(self.n + 2)
+        padded[: self.n + 1] = Renewal.of(self.faces, self.n + 1).values
+        padded[self.n + 1] = 0.0
+        return padded
+
+    @property
+    def renewal(self) -> np.ndarray:
+        """u(0..N): the plain walk's expected visits of the square m ahead."""
+        return self._padded[: self.n + 1]
 
     @cached_property
     def _settled(self) -> int:
@@ -550,7 +582,29 @@ class PlainSolver:
         )
         return factored
 
+    def _dense_corrections(self, inverse: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(W, V^T): W = (I - R0)^-1 U (n x k) and V^T (k x n) as matrices, from the
+        walk's inverse ``inverse`` (rows 0..N, the goal's 0)."""
+        s = self.structure
+        n, k = self.n, len(s.starts)
+        columns = np.concatenate((s.starts, s.rows))
+        w = inverse[:n, columns]  # (I - R0)^-1 e_row; a jump's U is R0 e_start
+        w[s.starts, np.arange(k)] -= 1.0  # (I - R0)^-1 R0 e_start = (G - I) e_start
+        vt = np.zeros((s.rank, n + 1))
+        vt[np.arange(k), s.ends] = 1.0  # the goal's column is dropped below
+        vt[np.arange(k), s.starts] = -1.0  # a jump never ends where it starts
+        vt[k + s.owner, s.targets] = s.weights  # each (row, target) once
+        return w, vt[:, :n]
+
     def _raw_solve(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
+        if self._explicit is not None:
+            w_matrix, vt = self._explicit
+            if not transposed:
+                y = self.plain(rhs)
+                result: np.ndarray = y + w_matrix @ self._solve_k(vt @ y, False)
+                return result
+            small = self._solve_k(w_matrix.T @ rhs, True)
+            return self.plain_transposed(rhs + vt.T @ small)
         s = self.structure
         k = len(s.starts)
         tail = rhs.shape[1:]
@@ -569,7 +623,7 @@ class PlainSolver:
             spread = jumps.copy()
             spread[s.rows] += w[k:]  # distinct rows
             # (I - R0)^-1 U w = (I - R0)^-1 (jumps + rows) - jumps
-            result: np.ndarray = y + self.plain(spread) - jumps
+            result = y + self.plain(spread) - jumps
             return result
         y = self.plain_transposed(rhs)
         # U^T y: per jump (R0 e_start)^T y = (y(start - f) + ... + y(start - 1)) / f;
@@ -610,9 +664,12 @@ class PlainSolver:
                 result: np.ndarray = columns - total
             else:
                 ext = np.concatenate((columns, np.zeros((1, columns.shape[1]))))
-                summed = ext[table[:, 0]]
-                for face in range(1, width):
-                    summed += ext[table[:, face]]
+                if table.size * columns.shape[1] <= GATHER_CELLS:
+                    summed = ext[table].sum(axis=1)
+                else:
+                    summed = ext[table[:, 0]]
+                    for face in range(1, width):
+                        summed += ext[table[:, face]]
                 result = columns - summed / width
             if left is not None:
                 result[left] = columns[left]
@@ -626,6 +683,8 @@ class PlainSolver:
             if wide is not None:
                 rows, targets, weights = wide
                 spread = np.bincount(targets, weights * share[rows], minlength=n + 1)
+            elif table.size <= GATHER_CELLS:
+                spread = np.bincount(table.ravel(), np.repeat(share / width, width), n + 1)
             else:
                 share /= width
                 spread = np.zeros(n + 1)
@@ -657,7 +716,7 @@ class PlainSolver:
         return self._checked_solve(rhs, transposed)
 
     def _checked_solve(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
-        eps = float(np.finfo(float).eps)
+        eps = EPS
         b = np.ascontiguousarray(rhs, dtype=float)
         # One BLAS thread: the block products and the k x k solve are small (``blas``).
         with warnings.catch_warnings(), np.errstate(all="ignore"), one_thread():
@@ -669,13 +728,9 @@ class PlainSolver:
                 residual = b - self.apply(x, transposed)
                 # Column by column: each right-hand side against its own size.
                 n = self.n
-                scale = np.max(np.abs(b.reshape(n, -1)), axis=0, initial=0.0) + 2.0 * np.max(
-                    np.abs(x.reshape(n, -1)), axis=0, initial=0.0
-                )
-                if (
-                    np.max(np.abs(residual.reshape(n, -1)), axis=0, initial=0.0)
-                    <= 4.0 * eps * scale
-                ).all():
+                scale = np.abs(b.reshape(n, -1)).max(axis=0)
+                scale += 2.0 * np.abs(x.reshape(n, -1)).max(axis=0)
+                if (np.abs(residual.reshape(n, -1)).max(axis=0) <= 4.0 * eps * scale).all():
                     return x
                 x = x + self._raw_solve(residual, transposed)
         return np.full(b.shape, math.nan)
@@ -691,13 +746,16 @@ class PlainSolver:
         largest = float(np.max(np.abs(rolls)))
         if not math.isfinite(largest):
             return math.inf
-        return 8.0 * float(np.finfo(float).eps) * max(largest, 1.0)
+        return 8.0 * EPS * max(largest, 1.0)
 
 
 OUTER_GATHER = 1 << 16
 """Up to this many entries a block of K is read off the renewal sequence by one gather."""
 ROW_CELLS = 1 << 20
 """Entries of the row corrections times K's columns worked out at a time (8 MiB)."""
+GATHER_CELLS = 1 << 16
+"""Up to this many outcomes (times right-hand sides) the residual gathers them at once;
+past it one face at a time (no table-sized temporary)."""
 FACE_BY_FACE = 16
 """Up to this many outcomes a row, the residual is summed one outcome at a time (no
 table-sized temporary); past it (whole turns under ``three_sixes``), over each row's
