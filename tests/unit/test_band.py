@@ -229,6 +229,26 @@ def test_any_turn_table_is_the_walk_plus_corrections(
     assert_solves_match(dest, faces, faces, None, seed)
 
 
+@pytest.mark.parametrize("three", [False, True])
+def test_corrections_past_one_block(three: bool) -> None:
+    """Past one block of the back-substitution (K read off the renewal sequence, solves
+    a block at a time): a three_sixes table on 17 x 17 squares with a four-sided die,
+    and a 24 x 24 board solved over a third of its positions left out."""
+    if three:
+        rules = Rules(faces=4, six_again=True, three_sixes=True)
+        board = random_board(17, 30, seed=5, rules=rules)
+        kept = None
+    else:
+        board = random_board(24, 60, seed=6, rules=Rules(overshoot="bounce"))
+        kept = np.flatnonzero(np.random.default_rng(2).random(board.goal) > 0.3)
+    model = TurnModel.of(board)
+    table = model.table(model.landing_of(board))
+    assert board.goal > 256
+    structure = plain_structure(table.dest, table.width, table.die, kept)
+    assert structure is not None and len(structure.rows) > 100
+    assert_well_conditioned_solves_match(table.dest, table.width, table.die, kept, 4)
+
+
 def test_rolls_that_disagree_leave_the_jump_to_the_most() -> None:
     """A square most rolls reach plainly keeps no jump when one row's roll onto it goes
     elsewhere: that row alone is corrected."""

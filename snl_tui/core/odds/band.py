@@ -1,4 +1,4 @@
-"""The chain's linear systems I - R solved as the plain walk plus one correction per jump.
+"""The chain's linear systems I - R solved as the plain walk plus corrections.
 
 Without jumps and away from the goal, one roll from square c goes to c + d (d = 1..f,
 each 1/f): the per-roll matrix of this *plain walk*, R0, is a band that looks the same
@@ -6,23 +6,32 @@ from every square, so (I - R0)^-1 is known in closed form: its entry (c, q) is u
 the renewal sequence (u(0) = 1, u(m) = (u(m - 1) + ... + u(m - f)) / f: the expected
 visits of a square m ahead), which settles at 2 / (f + 1) within a few hundred terms.
 Applying it to a vector is a back-substitution, done here a block at a time with the
-block's Toeplitz inverse (numpy, no Python loop per square).
+block's Toeplitz inverse (numpy, no Python loop per square); a system smaller than one
+block has that inverse as a matrix outright.
 
-A board is that walk plus its jumps and the overshoot rule near the goal. Every jump
-changes R by a rank-one matrix (the rolls that reach its start go to its end instead),
-the overshoot rule changes the last few rows, so R = R0 + U V^T with one column in U
-and V per jump (and per changed row near the goal), and the Woodbury identity turns
-I - R into one dense k x k system K = I - V^T (I - R0)^-1 U, whose entries are read off
-the renewal sequence. For a board with k jumps the work is a k x k factorisation and a
-few passes over the squares: a 1000 x 1000 board with 2,000 jumps in a fraction of a
-second, where a sparse factorisation of I - R fills in to millions of entries.
+Every system the chain solves is that walk plus corrections, each of rank one:
 
-``plain_structure`` reads the structure off the chain's roll array (the engine's own
-table, so no rule is re-derived here) and returns None when the array is not of this
-shape (``three_sixes`` turn tables, positions left out of the system): the caller then
-factorises I - R directly. Every solve checks its residual against the roll array and
-refines it until it is as small as a backward-stable solve's, so the error bound of
-the caller (``8 eps cond``) holds for this solver too.
+* a **jump**: the rolls that reach its start go to its end instead (R0's column moves);
+* a **row correction** for every row that is not the walk's with those jumps: R's row
+  minus the walk's (``m_p - r_p``, what both share cancelling exactly). These are the
+  rows the overshoot rule changes near the goal, every row of a ``three_sixes`` table
+  (a whole turn is the die's walk plus some twenty entries), a row whose rolls disagree
+  about a square (a rule no jump explains), and every position left out of the system
+  (a board with traps solves over the positions that finish surely): its row becomes 0,
+  so its unknown is 0 and the kept ones solve the system over the kept positions alone.
+
+So R = R0 + U V^T with k columns, and the Woodbury identity turns I - R into one dense
+k x k system K = I - V^T (I - R0)^-1 U, whose entries are read off the renewal sequence,
+plus a few passes over the squares per solve: a 1000 x 1000 board with 2,000 jumps in a
+fraction of a second, where a sparse factorisation of I - R fills in to millions of
+entries; classic under ``three_sixes`` (a correction per row) with no scipy import.
+
+``plain_structure`` reads the structure off the turn table (the engine's own, so no rule
+is re-derived here), and the rank decides (``pays``): while k (and the rows' entries)
+stay small against the size, this path; else None, and the caller factorises I - R
+with SuperLU. Every solve checks its residual against the turn table and refines it
+until it is as small as a backward-stable solve's, so the error bound of the caller
+(``8 eps cond``) holds for this solver too.
 
 numpy only (no scipy import) below ``tuning.LAPACK_SQUARES``; from there on LAPACK through
 scipy: the banded back-substitution, and K factorised once for every solve (the 1000 x

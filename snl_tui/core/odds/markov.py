@@ -20,15 +20,17 @@ What is computed, once per board and cached (boards are immutable and hashable):
   transposed system). Two paths, chosen by the system's size and shape only (never by
   what is imported):
 
-  - the plain walk plus one correction per jump (``band``), for a system of every
-    position but the goal whose roll table has that shape and few enough jumps
-    (``_plain_pays``): most boards under most rules. Needed by the 1000 x 1000 boards
-    of ``benchmarks/analysis.py`` (``snl analyze`` on them), where a sparse
-    factorisation fills in, and it needs no scipy, which a short ``snl analyze`` on a
-    small board would otherwise spend most of its time importing;
-  - one sparse LU factorisation (SuperLU) for every other system: ``three_sixes`` turn
-    tables, boards with traps (a subset of the positions), many jumps on a small
-    board, and the jump effects' many solves (``factorised_system``);
+  - the plain walk plus corrections (``band``): every system is the walk of the die
+    plus a rank-one correction per jump and per row that is not the walk's (the
+    overshoot rows, every whole turn under ``three_sixes``, each position left out of
+    the system), taken while that rank stays small against the size (``band.pays``):
+    most boards under every rule, with no scipy, which a short ``snl analyze`` would
+    otherwise spend most of its time importing; the 1000 x 1000 boards of
+    ``benchmarks/analysis.py`` need it too, where a sparse factorisation fills in;
+  - one sparse LU factorisation (SuperLU) past that: more jumps than ``tuning.PLAIN_RANK``
+    on a board too small for them to pay, ``three_sixes`` tables of more than a few
+    hundred squares, systems over a small part of a large board, and the jump effects'
+    many solves past ``tuning.REPEATED_SOLVES_RANK`` corrections (``factorised_system``);
 * the probability of ever finishing (a second factorisation, only when some position
   finishes with a probability strictly between 0 and 1);
 * the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
@@ -861,7 +863,8 @@ class _System:
         if not count:
             return
         every = count == size - 1 and bool((states == np.arange(count)).all())
-        if plain and pays(size - 1 - count, size - 1):
+        ascending = every or bool((states[1:] > states[:-1]).all())
+        if plain and ascending and pays(size - 1 - count, size - 1):
             # The positions left out are row corrections too (``band``).
             structure = plain_structure(dest, faces, die, None if every else states)
             if structure is not None:
