@@ -147,6 +147,9 @@ class RoomClient:
         """Why the last connection could not be made, in words ("connection refused")."""
         self.last_refusal: ProtocolError | None = None
         """The room's last refusal, final or not (a name already playing, say)."""
+        self.resyncs = 0
+        """How many times the client found its game out of step with the host's (or a
+        frame garbled) and asked for the whole state again."""
         self._websocket: ClientConnection | None = None
         self._closing = False
         self._changed = asyncio.Condition()
@@ -318,6 +321,7 @@ class RoomClient:
             self.last_error = shown_text(str(problem))
             in_step = False
         if not in_step:
+            self.resyncs += 1
             await websocket.send(encode("sync"))  # out of step or garbled: the state again
         await self._notify()
 
@@ -389,7 +393,9 @@ class RoomClient:
             self.last_error = f"the game is longer than a room plays ({MAX_HISTORY} rolls)"
             return False
         try:
-            outcome = session.move(message["die"])
+            # The host rolled this die: the engine's roll, so house rules (three sixes
+            # cancel the turn) act here exactly as on the host.
+            outcome = session.take_roll(message["die"])
         except SnlError:
             return False
         self.status = _status(message["status"])
