@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import shlex
 import socket
 import sys
@@ -49,6 +50,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from ..core.text import parse_whole, quote
+from ..net.guard import DOOR_KEY_ENV, DOOR_KEY_HEADER, VISITOR_ENV, VISITOR_HEADER
 from .common import whole_number
 
 DEFAULT_HOST = "127.0.0.1"
@@ -182,10 +184,17 @@ def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
 
 
 def join_command(
-    room: str, name: str, password: str | None, no_animation: bool, numbered: bool
+    room: str,
+    name: str,
+    password: str | None,
+    no_animation: bool,
+    numbered: bool,
+    visitor: str | None = None,
 ) -> str:
     """One browser tab's ``snl join`` (``numbered``: Guest, Guest 2, ... for tabs that
-    all have the same name), under the data limit."""
+    all have the same name), under the data limit. ``visitor``: the tab's address, for
+    the room's per-address caps (believed only with the door key the process inherits
+    from this one's environment: ``net.guard``)."""
     words = [sys.executable, "-m", "snl_tui", "join", room, "--name", name]
     words.append("--no-screen-reader")  # a browser tab: see play_command
     if numbered:
@@ -194,7 +203,10 @@ def join_command(
         words += ["--password", password]
     if no_animation:
         words.append("--no-animation")
-    return f"ulimit -d {MEMORY_LIMIT_MB * 1024} && exec {shlex.join(words)}"
+    limit = f"ulimit -d {MEMORY_LIMIT_MB * 1024}"
+    if visitor is not None:
+        limit += f" && export {VISITOR_ENV}={shlex.quote(visitor)}"
+    return f"{limit} && exec {shlex.join(words)}"
 
 
 def room_link(origin: str, code: str) -> str:
@@ -379,6 +391,9 @@ def _server_class() -> type[Any]:
             self.quiet = quiet
             self.link_origin = link_origin
             """The origin friends reach this door at (a proxy's, from --allow-origin)."""
+            self.door_key = (os.environ.get(DOOR_KEY_ENV) or None) if room else None
+            """``snl host --web``'s door key (its environment): the room then counts each
+            visitor as their own address (``net.guard``)."""
 
         async def _make_app(self) -> web.Application:
             # textual-serve's routes (its only hook for them), with two changes: the
@@ -474,7 +489,9 @@ def _server_class() -> type[Any]:
             try:
                 async with (
                     aiohttp.ClientSession() as session,
-                    session.ws_connect(target.uri, max_msg_size=0) as inside,
+                    session.ws_connect(
+                        target.uri, max_msg_size=0, headers=self.visitor_headers(request)
+                    ) as inside,
                 ):
                     await _pump(outside, inside)
             except (aiohttp.ClientError, OSError):
@@ -482,6 +499,13 @@ def _server_class() -> type[Any]:
             if not outside.closed:
                 await outside.close(code=1013, message=b"the room is not reachable")
             return outside
+
+        def visitor_headers(self, request: web.Request) -> dict[str, str]:
+            """What tells the room whose connection this is (with the host's door key,
+            which only this machine's door has: ``net.guard``); nothing without a key."""
+            if self.door_key is None or request.remote is None:
+                return {}
+            return {DOOR_KEY_HEADER: self.door_key, VISITOR_HEADER: request.remote}
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             if self.room is not None:
@@ -629,7 +653,8 @@ def _server_class() -> type[Any]:
             password, no_animation = self.room_options
             if password is not None:
                 password = request.query.get("password", "")[:128]
-            command = join_command(str(self.room), name, password, no_animation, False)
+            visitor = request.remote if self.door_key is not None else None
+            command = join_command(str(self.room), name, password, no_animation, False, visitor)
             self.sessions += 1  # no await since the check: no other session in between
             try:
                 return await self.play(request, command)

@@ -33,6 +33,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from ..core.engine import Turn
 from ..core.errors import SnlError
 from ..core.session import GameSession
+from .guard import DoorPass, is_loopback
 from .protocol import (
     MAX_CHAT,
     MAX_HISTORY,
@@ -107,7 +108,10 @@ class RoomClient:
         open_timeout: float = 10.0,
         ping_interval: float | None = 10.0,
         ping_timeout: float | None = 10.0,
+        door: DoorPass | None = None,
     ) -> None:
+        """``door``: this client is a browser door's tab (``snl serve --room``), and says
+        whose (sent to a room on this machine only: the key is the host's secret)."""
         self.address = parse_address(address) if isinstance(address, str) else address
         self.name = name
         self.password = password
@@ -126,6 +130,9 @@ class RoomClient:
             "compression": None,
             "proxy": None,
         }
+        here = is_loopback(self.address.host) or self.address.host == "localhost"
+        if door is not None and here and not self.address.web:
+            self._options["additional_headers"] = door.headers()
         # What the room looks like, as far as the last message said.
         self.session: GameSession | None = None
         self.status: str | None = None
