@@ -27,6 +27,7 @@ screen does happens in its own message loop and no key ever waits on the network
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,6 +53,10 @@ NOTIFICATION = "\x1b]9;snl: your turn\x07\x1b]777;notify;snl;your turn\x07"
 OSC 777: foot, Ghostty, urxvt...); terminals without them ignore both."""
 TITLE = "\x1b]2;{}\x07"
 """A window title (OSC 2): a browser tab's title, through the page of ``snl serve``."""
+
+MAX_NOTES = 200
+"""Chat lines and notices a room's screen keeps, to show them again when the whole game
+is shown afresh (a reconnect's full state, a new game)."""
 
 ROOM_HIDDEN = frozenset(
     {"new_game", "load_board", "switch_mode", "edit", "undo", "pick", "choose_die"}
@@ -103,6 +108,10 @@ class RoomScreen(GameScreen):
         """How many times this screen rang for its turn (tests read it)."""
         self.muted: set[str] = set()
         """Whom the host muted from this screen (the dialog offers to undo it)."""
+        self.notes: deque[tuple[int, int, str]] = deque(maxlen=MAX_NOTES)
+        """The log's chat lines and notices, the last ``MAX_NOTES``: (the game's number,
+        the moves shown before it, the line). A full state (a reconnect, a resync)
+        rebuilds the log from the moves; these go back in between them."""
         client.listener = self._heard
 
     def _heard(self, event: ClientEvent) -> None:
@@ -160,8 +169,31 @@ class RoomScreen(GameScreen):
         else:
             text = f"-- {event.message}"
             self.notify(escape_controls(event.message or ""), markup=False)
+        text = escape_controls(text)
         if self.panels_mounted:
-            self.query_one(MoveLog).write_note(escape_controls(text))
+            log = self.query_one(MoveLog)
+            self.notes.append((self.session.game_index, log.line_count, text))
+            log.write_note(text)
+        else:  # mount_panels shows the log, these notes with it
+            self.notes.append((self.session.game_index, len(self.session.game.history), text))
+
+    def _show_everything(self) -> None:
+        super()._show_everything()
+        self._show_notes()
+
+    def _show_notes(self) -> None:
+        """The log afresh: the game's moves with the kept notes back between them (a
+        note from an earlier game comes before this game's first move)."""
+        if not self.notes:
+            return
+        game, log = self.session.game, self.query_one(MoveLog)
+        history, players = game.history, game.players
+        log.show_history([], players)
+        for index, moves, text in self.notes:
+            at = min(moves, len(history)) if index == self.session.game_index else 0
+            log.catch_up(history[: max(at, log.line_count)], players)
+            log.write_note(text)
+        log.catch_up(history, players)
 
     def _close_game_over(self) -> None:
         """Someone started a new game: the last game's dialog closes on every screen

@@ -14,7 +14,7 @@ from snl_tui.screens.winner import GameOverScreen
 from snl_tui.widgets.move_log import MoveLog
 from snl_tui.widgets.players import PlayersPanel
 from tests.app.test_room_screen import SIZE, joined, room_settings, wait_until
-from tests.unit.net.rooms import FAST_BACKOFF, WAIT, address, play_to_end, serving
+from tests.unit.net.rooms import FAST_BACKOFF, WAIT, address, cut, play_to_end, serving
 
 
 async def host_joined(port: int, room: Room, name: str) -> RoomClient:
@@ -128,6 +128,31 @@ async def test_a_new_game_closes_the_last_games_dialog_everywhere_and_says_who()
             await wait_until(
                 pilots, lambda: any("Ann started a new game" in t for t in log_lines(screens[1]))
             )
+
+
+async def test_a_reconnects_full_state_keeps_the_chat_between_the_moves() -> None:
+    async with serving(None) as (server, port):
+        room = server.open_room(room_settings("Ann", "Bob"))
+        ann, bob = await joined(port, room, "Ann"), await joined(port, room, "Bob")
+        app = party_app(ann)
+        async with app.run_test(size=SIZE) as pilot:
+            screen: RoomScreen = app.screen  # type: ignore[assignment]
+            await wait_until([pilot], lambda: screen.ready)
+            assert await bob.chat("hi Ann")
+            await wait_until([pilot], lambda: "<Bob> hi Ann" in log_lines(screen))
+            await pilot.press("r")
+            await wait_until([pilot], lambda: len(log_lines(screen)) == 2)
+            assert await bob.react("nice")
+            await wait_until([pilot], lambda: len(log_lines(screen)) == 3)
+            before = log_lines(screen)
+            assert before[0] == "<Bob> hi Ann" and before[2] == "* Bob nice one!"
+            session, connections = screen.session, ann.connections
+            cut(ann)  # the network drops: Ann's client comes back and gets the whole game
+            await wait_until(
+                [pilot], lambda: ann.connections > connections and screen.session is not session
+            )
+            await pilot.pause()
+            assert log_lines(screen)[:3] == before
 
 
 def test_the_host_is_offered_only_what_can_be_done() -> None:
