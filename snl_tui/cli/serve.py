@@ -345,6 +345,30 @@ class InputBudget:
         return True
 
 
+PROCESS_ATTRIBUTE = "_process"
+"""Where textual-serve's ``AppService`` keeps its game's process: it offers no public
+accessor, and serve must wait for that process to exit (a slot is counted until then)
+and kill one that will not quit. ``app_process`` is the one place this private name is
+used; tests/unit/test_serve_bounds.py checks it against the installed textual-serve."""
+
+
+class LibraryChanged(RuntimeError):
+    """An installed library no longer works the way snl relies on."""
+
+
+def app_process(service: object) -> asyncio.subprocess.Process:
+    """The process of a started textual-serve ``AppService``; LibraryChanged, saying
+    what to look at, when textual-serve keeps it elsewhere."""
+    process = getattr(service, PROCESS_ATTRIBUTE, None)
+    if not isinstance(process, asyncio.subprocess.Process):
+        raise LibraryChanged(
+            f"textual-serve's AppService keeps no process at .{PROCESS_ATTRIBUTE} "
+            f"(found {type(process).__name__}): snl serve cannot watch its games; "
+            "see snl_tui/cli/serve.py, app_process"
+        )
+    return process
+
+
 def _server_class() -> type[Any]:
     """``SnlServer``, defined only when textual-serve can be imported."""
     import aiohttp
@@ -557,8 +581,7 @@ def _server_class() -> type[Any]:
                 debug=self.debug,
             )
             await service.start(width, height)
-            process = service._process  # textual-serve keeps it here, with no accessor
-            assert process is not None
+            process = app_process(service)
             # A game that exits by itself (quit, or a crash) closes its tab's socket.
             watcher = asyncio.ensure_future(self._close_when_done(process, websocket))
             try:

@@ -32,7 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textual import on
+from textual.app import App
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.message import Message
 
 from ..commands import keys_of
@@ -57,6 +59,28 @@ TITLE = "\x1b]2;{}\x07"
 MAX_NOTES = 200
 """Chat lines and notices a room's screen keeps, to show them again when the whole game
 is shown afresh (a reconnect's full state, a new game)."""
+
+DRIVER_ATTRIBUTE = "_driver"
+"""Where Textual's ``App`` keeps its driver. Textual has no public call that writes a
+sequence of ours (a notification, a window title); its own public ``App.bell`` and
+``App.copy_to_clipboard`` write theirs through this driver, and so does
+``terminal_write``, the one place this private name is used. The tests check it against
+the installed Textual (tests/app/test_room_party.py), so an upgrade that moves it fails
+loudly instead of silently dropping the notifications."""
+
+
+def terminal_write(app: App[object], sequence: str) -> bool:
+    """Write ``sequence`` to the app's terminal as ``App.bell`` writes BEL: through the
+    driver, between two frames. False (nothing written) when there is no terminal: a
+    headless app, or one not running."""
+    if app.is_headless:
+        return False
+    driver = getattr(app, DRIVER_ATTRIBUTE, None)
+    if not isinstance(driver, Driver):
+        return False
+    driver.write(sequence)
+    return True
+
 
 ROOM_HIDDEN = frozenset(
     {"new_game", "load_board", "switch_mode", "edit", "undo", "pick", "choose_die"}
@@ -209,18 +233,11 @@ class RoomScreen(GameScreen):
             return
         self.was_my_turn = mine
         if self.app.is_web:
-            self._write_terminal(TITLE.format("snl - your turn!" if mine else "snl"))
+            terminal_write(self.app, TITLE.format("snl - your turn!" if mine else "snl"))
         if mine and self.bell_on:
             self.rings += 1
             self.app.bell()
-            self._write_terminal(NOTIFICATION)
-
-    def _write_terminal(self, sequence: str) -> None:
-        # Textual has no public call for a notification or a title: its driver writes
-        # them as App.bell writes BEL.
-        driver = getattr(self.app, "_driver", None)
-        if driver is not None and not self.app.is_headless:
-            driver.write(sequence)
+            terminal_write(self.app, NOTIFICATION)
 
     def action_toggle_bell(self) -> None:
         self.bell_on = not self.bell_on
@@ -429,4 +446,4 @@ def _span(seconds: float) -> str:
     return f"{whole // 3600}h"
 
 
-__all__ = ["RoomScreen"]
+__all__ = ["RoomScreen", "terminal_write"]

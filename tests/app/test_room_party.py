@@ -173,3 +173,27 @@ def test_the_host_is_offered_only_what_can_be_done() -> None:
         "Let Bob chat again",
     ]
     assert host_orders(seats, own=0, to_move=0, muted=set())[0][0] != "Skip Ann's turn"
+
+
+async def test_notifications_go_where_textual_writes_its_own_bell(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Textual has no public call to write a sequence: ``terminal_write`` uses the
+    driver that ``App.bell`` writes BEL to. Checked against the installed Textual, so an
+    upgrade that moves it fails here, loudly, not silently on a player's terminal."""
+    import inspect
+
+    from textual.app import App
+    from textual.driver import Driver
+
+    from snl_tui.screens.room import DRIVER_ATTRIBUTE, terminal_write
+
+    assert f"self.{DRIVER_ATTRIBUTE}.write(" in inspect.getsource(App.bell)
+    app: App[object] = App()
+    async with app.run_test():
+        driver = getattr(app, DRIVER_ATTRIBUTE)
+        assert isinstance(driver, Driver)
+        assert terminal_write(app, "\x1b]9;hi\x07") is False  # headless: no terminal
+        written: list[str] = []
+        monkeypatch.setattr(App, "is_headless", property(lambda _: False))
+        monkeypatch.setattr(driver, "write", written.append)
+        assert terminal_write(app, "\x1b]9;hi\x07") is True
+        assert written == ["\x1b]9;hi\x07"]
