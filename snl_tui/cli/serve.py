@@ -30,6 +30,10 @@ one) before the terminal starts, and each tab runs ``snl join`` under that name 
 by ``check_name`` before any process starts). ``/room`` passes a room's websocket
 through to the room server, so ``snl join http://HOST:PORT/join/CODE`` needs no other
 port (a tunnel or a TLS proxy forwards one port). It prints its link on the first line.
+One visitor's address runs at most half of ``--max-sessions`` games at once, so one
+visitor cannot fill the door; given ``snl host``'s door key in its environment, the door
+names each visitor to the room, which then counts them as their own address
+(``net.guard``).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ import shlex
 import socket
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
@@ -402,6 +407,11 @@ def _server_class() -> type[Any]:
             super().__init__(command, host=host, port=port, title="snl", templates_path=TEMPLATES)
             self.max_sessions = max_sessions
             self.sessions = 0
+            self.tabs_per_visitor = max(1, max_sessions // 2)
+            """A room's door: the games one visitor's address may hold at once, so that one
+            visitor cannot fill the door for everyone else (``--room`` only: a local
+            ``snl serve`` has one visitor, this machine)."""
+            self.visitor_tabs: Counter[str] = Counter()
             """Game processes alive: each counts from its tab's arrival until it has exited."""
             self.hosts = host_names(host, port)
             self.allow_origins = allow_origins
@@ -669,20 +679,26 @@ def _server_class() -> type[Any]:
                 await websocket.prepare(request)
                 await websocket.close(code=1008, message=str(error).encode()[:120])
                 return websocket
-            if self.full():
+            visitor = request.remote or ""
+            if self.full() or self.visitor_tabs[visitor] >= self.tabs_per_visitor:
+                # The page says the server is full: close another tab, or try later.
                 await websocket.prepare(request)
                 await websocket.close(code=FULL_CLOSE_CODE, message=b"full")
                 return websocket
             password, no_animation = self.room_options
             if password is not None:
                 password = request.query.get("password", "")[:128]
-            visitor = request.remote if self.door_key is not None else None
-            command = join_command(str(self.room), name, password, no_animation, False, visitor)
+            named = visitor if self.door_key is not None and visitor else None
+            command = join_command(str(self.room), name, password, no_animation, False, named)
             self.sessions += 1  # no await since the check: no other session in between
+            self.visitor_tabs[visitor] += 1
             try:
                 return await self.play(request, command)
             finally:
                 self.sessions -= 1  # only now: the tab's process has exited
+                self.visitor_tabs[visitor] -= 1
+                if self.visitor_tabs[visitor] <= 0:
+                    del self.visitor_tabs[visitor]
 
     async def _pump(outside: web.WebSocketResponse, inside: Any) -> None:
         """Text frames both ways until either side closes."""

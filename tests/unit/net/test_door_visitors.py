@@ -224,7 +224,8 @@ async def door_and_room(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[tuple[
     room = server.open_room(settings(["A", "B"]))
     monkeypatch.setenv(DOOR_KEY_ENV, KEY)
     address = RoomAddress("127.0.0.1", port, room.code)
-    door = serve._server_class()("true", host="127.0.0.1", port=0, max_sessions=1, room=address)
+    door = serve._server_class()("true", host="127.0.0.1", port=0, max_sessions=4, room=address)
+    door.quit_grace = 0.5
     web = TestServer(await door._make_app(), host="127.0.0.1")
     await web.start_server()
     door.hosts = serve.host_names("127.0.0.1", web.port)
@@ -252,10 +253,56 @@ async def test_the_doors_pass_through_counts_each_browser_visitor(door_and_room:
         await until(lambda: len(server.connections) == LIMITS.per_address)
         assert {c.address for c in server.connections} == {"127.0.0.2"}
         full = await through(first)  # the room refuses it: the door closes it, 1013
-        message = await full.receive(timeout=WAIT)
+        async with asyncio.timeout(WAIT):
+            message = await full.receive()
         assert message.type == aiohttp.WSMsgType.CLOSE and full.close_code == 1013
         other = await through(second)
         await until(lambda: len(server.connections) == LIMITS.per_address + 1)
         assert {c.address for c in server.connections} == {"127.0.0.2", "127.0.0.3"}
         for websocket in [*held, other]:
             await websocket.close()
+
+
+async def test_one_visitor_runs_at_most_half_the_doors_games(
+    door_and_room: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """Each tab of a room's door is a process: one visitor's address may run half of
+    ``--max-sessions`` of them, so the other half stays for everyone else."""
+    from ..test_serve_bounds import GAME
+
+    aiohttp, _, door_port = door_and_room
+    script = tmp_path / "game.py"
+    script.write_text(GAME)
+    stand_in = f"exec {sys.executable} {script} {tmp_path / 'pid'} echo"
+    told: list[str | None] = []
+
+    def join_command(*arguments: Any) -> str:
+        told.append(arguments[-1])  # the visitor the tab's process would be told
+        return stand_in
+
+    monkeypatch.setattr(serve, "join_command", join_command)
+    first, second = (
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
+        for source in ("127.0.0.2", "127.0.0.3")
+    )
+    url = f"http://127.0.0.1:{door_port}/ws?name=Ann"
+    origin = {"Origin": f"http://127.0.0.1:{door_port}"}
+
+    async def tab(session: Any) -> Any:
+        websocket = await session.ws_connect(url, headers=origin)
+        return websocket
+
+    async with first, second:
+        games = [await tab(first) for _ in range(2)]  # max_sessions 4: 2 a visitor
+        try:
+            await until(lambda: told == ["127.0.0.2", "127.0.0.2"])
+            games.append(await tab(first))
+            async with asyncio.timeout(WAIT):  # the door's pings reset receive's timeout
+                message = await games[-1].receive()
+            assert message.type == aiohttp.WSMsgType.CLOSE, "a third game for one visitor"
+            assert games[-1].close_code == 1013
+            games.append(await tab(second))  # another visitor still gets a game
+            await until(lambda: told[-1:] == ["127.0.0.3"])
+        finally:
+            for websocket in games:
+                await websocket.close()
