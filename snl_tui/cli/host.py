@@ -404,21 +404,22 @@ class WebDoor:
     ) -> WebDoor:
         """Start the door; ``door_key`` (the room server's) goes in its environment,
         never on its command line, which every user of the machine can read."""
-        from ..net.guard import DOOR_KEY_ENV
+        from ..net.guard import DOOR_KEY_ENV, PASSWORD_ENV
         from ..net.protocol import RoomAddress
 
         local = RoomAddress(_local_host(args.host), address.port, code)
         words = [sys.executable, "-m", "snl_tui", "serve", "--room", str(local)]
         words += ["--host", args.host, "--port", str(args.web_port), "--quiet"]
-        if args.password is not None:
-            words += ["--password", args.password]
         if args.no_animation:
             words.append("--no-animation")
         for origin in args.allow_origin:
             words += ["--allow-origin", origin]
         environment = dict(os.environ)
+        environment.pop(PASSWORD_ENV, None)
         if door_key is not None:
             environment[DOOR_KEY_ENV] = door_key
+        if args.password is not None:  # not on the command line: see PASSWORD_ENV
+            environment[PASSWORD_ENV] = args.password
         process = await asyncio.create_subprocess_exec(
             *words,
             env=environment,

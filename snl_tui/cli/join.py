@@ -41,7 +41,11 @@ def add_join_parser(commands: Subcommands) -> None:
         help="your name in the room (default: your user name); the same name takes "
         "your seat back after you left",
     )
-    join.add_argument("--password", metavar="P", help="the room's password, if it has one")
+    join.add_argument(
+        "--password",
+        metavar="P",
+        help="the room's password, if it has one (or SNL_ROOM_PASSWORD in the environment)",
+    )
     join.add_argument(
         "--numbered",
         action="store_true",
@@ -58,7 +62,7 @@ def add_join_parser(commands: Subcommands) -> None:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    from ..net.guard import DoorPass
+    from ..net.guard import PASSWORD_ENV, DoorPass
     from ..net.protocol import check_name, parse_address
 
     address = parse_address(args.address)
@@ -67,11 +71,13 @@ def cmd_join(args: argparse.Namespace) -> int:
     numbered = not given or args.numbered
     names = [name, *(f"{name} {n}" for n in range(2, MAX_NAME_TRIES + 1))] if numbered else [name]
 
-    # A browser tab of `snl serve --room`: the door says whose tab it is (net.guard).
+    # A browser tab of `snl serve --room`: the door says whose tab it is (net.guard),
+    # and hands over the password it was typed in the environment, not the command line.
     door = DoorPass.from_environment(os.environ)
+    password = args.password if args.password is not None else os.environ.get(PASSWORD_ENV)
 
     async def joined() -> RoomClient:
-        return await join_room(address, names, password=args.password, watch=args.watch, door=door)
+        return await join_room(address, names, password=password, watch=args.watch, door=door)
 
     plain = screen_reader_wanted(args)
     return play_in_room(joined, animate=not args.no_animation, bell=not args.no_bell, plain=plain)

@@ -55,7 +55,13 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from ..core.text import parse_whole, quote
-from ..net.guard import DOOR_KEY_ENV, DOOR_KEY_HEADER, VISITOR_ENV, VISITOR_HEADER
+from ..net.guard import (
+    DOOR_KEY_ENV,
+    DOOR_KEY_HEADER,
+    PASSWORD_ENV,
+    VISITOR_ENV,
+    VISITOR_HEADER,
+)
 from .common import whole_number
 
 DEFAULT_HOST = "127.0.0.1"
@@ -149,7 +155,11 @@ def add_serve_parser(
         metavar="NAME",
         help="with --room: the tabs' name in the room (Guest, then Guest 2, ...)",
     )
-    serve.add_argument("--password", metavar="P", help="with --room: the room's password")
+    serve.add_argument(
+        "--password",
+        metavar="P",
+        help=f"with --room: the room's password (or {PASSWORD_ENV} in the environment)",
+    )
     serve.add_argument(
         "--quiet", action="store_true", help="print only the link (the first line), no banner"
     )
@@ -199,19 +209,21 @@ def join_command(
     """One browser tab's ``snl join`` (``numbered``: Guest, Guest 2, ... for tabs that
     all have the same name), under the data limit. ``visitor``: the tab's address, for
     the room's per-address caps (believed only with the door key the process inherits
-    from this one's environment: ``net.guard``)."""
+    from this one's environment: ``net.guard``). The password goes in the environment
+    of ``snl join``, not on its command line, which every user of the machine can read
+    for as long as the game runs (the shell's own line, until it execs, is the moment)."""
     words = [sys.executable, "-m", "snl_tui", "join", room, "--name", name]
     words.append("--no-screen-reader")  # a browser tab: see play_command
     if numbered:
         words.append("--numbered")
-    if password is not None:
-        words += ["--password", password]
     if no_animation:
         words.append("--no-animation")
-    limit = f"ulimit -d {MEMORY_LIMIT_MB * 1024}"
+    setup = [f"ulimit -d {MEMORY_LIMIT_MB * 1024}"]
+    if password is not None:
+        setup.append(f"export {PASSWORD_ENV}={shlex.quote(password)}")
     if visitor is not None:
-        limit += f" && export {VISITOR_ENV}={shlex.quote(visitor)}"
-    return f"{limit} && exec {shlex.join(words)}"
+        setup.append(f"export {VISITOR_ENV}={shlex.quote(visitor)}")
+    return " && ".join([*setup, f"exec {shlex.join(words)}"])
 
 
 def room_link(origin: str, code: str) -> str:
@@ -292,6 +304,12 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
             "address and port can play (and start processes on this machine)",
             file=err,
         )
+    # The host's door gets the room's password in the environment; taken out of it here,
+    # or every tab's snl join would inherit it and join without the password.
+    password = os.environ.pop(PASSWORD_ENV, None)
+    if args.password is not None:
+        password = args.password
+    args.password = password
     room = None
     if args.room is not None:
         from ..core.errors import SnlError

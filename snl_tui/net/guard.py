@@ -68,6 +68,10 @@ door's ``snl join`` processes inherit it)."""
 VISITOR_ENV = "SNL_DOOR_VISITOR"
 """The environment variable in which the browser door tells a tab's ``snl join`` whose
 tab it is (the visitor's address)."""
+PASSWORD_ENV = "SNL_ROOM_PASSWORD"
+"""The environment variable through which the host hands the room's password to its
+browser door, and the door a tab's typed password to its ``snl join``: a command line
+is readable by every user of the machine (``ps``), an environment only by its owner."""
 DOOR_KEY_HEADER = "X-Snl-Door-Key"
 VISITOR_HEADER = "X-Snl-Visitor"
 
@@ -187,6 +191,7 @@ def _seconds(seconds: float) -> str:
 __all__ = [
     "DOOR_KEY_ENV",
     "LOOPBACK",
+    "PASSWORD_ENV",
     "VISITOR_ENV",
     "DoorPass",
     "PasswordGuard",

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from snl_tui.cli.main import main
 from snl_tui.net.guard import (
     DOOR_KEY_ENV,
     DOOR_KEY_HEADER,
+    PASSWORD_ENV,
     VISITOR_ENV,
     VISITOR_HEADER,
     DoorPass,
@@ -165,8 +167,8 @@ def test_only_a_local_peer_with_the_key_names_a_real_address(
 def test_a_tabs_join_process_is_told_its_visitor_in_its_environment() -> None:
     """The door's command exports the visitor; the key comes from the door's own
     environment (never the command line); ``snl join`` reads both back."""
-    command = serve.join_command("127.0.0.1:8765/ABCDEF", "Ann", None, False, False, ANN)
-    assert KEY not in command
+    command = serve.join_command("127.0.0.1:8765/ABCDEF", "Ann", "pass word", False, False, ANN)
+    assert KEY not in command and "pass word" not in command.partition(" && exec ")[2]
     prefix, _, _ = command.partition(" && exec ")
     reader = "import os, json; print(json.dumps(dict(os.environ)))"
     shown = subprocess.run(
@@ -177,20 +179,23 @@ def test_a_tabs_join_process_is_told_its_visitor_in_its_environment() -> None:
         timeout=WAIT,
         check=True,
     )
-    assert DoorPass.from_environment(json.loads(shown.stdout)) == DoorPass(KEY, ANN)
+    environment = json.loads(shown.stdout)
+    assert DoorPass.from_environment(environment) == DoorPass(KEY, ANN)
+    assert environment[PASSWORD_ENV] == "pass word"
     assert DoorPass.from_environment({DOOR_KEY_ENV: KEY}) is None
     assert VISITOR_ENV not in serve.join_command("r", "Ann", None, False, False)
 
 
 def test_snl_join_in_a_tab_counts_as_its_visitor(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``snl join``, as the door starts it (the key and its visitor in its environment),
-    presents its visitor to the room."""
+    """``snl join``, as the door starts it (the key, its visitor and the password in its
+    environment), presents its visitor to the room and gets in with the password."""
     host = ServerThread()
     try:
         host.server.door_key = KEY
-        room = host.open_room("A", "B")
+        room = host.open_room("A", "B", password="sesame")
         monkeypatch.setenv(DOOR_KEY_ENV, KEY)
         monkeypatch.setenv(VISITOR_ENV, BOB)
+        monkeypatch.setenv(PASSWORD_ENV, "sesame")  # the password typed in the tab
         seen: list[set[str]] = []
 
         async def addresses() -> set[str]:
@@ -306,3 +311,64 @@ async def test_one_visitor_runs_at_most_half_the_doors_games(
         finally:
             for websocket in games:
                 await websocket.close()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def test_the_password_and_the_door_key_are_on_no_command_line(tmp_path: Path) -> None:
+    """``snl host --web --password P``: the door process (and what its tabs run) never
+    has the password or the door key in its command line, which ``ps`` shows every user
+    of the machine; the door still knows the room has a password (its page asks)."""
+    pytest.importorskip("textual_serve", reason="snl serve needs the web extra")
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        web_port = probe.getsockname()[1]
+    command = ["host", "--port", "0", "--web", "--web-port", str(web_port)]
+    host = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", *command, "--password", "sesame", "--no-save"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, PASSWORD_ENV: "not-this-one"},
+    )
+    try:
+        assert host.stdout is not None
+        first = host.stdout.readline()
+        link = host.stdout.readline().split()[2]
+        assert first.startswith("snl join ") and "/join/" in link, (first, link)
+        deadline = time.monotonic() + WAIT
+        while not (doors := _children(host.pid)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(doors) == 1
+        door = doors[0]
+        command_line = Path(f"/proc/{door}/cmdline").read_bytes().decode()
+        assert "serve" in command_line and "--room" in command_line
+        assert "sesame" not in command_line and "--password" not in command_line
+        environment = Path(f"/proc/{door}/environ").read_bytes().decode().split("\0")
+        assert f"{PASSWORD_ENV}=sesame" in environment  # the host's, not the one it had
+        assert any(line.startswith(f"{DOOR_KEY_ENV}=") for line in environment)
+        page = ""
+        while not page:  # the door says its link as it starts, a moment before it listens
+            try:
+                with urllib.request.urlopen(link, timeout=WAIT) as answer:
+                    page = answer.read().decode()
+            except OSError:
+                assert time.monotonic() < deadline, "the door never answered"
+                time.sleep(0.05)
+        assert 'type="password"' in page
+        # What a tab of the door runs: no password on the line, the typed one in the
+        # environment (the room's password, from the host, is not inherited).
+        command = serve.join_command("127.0.0.1:1/ABCDEF", "Ann", "typed", False, False)
+        assert "typed" not in command.partition(" && exec ")[2]
+    finally:
+        host.terminate()
+        host.wait(WAIT)
