@@ -283,10 +283,14 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
         print(INSTALL_HINT, file=err)
         return EXIT_USAGE
     try:
-        socket.getaddrinfo(args.host, args.port, proto=socket.IPPROTO_TCP)
+        found = socket.getaddrinfo(args.host, args.port, proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError):
         print(f"snl serve: cannot resolve the host {quote(args.host)}", file=err)
         return EXIT_USAGE
+    if args.port == 0:
+        # Any free port: chosen here, because the link (the first line) must name it
+        # and textual-serve only learns the port it listens on after saying its link.
+        args.port = free_port(found[0])
     extra = []
     for url in args.allow_origin:
         origin = origin_of(url)
@@ -337,6 +341,14 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
         print(f"snl serve: cannot listen on {args.host}:{args.port}: {error.strerror}", file=err)
         return EXIT_USAGE
     return EXIT_OK
+
+
+def free_port(address: tuple[Any, ...]) -> int:
+    """A port free now on ``address`` (an entry of ``socket.getaddrinfo``)."""
+    family, kind, protocol, _, where = address
+    with socket.socket(family, kind, protocol) as probe:
+        probe.bind((where[0], 0))
+        return int(probe.getsockname()[1])
 
 
 class InputBudget:

@@ -92,6 +92,22 @@ def test_a_bad_board_is_one_line_before_serving(capsys) -> None:
     assert "no-such-board" in capsys.readouterr().err
 
 
+def test_port_0_is_a_free_port_chosen_before_the_link_is_said(monkeypatch) -> None:
+    ports: list[object] = []
+
+    class FakeServer:
+        def __init__(self, command: str, **options: object) -> None:
+            ports.append(options["port"])
+
+        def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr(serve, "_server_class", lambda: FakeServer)
+    assert main(["serve", "--port", "0"]) == 0
+    [port] = ports
+    assert isinstance(port, int) and 0 < port < 65536
+
+
 def test_a_host_that_cannot_be_resolved_is_one_line(capsys) -> None:
     assert main(["serve", "--host", "not a host!"]) == 2
     err = capsys.readouterr().err
