@@ -365,17 +365,21 @@ async def _serve(
 ) -> None:
     from ..net.protocol import RoomAddress
 
-    bound = await _listen(server, args.host, args.port)
-    address = RoomAddress(_shown_host(args.host), bound, room.code)
-    print(f"snl join {address}", file=out, flush=True)
-    door = await WebDoor.open(args, address, room.code, server.door_key) if args.web else None
-    if door is not None:
-        print(f"or open {door.link} in a browser (snl join takes it too)", file=out, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):
+        # Before anything starts: a signal's own action would end this process at once
+        # and leave the browser door's process running, serving a room that is gone.
         loop.add_signal_handler(number, stop.set)
+    door: WebDoor | None = None
     try:
+        bound = await _listen(server, args.host, args.port)
+        address = RoomAddress(_shown_host(args.host), bound, room.code)
+        print(f"snl join {address}", file=out, flush=True)
+        if args.web:
+            door = await WebDoor.open(args, address, room.code, server.door_key)
+            link = f"or open {door.link} in a browser (snl join takes it too)"
+            print(link, file=out, flush=True)
         await stop.wait()
     finally:
         if door is not None:

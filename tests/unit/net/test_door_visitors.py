@@ -6,6 +6,7 @@ guard for everyone joining by browser, and nobody without the key can claim an a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
@@ -370,3 +371,48 @@ def test_the_password_and_the_door_key_are_on_no_command_line(tmp_path: Path) ->
     finally:
         host.terminate()
         host.wait(WAIT)
+
+
+def test_a_host_stopped_as_soon_as_it_speaks_closes_its_door() -> None:
+    """SIGTERM the moment ``snl host --web`` has said its link: the door's process ends
+    with the host (it was left running, serving a room that was gone)."""
+    pytest.importorskip("textual_serve", reason="snl serve needs the web extra")
+    import time
+
+    host = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "snl_tui",
+            "host",
+            "--port",
+            "0",
+            "--web",
+            "--web-port",
+            "0",
+            "--no-save",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    doors: list[int] = []
+    try:
+        assert host.stdout is not None
+        host.stdout.readline()
+        assert "or open http" in host.stdout.readline()
+        doors = _children(host.pid)  # the door is up before its link is said
+        assert len(doors) == 1
+        host.terminate()
+        assert host.wait(WAIT) == 0  # stopped as asked, not killed by the signal
+        deadline = time.monotonic() + WAIT
+        while Path(f"/proc/{doors[0]}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not Path(f"/proc/{doors[0]}").exists(), "the door outlived its host"
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait(WAIT)
+        for door in doors:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(door, 9)
