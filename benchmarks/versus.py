@@ -53,6 +53,8 @@ IN_PROCESS = {
         "a = analyze(board, players=4); a.win_chances; a.expected_turns"
     ),
     "expected_turns x200, 10x10 boards": "[expected_turns(b) for b in boards]",
+    "expected_turns x20, 10x10 three sixes": "[expected_turns(b) for b in boards]",
+    "analyze 10x10 with a trap": "a = analyze(board); a.expected_turns; a.finish_within(50)",
     "jump_impacts 20x20, 60 jumps": "jump_impacts(board)",
 }
 
@@ -119,6 +121,11 @@ def main() -> None:
         b20 = written("b20", seeded_board(20, 60, 20, Rules(start=0)))
         small = [written(f"s{s}", seeded_board(10, 12, s, Rules(start=0))) for s in range(200)]
         classic = written("classic", load_board("classic"))
+        three = Rules(start=0, six_again=True, three_sixes=True)
+        threes = [written(f"t{s}", seeded_board(10, 12, s, three)) for s in range(20)]
+        # Squares 21..26 all snakes to 20: 20 is doomed, and the squares before it may
+        # finish (systems over some of the positions).
+        trap = written("trap", Board(10, 10, [(s, 20) for s in range(21, 27)] + [(40, 90)]))
         commands: list[tuple[str, list[str]]] = [
             ("snl analyze classic", ["analyze", classic]),
             (
@@ -159,6 +166,8 @@ def main() -> None:
             "analyze(players=4) 50x50, 100 jumps": [b100],
             "analyze(players=4) 50x50, 1000 jumps": [b1000],
             "expected_turns x200, 10x10 boards": [small[0], *small],
+            "expected_turns x20, 10x10 three sixes": [threes[0], *threes],
+            "analyze 10x10 with a trap": [trap],
             "jump_impacts 20x20, 60 jumps": [b20],
         }
         title = f"figure (CPU s, best of {args.runs})"

@@ -161,16 +161,12 @@ def plain_structure(
 def _counted(squares: int, faces: int) -> tuple[np.ndarray, np.ndarray]:
     """(counted, inside): ``min(p + d, N)`` for p < N and d = 1..faces, where the plain
     walk counts (N past the last square), and whether that is below N (shared and
-    read-only on boards of up to ``SHARED_COUNTS`` cells)."""
-    if squares * faces <= SHARED_COUNTS:
+    read-only on boards of up to ``tuning.SHARED_COUNTS`` cells)."""
+    if squares * faces <= tuning.SHARED_COUNTS:
         return _shared_counted(squares, faces)
     counted = np.arange(squares, dtype=np.int64)[:, None] + np.arange(1, faces + 1)
     np.minimum(counted, squares, out=counted)
     return counted, counted < squares
-
-
-SHARED_COUNTS = 1 << 16
-"""Largest ``_counted`` kept for every board of its size and die (576 KiB)."""
 
 
 @lru_cache(maxsize=16)
@@ -382,7 +378,7 @@ class PlainSolver:
             self._left_out[structure.kept] = False
             self._ones[self._left_out] = 0.0
         self._wide: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        if self.width > FACE_BY_FACE:
+        if self.width > tuning.FACE_BY_FACE:
             self._wide = _outcomes(dest[:n])
         self._band: np.ndarray | None = None
         self._lu: tuple[np.ndarray, np.ndarray] | None = None
@@ -471,7 +467,7 @@ class PlainSolver:
         limit where below >= above, with the few entries of a smaller gap (found by
         sorting) overwritten by u itself: the same values, in a third of the time at
         1,000 jumps. For a few, the gathers (fewer numpy calls)."""
-        if len(above) * len(below) <= OUTER_GATHER:
+        if len(above) * len(below) <= tuning.OUTER_GATHER:
             return self._g(above[:, None], below[None, :])
         renewal, settled = self.renewal, self._settled
         result: np.ndarray = np.multiply(np.less_equal.outer(above, below), renewal[-1])
@@ -551,7 +547,7 @@ class PlainSolver:
         s = self.structure
         bounds = np.append(s.first, len(s.targets))
         result = np.empty((len(s.rows), len(columns)))
-        share = max(1, ROW_CELLS // max(1, len(columns)))
+        share = max(1, tuning.ROW_CELLS // max(1, len(columns)))
         row = 0
         while row < len(s.rows):
             stop = max(row + 1, int(np.searchsorted(bounds, bounds[row] + share, "right")) - 1)
@@ -673,7 +669,7 @@ class PlainSolver:
                 result: np.ndarray = columns - total
             else:
                 ext = np.concatenate((columns, np.zeros((1, columns.shape[1]))))
-                if table.size * columns.shape[1] <= GATHER_CELLS:
+                if table.size * columns.shape[1] <= tuning.GATHER_CELLS:
                     summed = ext[table].sum(axis=1)
                 else:
                     summed = ext[table[:, 0]]
@@ -692,7 +688,7 @@ class PlainSolver:
             if wide is not None:
                 rows, targets, weights = wide
                 spread = np.bincount(targets, weights * share[rows], minlength=n + 1)
-            elif table.size <= GATHER_CELLS:
+            elif table.size <= tuning.GATHER_CELLS:
                 spread = np.bincount(table.ravel(), np.repeat(share / width, width), n + 1)
             else:
                 share /= width
@@ -756,16 +752,3 @@ class PlainSolver:
         if not math.isfinite(largest):
             return math.inf
         return 8.0 * EPS * max(largest, 1.0)
-
-
-OUTER_GATHER = 1 << 16
-"""Up to this many entries a block of K is read off the renewal sequence by one gather."""
-ROW_CELLS = 1 << 20
-"""Entries of the row corrections times K's columns worked out at a time (8 MiB)."""
-GATHER_CELLS = 1 << 16
-"""Up to this many outcomes (times right-hand sides) the residual gathers them at once;
-past it one face at a time (no table-sized temporary)."""
-FACE_BY_FACE = 16
-"""Up to this many outcomes a row, the residual is summed one outcome at a time (no
-table-sized temporary); past it (whole turns under ``three_sixes``), over each row's
-distinct outcomes: a sum of 216 outcomes rounds too coarsely for the residual check."""

@@ -20,7 +20,8 @@ PLAIN_RANK_WORK = 20_000
 PLAIN_ENTRY_WORK = 10_000_000
 """At most this many (entries of the row corrections) x k: the work of reading K off the
 renewal sequence. Whole turns under ``three_sixes`` make every row a correction of some
-twenty entries; past this (a few hundred squares) SuperLU's factorisation costs less."""
+twenty entries; past this (about 25 x 25 squares on a six-sided die) SuperLU's
+factorisation costs less."""
 REPEATED_SOLVES_RANK = 100
 """The jump effects (one solve per jump) use the plain walk while its corrections are at
 most this many (each solve a fraction of a millisecond, no scipy import: ``snl check``
@@ -30,6 +31,21 @@ and ``snl generate`` on 10 x 10 boards), SuperLU's factorisation past it."""
 
 BLOCK = 256
 """Squares per block of the plain walk's back-substitution (one Toeplitz product each)."""
+OUTER_GATHER = 1 << 16
+"""Up to this many entries a block of K is read off the renewal sequence by one gather;
+past it (many jumps) by sorting, which skips the gathers where u has settled."""
+ROW_CELLS = 1 << 20
+"""Entries of the row corrections times K's columns worked out at a time (8 MiB)."""
+GATHER_CELLS = 1 << 16
+"""Up to this many outcomes (times right-hand sides) the residual check gathers them at
+once; past it one face at a time (no table-sized temporary)."""
+FACE_BY_FACE = 16
+"""Up to this many outcomes a row the residual sums them as they are; past it (whole
+turns under ``three_sixes``) over each row's distinct outcomes, once each with its share:
+a sum of 216 outcomes rounds too coarsely for the residual check."""
+SHARED_COUNTS = 1 << 16
+"""Up to this many cells (squares x faces) the plain walk's counts are kept for every
+board of that size and die (576 KiB at most)."""
 LAPACK_SQUARES = 50_000
 """From this many squares on, the plain walk's back-substitution is LAPACK's banded
 triangular solve (``scipy.linalg.lapack.dtbtrs``: 1000 x 1000 boards, where the numpy
