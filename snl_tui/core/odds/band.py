@@ -109,7 +109,7 @@ def plain_structure(
     """The turn table (``dest[p, i]``, goal row last, ``width`` outcomes a row) as the
     plain walk of a ``faces``-sided die (default ``width``) plus corrections, over the
     positions ``kept`` (ascending; default every one but the goal); None when the
-    corrections are too many to pay (``pays``) or the table is malformed.
+    corrections are too many to pay (``pays``) or the table is not of that width.
 
     Every system has this form: a row that is not the plain walk's (the overshoot rule
     near the goal, a whole turn under ``three_sixes``, a position left out) is a row
@@ -120,9 +120,7 @@ def plain_structure(
     n = dest.shape[0] - 1
     if n < 1:
         return None
-    table = dest[:n]
-    if table.min() < 0 or table.max() > n:
-        return None
+    table = dest[:n]  # entries 0..N, as the turn model makes them
     left_out: np.ndarray | None = None
     if kept is not None and len(kept) < n:
         left_out = np.ones(n, dtype=bool)
@@ -242,7 +240,7 @@ def _row_corrections(
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, np.zeros(0), empty
     unit = math.lcm(width, faces)
-    plus = table[candidates].astype(np.int64)
+    plus = table[candidates]
     if left_out is not None:
         plus[left_out[candidates]] = n  # a row left out is 0: every outcome dropped
     minus = redirect[_counted(n, faces)[0][candidates]]
@@ -347,11 +345,14 @@ def _blocks(faces: int) -> tuple[np.ndarray, np.ndarray]:
     Toeplitz inverse of one block of ``tuning.BLOCK`` squares, u(q - c) for q >= c (a smaller
     block is its upper left corner), and the coupling between blocks: a block's last f
     rows reach the next block's first f squares (row i of those, square j: j <= i)."""
-    renewal = Renewal.of(faces, tuning.BLOCK).values
-    index = np.arange(tuning.BLOCK)
-    offsets = index[None, :] - index[:, None]
-    toeplitz = np.where(offsets >= 0, renewal[np.clip(offsets, 0, None)], 0.0)
-    reach = np.tril(np.full((faces, faces), 1.0 / faces))
+    block = tuning.BLOCK
+    # Row c is u(0..) shifted right by c: windows of B zeros then u, read backwards.
+    padded = np.zeros(2 * block - 1)
+    padded[block - 1 :] = Renewal.of(faces, block).values
+    windows = np.lib.stride_tricks.sliding_window_view(padded, block)
+    toeplitz = np.ascontiguousarray(windows[block - 1 :: -1])
+    face = np.arange(faces)
+    reach = np.where(face[:, None] >= face, 1.0 / faces, 0.0)
     toeplitz.flags.writeable = False
     reach.flags.writeable = False
     return toeplitz, reach
