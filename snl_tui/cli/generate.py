@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import shutil
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core.board import Board
+from ..core.cells import cut_cells
 from ..core.errors import SnlError
 from ..core.rules import Rules
 from ..core.text import escape_controls
@@ -206,11 +208,23 @@ def _progress_line(err: TextIO, targets: Any, limit: float) -> Callable[[float, 
 
     def progress(seconds: float, best: Any) -> None:
         left = max(0.0, limit - seconds)
-        text = f"searching: best so far {best.describe(targets)}; {left:.0f} s left"
-        width = shutil.get_terminal_size((100, 24)).columns - 1
-        print(f"\r\033[K{text[:width]}", end="", file=err, flush=True)
+        # The time left first: on a narrow terminal the end of the line is cut.
+        text = f"searching, {left:.0f} s left: best so far {best.describe(targets)}"
+        # One column short of the terminal's width, or the line wraps and each redraw
+        # leaves a line behind.
+        width = _columns(err) - 1
+        print(f"\r\033[K{cut_cells(text, width)}", end="", file=err, flush=True)
 
     return progress
+
+
+def _columns(err: TextIO) -> int:
+    """The width of the terminal ``err`` is drawn on: stdout is often a file here
+    (``snl generate > board.toml``), so not ``shutil.get_terminal_size``'s stdout."""
+    try:
+        return os.get_terminal_size(err.fileno()).columns
+    except (AttributeError, ValueError, OSError):  # no file descriptor, or not a terminal
+        return shutil.get_terminal_size((100, 24)).columns
 
 
 def _kept(path: str | None) -> Board | None:

@@ -170,7 +170,7 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         out.write(json.dumps(data) + "\n")
     else:
         write_verdict(out, runner.label, verdict, explained)
-    if args.show and explained is not None:
+    if args.show and explained is not None and failure is not None and not failure.outcome.fatal:
         out.flush()
         return show(explained) or EXIT_REJECTED
     return EXIT_OK if verdict.accepted else EXIT_REJECTED
@@ -210,6 +210,10 @@ def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explaine
         )
         return
     what = {"wrong": "wrong answer", "error": "error", "timeout": "time-out"}[failure.verdict]
+    if failure.outcome.fatal:  # it never ran: the board it was given says nothing
+        reason = failure.outcome.text.rstrip(".")
+        out.write(f"{what}: {name} did not run, so no board was judged: {reason}.\n")
+        return
     side = failure.side
     out.write(f"{what}: {name} fails on this {side}x{side} board (board {verdict.boards:,} ")
     out.write(f"tried, {quote(failure.found_on)}")

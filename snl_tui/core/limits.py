@@ -48,12 +48,12 @@ class BoardTooLarge(BoardError):
 def check_playable(board: Board, doing: str = "to play") -> None:
     """Raise ``BoardTooLarge`` when the game (or the editor: ``doing="to edit"``) cannot
     open ``board`` within its bounds."""
-    _check(board, PLAY_MAX_SQUARES, doing)
+    check_size(board.rows, board.cols, PLAY_MAX_SQUARES, doing)
 
 
 def check_printable(board: Board) -> None:
     """Raise ``BoardTooLarge`` when ``board`` is too large for a printed page."""
-    _check(board, EXPORT_MAX_SQUARES, "for a printed page")
+    check_size(board.rows, board.cols, EXPORT_MAX_SQUARES, "for a printed page")
 
 
 def check_odds_fits(board: Board) -> bool:
@@ -71,17 +71,24 @@ def check_impacts_fit(board: Board) -> bool:
     return len(board.jumps) * board.goal <= CHECK_IMPACTS_MAX_WORK
 
 
-def _check(board: Board, most: int, what: str) -> None:
-    if board.goal > most:
+def check_size(rows: int, cols: int, most: int, doing: str) -> None:
+    """Raise ``BoardTooLarge`` when a ``rows`` x ``cols`` board has more than ``most``
+    squares, in the words every command uses ("the board is too large to play: ...";
+    the studio asks before it makes such a board: ``doing="to edit"``, "to generate")."""
+    if rows * cols > most:
         raise BoardTooLarge(
-            f"the board is too large {what}: {size_text(board)} "
+            f"the board is too large {doing}: {_size_text(rows, cols)} "
             f"(at most {most:,} squares, such as {_side(most)} x {_side(most)})"
         )
 
 
 def size_text(board: Board) -> str:
     """'1000 x 1000 = 1,000,000 squares'."""
-    return f"{board.rows} x {board.cols} = {board.goal:,} squares"
+    return _size_text(board.rows, board.cols)
+
+
+def _size_text(rows: int, cols: int) -> str:
+    return f"{rows} x {cols} = {rows * cols:,} squares"
 
 
 def _side(squares: int) -> int:
@@ -98,5 +105,6 @@ __all__ = [
     "check_odds_fits",
     "check_playable",
     "check_printable",
+    "check_size",
     "size_text",
 ]

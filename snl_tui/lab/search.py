@@ -201,7 +201,8 @@ def breadth_first(board: Board) -> Search:
     def add(labels: tuple[str, ...], text: str, **where: int | None) -> None:
         steps.append(Step(labels, text, **where, **counts))  # type: ignore[arg-type]
 
-    add(("init",), f"The search starts on {place(start)}, distance 0: the queue holds it.")
+    origin = "off the board (square 0)" if start == 0 else f"on square {start}"
+    add(("init",), f"The search starts {origin}, distance 0: the queue holds it.")
     if start == goal:  # pragma: no cover - a board has at least two squares
         search.answer = 0
         return search

@@ -43,6 +43,7 @@ from ..core.studio.edit import (
 )
 from ..core.text import parse_whole, plural
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
+from ..widgets.board import min_cell_width
 from ..widgets.edit_board import HEAT_SHADES, EditBoard
 from ..widgets.studio_panel import NumbersPanel
 from ..widgets.title_bar import TitleBar
@@ -113,6 +114,10 @@ BOARD_KEYS: tuple[tuple[str, str, str], ...] = (
 )
 EDITOR_ACTIONS = {command.action for command in EDITOR_COMMANDS}
 GAME_ONLY_ACTIONS = {command.action for command in GAME_COMMANDS} - EDITOR_ACTIONS
+SIDE_WIDTH = 46
+"""The side's width (editor.tcss): the form's labels and choices written out."""
+NARROW_SIDE_WIDTH = 27
+"""The side's width on a narrow terminal while the board has the keys: the numbers."""
 
 
 def editor_help_text() -> str:
@@ -334,7 +339,21 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
             select.tooltip = option.help
             yield field(option.label, select)
 
+    def on_resize(self) -> None:
+        self._fit_side()
+
+    def _fit_side(self) -> None:
+        """On a narrow terminal (80 columns) the side leaves the board the room to show
+        every column while the board has the keys; the form takes its full width back
+        while it is being edited (``-narrow`` in editor.tcss)."""
+        board = self.query_one(EditBoard)
+        # The squares, the border and a scrollbar (the rows may still scroll).
+        whole = min_cell_width(self.board) * self.board.cols + board.styles.gutter.width + 1
+        room = self.size.width
+        self.set_class(room - SIDE_WIDTH < whole <= room - NARROW_SIDE_WIDTH, "-narrow")
+
     def on_mount(self) -> None:
+        self._fit_side()
         self.query_one("#editor-form").border_title = "Board"
         self._show_board()
         view = self.query_one(EditBoard)
@@ -354,6 +373,7 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         board = self.board
         view = self.query_one(EditBoard)
         if view.board is not board:
+            self._fit_side()
             scroll = view.scroll_offset
             view.set_board(board, ())
             view.scroll_to(scroll.x, scroll.y, animate=False, immediate=True)

@@ -20,12 +20,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from ..core.board import Board
 from ..lab.search import Search, View, breadth_first
+from ..widgets.board import LEGEND_ITEMS, min_cell_width
 from ..widgets.code_panel import CodePanel
 from ..widgets.learn_board import LearnBoard
 
@@ -37,6 +39,10 @@ RUN_DELAY = 0.15
 """Seconds between steps while the search runs by itself."""
 INTRO = -1
 """The position before the first step when a judged board is shown."""
+SIDE_WIDTH = 62
+"""The side's widest (at most half the screen): every line of the code in one line."""
+NARROWEST_SIDE = 28
+"""The side's width (borders included) below which the board gives up its whole width."""
 
 
 class LearnScreen(Screen[None]):
@@ -78,13 +84,42 @@ class LearnScreen(Screen[None]):
             with VerticalScroll(id="learn-side"):
                 yield Static(id="learn-step", markup=False)
                 yield Static(id="learn-queue", markup=False)
+                yield Static(id="learn-key", markup=False)
                 if self.judged is not None:
                     yield Static(self._judged_text(), id="learn-judged", markup=False)
-                yield CodePanel([line.text for line in self.search.code], id="learn-code")
+                with VerticalScroll(id="learn-code-scroll"):
+                    yield CodePanel([line.text for line in self.search.code], id="learn-code")
         yield Footer()
 
     def on_mount(self) -> None:
+        self._fit_side()
         self.show_position()
+        self.call_after_refresh(self._show_key)
+
+    def on_resize(self) -> None:
+        self._fit_side()
+        self.call_after_refresh(self._show_key)
+
+    def _show_key(self) -> None:
+        """The search's marks in words beside the board when the board has no room for
+        its legend (80x24)."""
+        board = self.query_one(LearnBoard)
+        marks = [item for item in board.LEGEND if item not in LEGEND_ITEMS]
+        key = self.query_one("#learn-key", Static)
+        key.update(", ".join(marks))
+        key.display = not board.legend
+
+    def _fit_side(self) -> None:
+        """The side takes half the screen, up to ``SIDE_WIDTH``; less when that shows
+        the whole board (80x24: classic whole beside a side 28 wide), never less than
+        ``NARROWEST_SIDE`` (a board too wide for that scrolls anyway)."""
+        board = self.query_one(LearnBoard)
+        whole = min_cell_width(self.board) * self.board.cols + board.styles.gutter.width
+        width = min(SIDE_WIDTH, self.size.width // 2)
+        left = self.size.width - whole
+        if left < width and left >= NARROWEST_SIDE:
+            width = left
+        self.query_one("#learn-side").styles.width = max(width, 1)
 
     # -- what is shown -----------------------------------------------------------------
 
@@ -137,14 +172,28 @@ class LearnScreen(Screen[None]):
             landed=step.landed if step.landed != step.end else None,
             suspects=suspects,
         )
-        if step.end is not None:
-            board.follow(step.end)
-        code.show_lines([i for label in step.labels for i in self.code_lines.get(label, [])])
+        # The view follows the search: where the move ended, else the square expanded.
+        followed = step.end if step.end is not None else step.here
+        if followed is not None:
+            board.follow(followed)
+        current = [i for label in step.labels for i in self.code_lines.get(label, [])]
+        code.show_lines(current)
+        self.call_after_refresh(self._code_in_view, current)
         self.query_one("#learn-title", Static).update(
             f"{title}: step {self.position + 1} of {total}, level {step.level}"
         )
         self.query_one("#learn-step", Static).update(step.text)
         self.query_one("#learn-queue", Static).update(self._queue_text(view))
+
+    def _code_in_view(self, current: list[int]) -> None:
+        """Scroll the code (when the side is too short for all of it) to its current
+        lines."""
+        if current:
+            first, last = min(current), max(current)
+            region = Region(0, first, 1, last - first + 1)
+            self.query_one("#learn-code-scroll", VerticalScroll).scroll_to_region(
+                region, animate=False, immediate=True, center=True
+            )
 
     def _queue_text(self, view: View) -> Text:
         """'Queue, front first: 4 5 6 7 | 16 13' (a bar between levels), the squares

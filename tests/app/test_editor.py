@@ -146,6 +146,14 @@ async def test_a_refused_edit_shows_the_reason_and_changes_nothing(tmp_path: Pat
         await settle(pilot)
         assert "rows must be at least 1" in status(editor)
         assert rows.value == "6"
+        # Past what the game opens (``core.limits``): refused in play's words.
+        cols = editor.query_one("#f-cols", Input)
+        rows.value, cols.value = "101", "100"
+        rows.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Refused: the board is too large to edit: 101 x 100" in status(editor)
+        assert (rows.value, editor.board.rows, editor.board.cols) == ("6", 6, 6)
 
 
 async def test_undo_and_redo_every_kind_of_edit(tmp_path: Path) -> None:
@@ -363,3 +371,36 @@ async def test_the_editor_warns_when_a_drawn_jump_hides_something(tmp_path: Path
 
 def warnings_text(editor: EditorScreen) -> str:
     return str(editor.query_one("#editor-warnings").render())
+
+
+async def test_at_80_columns_every_column_shows_while_the_board_has_the_keys(
+    tmp_path: Path,
+) -> None:
+    """A 10x10 board at 80x24: the side narrows so that the board shows all ten columns;
+    tab into the form and it takes its width back; escape narrows it again."""
+    app, editor = editor_app(tmp_path / "narrow.toml", 10)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        view = editor.query_one(EditBoard)
+        side = editor.query_one("#editor-side")
+
+        def columns_shown() -> int:
+            room = view.size.width
+            return min(editor.board.cols, room // view.cell_width)
+
+        assert editor.has_class("-narrow")
+        assert columns_shown() == 10 and view.scroll_offset.x == 0
+        assert side.size.width < 30
+        await pilot.press("tab")
+        await settle(pilot)
+        assert editor.query_one("#f-name", Input).has_focus
+        assert side.size.width == 46
+        await pilot.press("escape")
+        await settle(pilot)
+        assert side.size.width < 30 and columns_shown() == 10
+    # Where the side fits beside the whole board, it never narrows.
+    app, editor = editor_app(tmp_path / "wide.toml", 10)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        assert not editor.has_class("-narrow")
+        assert editor.query_one("#editor-side").size.width == 46

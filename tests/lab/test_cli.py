@@ -139,3 +139,43 @@ def test_progress_shows_on_a_terminal_only() -> None:
         "judging: 120 of 120 boards\n",
     ]
     assert pipe.getvalue() == ""
+
+
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ("class Solution:\n    def snakesAndLadders(self, board)\n", "SyntaxError"),
+        ("def snakesAndLadders(board):\n    return 1\n", "no class Solution"),
+    ],
+    ids=["syntax error", "no class"],
+)
+def test_a_solution_that_does_not_load_is_one_line_not_a_board(
+    capsys: pytest.CaptureFixture[str],
+    write_solution: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    source: str,
+    why: str,
+) -> None:
+    """No board was judged: no board drawn, no route, no "watch the search on it", and
+    ``--show`` opens nothing (the learn screen on LeetCode's example would explain
+    nothing about a file that does not load)."""
+    import snl_tui.cli.lab as lab
+
+    monkeypatch.setattr(lab, "show", lambda explained: pytest.fail("opened the learn screen"))
+    path = write_solution(source)
+    assert main(["judge", str(path), "--show"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, out
+    assert out.startswith(f"error: {path.name} did not run, so no board was judged: "), out
+    assert "cannot load the solution" in out and why in out
+
+
+def test_a_command_that_does_not_start_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "no-such-solver"
+    assert main(["judge", "--", str(missing)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and out.startswith("error: "), out
+    assert "did not run, so no board was judged: cannot run " in out
+    assert out.endswith(": No such file or directory.\n"), out

@@ -120,3 +120,70 @@ async def test_classic_mode_says_the_key_is_for_puzzles() -> None:
         await settle(pilot)
         assert not isinstance(app.screen, LearnScreen)
         assert "puzzle mode" in str(app.game_screen.query_one("#status", Static).render())
+
+
+# -- at 80x24 (the smallest terminal people use) --------------------------------------
+
+
+async def test_the_whole_classic_board_shows_at_80x24_beside_the_words() -> None:
+    board = load_board("classic")
+    app, screen = learning(board)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("l", "l", "l")
+        await settle(pilot)
+        view = screen.query_one(LearnBoard)
+        room = view.size.width  # inside the border, as the squares are laid out
+        assert view.cell_width * board.cols <= room and view.scroll_offset == (0, 0)
+        assert view.cell_height * board.rows <= view.size.height
+        assert screen.query_one("#learn-side").size.width >= 20  # the words beside it
+
+
+async def test_the_view_follows_the_square_being_expanded() -> None:
+    """On a board too large for the screen, a step that takes a square off the queue
+    (no die moved yet) brings that square into view, not only the squares moved to."""
+    board = load_board("everest")
+    app, screen = learning(board)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        view = screen.query_one(LearnBoard)
+        pops = [i for i, step in enumerate(screen.search.steps) if step.labels == ("pop",)]
+        checked = 0
+        for position in pops[1:40:3]:
+            screen.go(position)
+            await settle(pilot)
+            assert screen.view is not None and screen.view.step.here is not None
+            assert view.out_of_view() == [], (position, view.out_of_view())
+            checked += 1
+        assert checked >= 10
+
+
+async def test_the_code_scrolls_to_its_current_lines_when_the_side_is_short() -> None:
+    board = load_board("classic")
+    app, screen = learning(board)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("l", "l", "space", "space")
+        await settle(pilot)
+        code = screen.query_one(CodePanel)
+        scroll = screen.query_one("#learn-code-scroll")
+        assert code.current and scroll.size.height < len(code.lines)  # it must scroll
+        top = round(scroll.scroll_offset.y)
+        shown = range(top, top + scroll.size.height)
+        assert all(line in shown for line in code.current), (code.current, shown)
+
+
+@pytest.mark.parametrize(("size", "shown"), [((80, 24), True), (SIZE, False)])
+async def test_the_marks_are_told_beside_a_board_without_its_legend(
+    size: tuple[int, int], shown: bool
+) -> None:
+    """At 80x24 the board has no room for its legend: the side says what »n, @ and +
+    mean; where the legend shows, the side does not repeat it."""
+    app, screen = learning(load_board("classic"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        board = screen.query_one(LearnBoard)
+        key = screen.query_one("#learn-key", Static)
+        assert bool(board.legend) is not shown
+        assert key.display is shown
+        assert text_of(screen, "#learn-key").startswith("»n reached in n rolls, @ ")

@@ -101,3 +101,10 @@ def test_shrinking_candidates_are_simpler_leetcode_boards(matrix: list[list[int]
     for candidate in smaller(matrix):
         assert leetcode_problem(candidate) is None
         assert len(candidate) < side or len(jumps_of(candidate)) < jumps
+
+
+def test_the_first_step_says_where_the_search_starts() -> None:
+    off = breadth_first(load_board("classic")).steps[0].text
+    assert off.startswith("The search starts off the board (square 0), distance 0"), off
+    on = breadth_first(load_board("leetcode-1")).steps[0].text
+    assert on.startswith("The search starts on square 1, distance 0"), on

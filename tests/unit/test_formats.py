@@ -265,6 +265,32 @@ BAD_FILES = [
     ("txt bad rule value", "j.txt", "# rules: faces=99\n3 3\n", ["line 1", "'faces'"]),
     ("txt rule no value", "j.txt", "# name: x\n# rules: start\n3 3\n", ["line 2", "name=value"]),
     ("txt rule twice", "j.txt", "# rules: start=0 start=1\n3 3\n", ["line 1", "twice"]),
+    # A near miss of a rule's value or name says which one was meant, as the CLI does.
+    (
+        "near overshoot",
+        "k.toml",
+        'size = 3\n[rules]\novershoot = "bonce"\n',
+        ["rules", "'overshoot'", "not 'bonce': did you mean 'bounce'?"],
+    ),
+    (
+        "near overshoot json",
+        "k.json",
+        '{"size": 3, "rules": {"faces": 6, "overshoot": "Finsh"}}',
+        ["rules", "did you mean 'finish'?"],
+    ),
+    (
+        "txt near overshoot",
+        "j.txt",
+        "# rules: start=0 overshoot=stya\n3 3\n",
+        ["line 1", "did you mean 'stay'?"],
+    ),
+    (
+        "near rule name",
+        "k.toml",
+        "size = 3\n[rules]\nsix-agian = true\n",
+        ["did you mean 'six_again'?"],
+    ),
+    ("txt near rule name", "j.txt", "# rules: chian=true\n3 3\n", ["did you mean 'chain'?"]),
 ]
 
 
@@ -459,3 +485,37 @@ def test_toml_pairs_are_written_as_tomlkit_writes_them(board: Board) -> None:
         else:
             expected[key] = value
     assert dump_board(board, "toml") == tomlkit.dumps(expected)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        'overshoot = "wrap"',
+        "colour = 1",
+        "faces = 1",
+        'chain = "maybe"',
+        'overshoot = "bonce"\nfaces = 1',
+    ],
+)
+def test_a_rule_far_from_any_gets_no_guess(tmp_path: Path, rules: str) -> None:
+    """No "did you mean" when nothing is near, nor for the wrong option: with a bad
+    ``faces`` and a near-miss ``overshoot``, the message names overshoot (the first rule
+    in the rules' order) and its guess, never a guess about faces."""
+    path = write(tmp_path, "far.toml", f"size = 3\n[rules]\n{rules}\n")
+    with pytest.raises(BoardError) as caught:
+        load_board(path)
+    message = str(caught.value)
+    if "bonce" in rules:
+        assert "'overshoot'" in message and message.endswith("did you mean 'bounce'?")
+    else:
+        assert "did you mean" not in message, message
+
+
+def test_the_guess_is_about_the_rule_refused(tmp_path: Path) -> None:
+    """``start`` comes before ``overshoot`` in the rules' order: its bad number is the
+    one refused, and no guess about overshoot's word is tacked onto it."""
+    path = write(tmp_path, "two.toml", 'size = 3\n[rules]\novershoot = "bonce"\nstart = 2\n')
+    with pytest.raises(BoardError) as caught:
+        load_board(path)
+    message = str(caught.value)
+    assert "'start'" in message and "did you mean" not in message, message

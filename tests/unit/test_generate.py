@@ -637,3 +637,32 @@ def test_cli_says_what_it_chose(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     chose = next(line for line in err.splitlines() if "chose" in line)
     assert "a 10x10 board has about 9 of each" in chose and "no square shared" in chose
+
+
+def test_the_progress_line_fits_the_terminal_it_is_drawn_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`snl generate > board.toml` on an 80-column terminal: stdout is a file, stderr
+    the terminal. The line is cut to stderr's width (it was cut to a 100-column guess
+    from stdout, wrapped, and each redraw left a line behind)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    from snl_tui.cli.generate import _progress_line
+    from snl_tui.core.studio.generate import Figures
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    targets = Targets(expected_turns=60, least_rolls=2)
+    best = Figures(expected_turns=39.23, least_rolls=7, ladders=9, snakes=10)
+    with os.fdopen(slave, "w", encoding="utf-8") as err:
+        _progress_line(err, targets, 4.0)(1.0, best)
+    shown = os.read(master, 4096).decode()
+    os.close(master)
+    text = shown.split("\x1b[K")[-1]
+    assert text.startswith("searching, 3 s left: best so far expected turns 39.")
+    assert len(text) <= 79, (len(text), text)

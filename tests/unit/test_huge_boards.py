@@ -137,3 +137,40 @@ def test_a_saved_game_on_a_board_too_large_is_neither_offered_nor_resumed(
         assert resumable_games(store) == []
     assert main(["resume", str(game_id)]) == 2
     assert "too large to play" in one_line(capsys)
+
+
+def test_the_studio_never_resizes_past_what_the_game_opens() -> None:
+    """The editor's size form goes through ``Resize``: a board it makes can be played,
+    and the refusal has play's words."""
+    from snl_tui.core.board import Board
+    from snl_tui.core.studio.edit import Resize
+
+    side = side_past(limits.PLAY_MAX_SQUARES)
+    with pytest.raises(limits.BoardTooLarge) as refused:
+        Resize(side, side).apply(Board(10, 10, [(2, 30)]))
+    words = str(refused.value)
+    assert words.startswith("the board is too large to edit: ")
+    assert f"{side} x {side} = {side * side:,} squares" in words
+    assert f"at most {limits.PLAY_MAX_SQUARES:,} squares" in words
+    largest = int(limits.PLAY_MAX_SQUARES**0.5)
+    assert Resize(largest, largest).apply(Board(10, 10)).goal == limits.PLAY_MAX_SQUARES
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--keep", "{board}"], ["--size", "{side}"], ["--rows", "{side}", "--cols", "{side}"]],
+    ids=["--keep", "--size", "--rows --cols"],
+)
+def test_generate_refuses_a_size_past_its_bound_in_plays_words(
+    too_large_to_play: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from snl_tui.core.studio.generate import MAX_GENERATE_SQUARES
+
+    side = side_past(limits.PLAY_MAX_SQUARES)
+    words = [w.format(board=too_large_to_play, side=side) for w in argv]
+    assert main(["generate", *words, "--seed", "1"]) == 2
+    err = one_line(capsys)
+    assert err.startswith("snl generate: the board is too large to generate: "), err
+    assert f"{side} x {side} = {side * side:,} squares" in err
+    assert f"at most {MAX_GENERATE_SQUARES:,} squares" in err
+    assert MAX_GENERATE_SQUARES <= limits.PLAY_MAX_SQUARES  # what it makes can be played

@@ -4,14 +4,15 @@ checks on numbers from a file. No format is defined here: each is one module bes
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..board import Board, JumpSpec, check_dimensions
 from ..errors import BoardError, RulesError
-from ..rules import RULE_NAMES, Rules
+from ..rules import OPTIONS, RULE_NAMES, RULE_OPTIONS, Rules
 from ..text import quote
 
 DOCUMENT_KEYS = ("name", "description", "rows", "cols", "size", "ladders", "snakes", "rules")
@@ -93,12 +94,48 @@ def parse_document(data: Mapping[str, Any]) -> Parsed:
                         where=where,
                     )
             jumps.append(JumpSpec(entry[0], entry[1], kind, where))  # type: ignore[arg-type]
-    table = data.get("rules", {})
-    try:
-        rules = Rules.from_mapping(table)
-    except RulesError as error:
-        raise RulesError(error.message, where="rules") from None
+    rules = read_rules(data.get("rules", {}), "rules")
     return Parsed(rows, cols, jumps, rules, name, description)
+
+
+def read_rules(table: object, where: str) -> Rules:
+    """The rules a file gives (its ``[rules]`` table, or the ``# rules:`` line read into
+    a table); a bad one raises RulesError at ``where``, and a near miss of a rule's name
+    or of a worded value says which was meant, as the command line does ("not 'bonce':
+    did you mean 'bounce'?")."""
+    try:
+        return Rules.from_mapping(table)  # type: ignore[arg-type]  # it says what is not a table
+    except RulesError as error:
+        raise RulesError(error.message + _near_miss(table), where=where) from None
+
+
+def _near_miss(table: object) -> str:
+    """': did you mean ...?' for the rule ``Rules.from_mapping`` refused, or ''. It
+    refuses the first unknown name in the file's order, else the first bad value in the
+    rules' order: the guess is about that one."""
+    if not isinstance(table, Mapping):
+        return ""
+    given = {str(name).replace("-", "_"): value for name, value in table.items()}
+    for name in given:
+        if name not in OPTIONS:
+            return _did_you_mean(name, RULE_NAMES)
+    for option in RULE_OPTIONS:
+        if option.name not in given:
+            continue
+        value = given[option.name]
+        if isinstance(value, str) and option.kind is str:
+            value = value.strip().lower()  # the one lenient spelling (from_mapping's)
+        try:
+            option.check(value)
+        except RulesError:
+            worded = option.kind is str and isinstance(value, str)
+            return _did_you_mean(value, [str(v) for v in option.values]) if worded else ""
+    return ""
+
+
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    near = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    return f": did you mean {near[0]!r}?" if near else ""
 
 
 def document_size(data: Mapping[str, Any]) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from ..board import Board, JumpSpec, check_dimensions
 from ..errors import BoardError, RulesError
 from ..rules import Rules
 from ..text import quote
-from .common import INT, RULE_ORDER, NotThisFormat, Parsed, checked_int
+from .common import INT, RULE_ORDER, NotThisFormat, Parsed, checked_int, read_rules
 
 NAME = "txt"
 SUFFIX = ".txt"
@@ -87,10 +87,7 @@ def _rules_line(text: str, where: str) -> Rules:
         if option in options:
             raise RulesError(f"rules: {quote(option)} is given twice", where=where)
         options[option] = _rule_value(value, where)
-    try:
-        return Rules.from_mapping(options)
-    except RulesError as error:
-        raise RulesError(error.message, where=where) from None
+    return read_rules(options, where)
 
 
 def _rule_value(text: str, where: str) -> int | bool | str:

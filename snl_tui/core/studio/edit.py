@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from ..board import Board, JumpSpec, check_dimensions, check_text
 from ..errors import BoardError
+from ..limits import PLAY_MAX_SQUARES, check_size
 from ..rules import Rules
 
 __all__ = [
@@ -185,8 +186,10 @@ class Resize:
     cols: int
 
     def apply(self, board: Board) -> Board:
-        # Bad sizes first, in the constructor's words.
+        # Bad sizes first, in the constructor's words; then what the editor (and the
+        # game its "play" opens) takes, in their words.
         rows, cols = check_dimensions(self.rows, self.cols)
+        check_size(rows, cols, PLAY_MAX_SQUARES, "to edit")
         goal = rows * cols
         lost = [start for start, end in board.jumps.items() if start >= goal or end > goal]
         if lost:

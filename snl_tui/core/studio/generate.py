@@ -50,6 +50,7 @@ from ..board import Board, check_dimensions
 from ..engine import MAX_PLAYERS
 from ..errors import SnlError
 from ..geometry import ANCHOR_X, ANCHOR_Y
+from ..limits import check_size
 from ..odds.analysis import analyze
 from ..odds.model import TurnModel, TurnTable, reachable_positions, turn_matrix
 from ..odds.update import Candidates
@@ -105,11 +106,8 @@ class Targets:
 
     def __post_init__(self) -> None:
         check_dimensions(self.rows, self.cols)
-        if self.rows * self.cols > MAX_GENERATE_SQUARES:
-            raise GenerateError(
-                f"boards of at most {MAX_GENERATE_SQUARES} squares can be generated "
-                f"(their odds are computed exactly), not {self.rows}x{self.cols}"
-            )
+        # Its odds are computed exactly, after every step: the refusal has play's words.
+        check_size(self.rows, self.cols, MAX_GENERATE_SQUARES, "to generate")
         for label, count in (("ladders", self.ladders), ("snakes", self.snakes)):
             if count is not None and (type(count) is not int or count < 0):
                 raise GenerateError(f"{label} must be a whole number from 0, not {count!r}")
