@@ -90,6 +90,8 @@ def _bend(shape: Shape) -> float:
 
 
 SHAPES: tuple[Shape, ...] = tuple(sorted(product(BOWS, WAVES, THIRDS), key=_bend))
+WIDEST = max(BOWS) + max(WAVES) + max(THIRDS)
+"""The farthest any of ``SHAPES`` strays from the straight way (in squares)."""
 """The curves tried for a jump, least bent first: ``bow`` squares to one side at the
 middle (one arc), ``wave`` squares either way at a quarter and three quarters of the way
 (an S) and ``third`` squares at a sixth, a half and five sixths (three humps), added."""
@@ -572,7 +574,7 @@ class _Scene:
         self.reach = SAMPLE_SLACK + (
             LADDER_HALF_WIDTH if jump.kind == "ladder" else STROKE_HALF_WIDTH["snake"]
         )
-        widest = max(sum(abs(c) for c in shape) for shape in SHAPES) + 1
+        widest = WIDEST + 1
         xs = [x for pair in pairs for x, _ in pair]
         ys = [y for pair in pairs for _, y in pair]
         row0 = max(0, math.floor(min(ys) - widest))
@@ -798,21 +800,37 @@ class _Table:
         self.origin = (row0 * cells, col0 * cells)
         height, width = (row1 - row0 + 1) * cells, (col1 - col0 + 1) * cells
         self.width, self.height = width, height
-        near: list[list[int]] = [[] for _ in range(height * width)]
         top_row, left_col = self.origin
-        for index, (left, top, right, bottom, radius) in enumerate(obstacles.tolist()):
-            grow = radius + reach
-            first_row = max(0, math.floor((top - grow) * cells) - top_row)
-            last_row = min(height - 1, math.floor((bottom + grow) * cells) - top_row)
-            first_col = max(0, math.floor((left - grow) * cells) - left_col)
-            last_col = min(width - 1, math.floor((right + grow) * cells) - left_col)
-            for row in range(first_row, last_row + 1):
-                for col in range(first_col, last_col + 1):
-                    near[row * width + col].append(index)
-        most = max(1, max(len(entries) for entries in near))
+        boxes = obstacles.reshape(-1, 5)
+        grow = boxes[:, 4] + reach
+        first_row = np.maximum(0, np.floor((boxes[:, 1] - grow) * cells).astype(int) - top_row)
+        last_row = np.minimum(
+            height - 1, np.floor((boxes[:, 3] + grow) * cells).astype(int) - top_row
+        )
+        first_col = np.maximum(0, np.floor((boxes[:, 0] - grow) * cells).astype(int) - left_col)
+        last_col = np.minimum(
+            width - 1, np.floor((boxes[:, 2] + grow) * cells).astype(int) - left_col
+        )
+        # Every (cell, obstacle) an obstacle's reach covers, then each cell's list.
+        where, which = [], []
+        tallest = int((last_row - first_row).max(initial=0)) + 1
+        widest = int((last_col - first_col).max(initial=0)) + 1
+        for down in range(tallest):
+            for across in range(widest):
+                row, col = first_row + down, first_col + across
+                inside = (row <= last_row) & (col <= last_col)
+                where.append((row * width + col)[inside])
+                which.append(np.flatnonzero(inside))
+        cell_of = np.concatenate(where) if where else np.zeros(0, dtype=int)
+        index = np.concatenate(which) if which else np.zeros(0, dtype=int)
+        order = np.lexsort((index, cell_of))
+        cell_of, index = cell_of[order], index[order]
+        counts = np.bincount(cell_of, minlength=height * width)
+        most = max(1, int(counts.max(initial=0)))
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        slot = np.arange(len(cell_of)) - starts[cell_of]
         self.table = np.full((height * width, most), self.count, dtype=np.int64)
-        for cell, entries in enumerate(near):
-            self.table[cell, : len(entries)] = entries
+        self.table[cell_of, slot] = index
         padded = np.concatenate([obstacles.reshape(-1, 5), [[-9.0, -9.0, -9.0, -9.0, 0.0]]]).astype(
             np.float32
         )
