@@ -950,8 +950,9 @@ def _end_name(jump: Jump, square: int) -> str:
     return "foot" if square == jump.start else "top"
 
 
-def _dense(stroke: Polyline, step: float = 0.07) -> list[Point]:
-    """Points along ``stroke`` at most ``step`` squares apart."""
+def _dense(stroke: Polyline, step: float = 0.025) -> list[Point]:
+    """Points along ``stroke`` at most ``step`` squares apart (close enough that a
+    ladder's rail, 0.03 squares either side, cannot slip past a corner between two)."""
     points = [stroke[0]]
     for (x0, y0), (x1, y1) in pairwise(stroke):
         count = max(1, math.ceil(math.hypot(x1 - x0, y1 - y0) / step))
