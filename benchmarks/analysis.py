@@ -13,7 +13,8 @@
 6. A 1000 x 1000 JSON matrix loaded (target: at most 2x ``json.load`` of the file) and
    ``distances_to_goal`` against the forward search ``solve`` (target: at most 2x).
 
-Items 2-4 run twice in child processes: with the BLAS threads limited to one
+Items 2-4 run twice in child processes, each timing scipy's import where the figure needs
+scipy (as the command does): with the BLAS threads limited to one
 (``OPENBLAS_NUM_THREADS=1`` and friends) and with the default. Run:
 python benchmarks/analysis.py  (``--quick`` skips the 1000 x 1000 boards)
 """
@@ -175,11 +176,9 @@ def board_50(jumps: int) -> Board:
 
 
 def warm_imports() -> None:
-    """numpy and scipy's sparse modules (imported on first use) out of the timing: a
-    small board's analysis may need neither scipy's matrices nor its factorisation."""
-    import scipy.sparse
-    import scipy.sparse.linalg  # noqa: F401
-
+    """What ``snl analyze`` has loaded before it analyses (the package and numpy) out of
+    the timing; scipy stays in it: a figure that needs scipy's sparse solver or graph
+    search pays its import, as the command does (a 3 x 3 board's analysis needs none)."""
     assert analyze(Board(3, 3), players=2).expected_turns > 0
 
 

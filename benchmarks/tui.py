@@ -73,7 +73,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
+import math
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -432,108 +435,6 @@ SIXEL_ANSWER = b"\x1b[?63;4c"
 """xterm -ti vt340's answer to Device Attributes: level 3, with Sixel (4)."""
 
 
-def pty_launch_seconds(code: str, marker: Callable[[bytes], bool], env: dict[str, str]) -> float:
-    """Seconds from starting ``python -c code`` in a pseudo-terminal until its output
-    passes ``marker``; the terminal answers Device Attributes as a Sixel terminal."""
-    import fcntl
-    import pty
-    import struct
-    import termios
-
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 800, 480))
-    start = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdin=follower,
-        stdout=follower,
-        stderr=follower,
-        env=env,
-        start_new_session=True,
-    )
-    os.close(follower)
-    seen: float | None = None
-    output = b""
-    try:
-        while seen is None and time.perf_counter() - start < 30:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:
-                break
-            output += chunk
-            if b"\x1b[c" in chunk:
-                os.write(leader, SIXEL_ANSWER)
-            if marker(output):
-                seen = time.perf_counter()
-    finally:
-        child.terminate()
-        try:
-            child.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-        os.close(leader)
-    if seen is None:
-        raise RuntimeError("the board never appeared in the terminal's output")
-    return seen - start
-
-
-def sixel_drawn(output: bytes) -> bool:
-    start = output.find(b"\x1bP0;0;0q")
-    return start >= 0 and output.find(b"\x1b\\", start) > 0
-
-
-def pty_figures(repeat: int) -> dict[str, float]:
-    runs: dict[str, tuple[str, Callable[[bytes], bool]]] = {
-        "minimal": (PTY_MINIMAL, lambda out: MINIMAL_TEXT.encode() in out),
-        "text": (PTY_SNL.replace("GRAPHICS", '"text"'), lambda out: b"100" in out),
-        "pixels": (PTY_SNL.replace("GRAPHICS", '"auto"'), sixel_drawn),
-    }
-    with tempfile.TemporaryDirectory() as cache:
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env |= {"PYTHONPYCACHEPREFIX": cache, "TERM": "xterm-256color", "COLORTERM": ""}
-        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-        env["SNL_DATA_DIR"] = os.path.join(cache, "data")
-        times: dict[str, list[float]] = {label: [] for label in runs}
-        for run in range(repeat + 1):
-            for label, (code, marker) in runs.items():
-                seconds = pty_launch_seconds(code, marker, env)
-                if run:  # run 0 writes the bytecode
-                    times[label].append(seconds)
-    return {label: statistics.median(values) for label, values in times.items()}
-
-
-async def picture_moves(board_name: str, size: tuple[int, int], moves: int = 40) -> list[float]:
-    """Seconds per move for the picture: ``show`` plus rendering the whole widget."""
-    import random
-
-    app = SnlApp(board=load_board(board_name), animate=False)
-    app.pixels = "sixel"
-    app.game_screen.computer_delay = 3600
-    times = []
-    async with app.run_test(size=size) as pilot:
-        for _ in range(20):
-            await pilot.pause()
-        view = app.game_screen.query_one(BoardView)
-        region = view.region.reset_offset
-        view.render_lines(region)  # the board's picture, made once per size
-        dice = random.Random(1)
-        goal = view.board.goal
-        positions = [1, 1]
-        for move in range(moves):  # one token moves a die's throw (or jumps) at a time
-            seat = move % 2
-            positions[seat] = min(goal, positions[seat] + dice.randint(1, 6))
-            if dice.random() < 0.2:
-                positions[seat] = dice.randint(1, goal)
-            gc.collect()
-            # CPU time: on a shared, loaded machine the wall clock measures the others.
-            start = time.process_time()
-            view.show(positions, (), seat)
-            view.render_lines(region)
-            times.append(time.process_time() - start)
-    return times
-
-
 def rasterisers(repeat: int) -> list[tuple[str, float, float | None]]:
     """The board's picture (classic, 540x420 pixels) made by each candidate: Pillow
     drawing the geometry (what snl uses), resvg-py and CairoSVG rendering the export's
@@ -579,24 +480,300 @@ def rasterisers(repeat: int) -> list[tuple[str, float, float | None]]:
     return rows
 
 
-async def picture_main(repeat: int) -> None:
-    rows: list[tuple[str, float, float | None]] = rasterisers(repeat)
-    launched = pty_figures(repeat)
-    rows.append(("launch -> board in a terminal: minimal app", launched["minimal"], None))
-    for label in ("text", "pixels"):
-        ratio = launched[label] / launched["minimal"]
-        rows.append((f"launch -> board in a terminal: classic, {label}", launched[label], ratio))
-    for name in ("classic", "everest"):
-        for size in ((80, 24), (140, 45)):
-            times = await picture_moves(name, size)
-            where = f"{name} at {size[0]}x{size[1]}"
-            rows.append((f"move -> picture: {where} (median)", statistics.median(times), None))
-            rows.append((f"move -> picture: {where} (worst)", max(times), None))
+def pty_launch_seconds(
+    code: str, marker: Callable[[bytes], bool], env: dict[str, str], relay: bool = False
+) -> float:
+    """Seconds from starting ``python -c code`` in a pseudo-terminal until its output
+    passes ``marker``. The terminal's answers: canned, as a Sixel terminal's (xterm -ti
+    vt340 answering Device Attributes: ``ESC [ ? 63 ; 4 c``), or with ``relay`` the real
+    terminal's this benchmark runs in (its output goes there and its answers come back,
+    the pseudo-terminal taking its size in cells and pixels)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    size = struct.pack("HHHH", 24, 80, 800, 480)
+    if relay:
+        size = fcntl.ioctl(sys.stdout.fileno(), termios.TIOCGWINSZ, b"\0" * 8)
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, size)
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(follower)
+    seen: float | None = None
+    output = b""
+    watched = [leader, sys.stdin.fileno()] if relay else [leader]
+    try:
+        while seen is None and time.perf_counter() - start < 30:
+            ready = select.select(watched, [], [], 1.0)[0]
+            if leader in ready:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:
+                    break
+                output += chunk
+                if relay:
+                    os.write(sys.stdout.fileno(), chunk)
+                elif b"\x1b[c" in chunk:
+                    os.write(leader, SIXEL_ANSWER)
+                if marker(output):
+                    seen = time.perf_counter()
+            if relay and sys.stdin.fileno() in ready:
+                os.write(leader, os.read(sys.stdin.fileno(), 4096))
+    finally:
+        child.terminate()
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        os.close(leader)
+        if relay:  # what a killed Textual app leaves on: its screen, the mouse, no cursor
+            os.write(sys.stdout.fileno(), RESET)
+    if seen is None:
+        raise RuntimeError("the board never appeared in the terminal's output")
+    return seen - start
+
+
+RESET = b"\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?25h\x1b[0m\x1b[2J"
+_SIXEL = re.compile(rb"\x1bP[0-9;]*q.*?\x1b\\", re.DOTALL)
+
+
+def sixel_drawn(output: bytes) -> bool:
+    return _SIXEL.search(output) is not None
+
+
+def picture_cached(data: Path, output: bytes) -> bool:
+    """The picture is on screen and the board's picture is in the cache."""
+    return sixel_drawn(output) and any((data / "cache" / "pictures").glob("*.json"))
+
+
+def text_of_minimal(output: bytes) -> bool:
+    return MINIMAL_TEXT.encode() in output
+
+
+def text_board_drawn(output: bytes) -> bool:
+    return b"100" in output
+
+
+def launch_runs(
+    trees: dict[str, Path], graphics: Sequence[str], pictures: bool = True
+) -> dict[str, Any]:
+    """The launches to time: the minimal app, then ``snl play classic`` from each tree
+    (label -> checkout) with each ``--graphics``; each with its code, its marker and
+    whether it starts with an empty picture cache."""
+    runs: dict[str, Any] = {"minimal": (PTY_MINIMAL, text_of_minimal, "")}
+    for label, tree in trees.items():
+        cached = (tree / "snl_tui" / "widgets" / "graphics_query.py").exists()
+        for choice in graphics:
+            code = PTY_SNL.replace("GRAPHICS", repr(choice))
+            code = f"import sys; sys.path.insert(0, {str(tree)!r})\n" + code
+            if choice == "text" or not pictures:  # in tmux, auto finds no pictures
+                runs[f"{label}, {choice}"] = (code, text_board_drawn, "")
+                continue
+            runs[f"{label}, {choice}"] = (code, sixel_drawn, "warm" if cached else "")
+            if cached:
+                runs[f"{label}, {choice}, no cached picture"] = (code, sixel_drawn, "cold")
+                runs[f"{label}, {choice}, no cached picture: characters first"] = (
+                    code,
+                    text_board_drawn,
+                    "cold",
+                )
+    return runs
+
+
+def pty_figures(
+    repeat: int,
+    trees: dict[str, Path],
+    graphics: Sequence[str],
+    relay: bool = False,
+    pictures: bool = True,
+) -> dict[str, tuple[float, float]]:
+    """(median, p90) seconds of each launch in ``launch_runs``, runs alternating
+    (``pictures`` False: the terminal shows none, ``auto`` draws characters)."""
+    runs = launch_runs(trees, graphics, pictures)
+    with tempfile.TemporaryDirectory() as cache:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env |= {"PYTHONPYCACHEPREFIX": cache}
+        if not relay:
+            env |= {"TERM": "xterm-256color", "COLORTERM": ""}
+        times: dict[str, list[float]] = {label: [] for label in runs}
+        for run in range(repeat + 1):
+            for label, (code, marker, kind) in runs.items():
+                data = os.path.join(cache, "data-" + label.split(",")[0])
+                if kind == "cold":  # a new picture cache (and store) every run
+                    data = os.path.join(cache, f"cold-{run}")
+                if not run and kind == "warm":
+                    # The warm-up is a player's earlier game: it lasts until the board's
+                    # picture (jumps routed) is in the picture cache.
+                    marker = partial(picture_cached, Path(data))
+                seconds = pty_launch_seconds(code, marker, env | {"SNL_DATA_DIR": data}, relay)
+                if run:  # run 0 writes the bytecode (and the warm runs' picture cache)
+                    times[label].append(seconds)
+    return {label: (statistics.median(values), p90(values)) for label, values in times.items()}
+
+
+def p90(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)]
+
+
+async def picture_moves(
+    board_name: str, size: tuple[int, int], moves: int = 60, protocol: str = "sixel"
+) -> list[float]:
+    """CPU seconds per move for the picture: ``show`` (the frame made, the tiles that
+    changed encoded) plus rendering the whole widget as Textual does."""
+    import random
+
+    from snl_tui.widgets.board_picture import BoardPicture
+
+    app = SnlApp(board=load_board(board_name), animate=False)
+    app.pixels = protocol  # type: ignore[assignment]
+    app.game_screen.computer_delay = 3600
+    times = []
+    async with app.run_test(size=size) as pilot:
+        view = app.game_screen.query_one(BoardView)
+        assert isinstance(view, BoardPicture)
+        for _ in range(2000):  # the board's picture is made in a thread
+            if view.pixels is not None and view.pixels.jumps:
+                break
+            await pilot.pause(0.01)
+        region = view.region.reset_offset
+        view.render_lines(region)
+        dice = random.Random(1)
+        goal = view.board.goal
+        positions = [1, 1]
+        for move in range(moves):  # one token moves a die's throw (or jumps) at a time
+            seat = move % 2
+            positions[seat] = min(goal, positions[seat] + dice.randint(1, 6))
+            if dice.random() < 0.2:
+                positions[seat] = dice.randint(1, goal)
+            gc.collect()
+            # CPU time: on a shared, loaded machine the wall clock measures the others.
+            start = time.process_time()
+            view.show(positions, (), seat)
+            view.render_lines(region)
+            times.append(time.process_time() - start)
+    return times
+
+
+def launch_rows(
+    launched: dict[str, tuple[float, float]], where: str
+) -> list[tuple[str, float, float | None]]:
+    rows: list[tuple[str, float, float | None]] = []
+    minimal = launched["minimal"][0]
+    for label, (median, worst) in launched.items():
+        name = "minimal app" if label == "minimal" else f"snl play classic ({label})"
+        ratio = None if label == "minimal" else median / minimal
+        rows.append((f"launch -> board, {where}: {name} (median)", median, ratio))
+        rows.append((f"launch -> board, {where}: {name} (p90)", worst, None))
+    return rows
+
+
+def print_rows(rows: Sequence[tuple[str, float, float | None]]) -> None:
     width = max(len(label) for label, *_ in rows)
     print(f"{'measure':<{width}}  {'time':>11}  {'vs minimal':>10}")
     for label, seconds, times_minimal in rows:
         shown = f"{times_minimal:9.2f}x" if times_minimal is not None else ""
         print(f"{label:<{width}}  {ms(seconds)}  {shown:>10}")
+
+
+def trees_of(old: str | None) -> dict[str, Path]:
+    trees = {"new": ROOT}
+    if old:
+        trees["old"] = Path(old).resolve()
+    return trees
+
+
+async def picture_main(repeat: int, old: str | None) -> None:
+    rows: list[tuple[str, float, float | None]] = rasterisers(repeat)
+    launched = pty_figures(repeat, trees_of(old), ("text", "auto"))
+    rows += launch_rows(launched, "pty answering as xterm -ti vt340")
+    for name in ("classic", "everest"):
+        for size in ((80, 24), (140, 45)):
+            times = await picture_moves(name, size)
+            where = f"{name} at {size[0]}x{size[1]}"
+            rows.append((f"move -> picture: {where} (median)", statistics.median(times), None))
+            rows.append((f"move -> picture: {where} (p90)", p90(times), None))
+    for size in ((80, 24), (140, 45)):
+        times = await picture_moves("classic", size, protocol="kitty")
+        where = f"classic at {size[0]}x{size[1]}, Kitty's protocol (a PNG a frame)"
+        rows.append((f"move -> picture: {where} (median)", statistics.median(times), None))
+        rows.append((f"move -> picture: {where} (p90)", p90(times), None))
+    print_rows(rows)
+
+
+def in_terminal(repeat: int, old: str | None, graphics: str, out: str) -> None:
+    """Run inside a real terminal (``--xterm`` and ``--tmux`` start this in one): the
+    launch figures with that terminal answering, written as JSON to ``out``."""
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(sys.stdin.fileno())
+    tty.setraw(sys.stdin.fileno())
+    try:
+        choices = graphics.removesuffix(":text-only").split(",")
+        pictures = not graphics.endswith(":text-only")
+        launched = pty_figures(repeat, trees_of(old), choices, relay=True, pictures=pictures)
+    except Exception as error:  # reported by the parent
+        launched = {"error": (0.0, 0.0)}
+        Path(out + ".error").write_text(repr(error), encoding="utf-8")
+    finally:
+        termios.tcsetattr(sys.stdin.fileno(), termios.TCSANOW, saved)
+    Path(out).write_text(json.dumps(launched), encoding="utf-8")
+
+
+def real_terminal_main(repeat: int, old: str | None, terminal: str) -> None:
+    """The launch figures in a real xterm (``-ti vt340``, Sixel) under Xvfb, or in tmux
+    (no Sixel: the text board; ``auto`` finds no pictures there)."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "figures.json")
+        here = [sys.executable, str(Path(__file__).resolve()), "--repeat", str(repeat)]
+        if old:
+            here += ["--old", old]
+        graphics = "text,auto" if terminal == "xterm" else "text,auto:text-only"
+        here += ["--in-terminal", out, "--graphics", graphics]
+        command = " ".join(f"'{part}'" for part in here)
+        if terminal == "xterm":
+            sys.path.insert(0, str(ROOT))
+            from tests.e2e.xterm import xterm_running
+
+            with xterm_running(command, 80, 24):
+                wait_for(out, 60 + 20 * repeat)
+        else:
+            session = f"snl-bench-{os.getpid()}"
+            subprocess.run(
+                ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command],
+                check=True,
+            )
+            try:
+                wait_for(out, 60 + 20 * repeat)
+            finally:
+                subprocess.run(
+                    ["tmux", "kill-session", "-t", session], check=False, capture_output=True
+                )
+        if os.path.exists(out + ".error"):
+            raise SystemExit(Path(out + ".error").read_text(encoding="utf-8"))
+        launched = {k: (v[0], v[1]) for k, v in json.loads(Path(out).read_text()).items()}
+    where = "xterm -ti vt340 under Xvfb" if terminal == "xterm" else "tmux"
+    print_rows(launch_rows(launched, where))
+
+
+def wait_for(path: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"no figures from the terminal after {seconds:.0f} s")
+        time.sleep(0.2)
 
 
 if __name__ == "__main__":
@@ -605,5 +782,21 @@ if __name__ == "__main__":
     parser.add_argument(
         "--picture", action="store_true", help="the board-as-a-picture figures (issue 35)"
     )
+    parser.add_argument(
+        "--old", help="a checkout of an older snl to time beside this one (launch figures)"
+    )
+    parser.add_argument(
+        "--xterm", action="store_true", help="the launch figures in a real xterm under Xvfb"
+    )
+    parser.add_argument("--tmux", action="store_true", help="the launch figures in tmux")
+    parser.add_argument("--in-terminal", help=argparse.SUPPRESS)
+    parser.add_argument("--graphics", default="text,auto", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
-    asyncio.run((picture_main if arguments.picture else main)(arguments.repeat))
+    if arguments.in_terminal:
+        in_terminal(arguments.repeat, arguments.old, arguments.graphics, arguments.in_terminal)
+    elif arguments.xterm or arguments.tmux:
+        real_terminal_main(arguments.repeat, arguments.old, "xterm" if arguments.xterm else "tmux")
+    elif arguments.picture:
+        asyncio.run(picture_main(arguments.repeat, arguments.old))
+    else:
+        asyncio.run(main(arguments.repeat))

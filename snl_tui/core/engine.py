@@ -7,7 +7,6 @@ solver, the analysis and the app all ask this module rather than re-implementing
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -550,35 +549,3 @@ class Game:
         if seed is not None and type(seed) is not int:
             raise SnlError(f"saved game: seed must be a whole number, not {seed!r}")
         return cls.replay(board, players, rolls, seed, draws)
-
-
-# -- what a game from the start can do --------------------------------------------------
-
-
-def reachable_positions(board: Board) -> set[int]:
-    """Every position a token can rest on during a game from the rules' start."""
-    start = board.rules.start_position
-    seen = {start}
-    queue = deque([start])
-    faces = board.rules.faces
-    while queue:
-        here = queue.popleft()
-        if here == board.goal:
-            continue
-        for die in range(1, faces + 1):
-            there = next_position(board, here, die)
-            if there not in seen:
-                seen.add(there)
-                queue.append(there)
-    return seen
-
-
-def idle_jumps(board: Board) -> list[Jump]:
-    """Jumps that can never fire in a game from the start (the engine says which fire)."""
-    fired: set[int] = set()
-    for here in reachable_positions(board):
-        if here == board.goal:
-            continue
-        for die in range(1, board.rules.faces + 1):
-            fired.update(jump.start for jump in move(board, here, die).jumps)
-    return [Jump(a, b) for a, b in board.jumps.items() if a not in fired]

@@ -44,6 +44,7 @@ from ..core.studio.edit import (
 from ..core.text import parse_whole, plural
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
 from ..widgets.board import min_cell_width
+from ..widgets.board_picture import EditPicture
 from ..widgets.edit_board import HEAT_SHADES, EditBoard
 from ..widgets.studio_panel import NumbersPanel
 from ..widgets.title_bar import TitleBar
@@ -304,7 +305,11 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Horizontal(id="editor-main"):
-            yield EditBoard(self.board, letters=(), id="board")
+            pixels = getattr(self.app, "pixels", None)  # SnlApp's: the terminal's protocol
+            if pixels is None:
+                yield EditBoard(self.board, letters=(), id="board")
+            else:
+                yield EditPicture(self.board, protocol=pixels, letters=(), id="board")
             with Vertical(id="editor-side"):
                 with EditorForm(id="editor-form"):
                     yield from self._form()

@@ -484,9 +484,14 @@ class BoardView(ScrollView, can_focus=True):
             self.follow(square)
         if move.jumps:
             await asyncio.sleep(JUMP_DELAY / pace)
-            shown[player] = move.end
-            self.show(shown, (), player)
-            self.follow(move.end)
+            await self.take_jumps(shown, turn, pace)
+
+    async def take_jumps(self, shown: list[int], turn: Turn, pace: float) -> None:
+        """The end of ``walk``: the token takes its move's jumps (here, straight to where
+        they end; the picture slides it along them). ``shown`` is everyone's squares."""
+        shown[turn.player] = turn.move.end
+        self.show(shown, (), turn.player)
+        self.follow(turn.move.end)
 
     def fit_to_size(self) -> None:
         """Size the squares to the view, and make a ``follow`` asked for before the view

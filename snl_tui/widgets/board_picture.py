@@ -4,29 +4,43 @@
 same way: ``show``, ``walk``, ``follow``) that paints the board as pixels: the export's
 geometry and look (``export.picture``), sized to the widget in cells times the terminal's
 cell size in pixels, with the tokens, the route's steps and the square just landed on
-drawn in; a move's token steps, then climbs or slides along its jump. The last line
-stays text: who is off the board. A frame is made only when something on it changed
-(the picture of the empty board is cached per board and size).
+drawn in (in the editor, ``EditPicture``: the cursor, the heat map and the jump being
+made); a move's token steps, then climbs or slides along its jump. The last line stays
+text: who is off the board.
 
-The terminal protocols and their detection are textual-image's: ``detect_graphics``
-asks the terminal before Textual starts (afterwards Textual reads the answers). The
-Sixel data goes out as textual-image's own Sixel widget sends it (a cursor move, then
-the image, with a line's strip), but in tiles: Textual repaints whole lines, and a move
-re-encodes and resends only the tiles whose squares changed. ``j`` switches between the
-picture and the character board. Without a picture protocol, the character board
-(``BoardView``) is used instead.
+How a frame stays cheap (``benchmarks/tui.py --picture`` measures it):
+
+- The board's own picture (squares, numbers, jumps) is drawn, mapped onto its palette
+  and Sixel-encoded once per board and size, in a thread (never blocking a key), and its
+  encoded tiles are kept on disk too: the next game on that board at that size shows its
+  first picture without loading Pillow or NumPy or routing a jump.
+- The picture is cut into tiles (Textual repaints whole lines): a frame lays the marks
+  over a copy of the board, maps it onto the palette, and re-encodes only the tiles
+  whose pixels changed (a tile back to the bare board takes the board's encoding).
+- Kitty's protocol sends the whole frame (PNG) under a new image id, shown through
+  placeholder text (``export.kitty``), written with Textual's output like any text.
+
+The terminal is asked which protocol it speaks before Textual starts
+(``graphics_query``). ``j`` switches between the picture and the character board.
+Without a picture protocol, the character board (``BoardView``) is used instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import io
+import json
 import math
+import os
 import re
-import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from rich.color import Color
 from rich.control import Control
 from rich.segment import ControlType, Segment
 from rich.style import Style
@@ -34,18 +48,27 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from ..core.board import Board
-from .board import JUMP_DELAY, STEP_DELAY, BoardView
+from .board import JUMP_DELAY, BoardView
+from .edit_board import HEAT_SHADES, EditBoard
+from .graphics_query import DEFAULT_CELL, Protocol, cell_pixels, detect_graphics
 
 if TYPE_CHECKING:
+    import numpy as np
     from PIL import Image as PILImage
-    from textual_image._sixel import SixelOptions
 
     from ..core.engine import Turn
+    from ..export.picture import Marks, Palette
 
-Protocol = Literal["sixel", "kitty"]
+__all__ = [
+    "DEFAULT_CELL",
+    "BoardPicture",
+    "EditPicture",
+    "Protocol",
+    "board_widget",
+    "detect_graphics",
+]
+
 GRAPHICS_CHOICES = ("auto", "pixels", "text")
-DEFAULT_CELL = (10, 20)
-"""A cell's pixels when the terminal does not say (a VT340's, as textual-image assumes)."""
 _NO_OP = ((ControlType.CURSOR_FORWARD, 0),)
 """Marks a segment as control data, so that nothing measures or splits it."""
 SLIDE_FRAMES = 8
@@ -54,69 +77,90 @@ SLIDE_DELAY = 0.04
 TILE_LINES, TILE_COLUMNS = 3, 4
 """A tile of the picture, in cells (its lines rounded to whole Sixel bands): about a
 square of classic at 80x24, so that a move re-encodes a few small tiles."""
-SIXEL_COLOURS = 64
-"""Colours per tile: the board's flat colours and smooth edges need no more, and a tile
-of 64 encodes a third faster than one of 256."""
+CACHE_VERSION = 1
+CACHED_PICTURES = 24
+"""Board pictures kept on disk (the oldest go first)."""
+_SIXEL = re.compile(r'\x1bP[0-9;]*q"[0-9;]*[\x20-\x7e]*\x1b\\')
+"""A cached tile must be one Sixel picture and nothing else (a damaged or planted cache
+file never reaches the terminal)."""
 
 
-def detect_graphics(choice: str) -> Protocol | None:
-    """The picture protocol to use for ``--graphics choice`` ('auto', 'pixels' or
-    'text'), asked of the terminal now (before Textual starts): None for text.
-    'pixels' draws Sixel even when the terminal does not say it can (tmux built with
-    sixel, which answers for the terminal)."""
-    if choice == "text" or not (sys.__stdout__ and sys.__stdout__.isatty()):
-        return None
-    if sys.__stdin__ is None or not sys.__stdin__.isatty():
-        return None
-    try:
-        # Importing the renderables asks the terminal (Sixel first, then Kitty's).
-        from textual_image import renderable
-        from textual_image._terminal import get_cell_size
-
-        get_cell_size()  # asked now: Textual reads the terminal's answers once it runs
-    except Exception:  # a terminal that answers garbage: no pictures, never a crash
-        return "sixel" if choice == "pixels" else None
-    if renderable.Image is renderable.SixelImage:
-        return "sixel"
-    if renderable.Image is renderable.TGPImage:
-        return "kitty"
-    return "sixel" if choice == "pixels" else None
+# -- the board's pictures on disk ----------------------------------------------------------
 
 
-_COLOUR = re.compile(r"(#\d+);2;\d+;\d+;\d+")
-_HEADER = re.compile(r"\x1bP[^q]*q(\"[\d;]+)?")
+def picture_cache_dir() -> Path:
+    """Where the encoded board pictures are kept: the user's cache folder, or beside the
+    data in ``$SNL_DATA_DIR`` when that is set (tests, scripts)."""
+    from ..core.store.data_dir import DATA_DIR_ENV, default_dir
 
+    if os.environ.get(DATA_DIR_ENV):
+        return default_dir() / "cache" / "pictures"
+    import platformdirs
 
-def palette_first(sixel: str) -> str:
-    """``sixel`` with every colour defined once at the start, then only selected.
-
-    textual-image defines each colour where it is first used, mid-band; xterm (379)
-    then paints the first band or two wrongly (stripes of the wrong colour across the
-    picture's top). Defined up front, the picture comes out right."""
-    header = _HEADER.match(sixel)
-    if header is None:
-        return sixel
-    body = sixel[header.end() :]
-    colours = dict.fromkeys(match.group(0) for match in _COLOUR.finditer(body))
-    return header.group(0) + "".join(colours) + _COLOUR.sub(r"\1", body)
+    return Path(platformdirs.user_cache_dir("snl", appauthor=False)) / "pictures"
 
 
 @lru_cache(maxsize=1)
-def _sixel_options() -> SixelOptions:
-    from textual_image._sixel import SixelOptions
+def _code_stamp() -> str:
+    """The drawing code's fingerprint: a cached picture drawn by other code is not used."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for name in ("core/geometry.py", "export/picture.py", "export/sixel.py"):
+        try:
+            digest.update((root / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())
+    return digest.hexdigest()[:16]
 
-    return SixelOptions(colors=SIXEL_COLOURS)
+
+def cache_name(board: Board, key: tuple[object, ...]) -> str:
+    """The file name of ``board``'s picture for ``key`` (its size, cells, background)."""
+    what = (CACHE_VERSION, _code_stamp(), board.rows, board.cols, sorted(board.jumps.items()))
+    return hashlib.sha256(repr((what, key)).encode()).hexdigest()[:32] + ".json"
 
 
-def cell_pixels() -> tuple[int, int]:
-    """A terminal cell's (width, height) in pixels, as the terminal told textual-image."""
+def load_tiles(name: str) -> dict[Region, str] | None:
+    """The encoded tiles saved as ``name`` (None: none, or not what snl wrote)."""
     try:
-        from textual_image._terminal import get_cell_size
+        data = json.loads((picture_cache_dir() / name).read_text(encoding="ascii"))
+        tiles = {Region(x, y, w, h): sixel for x, y, w, h, sixel in data}
+    except (OSError, ValueError, TypeError, UnicodeDecodeError):
+        return None
+    if not all(isinstance(s, str) and _SIXEL.fullmatch(s) for s in tiles.values()):
+        return None
+    return tiles
 
-        size = get_cell_size()
-    except Exception:
-        return DEFAULT_CELL
-    return size.width, size.height
+
+def save_tiles(name: str, tiles: dict[Region, str]) -> None:
+    """Keep ``tiles`` as ``name`` (atomically; the oldest pictures beyond
+    ``CACHED_PICTURES`` go). A cache that cannot be written is no error."""
+    from ..core.files.disk import write_atomically
+
+    folder = picture_cache_dir()
+    data = [[*tile, sixel] for tile, sixel in tiles.items()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomically(folder / name, json.dumps(data))
+        kept = sorted(folder.glob("*.json"), key=lambda path: path.stat().st_mtime)
+        for old in kept[:-CACHED_PICTURES]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+# -- the widget ------------------------------------------------------------------------------
+
+
+@dataclass
+class BoardPixels:
+    """The board's own picture at one size, ready for frames: its palette, its pixels as
+    palette indices, and each tile's Sixel (the board with nothing on it)."""
+
+    jumps: bool
+    """Drawn with the snakes and ladders (False: while they are being routed)."""
+    palette: Palette
+    indices: np.ndarray
+    tiles: dict[Region, str]
 
 
 class BoardPicture(BoardView):
@@ -142,25 +186,27 @@ class BoardPicture(BoardView):
         self.route: tuple[int, ...] = ()
         self.landed: int | None = None
         """The square the last move ended on (outlined)."""
-        self.frame_key: tuple[object, ...] | None = None
-        self.frame: PILImage.Image | None = None
-        self.encoded: dict[Region, str] = {}
-        """Each tile's Sixel data, by the tile's region (in cells)."""
-        self.stale: set[Region] = set()
-        """Tiles whose squares' marks changed since they were encoded (``refresh_picture``):
-        encoded again at the next paint; the others are sent as they were."""
-        self.encoded_for: tuple[object, ...] | None = None
-        """The board, size and background the encoded tiles show (any change: all anew)."""
+        self.moving: tuple[int, tuple[float, float]] | None = None
+        """A token on its way along a jump: (seat, point in squares)."""
+        self.picture_key: tuple[object, ...] | None = None
+        """(board, columns, lines, cell size, background) of the picture being shown."""
+        self.pixels: BoardPixels | None = None
+        """The board's picture for ``picture_key`` (None: being made in a thread)."""
+        self.tile_data: dict[Region, str] = {}
+        """What each tile shows now (Sixel)."""
+        self.shown: np.ndarray | None = None
+        """The palette indices the tiles show (a frame re-encodes the tiles that differ)."""
         self.tiles_encoded = 0
         """Tiles encoded so far (tests and the benchmark read it)."""
         self.frames_made = 0
-        """Frames drawn (tests and the benchmark read it)."""
-        self.kitty_image: object | None = None
-        self.routing = False
-        """The jumps are being routed in a thread (``route_jumps``)."""
-        self.moving: tuple[int, tuple[float, float]] | None = None
-        """A token on its way along a jump: (seat, point in squares)."""
-        self.moving_near: set[int] = set()
+        """Frames drawn with marks on them (tests and the benchmark read it)."""
+        self.kitty_frame: tuple[int, str] | None = None
+        """Kitty's protocol: (image id, transmission not yet written) of the frame shown."""
+        self.kitty_old: list[int] = []
+        """Image ids to free once the new one is written."""
+        self.kitty_ids = 0
+        self.covered: set[Region] = set()
+        """Tiles left out of the last paint because another widget lay over them."""
         self.add_class("-pixels")
 
     # -- what is shown --------------------------------------------------------------------
@@ -168,6 +214,12 @@ class BoardPicture(BoardView):
     @property
     def showing_pixels(self) -> bool:
         return self.pixels_on
+
+    @property
+    def picture_shown(self) -> bool:
+        """The picture is on screen (not ``j``'s character board, nor the character
+        board shown while the board's first picture is being made)."""
+        return self.pixels_on and bool(self.tile_data or self.kitty_frame is not None)
 
     def show(
         self,
@@ -180,95 +232,47 @@ class BoardPicture(BoardView):
             for seat, square in enumerate(positions)
             if seat < len(self.positions) and self.positions[seat] != square and square > 0
         ]
-        before = self._mark_squares()
         if len(moved) == 1:
             self.landed = moved[0]
         self.positions, self.route = tuple(positions), tuple(route)
         super().show(positions, route, current)
         if self.pixels_on:
-            after = self._mark_squares()
-            changed = {
-                square
-                for square in before.keys() | after.keys()
-                if before.get(square) != after.get(square)
-            }
-            self.refresh_picture(changed)
+            self.update_frame()
+
+    def refresh_squares(self, squares: object) -> None:
+        if self.pixels_on:
+            self.update_frame()  # the picture finds the tiles that changed itself
+        else:
+            super().refresh_squares(squares)  # type: ignore[arg-type]
 
     def _refresh_virtual_lines(self, lines: Sequence[int]) -> None:
-        if not self.pixels_on:  # the picture repaints its own regions (refresh_picture)
+        if not self.picture_shown:  # the picture repaints its own tiles (update_frame)
             super()._refresh_virtual_lines(lines)
 
     def _status_y(self) -> int | None:
-        if self.pixels_on:
+        if self.picture_shown:
             return self.size.height - 1 if self.size.height else None
         return super()._status_y()
-
-    def _mark_squares(self) -> dict[int, tuple[object, ...]]:
-        """What is drawn on each square with marks (tokens, route step, landed)."""
-        marks: dict[int, tuple[object, ...]] = {}
-        for seat, square in enumerate(self.positions):
-            if square > 0:
-                marks[square] = (*marks.get(square, ()), ("token", seat, seat == self.current_seat))
-        for step, square in enumerate(self.route, start=1):
-            marks[square] = (*marks.get(square, ()), ("step", step))
-        if self.landed is not None:
-            marks[self.landed] = (*marks.get(self.landed, ()), "landed")
-        return marks
-
-    def refresh_picture(self, squares: set[int]) -> None:
-        """Repaint the tiles under ``squares`` (a move changes two or three): their lines,
-        whole-width (Textual then writes those lines, and the Sixel of each of their
-        tiles goes out: encoded again only where the pixels changed)."""
-        if not self.is_mounted or not self.size.area:
-            return
-        from ..export.picture import layout_for
-
-        columns, lines, width, height = self.picture_size()
-        if width < 8 or height < 8:
-            return
-        _, cell_h = cell_pixels()
-        layout = layout_for(self.board, width, height)
-        rows: set[int] = set()
-        for square in squares:
-            if 1 <= square <= self.board.goal:
-                _, y0, _, y1 = layout.square_box(self.board, square)
-                rows.update(range(int(y0 // cell_h), min(lines, math.ceil(y1 / cell_h))))
-        cols: set[int] = set()
-        cell_w, _ = cell_pixels()
-        for square in squares:
-            if 1 <= square <= self.board.goal:
-                x0, _, x1, _ = layout.square_box(self.board, square)
-                cols.update(range(int(x0 // cell_w), math.ceil(x1 / cell_w)))
-        for tile in self.tiles(columns, lines):
-            if any(tile.y <= row < tile.bottom for row in rows):
-                if any(tile.x <= col < tile.right for col in cols):
-                    self.stale.add(tile)
-                if tile.x == 0:
-                    self.refresh(Region(0, tile.y, self.size.width, tile.height))
 
     def set_board(self, board: Board, letters: Sequence[str]) -> None:
         self.positions, self.route, self.landed = (), (), None
         super().set_board(board, letters)
+        if self.pixels_on:
+            self.refresh()
 
-    async def walk(self, positions: Sequence[int], turn: Turn, pace: float = 1.0) -> None:
-        """The token steps square by square, then climbs its ladder or slides down its
-        snake along the drawn jump (``SLIDE_FRAMES`` frames), in the picture."""
-        if not self.pixels_on:
-            await super().walk(positions, turn, pace)
-            return
+    async def take_jumps(self, shown: list[int], turn: Turn, pace: float) -> None:
+        """On the picture the token climbs its ladder or slides down its snake along the
+        drawn jump (``SLIDE_FRAMES`` frames)."""
         from ..core.geometry import jump_paths, jump_paths_known
 
-        move, player = turn.move, turn.player
-        shown = list(positions)
-        shown[player] = move.start
-        for square in move.steps:
-            await asyncio.sleep(STEP_DELAY / pace)
-            shown[player] = square
-            self.show(shown, (), player)
-        routed = jump_paths_known(self.board)
-        paths = {path.jump.start: path for path in jump_paths(self.board)} if routed else {}
-        for jump in move.jumps:
-            await asyncio.sleep(JUMP_DELAY / pace)
+        if not self.pixels_on or not jump_paths_known(self.board):
+            await super().take_jumps(shown, turn, pace)
+            return
+        paths = {path.jump.start: path for path in jump_paths(self.board)}
+        player = turn.player
+        for index, jump in enumerate(turn.move.jumps):
+            if index:
+                await asyncio.sleep(JUMP_DELAY / pace)
             path = paths.get(jump.start)
             if path is not None:
                 shown[player] = 0  # off its square: on its way along the jump
@@ -276,30 +280,13 @@ class BoardPicture(BoardView):
                 body = path.body
                 for frame in range(1, SLIDE_FRAMES):
                     self.moving = (player, body[round(frame * (len(body) - 1) / SLIDE_FRAMES)])
-                    self.refresh_picture(self._squares_near(self.moving[1]))
+                    self.update_frame()
                     await asyncio.sleep(SLIDE_DELAY / pace)
                 self.moving = None
-                self.refresh_picture(self.moving_near)  # where the token was drawn last
-                self.moving_near = set()
             shown[player] = jump.end
             self.show(shown, (), player)
-        before = self.landed
-        self.landed = move.end
-        if before != self.landed:
-            self.refresh_picture({square for square in (before, self.landed) if square})
-
-    def _squares_near(self, point: tuple[float, float]) -> set[int]:
-        """The squares round ``point`` (a moving token covers parts of several), and
-        those of the token's last position."""
-        x, y = point
-        board = self.board
-        near = {
-            board.square_at(row, col)
-            for row in range(max(0, int(y) - 1), min(board.rows, int(y) + 2))
-            for col in range(max(0, int(x) - 1), min(board.cols, int(x) + 2))
-        }
-        before, self.moving_near = self.moving_near, near
-        return near | before
+        self.landed = turn.move.end
+        self.update_frame()
 
     def follow(self, square: int) -> None:
         if self.pixels_on:
@@ -322,13 +309,30 @@ class BoardPicture(BoardView):
         self.pixels_on = not self.pixels_on
         self.set_class(self.pixels_on, "-pixels")
         self.fitted_size = None
-        self.frame_key = None
+        self.picture_key = None  # made again (or taken from the caches) when back
         self.refresh(layout=True)
         if self.pixels_on:
             return "The board as a picture."
         if self.followed is not None:
             self.pending_follow = self.followed
         return "The character board (j: the picture again)."
+
+    def square_at_offset(self, x: int, y: int) -> int | None:
+        """The square under the cell at (``x``, ``y``) of the picture (a click)."""
+        if not self.pixels_on:
+            return super().square_at_offset(x, y)
+        from ..export.picture import layout_for
+
+        _, lines, width, height = self.picture_size()
+        if y >= lines or width < 8 or height < 8:
+            return None
+        cell_w, cell_h = cell_pixels()
+        layout = layout_for(self.board, width, height)
+        col = math.floor(((x + 0.5) * cell_w - layout.left) / layout.square)
+        row = math.floor(((y + 0.5) * cell_h - layout.top) / layout.square)
+        if 0 <= row < self.board.rows and 0 <= col < self.board.cols:
+            return self.board.square_at(row, col)
+        return None
 
     # -- the picture ----------------------------------------------------------------------
 
@@ -340,7 +344,8 @@ class BoardPicture(BoardView):
         cell_w, cell_h = cell_pixels()
         return columns, lines, columns * cell_w, lines * cell_h
 
-    def marks(self) -> object:
+    def marks(self) -> Marks:
+        """What is laid over the board now."""
         from ..export.picture import Marks
 
         tokens: dict[int, list[int]] = {}
@@ -349,53 +354,185 @@ class BoardPicture(BoardView):
                 tokens.setdefault(square, []).append(seat)
         return Marks(
             tokens={square: tuple(seats) for square, seats in tokens.items()},
-            letters=self.letters,
+            letters=tuple(self.letters),
             current=self.current_seat,
             route=self.route,
             landed=self.landed,
             moving=self.moving,
         )
 
-    def current_frame(self) -> PILImage.Image | None:
-        """The picture as it should look now (made afresh only when something on it
-        changed)."""
-        from ..core.geometry import jump_paths_known
-        from ..export.picture import Marks, frame_image
-
-        _, _, width, height = self.picture_size()
-        if width < 8 or height < 8:
-            return None
-        marks = self.marks()
-        assert isinstance(marks, Marks)
-        routed = not self.board.jumps or jump_paths_known(self.board)
-        if not routed and not self.routing:
-            self.routing = True  # the squares now, the jumps when they are routed
-            self.route_jumps(self._jumps_routed)
-        key = (self.board, width, height, routed, marks, self.background_rgb())
-        if key[:4] + key[5:] != self.encoded_for:
-            self.encoded_for = key[:4] + key[5:]
-            self.encoded, self.stale = {}, set()
-        if key != self.frame_key:
-            self.frame_key = key
-            self.frame = frame_image(
-                self.board, width, height, marks, self.background_rgb(), jumps=routed
-            )
-            self.frames_made += 1
-        return self.frame
-
-    def _jumps_routed(self) -> None:
-        self.routing = False
-        self.refresh()
-
     def background_rgb(self) -> tuple[int, int, int]:
         colour = self.styles.background
         return colour.r, colour.g, colour.b
+
+    def _key(self) -> tuple[object, ...] | None:
+        columns, lines, width, height = self.picture_size()
+        if width < 8 or height < 8:
+            return None
+        return (self.board, columns, lines, cell_pixels(), self.background_rgb())
+
+    def _ensure_picture(self) -> None:
+        """Start making the board's picture when the board, size or colours changed:
+        from the disk's copy at once when there is one, in a thread in any case."""
+        key = self._key()
+        if key is None or key == self.picture_key:
+            return
+        before, self.picture_key = self.picture_key, key
+        self.pixels = None
+        if before is None or before[1:] != key[1:]:  # another size: the old tiles are off
+            self.tile_data, self.shown = {}, None
+            self.kitty_frame = None
+        if self.protocol == "sixel":
+            saved = load_tiles(cache_name(self.board, key[1:]))
+            if saved is not None and set(saved) == set(self.tiles(*self.picture_size()[:2])):
+                self.tile_data, self.shown = dict(saved), None
+                # The picture is ready to paint: the thread (loading NumPy and Pillow for
+                # the frames to come) starts after this paint, not competing with it.
+                self.call_after_refresh(self._make_pixels_in_thread, key)
+                return
+        self._make_pixels_in_thread(key)
+
+    def _make_pixels_in_thread(self, key: tuple[object, ...]) -> None:
+        if key == self.picture_key:
+            self.run_worker(
+                lambda: self._make_pixels(key), thread=True, group="picture", exclusive=True
+            )
+
+    def _make_pixels(self, key: tuple[object, ...]) -> None:
+        """In a thread: the board's picture for ``key``, handed to ``_pixels_made``."""
+        from ..core.geometry import jump_paths
+        from ..export.picture import board_image, board_palette
+        from ..export.sixel import encode
+
+        board, columns, lines, cell, background = key
+        assert isinstance(board, Board) and isinstance(columns, int)
+        assert isinstance(lines, int) and isinstance(cell, tuple)
+        assert isinstance(background, tuple)
+        width, height = columns * cell[0], lines * cell[1]
+        name = cache_name(board, key[1:])
+        # While the jumps are routed (a big board's take seconds), the character board
+        # (with its markers) stands in: the picture comes once, with the jumps.
+        jump_paths(board)
+        palette = board_palette(board, width, height, background)
+        indices = palette.indices(board_image(board, width, height, background))
+        tiles = load_tiles(name) if self.protocol == "sixel" else None
+        if tiles is None:
+            tiles = {}
+            if self.protocol == "sixel":
+                for tile in self.tiles(columns, lines):
+                    tiles[tile] = encode(indices[self._pixel_slice(tile)], palette.colours)
+                    self.tiles_encoded += 1
+                save_tiles(name, tiles)
+        made = BoardPixels(True, palette, indices, tiles)
+        try:
+            self.app.call_from_thread(self._pixels_made, key, made)
+        except RuntimeError:  # the app is closing
+            return
+
+    def _pixels_made(self, key: tuple[object, ...], made: BoardPixels) -> None:
+        if key != self.picture_key:
+            return  # the board or size changed meanwhile: another thread is at work
+        self.pixels = made
+        if self.protocol == "sixel":
+            self.tile_data, self.shown = dict(made.tiles), made.indices
+        self.update_frame(everything=True)
+
+    def _pixel_slice(self, tile: Region) -> tuple[slice, slice]:
+        cell_w, cell_h = cell_pixels()
+        return (
+            slice(tile.y * cell_h, tile.bottom * cell_h),
+            slice(tile.x * cell_w, tile.right * cell_w),
+        )
+
+    def frame_image(self) -> PILImage.Image | None:
+        """The picture as it should look now (None: the board's is not made yet)."""
+        from ..export.picture import board_image, frame_image
+
+        pixels, key = self.pixels, self.picture_key
+        if pixels is None or key is None:
+            return None
+        _, _, width, height = self.picture_size()
+        background = self.background_rgb()
+        marks = self.marks()
+        if marks.empty:
+            return board_image(self.board, width, height, background, pixels.jumps)
+        self.frames_made += 1
+        return frame_image(self.board, width, height, marks, background, jumps=pixels.jumps)
+
+    def update_frame(self, everything: bool = False) -> None:
+        """Lay what is on the board now over its picture and repaint what changed: the
+        tiles whose pixels differ (Sixel), or the whole frame (Kitty's protocol)."""
+        if not self.is_mounted or self.pixels is None or self._key() != self.picture_key:
+            return
+        if self.protocol == "kitty":
+            self._kitty_frame()
+            return
+        from ..export.sixel import encode
+
+        pixels = self.pixels
+        marks = self.marks()
+        if marks.empty:
+            indices = pixels.indices
+        else:
+            frame = self.frame_image()
+            assert frame is not None
+            indices = pixels.palette.indices(frame)
+        shown = self.shown
+        columns, lines, _, _ = self.picture_size()
+        changed: list[Region] = []
+        if shown is None or shown.shape != indices.shape:
+            changed = self.tiles(columns, lines)
+            differs = None
+        else:
+            differs = shown != indices
+            rows = differs.any(axis=1)
+        for tile in self.tiles(columns, lines) if differs is not None else changed:
+            where = self._pixel_slice(tile)
+            if differs is not None:
+                if not rows[where[0]].any() or not differs[where].any():
+                    continue
+                changed.append(tile)
+            if tile in pixels.tiles and (
+                indices is pixels.indices or not (indices[where] != pixels.indices[where]).any()
+            ):
+                self.tile_data[tile] = pixels.tiles[tile]
+            else:
+                self.tile_data[tile] = encode(indices[where], pixels.palette.colours)
+                self.tiles_encoded += 1
+        self.shown = indices
+        if everything:
+            self.refresh()
+            return
+        for y in sorted({tile.y for tile in changed}):
+            height = next(tile.height for tile in changed if tile.y == y)
+            self.refresh(Region(0, y, self.size.width, height))
+
+    def _kitty_frame(self) -> None:
+        from ..export.kitty import transmit
+
+        frame = self.frame_image()
+        if frame is None:
+            return
+        columns, lines, _, _ = self.picture_size()
+        png = io.BytesIO()
+        frame.save(png, "PNG", compress_level=1)
+        if self.kitty_frame is not None and not self.kitty_frame[1]:
+            self.kitty_old.append(self.kitty_frame[0])  # sent: freed once the new one is
+        self.kitty_ids = self.kitty_ids % 0xFFFF + 1
+        image_id = (os.getpid() & 0xFF) << 16 | self.kitty_ids
+        self.kitty_frame = (image_id, transmit(image_id, png.getvalue(), columns, lines))
+        self.refresh()
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Textual asks for the whole widget and writes only the lines it has to (those
         # refreshed): the picture is cut into tiles, and each tile's Sixel goes out with
         # its last line, so that repainting a few lines sends only their tiles.
         if not self.pixels_on:
+            return super().render_lines(crop)
+        self._ensure_picture()
+        if not self.picture_shown:
+            # The board's first picture is being made (in a thread): the character board
+            # until it is ready, then the picture over it.
             return super().render_lines(crop)
         columns, lines, _, _ = self.picture_size()
         strips: list[Strip] = []
@@ -406,22 +543,58 @@ class BoardPicture(BoardView):
             else:
                 status = self._join([(" ", base), *self.status_pieces()], base, columns)
                 strips.append(status.crop(crop.x, crop.right))
-        frame = self.current_frame()
-        if frame is None:
+        if not self.screen.is_active:
+            # Beneath a dialog, Textual tints and cuts these lines into the dialog's
+            # background: a picture's escapes cut up would show as text. Blank until
+            # the dialog goes (then the whole screen is painted again).
             return strips
         if self.protocol == "kitty":
-            return self._kitty_lines(frame, crop, lines, columns, strips)
+            return self._kitty_lines(crop, lines, columns, strips)
         origin = self.screen.find_widget(self).region
         segments: dict[int, list[Segment]] = {}
+        none = Style()
+        covered: set[Region] = set()
         for tile in self.tiles(columns, lines):
             if tile.bottom - 1 < crop.y or tile.y >= crop.bottom:
                 continue
-            segments.setdefault(tile.bottom - 1, []).extend(
-                self._sixel_segments(frame, tile, origin.x, origin.y)
+            sixel = self.tile_data.get(tile)
+            if sixel is None:
+                continue
+            if self._covered(tile.translate(origin.offset)):
+                covered.add(tile)  # a toast over it: the picture must not hide it
+                continue
+            # One segment a tile, cursor moves included: however Textual cuts the line
+            # (a partial update), what it writes of it draws whole tiles in place.
+            there = Control.move_to(origin.x + tile.x, origin.y + tile.y).segment.text
+            back = Control.move_to(origin.x + tile.right, origin.y + tile.bottom - 1)
+            segments.setdefault(tile.bottom - 1, []).append(
+                Segment(there + sixel + back.segment.text, none, _NO_OP)
             )
         for y, line in segments.items():
             strips[y - crop.y] = Strip(line, cell_length=crop.width)
+        uncovered, self.covered = self.covered - covered, covered
+        for y in sorted({tile.y for tile in uncovered}):
+            height = next(tile.height for tile in uncovered if tile.y == y)
+            self.call_after_refresh(self.refresh, Region(0, y, self.size.width, height))
         return strips
+
+    def _covered(self, tile: Region) -> bool:
+        """Whether another widget (a toast) lies over a corner of ``tile`` (screen cells)."""
+        from textual.errors import NoWidget
+
+        for x, y in (
+            (tile.x, tile.y),
+            (tile.right - 1, tile.y),
+            (tile.x, tile.bottom - 1),
+            (tile.right - 1, tile.bottom - 1),
+        ):
+            try:
+                widget, _ = self.screen.get_widget_at(x, y)
+            except NoWidget:
+                return True
+            if widget is not self:
+                return True
+        return False
 
     def tiles(self, columns: int, lines: int) -> list[Region]:
         """The picture's tiles, in cells: ``TILE_LINES`` lines (whole Sixel bands, so a
@@ -435,58 +608,46 @@ class BoardPicture(BoardView):
             for x in range(0, columns, TILE_COLUMNS)
         ]
 
-    def _sixel_segments(
-        self, frame: PILImage.Image, tile: Region, left: int, top: int
-    ) -> list[Segment]:
-        cell_w, cell_h = cell_pixels()
-        box = (tile.x * cell_w, tile.y * cell_h, tile.right * cell_w, tile.bottom * cell_h)
-        cached = self.encoded.get(tile)
-        if cached is None or tile in self.stale:
-            from textual_image._sixel import image_to_sixels
-
-            self.stale.discard(tile)
-            pixels = frame.crop(box)
-            sixel = image_to_sixels(pixels, _sixel_options())
-            cached = self.encoded[tile] = palette_first(sixel)
-            self.tiles_encoded += 1
-        none = Style()
-        return [
-            Segment(Control.move_to(left + tile.x, top + tile.y).segment.text, none),
-            Segment(cached, none, _NO_OP),
-            Segment(Control.move_to(left + tile.right, top + tile.bottom - 1).segment.text, none),
-        ]
-
     def _kitty_lines(
-        self,
-        frame: PILImage.Image,
-        crop: Region,
-        lines: int,
-        columns: int,
-        strips: list[Strip],
+        self, crop: Region, lines: int, columns: int, strips: list[Strip]
     ) -> list[Strip]:
-        """Kitty's protocol: the image is sent once per frame, then placed with
-        textual-image's placeholder characters (ordinary text for Textual)."""
-        from textual_image.renderable.tgp import Image as KittyImage
+        """Kitty's protocol: the frame's transmission goes out with the first line
+        written, then every line of the picture is placeholder text naming it."""
+        from ..export.kitty import MAX_CELLS, colour_of, delete, placeholder_line
 
-        if self.kitty_image is None or getattr(self.kitty_image, "frame", None) is not frame:
-            if self.kitty_image is not None:
-                self.kitty_image.cleanup()  # type: ignore[attr-defined]
-            image = KittyImage(frame, width=columns, height=lines)
-            rendered = self.app.console.render_lines(
-                image, self.app.console.options.update_dimensions(columns, lines), pad=True
-            )
-            image.frame = frame  # type: ignore[attr-defined]
-            image.lines = [Strip(line) for line in rendered]  # type: ignore[attr-defined]
-            self.kitty_image = image
-        placed: list[Strip] = self.kitty_image.lines  # type: ignore[attr-defined]
+        if self.kitty_frame is None or columns > MAX_CELLS or lines > MAX_CELLS:
+            return strips
+        image_id, pending = self.kitty_frame
+        style = Style(color=Color.from_rgb(*colour_of(image_id)))
+        none = Style()
         for y in range(crop.y, min(crop.bottom, lines)):
-            if y < len(placed):
-                strips[y - crop.y] = placed[y].crop(crop.x, crop.right)
+            text = placeholder_line(y, columns)[crop.x * 3 : crop.right * 3]
+            line = [Segment(text, style)]
+            if pending:
+                line.insert(0, Segment(pending, none, _NO_OP))
+                pending = ""
+                self.kitty_frame = (image_id, pending)
+            strips[y - crop.y] = Strip(line, cell_length=crop.width)
+        if not pending and self.kitty_old and crop.bottom >= lines:
+            freed = "".join(delete(old) for old in self.kitty_old)
+            self.kitty_old = []
+            last = min(crop.bottom, lines) - 1 - crop.y
+            strips[last] = Strip(
+                [*strips[last], Segment(freed, none, _NO_OP)], cell_length=crop.width
+            )
         return strips
 
-    def on_unmount(self) -> None:
-        if self.kitty_image is not None:
-            self.kitty_image.cleanup()  # type: ignore[attr-defined]
+
+class EditPicture(EditBoard, BoardPicture):
+    """The editor's board as a picture: the cursor, the heat map and the jump being made
+    drawn in, with the editor's keys (``EditBoard``)."""
+
+    def marks(self) -> Marks:
+        from dataclasses import replace
+
+        heat = {square: shade / HEAT_SHADES for square, shade in self.heat.items()}
+        pending = (self.mark, self.cursor or self.mark) if self.mark is not None else None
+        return replace(super().marks(), cursor=self.cursor, heat=heat, pending=pending)
 
 
 def board_widget(

@@ -22,9 +22,10 @@ from snl_tui.core.odds.analysis import (
     analyze,
 )
 from snl_tui.core.odds.markov import EXTENSION_ERROR
+from snl_tui.core.odds.model import idle_jumps
 from snl_tui.core.odds.report import analysis_json, format_report
 from snl_tui.core.rules import Rules
-from snl_tui.core.studio.checks import find_traps, idle_jumps, odds_findings
+from snl_tui.core.studio.checks import find_traps, odds_findings
 from snl_tui.core.studio.impacts import jump_impacts
 
 CLASSIC_LADDERS = [(1, 38), (4, 14), (9, 31), (21, 42), (28, 84), (36, 44), (51, 67), (71, 91)]
@@ -643,12 +644,13 @@ def test_positions_past_the_table_are_followed_exactly(monkeypatch: pytest.Monke
     # With room for 64 turns only, the positions asked about are followed past the
     # table: the same figures as the full table, not a silent cut.
     from snl_tui.core.odds import markov as module
+    from snl_tui.core.odds import tuning
 
     board = classic(faces=4)  # a board no other test caches
     module.clear_cache()
     full = analyze(board, players=3, positions=[0, 17, 54], to_move=1)
     expected = (full.win_chances, full.median_turns, full.finish_within(200), full.game_rounds)
-    monkeypatch.setattr(module, "TABLE_CELLS", 1)  # the floor: 64 rows
+    monkeypatch.setattr(tuning, "TABLE_CELLS", 1)  # the floor: 64 rows
     module.clear_cache()
     try:
         a = analyze(board, players=3, positions=[0, 17, 54], to_move=1)
@@ -666,10 +668,11 @@ def test_positions_past_the_table_are_followed_exactly(monkeypatch: pytest.Monke
 
 def test_a_distribution_cut_by_the_work_budget_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     from snl_tui.core.odds import markov as module
+    from snl_tui.core.odds import tuning
 
     board = classic(faces=3)  # a board no other test caches
-    monkeypatch.setattr(module, "TABLE_CELLS", 1)  # the floor: 64 rows
-    monkeypatch.setattr(module, "COLUMN_WORK", 1)  # then 64 more turns at most
+    monkeypatch.setattr(tuning, "TABLE_CELLS", 1)  # the floor: 64 rows
+    monkeypatch.setattr(tuning, "COLUMN_WORK", 1)  # then 64 more turns at most
     module.clear_cache()
     try:
         a = analyze(board, players=2)

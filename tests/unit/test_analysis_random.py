@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
 from snl_tui.core.errors import BoardError
-from snl_tui.core.odds import markov
+from snl_tui.core.odds import tuning
 from snl_tui.core.odds.analysis import analyze, clear_cache
-from snl_tui.core.odds.markov import DENSE_TURN_LIMIT
 from snl_tui.core.rules import Rules
 from snl_tui.core.studio.impacts import jump_impacts
 
@@ -136,7 +135,7 @@ def test_dense_and_gathering_turn_operators_agree(board: Board) -> None:
     errors = []
     for limit in (10**9, 0):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(markov, "DENSE_TURN_LIMIT", limit)
+            patch.setattr(tuning, "DENSE_TURN_LIMIT", limit)
             clear_cache()
             a = analyze(board, players=2)
             figures.append((a.win_chances, a.finish_within(5), a.finish_within(20)))
@@ -157,9 +156,8 @@ def test_a_large_six_again_board_matches_plain_iteration() -> None:
             jumps[start] = end
     rules = Rules(start=0, overshoot="bounce", six_again=True, chain=False)
     board = Board(20, 20, jumps.items(), rules=rules)
-    assert board.goal + 1 > DENSE_TURN_LIMIT
+    assert board.goal + 1 > tuning.DENSE_TURN_LIMIT
     a = analyze(board)
-    assert a._chain._turn_operator.dense is None
     plain = plain_cdf(board, 0, 150)
     for t, p in enumerate(plain):
         assert a.finish_within(t) == pytest.approx(p, abs=1e-10)

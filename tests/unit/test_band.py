@@ -1,6 +1,7 @@
-"""The plain walk plus corrections (``core.odds.band``) against dense numpy solves of I - R
-built from the same roll array, and the numpy graph search and turn product against
-scipy's."""
+"""The plain walk plus corrections (``core.odds.band``) against dense numpy and scipy
+solves of I - R built from the same roll array; the one graph search (``model.reaching``)
+against a plain breadth-first search; the turn step, whichever way the chain takes it,
+against the distribution pushed forward square by square."""
 
 from __future__ import annotations
 
@@ -19,11 +20,11 @@ from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
 from snl_tui.core.files.formats import dump_board
-from snl_tui.core.odds import band
-from snl_tui.core.odds import markov as chain_module
 from snl_tui.core.odds.analysis import analyze, clear_cache
 from snl_tui.core.odds.band import PlainSolver, Renewal, plain_structure
 from snl_tui.core.odds.markov import roll_array
+from snl_tui.core.odds.model import TurnModel, reaching
+from snl_tui.core.odds.tuning import SEARCH_IN_NUMPY
 from snl_tui.core.rules import Rules
 
 from .strategies import boards
@@ -53,17 +54,6 @@ def random_board(side: int, jumps: int, seed: int, rules: Rules) -> Board:
     return Board(side, side, table.items(), rules=rules)
 
 
-@pytest.fixture(params=["inverse", "factorised"])
-def k_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both ways of solving the k x k correction system: numpy's solves and inverse (up
-    to ``REUSE_FACTORISATION`` corrections) and scipy's LU factorisation."""
-    if request.param == "inverse":
-        monkeypatch.setattr(band, "REUSE_FACTORISATION", 10**9)
-    else:
-        monkeypatch.setattr(band, "REUSE_FACTORISATION", 0)
-    return str(request.param)
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(board=boards(max_side=9), six_again=st.booleans(), seed=st.integers(0, 2**32 - 1))
 def test_solves_match_dense_numpy(board: Board, six_again: bool, seed: int) -> None:
@@ -90,27 +80,48 @@ def test_solves_match_dense_numpy(board: Board, six_again: bool, seed: int) -> N
 
 @pytest.mark.parametrize("overshoot", ["stay", "bounce", "finish"])
 @pytest.mark.parametrize("start", [0, 1])
-def test_many_blocks_and_lapack(
-    overshoot: str, start: int, k_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A 24 x 24 board with 60 jumps solved in blocks of 7 squares (the coupling between
-    blocks every few squares) and by LAPACK's banded solve, each against dense numpy."""
+def test_many_blocks(overshoot: str, start: int) -> None:
+    """A 24 x 24 board with 60 jumps: three blocks of the back-substitution, coupled
+    where a roll crosses from one to the next, against dense numpy."""
     board = random_board(24, 60, seed=start + 7, rules=Rules(start=start, overshoot=overshoot))
     dest, faces, _ = roll_array(board)
     structure = plain_structure(dest, faces)
     assert structure is not None and len(structure.starts) == 60
     matrix = dense_system(dest, faces)
     rhs = np.random.default_rng(3).random((board.goal, 2))
-    for block, lapack in ((7, 10**9), (band.BLOCK, 0)):
-        monkeypatch.setattr(band, "BLOCK", block)
-        monkeypatch.setattr(band, "LAPACK_SQUARES", lapack)
-        solver = PlainSolver(dest, structure)
-        for transposed in (False, True):
-            want = np.linalg.solve(matrix.T if transposed else matrix, rhs)
-            got = solver.solve(rhs, transposed)
-            # normwise, as the error bound is: small entries carry the large ones' rounding
-            error = float(np.max(np.abs(got - want))) / float(np.max(np.abs(want)))
-            assert error <= 1e-11, (block, transposed)
+    solver = PlainSolver(dest, structure)
+    for transposed in (False, True):
+        want = np.linalg.solve(matrix.T if transposed else matrix, rhs)
+        got = solver.solve(rhs, transposed)
+        # normwise, as the error bound is: small entries carry the large ones' rounding
+        error = float(np.max(np.abs(got - want))) / float(np.max(np.abs(want)))
+        assert error <= 1e-11, transposed
+
+
+@pytest.mark.parametrize("overshoot", ["stay", "bounce"])
+def test_a_board_solved_by_lapack(overshoot: str) -> None:
+    """A board of 50,000 squares (LAPACK's banded back-substitution) against scipy's
+    sparse solve of the same I - R, both ways."""
+    from scipy.sparse import csr_matrix, identity
+    from scipy.sparse.linalg import spsolve
+
+    board = random_board(250, 200, seed=11, rules=Rules(overshoot=overshoot))
+    dest, faces, _ = roll_array(board)
+    structure = plain_structure(dest, faces)
+    assert structure is not None and structure.squares >= 50_000
+    n = structure.squares
+    rows = np.repeat(np.arange(n), faces)
+    cols = dest[:n].ravel()
+    keep = cols < n
+    r = csr_matrix((np.full(int(keep.sum()), 1.0 / faces), (rows[keep], cols[keep])), (n, n))
+    system = (identity(n, format="csr") - r).tocsc()
+    rhs = np.random.default_rng(5).random(n)
+    solver = PlainSolver(dest, structure)
+    for transposed in (False, True):
+        want = spsolve(system.T.tocsc() if transposed else system, rhs)
+        got = solver.solve(rhs, transposed)
+        error = float(np.max(np.abs(got - want))) / float(np.max(np.abs(want)))
+        assert error <= 1e-9, transposed
 
 
 def test_three_sixes_turn_table_is_not_plain() -> None:
@@ -147,72 +158,91 @@ def test_renewal_sequence(faces: int) -> None:
     assert values[-1] == pytest.approx(2 / (faces + 1), rel=1e-15)
 
 
-def test_figures_agree_with_the_sparse_factorisation(
-    k_path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Expected turns, spread and visits on 20 x 20 boards: the plain walk plus
-    corrections and SuperLU agree to 1e-11 (relative)."""
-    for seed, rules in enumerate(
-        [Rules(), Rules(start=0, overshoot="bounce"), Rules(six_again=True)]
-    ):
-        board = random_board(20, 40, seed=seed, rules=rules)
-        results = []
-        for rank in (10**9, -1):  # plain walk always, never
-            monkeypatch.setattr(chain_module, "PLAIN_RANK_WORK", rank)
-            monkeypatch.setattr(chain_module, "PLAIN_RANK", rank)
-            clear_cache()
-            a = analyze(board)
-            visits = a.visits()
-            assert visits is not None
-            results.append((a.expected_turns, a.std_turns, np.array(visits)))
-        (e1, s1, v1), (e2, s2, v2) = results
-        assert e1 == pytest.approx(e2, rel=1e-11)
-        assert s1 == pytest.approx(s2, rel=1e-11)
-        assert float(np.max(np.abs(v1 - v2))) <= 1e-11 * float(np.max(np.abs(v2)))
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(start=0, overshoot="bounce"), Rules(six_again=True)]
+)
+def test_plain_and_factorised_solves_give_the_same_expectations(rules: Rules) -> None:
+    """On 20 x 20 boards with 150 jumps the analysis solves I - R as the plain walk plus
+    corrections, and the jump effects (past ``REPEATED_SOLVES_RANK`` corrections) with a
+    sparse factorisation of the same system: a board's expected turns, read from the one
+    and from the other with no jump changed, agree."""
+    from snl_tui.core.odds.markov import chain_of
+    from snl_tui.core.odds.tuning import REPEATED_SOLVES_RANK
+
+    board = random_board(20, 150, seed=3, rules=rules)
+    dest, faces, _ = roll_array(board)
+    structure = plain_structure(dest, faces)
+    assert structure is not None and structure.rank > REPEATED_SOLVES_RANK
     clear_cache()
+    a = analyze(board)
+    model = TurnModel.of(board)
+    same = model.table(model.landing_of(board))
+    factorised = chain_of(board).expectation_update().expected_turns(same, a.start)
+    assert factorised is not None
+    assert a.expected_turns == pytest.approx(factorised, rel=1e-11)
+    clear_cache()
+
+
+def plain_search(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> list[bool]:
+    """Which positions reach a seed along here -> there: a breadth-first search over the
+    reversed edges with a list and a set."""
+    into: dict[int, list[int]] = {}
+    for a, b in zip(here.tolist(), there.tolist(), strict=True):
+        into.setdefault(b, []).append(a)
+    seen = {int(p) for p in np.flatnonzero(seeds)}
+    queue = list(seen)
+    for position in queue:
+        for before in into.get(position, ()):
+            if before not in seen:
+                seen.add(before)
+                queue.append(before)
+    return [p in seen for p in range(size)]
 
 
 @settings(max_examples=100, deadline=None)
 @given(size=st.integers(1, 60), edges=st.integers(0, 240), seed=st.integers(0, 2**32 - 1))
-def test_numpy_search_matches_scipy(size: int, edges: int, seed: int) -> None:
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import breadth_first_order
-
+def test_graph_search_matches_a_plain_one(size: int, edges: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     here = rng.integers(0, size, edges)
     there = rng.integers(0, size, edges)
     seeds = rng.random(size) < 0.1
-    got = chain_module._reaching_numpy(here, there, size, seeds)
-    # Reference: a BFS from an extra node over the reversed edges (scipy).
-    rows = np.concatenate((there, np.full(int(seeds.sum()), size)))
-    cols = np.concatenate((here, np.flatnonzero(seeds)))
-    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(size + 1, size + 1))
-    order = breadth_first_order(graph, size, directed=True, return_predecessors=False)
-    want = np.zeros(size + 1, dtype=bool)
-    want[order] = True
-    assert (got == want[:size]).all()
+    assert reaching(here, there, size, seeds).tolist() == plain_search(here, there, size, seeds)
 
 
-@settings(max_examples=40, deadline=None)
-@given(size=st.integers(2, 80), faces=st.integers(2, 12), seed=st.integers(0, 2**32 - 1))
-def test_gather_matches_sparse_product(size: int, faces: int, seed: int) -> None:
-    """The turn product without scipy (numpy gathers) equals scipy's CSR product."""
-    from scipy.sparse import csr_matrix
+def test_graph_search_on_a_large_graph() -> None:
+    """Past ``SEARCH_IN_NUMPY`` positions (the search runs in scipy there): a walk of
+    single steps with a few long edges back, against the plain search."""
+    size = SEARCH_IN_NUMPY + 500
+    rng = np.random.default_rng(1)
+    here = np.concatenate((np.arange(size - 1), rng.integers(0, size, 50)))
+    there = np.concatenate((np.arange(1, size), rng.integers(0, size, 50)))
+    for seeds in (np.arange(size) == size - 1, np.arange(size) == size // 2):
+        assert reaching(here, there, size, seeds).tolist() == plain_search(here, there, size, seeds)
 
-    rng = np.random.default_rng(seed)
-    ending = rng.integers(0, size + 1, (size, faces))  # size: the sink (no entry)
-    values = rng.random(size)
-    values[0] = 0.0  # the position the sink reads: 0 in every vector the chain steps
-    gather = chain_module._Gather(ending, 1.0 / faces, 0)
-    got = np.empty(size)
-    gather(values, got)
-    rows = np.repeat(np.arange(size), faces)
-    cols = ending.ravel()
-    keep = cols < size
-    matrix = csr_matrix(
-        (np.full(int(keep.sum()), 1.0 / faces), (rows[keep], cols[keep])), shape=(size, size)
-    )
-    assert np.allclose(got, matrix @ values, rtol=1e-14, atol=1e-300)
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(start=0, overshoot="bounce", faces=8),
+        Rules(overshoot="finish", chain=True),
+        Rules(six_again=True),
+    ],
+)
+@pytest.mark.parametrize("jumps", [10, 150])
+def test_turn_step_matches_the_distribution_pushed_forward(rules: Rules, jumps: int) -> None:
+    """20 x 20 boards with few jumps (the turn as sliding sums over every square) and
+    many (gathers over the landing squares), under six_again too (a top roll continues
+    the turn): P(finished within t) against the mass pushed forward turn by turn."""
+    from .test_analysis import plain_cdf
+
+    board = random_board(20, jumps, seed=jumps, rules=rules)
+    clear_cache()
+    a = analyze(board)
+    reference = plain_cdf(board, a.start, 300)
+    got = [a.finish_within(t) for t in range(301)]
+    assert got == pytest.approx(reference, abs=1e-12)
+    clear_cache()
 
 
 def test_snl_analyze_at_50x50_needs_no_scipy(tmp_path: Path) -> None:
@@ -260,105 +290,13 @@ def test_snl_analyze_at_50x50_needs_no_scipy(tmp_path: Path) -> None:
         assert figures["win_chances"] == pytest.approx(reference["win_chances"], abs=1e-10)
 
 
-def test_an_astronomical_game_is_too_large_on_either_path(k_path: str) -> None:
+def test_an_astronomical_game_is_too_large() -> None:
     """A board whose game lasts ~2^667 turns (a coin, a 2 x 1000 board, a snake back to
     square 1 on every third square) makes K singular in floating point: the figures are
-    "finite, but too large to compute", whichever way K is solved (numpy's inverse
-    raised LinAlgError)."""
+    "finite, but too large to compute"."""
     from .test_figures import astronomical_board
 
     clear_cache()
     analysis = analyze(astronomical_board())
     assert analysis.finite and analysis.too_large
     clear_cache()
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(board=boards(max_side=14, max_faces=20), seed=st.integers(0, 2**32 - 1))
-def test_window_matches_the_roll_table(board: Board, seed: int) -> None:
-    """The turn as sliding sums (``_Window``) is R @ v for R built entry by entry from
-    the engine's roll array, under every rule set but six_again (every per-roll table
-    has the window's shape: jumps belong to squares, overshoot stays, bounces or
-    finishes)."""
-    dest, faces, _ = roll_array(board)
-    window = chain_module._Window.of(dest, faces)
-    assert window is not None
-    size = dest.shape[0]
-    matrix = np.zeros((size, size))
-    for here in range(size):
-        for there in dest[here].tolist():
-            matrix[here, there] += 1.0 / faces
-    values = np.random.default_rng(seed).random(size)
-    got = np.full(size, np.nan)
-    window(values, got)
-    assert np.allclose(got, matrix @ values, rtol=1e-14, atol=0)
-
-
-def test_window_refuses_other_tables() -> None:
-    """A table whose rolls onto one square end in different places, or a turn table
-    (three_sixes), is not a window: the gathers serve it."""
-    dest, faces, _ = roll_array(Board(10, 10, [(20, 5)]))
-    odd = dest.copy()
-    odd[13, 0] = 40  # one roll onto square 14 ends elsewhere than the others
-    assert chain_module._Window.of(odd, faces) is None
-    three = Board(10, 10, [(20, 5)], rules=Rules(six_again=True, three_sixes=True))
-    chain = chain_module.chain_of(three)
-    assert chain._window is None
-
-
-@pytest.mark.parametrize(
-    "rules",
-    [Rules(), Rules(start=0, overshoot="bounce", faces=8), Rules(overshoot="finish", chain=True)],
-)
-def test_window_and_gathers_give_the_same_figures(
-    rules: Rules, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every figure of a 20 x 20 board's analysis through the sliding sums (every
-    position held) and through the gathers (the landing squares only)."""
-    board = random_board(20, 40, seed=7, rules=rules)
-    figures = []
-    for use_window in (True, False):
-        if not use_window:  # the path is chosen by the share of landing squares alone
-            monkeypatch.setattr(chain_module, "WINDOW_SHARE", 2.0)
-        clear_cache()
-        a = analyze(board, players=3)
-        figures.append(
-            (
-                a.expected_turns,
-                a.median_turns,
-                a.mode_turns,
-                [a.percentile_turns(q) for q in (0.1, 0.9, 0.99)],
-                [a.finish_within(k) for k in (10, 50, 200)],
-                a.win_chances,
-                a.game_rounds,
-            )
-        )
-    clear_cache()
-    (e1, m1, o1, p1, f1, w1, r1), (e2, m2, o2, p2, f2, w2, r2) = figures
-    assert (m1, o1, p1) == (m2, o2, p2)
-    assert e1 == pytest.approx(e2, rel=1e-12)
-    assert f1 == pytest.approx(f2, abs=1e-12)
-    assert w1 == pytest.approx(w2, abs=1e-10) and r1 == pytest.approx(r2, rel=1e-10)
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    n=st.integers(2, 400),
-    faces=st.integers(2, 20),
-    above=st.lists(st.integers(0, 400), min_size=1, max_size=30),
-    below=st.lists(st.integers(0, 400), min_size=1, max_size=30),
-)
-def test_outer_renewal_entries_are_the_gathered_ones(
-    n: int, faces: int, above: list[int], below: list[int]
-) -> None:
-    """K's blocks built from the settled limit plus the few short gaps are exactly the
-    entries gathered one by one (u(b - a) for b >= a, else 0)."""
-    dest, _, _ = roll_array(Board(1, n + 1, rules=Rules(faces=faces)))
-    structure = plain_structure(dest, faces)
-    assert structure is not None
-    solver = PlainSolver(dest, structure)
-    a = np.array([min(x, n) for x in above], dtype=np.int64)
-    b = np.array([min(x, n) for x in below], dtype=np.int64)
-    outer = solver._g_outer(a, b)
-    gathered = solver._g(a[:, None], b[None, :])
-    assert np.array_equal(outer, gathered)

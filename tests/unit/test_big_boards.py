@@ -10,7 +10,7 @@ import pytest
 
 from snl_tui.core.board import Board
 from snl_tui.core.files.formats import load_board
-from snl_tui.core.odds import markov
+from snl_tui.core.odds import tuning
 from snl_tui.core.odds.analysis import AnalysisError, analyze, clear_cache
 from snl_tui.core.odds.markov import MAX_LARGE_BOARD_JUMPS, SMALL_BOARD_SQUARES, expected_turns
 
@@ -43,8 +43,8 @@ def test_a_small_board_takes_any_number_of_jumps() -> None:
 
 
 def test_a_long_analysis_says_what_it_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(markov, "PROGRESS_SQUARES", 0)  # classic counts as big
-    monkeypatch.setattr(markov, "PROGRESS_EVERY", 0.0)  # and every stretch as long
+    monkeypatch.setattr(tuning, "PROGRESS_SQUARES", 0)  # classic counts as big
+    monkeypatch.setattr(tuning, "PROGRESS_EVERY", 0.0)  # and every stretch as long
     clear_cache()
     notes: list[str] = []
     analysis = analyze(load_board("classic"), players=2, progress=notes.append)

@@ -17,7 +17,6 @@ from snl_tui.core.engine import next_position
 from snl_tui.core.errors import BoardError
 from snl_tui.core.odds import markov as chain_module
 from snl_tui.core.odds.analysis import CLOSED_TAIL, Analysis, analyze, clear_cache
-from snl_tui.core.odds.markov import DENSE_SYSTEM_LIMIT
 from snl_tui.core.rules import Rules
 
 
@@ -99,17 +98,14 @@ def boards(draw: st.DrawFn) -> Board:
         raise
 
 
-@pytest.mark.parametrize("limit", [0, DENSE_SYSTEM_LIMIT], ids=["sparse LU", "dense solve"])
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(board=boards())
-def test_sparse_figures_match_the_dense_reference(limit: int, board: Board) -> None:
-    # Both ways of solving I - R (small systems are solved dense, larger ones by the
-    # sparse factorisation): each against the textbook reference.
+def test_sparse_figures_match_the_dense_reference(board: Board) -> None:
+    # Whichever way the chain solves I - R (the plain walk plus corrections on a board
+    # of that shape, SuperLU on the rest: boards with traps, bounces and the like),
+    # against the textbook reference.
     reference = dense_reference(board)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(chain_module, "DENSE_SYSTEM_LIMIT", limit)
-        a = analyze(board)
-        _check_against(reference, board, a)
+    _check_against(reference, board, analyze(board))
 
 
 def _check_against(reference: dict[str, np.ndarray], board: Board, a: Analysis) -> None:
@@ -202,31 +198,36 @@ def test_the_built_in_small_boards_need_no_scipy() -> None:
     assert out.stdout.strip() == "False"
 
 
-def test_win_chances_stop_near_the_first_turn_that_settles_them(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The forecast from the shrinking tail spread (``wait``) stops a long game's win
-    chances within a few dozen turns of the first turn that settles them (found by
-    checking every 16 turns), where the usual stretches (an eighth more each time) run
-    past it; the chances agree within their bounds."""
+def test_a_forecast_stops_the_columns_near_the_first_turn_that_settles_them() -> None:
+    """``Chain.columns`` with a ``wait`` that forecasts from the criterion's readings (as
+    the analysis does for its win chances) stops within a few dozen turns of the first
+    turn that meets it, where the usual stretches (an eighth more each time) run past."""
     board = random_board(30, 40, seed=0, rules=Rules())
-    forecast = chain_module._paced
-    paces = {
-        "every 16": lambda turns, wait, sooner=0: 16,
-        "usual": lambda turns, wait, sooner=0: chain_module._stretch_length(turns),
-        "forecast": forecast,
-    }
-    results = {}
-    for name, pace in paces.items():
-        clear_cache()
-        monkeypatch.setattr(chain_module, "_paced", pace)
-        a = analyze(board, players=4)
-        wins = a.win_chances
-        chain = a._chain
-        turns = chain.table.t + max([f.t for f in chain._follows] or [0])
-        results[name] = (turns, wins, a.accuracy_of("win_chances").error)
+    start = board.rules.start_position
+    target = 1e-9
     clear_cache()
-    (fine, fine_wins, fine_error), (usual, _, _), (turns, wins, error) = results.values()
-    assert fine > 300  # a long game: the tail closes well after the first checks
-    assert fine - 16 <= turns <= fine + 48 < usual
-    assert wins == pytest.approx(fine_wins, abs=fine_error + error)
+    full = chain_module.chain_of(board).column(start)
+    assert full.resolved
+    first = int(np.argmax(1.0 - full.cdf <= target))  # the first turn that meets it
+    assert first > 300  # a long game: met well after the first checks
+    stops = []
+    for forecasting in (True, False):
+        clear_cache()
+        readings: list[tuple[int, float]] = []
+
+        def done(columns: list[chain_module.Column], readings: list = readings) -> bool:
+            left = 1.0 - float(columns[0].cdf[-1])
+            readings.append((columns[0].horizon, left))
+            return left <= target
+
+        def wait(turn: int, readings: list = readings) -> int:
+            return chain_module.forecast(readings, turn, target)
+
+        column = chain_module.chain_of(board).columns(
+            [start], done, wait=wait if forecasting else None
+        )[0]
+        assert 1.0 - column.cdf[-1] <= target
+        stops.append(column.horizon)
+    clear_cache()
+    forecast, usual = stops
+    assert first <= forecast <= first + 48 < usual

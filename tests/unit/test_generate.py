@@ -531,6 +531,45 @@ def test_the_generators_figures_are_the_analysis_under_every_rule(changes: dict)
     assert value == pytest.approx(exact(moved), rel=1e-10)
 
 
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"six_again": True},
+        {"six_again": True, "three_sixes": True},
+        {"overshoot": "bounce"},
+        {"overshoot": "finish"},
+        {"start": 1},
+        {"chain": True},
+        {"faces": 4, "six_again": True},
+    ],
+    ids=lambda changes: "+".join(f"{k}={v}" for k, v in changes.items()) or "default",
+)
+def test_the_generators_win_chances_and_tail_are_the_analysis(changes: dict) -> None:
+    """The first seat's edge and the tail share the search steers by (a search stopped
+    after a few steps reports the closest board's) are the analysis's figures of that
+    board, under every rule, and a plain forward iteration agrees."""
+    rules = replace(Rules(), **changes)
+    targets = Targets(
+        rows=8,
+        cols=8,
+        players=3,
+        max_first_seat_edge=0.0001,
+        within=20,
+        share=0.999,
+        rules=rules,
+    )
+    result = generate(targets, seed=5, max_steps=30)
+    assert not result.ok and result.figures is not None and result.closest is not None
+    board = result.closest
+    edge, tail = result.figures.first_seat_edge, result.figures.within_share
+    assert edge is not None and tail is not None
+    assert edge == pytest.approx(analyze(board, players=3).win_chances[0] - 1 / 3, abs=1e-12)
+    assert tail == pytest.approx(analyze(board).finish_within(20), abs=1e-12)
+    if not rules.three_sixes:  # the reference below plays one roll at a time
+        assert edge + 1 / 3 == pytest.approx(independent_first_seat_win(board, 3), abs=1e-9)
+
+
 # -- issue 33: boards that look like Snakes & Ladders, honest bounds, progress ------------
 
 

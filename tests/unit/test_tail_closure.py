@@ -13,15 +13,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
+from snl_tui.core.odds import tuning
 from snl_tui.core.odds.analysis import EXACT, analyze
 from snl_tui.core.odds.markov import (
     EXTENSION_ERROR,
     TAIL_TOLERANCE,
-    Chain,
     TailBounds,
-    _gap_peak,
     chain_of,
     clear_cache,
+    tail_gap_peak,
 )
 from snl_tui.core.rules import Rules
 
@@ -73,7 +73,8 @@ def test_the_bounds_hold_on_every_later_turn(board: Board, turns: int) -> None:
 
 
 def without_closure(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Chain, "tail_bounds", lambda self, positions, horizon: None)
+    """Every figure summed turn by turn to its resolution: no tail closed between bounds."""
+    monkeypatch.setattr(tuning, "CLOSED_TAILS", False)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -207,7 +208,7 @@ def test_a_tail_written_in_closed_form_matches_every_turn(board: Board) -> None:
     assume(chain_of(board).distribution_left_out is None)
     closed = distribution_figures(board)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Chain, "_extended", lambda self, *args: None)
+        without_closure(patch)
         clear_cache()
         summed = distribution_figures(board)
     clear_cache()
@@ -233,7 +234,7 @@ def test_long_games_write_their_tail_in_closed_form(seed: int) -> None:
     assert computed < last  # never iterated as far as the percentile it gives
     figures = distribution_figures(board)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Chain, "_extended", lambda self, *args: None)
+        without_closure(patch)
         clear_cache()
         summed = distribution_figures(board)
         assert analyze(board).percentile_turns(0.99) == last
@@ -253,7 +254,7 @@ def test_long_games_write_their_tail_in_closed_form(seed: int) -> None:
 def test_gap_precheck_is_what_the_full_arrays_find(
     high: list[float], shrink: float, rho_hi: float, gap: float, turns: int
 ) -> None:
-    """``_gap_peak`` (the tail's half gap at a few turns around its peak) never exceeds
+    """``tail_gap_peak`` (the tail's half gap at a few turns around its peak) never exceeds
     the gap over every turn 1..turns (a check it fails, the arrays fail too) and finds
     that largest gap to within a thousandth."""
     rho_lo = max(rho_hi * (1 - gap), 1e-9)
@@ -270,6 +271,6 @@ def test_gap_precheck_is_what_the_full_arrays_find(
         )
         / 2
     )
-    peak = _gap_peak(bounds, turns)
+    peak = tail_gap_peak(bounds, turns)
     assert peak <= full
     assert peak >= full * 0.999 or full < 1e-300

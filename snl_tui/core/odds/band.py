@@ -24,8 +24,10 @@ factorises I - R directly. Every solve checks its residual against the roll arra
 refines it until it is as small as a backward-stable solve's, so the error bound of
 the caller (``8 eps cond``) holds for this solver too.
 
-numpy only: no scipy import, unless the k x k factorisation is large enough to reuse
-(``scipy.linalg.lu_factor``) or scipy is loaded already.
+numpy only (no scipy import) below ``tuning.LAPACK_SQUARES``; from there on LAPACK through
+scipy: the banded back-substitution, and K factorised once for every solve (the 1000 x
+1000 boards of ``benchmarks/analysis.py``, where either takes about twice as long in
+numpy).
 """
 
 from __future__ import annotations
@@ -33,25 +35,13 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
+from functools import cached_property, lru_cache
 
 import numpy as np
 
+from . import tuning
 from .blas import one_thread
 
-BLOCK = 256
-"""Squares per block of the back-substitution (one Toeplitz product each)."""
-REUSE_FACTORISATION = 1500
-"""From this many corrections on (or on a board of ``LAPACK_SQUARES``, which loads
-``scipy.linalg`` anyway), K is factorised once with ``scipy.linalg.lu_factor`` for every
-solve; below it numpy solves (``DIRECT_SOLVES``), which costs less than importing scipy."""
-DIRECT_SOLVES = 2
-"""Without scipy, the first this many solves of K are numpy LU solves (one
-factorisation each, a quarter of an inversion's work); from the next one on, numpy
-inverts K once and every later solve is a product. ``snl analyze`` needs two (the
-expectation with the condition estimate's right-hand side beside it, then the spread),
-half an inversion's work."""
 REFINEMENTS = 3
 """Most steps of iterative refinement after a solve whose residual is too large."""
 
@@ -85,21 +75,20 @@ def plain_structure(dest: np.ndarray, faces: int) -> PlainStructure | None:
     n = dest.shape[0] - 1
     if n < 1:
         return None
-    squares = np.arange(n, dtype=dest.dtype)
+    table = dest[:n]
+    squares = np.arange(n)
+    reach = squares[:, None] + np.arange(1, faces + 1)  # the square each roll counts onto
+    inside = reach < n
+    # Rolls that stay inside the system but do not end on the square they count onto:
+    # each redirects that square (a jump start) to where it ends.
+    moved = inside & (table != reach)
     redirect = np.full(n + 1, -1, dtype=np.int64)
-    # Rolls that stay inside the system (p + d < n) but do not end on p + d: each
-    # redirects its square p + d (a jump start) to where it ends.
-    for face in range(1, min(faces, n - 1) + 1):
-        column = dest[: n - face, face - 1]
-        moved = np.flatnonzero(column != squares[face:])
-        redirect[moved + face] = column[moved]
+    redirect[reach[moved]] = table[moved]
     # A jump is a property of its square: every roll reaching a redirected square must
     # end where the others do, and every other roll inside must move plainly.
     expected = np.where(redirect[:n] >= 0, redirect[:n], squares)
-    for face in range(1, min(faces, n - 1) + 1):
-        if (dest[: n - face, face - 1] != expected[face:]).any():
-            return None
-    table = dest[:n]
+    if (table[inside] != expected[reach[inside]]).any():
+        return None
     if (table < 0).any() or (table > n).any():
         return None
     starts = np.flatnonzero(redirect >= 0)
@@ -127,23 +116,44 @@ class Renewal:
     @classmethod
     def of(cls, faces: int, length: int) -> Renewal:
         limit = 2.0 / (faces + 1)
-        values = [1.0]
-        near = 0
-        while len(values) < length and near < faces:
-            value = math.fsum(values[-faces:]) / faces
-            values.append(value)
-            near = near + 1 if abs(value - limit) <= SETTLED * limit else 0
+        settling = _settling(faces)
         array = np.full(length, limit)
-        array[: len(values)] = values[:length]
+        array[: len(settling)] = settling[:length]
         return cls(array)
+
+
+@lru_cache(maxsize=32)
+def _settling(faces: int) -> tuple[float, ...]:
+    """u(0), u(1), ... up to where it settles (``Renewal``): the same for every board
+    with this die, so worked out once."""
+    limit = 2.0 / (faces + 1)
+    values = [1.0]
+    near = 0
+    while near < faces:
+        value = math.fsum(values[-faces:]) / faces
+        values.append(value)
+        near = near + 1 if abs(value - limit) <= SETTLED * limit else 0
+    return tuple(values)
 
 
 SETTLED = 4 * float(np.finfo(float).eps)
 """How close to its limit the renewal sequence must stay to be taken as settled."""
-LAPACK_SQUARES = 50_000
-"""From this many squares on, the plain walk's back-substitution is LAPACK's banded
-triangular solve (``scipy.linalg.lapack.dtbtrs``, an order of magnitude faster than
-the numpy blocks there); below it, numpy blocks (no scipy import)."""
+
+
+@lru_cache(maxsize=32)
+def _blocks(faces: int) -> tuple[np.ndarray, np.ndarray]:
+    """The back-substitution's two constant matrices for a die (read-only, shared): the
+    Toeplitz inverse of one block of ``tuning.BLOCK`` squares, u(q - c) for q >= c (a smaller
+    block is its upper left corner), and the coupling between blocks: a block's last f
+    rows reach the next block's first f squares (row i of those, square j: j <= i)."""
+    renewal = Renewal.of(faces, tuning.BLOCK).values
+    index = np.arange(tuning.BLOCK)
+    offsets = index[None, :] - index[:, None]
+    toeplitz = np.where(offsets >= 0, renewal[np.clip(offsets, 0, None)], 0.0)
+    reach = np.tril(np.full((faces, faces), 1.0 / faces))
+    toeplitz.flags.writeable = False
+    reach.flags.writeable = False
+    return toeplitz, reach
 
 
 class PlainSolver:
@@ -158,25 +168,18 @@ class PlainSolver:
         self.faces = faces
         self.renewal = Renewal.of(faces, n + 1).values
         self._padded = np.append(self.renewal, 0.0)
-        block = min(BLOCK, n)
-        index = np.arange(block)
-        offsets = index[None, :] - index[:, None]
-        self._toeplitz = np.where(offsets >= 0, self.renewal[np.clip(offsets, 0, None)], 0.0)
-        i, j = np.meshgrid(np.arange(faces), np.arange(faces), indexing="ij")
-        # Block coupling: a block's last f rows reach the next block's first f squares
-        # (row i of those, square j: j <= i within the reach of one roll).
-        self._reach = np.where(j <= i, 1.0 / faces, 0.0)
+        toeplitz, self._reach = _blocks(faces)
+        block = min(tuning.BLOCK, n)
+        self._toeplitz = toeplitz[:block, :block]
         self._band: np.ndarray | None = None
-        if n >= LAPACK_SQUARES:
+        self._lu: tuple[np.ndarray, np.ndarray] | None = None
+        if n >= tuning.LAPACK_SQUARES:
             # LAPACK's band storage of the upper triangle: row f - d holds diagonal d.
             band = np.zeros((faces + 1, n), order="F")
             for d in range(1, faces + 1):
                 band[faces - d, d:] = -1.0 / faces
             band[faces] = 1.0
             self._band = band
-        self._lu: Any = None
-        self._inverse: np.ndarray | None = None
-        self._direct = 0  # numpy LU solves of K so far (``DIRECT_SOLVES``)
         self._k = self._correction_matrix()
 
     # -- the plain walk ----------------------------------------------------------------
@@ -294,51 +297,45 @@ class PlainSolver:
             z_col = rows[None, :]
             if k:
                 product[:k, k:] = self._g(ends[:, None], z_col) - self._g(starts[:, None], z_col)
+            # Every row's targets at once (each row has some, all inside the system),
+            # summed row by row.
+            targets = np.concatenate(s.row_targets)[:, None]
+            first = np.cumsum([0, *(len(t) for t in s.row_targets[:-1])])
             scale = 1.0 / self.faces
-            for index, targets in enumerate(s.row_targets):
-                inside = targets[targets < self.n][:, None]
-                if k:
-                    product[k + index, :k] = scale * (
-                        self._g(inside, starts[None, :]).sum(axis=0)
-                        - (inside == starts[None, :]).sum(axis=0)
-                    )
-                product[k + index, k:] = scale * self._g(inside, z_col).sum(axis=0)
+            if k:
+                onto_starts = self._g(targets, starts[None, :]) - (targets == starts[None, :])
+                product[k:, :k] = scale * np.add.reduceat(onto_starts, first, axis=0)
+            product[k:, k:] = scale * np.add.reduceat(self._g(targets, z_col), first, axis=0)
         np.negative(product, out=product)  # K = I - product, in place
         product.flat[:: size + 1] += 1.0
         return product
 
     def _solve_k(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
+        """K^-1 rhs (or K^-T rhs). Below ``tuning.LAPACK_SQUARES`` one numpy solve per
+        call: a board's analysis makes a handful (the expectation, the spread, the
+        visits, a refinement now and then), and the jump effects keep to small K
+        (``tuning.REPEATED_SOLVES_RANK``). From there on, where the back-substitution
+        imports scipy's LAPACK anyway, K is factorised once (``lu_factor``) and every
+        solve reuses it: K has thousands of rows there, and each numpy solve would
+        factorise it again (``snl analyze`` on 1000 x 1000 with 2,000 jumps took a third
+        longer)."""
         k = self._k
         if not len(k):
             return rhs
-        if self._lu is None and self._inverse is None:
-            if len(k) >= REUSE_FACTORISATION or self._band is not None:
-                from scipy.linalg import lu_factor
+        if self._band is None:
+            try:
+                solution: np.ndarray = np.linalg.solve(k.T if transposed else k, rhs)
+            except np.linalg.LinAlgError:  # singular in floating point: too large
+                return np.full(rhs.shape, math.nan)
+            return solution
+        from scipy.linalg import lu_factor, lu_solve
 
-                self._lu = lu_factor(k, check_finite=False)
-            elif self._direct < DIRECT_SOLVES:
-                self._direct += 1
-                try:
-                    direct: np.ndarray = np.linalg.solve(k.T if transposed else k, rhs)
-                except np.linalg.LinAlgError:  # singular in floating point: too large
-                    return np.full(rhs.shape, math.nan)
-                return direct
-            else:
-                # Without scipy: the inverse once (twice an LU's work), then a product
-                # per solve; the residual check below refines what it loses.
-                try:
-                    self._inverse = np.linalg.inv(k)
-                except np.linalg.LinAlgError:  # singular in floating point: too large
-                    self._inverse = np.full(k.shape, math.nan)
-        if self._inverse is not None:
-            product: np.ndarray = (self._inverse.T if transposed else self._inverse) @ rhs
-            return product
-        from scipy.linalg import lu_solve
-
-        solution: np.ndarray = lu_solve(
+        if self._lu is None:
+            self._lu = lu_factor(k, check_finite=False)
+        factored: np.ndarray = lu_solve(
             self._lu, rhs, trans=1 if transposed else 0, check_finite=False
         )
-        return solution
+        return factored
 
     def _raw_solve(self, rhs: np.ndarray, transposed: bool) -> np.ndarray:
         s = self.structure
@@ -383,21 +380,20 @@ class PlainSolver:
         n, faces = self.n, self.faces
         table = self.dest[:n]
         columns = x.reshape(n, -1)
+        if not transposed:
+            ext = np.concatenate((columns, np.zeros((1, columns.shape[1]))))
+            total = ext[table[:, 0]]
+            for face in range(1, faces):
+                total += ext[table[:, face]]
+            result: np.ndarray = columns - total / faces
+            return result.reshape(x.shape)
         result = np.empty_like(columns)
         for index in range(columns.shape[1]):
-            value = columns[:, index]
-            if not transposed:
-                ext = np.append(value, 0.0)
-                total = ext.take(table[:, 0])
-                for face in range(1, faces):
-                    total += ext.take(table[:, face])
-                result[:, index] = value - total / faces
-            else:
-                spread = np.zeros(n + 1)
-                share = value / faces
-                for face in range(faces):
-                    spread += np.bincount(table[:, face], share, minlength=n + 1)
-                result[:, index] = value - spread[:n]
+            spread = np.zeros(n + 1)
+            share = columns[:, index] / faces
+            for face in range(faces):
+                spread += np.bincount(table[:, face], share, minlength=n + 1)
+            result[:, index] = columns[:, index] - spread[:n]
         return result.reshape(x.shape)
 
     def solve(self, rhs: np.ndarray, transposed: bool = False) -> np.ndarray:

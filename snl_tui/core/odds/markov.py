@@ -12,23 +12,30 @@ tables: no rule is restated here); everything else is linear algebra on that tab
 What is computed, once per board and cached (boards are immutable and hashable):
 
 * which positions can reach the goal, and which can reach a *doomed* position (one from
-  which the goal is unreachable): graph searches (numpy up to ``NUMPY_SEARCH_LIMIT``
-  positions, ``scipy.sparse.csgraph`` above), so an infinite expectation is detected
-  exactly and never by iterating until something gives up;
+  which the goal is unreachable): the turn model's graph search (``model.reaching``), so
+  an infinite expectation is detected exactly and never by iterating until something
+  gives up;
 * one solver of I - R over the positions that finish surely, reused for every
   right-hand side: the expected turns, their variance and the expected visits (the
   transposed system). Two paths, chosen by the system's size and shape only (never by
-  what is imported): an LU factorisation (dense up to ``DENSE_SYSTEM_LIMIT`` positions,
-  SuperLU above), or the plain walk plus one correction per jump (``band``) where the
-  table has that shape and few enough jumps (``_plain_pays``). ``band`` is kept for the
-  1000 x 1000 boards of ``benchmarks/analysis.py``, where SuperLU fills in;
+  what is imported):
+
+  - the plain walk plus one correction per jump (``band``), for a system of every
+    position but the goal whose roll table has that shape and few enough jumps
+    (``_plain_pays``): most boards under most rules. Needed by the 1000 x 1000 boards
+    of ``benchmarks/analysis.py`` (``snl analyze`` on them), where a sparse
+    factorisation fills in, and it needs no scipy, which a short ``snl analyze`` on a
+    small board would otherwise spend most of its time importing;
+  - one sparse LU factorisation (SuperLU) for every other system: ``three_sixes`` turn
+    tables, boards with traps (a subset of the positions), many jumps on a small
+    board, and the jump effects' many solves (``factorised_system``);
 * the probability of ever finishing (a second factorisation, only when some position
   finishes with a probability strictly between 0 and 1);
 * the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
   position ``p``, by iterating the turn operator backwards from the goal until every
   position's unresolved mass is below ``TAIL_TOLERANCE``. It is kept for every position
-  while it fits in ``TABLE_CELLS``; past that the iteration goes on from the table's last
-  turn for the positions asked about only (``columns``), within ``COLUMN_WORK``. A
+  while it fits in ``tuning.TABLE_CELLS``; past that the iteration goes on from the table's last
+  turn for the positions asked about only (``columns``), within ``tuning.COLUMN_WORK``. A
   column that stops before its tail is resolved says so (``Column.unresolved``: the mass
   neither finished nor doomed at its last turn bounds every figure read from it), never
   silently. Boards over ``MAX_DISTRIBUTION_SQUARES`` get no table at all
@@ -36,12 +43,12 @@ What is computed, once per board and cached (boards are immutable and hashable):
   time and memory are refused at once (``refusal``).
 
 ``analysis.analyze`` only combines columns, so the game can call it after every move.
-``expected_turns(board)`` solves one expectation over the positions a game from the start
-can reach, no table; ``Chain.expectation_update`` serves small changes (``update``).
+``expected_turns(board)`` solves one expectation (over the positions that finish surely),
+no table; ``Chain.expectation_update`` serves small changes (``update``).
 
 scipy is imported on first use (inside the functions), never when this module loads, so
-the game's first frame does not wait for it; the numpy paths (``band``, ``_Gather``,
-``_reaching_numpy``) spare small and medium boards the import.
+the game's first frame does not wait for it; the numpy paths (``band``, the turn step,
+the graph search below ``tuning.SEARCH_IN_NUMPY`` positions) spare most boards the import.
 """
 
 from __future__ import annotations
@@ -60,9 +67,9 @@ import numpy as np
 
 from ..board import MAX_SIDE, Board
 from ..errors import SnlError
+from . import tuning
 from .band import PlainSolver, PlainStructure, plain_structure
-from .blas import one_thread
-from .model import TurnModel, TurnTable, reachable_positions
+from .model import TurnModel, TurnTable, moves_of, reaching
 from .ready import SETTLED
 from .update import RowUpdate
 
@@ -83,18 +90,7 @@ TAIL_TOLERANCE = 1e-12
 """The turn table stops once no position has more unresolved probability than this."""
 MAX_TURN_TABLE_CELLS = 4_000_000
 """Turn outcomes held for ``three_sixes`` (faces**3 per square): 80 MB of Python ints."""
-TABLE_CELLS = 1 << 21
-"""Memory cap of the turn table kept for every position (turns x positions float64
-cells, 16 MiB). Past it only the positions asked about are followed (``COLUMN_WORK``)."""
-COLUMN_WORK = 300_000_000
-"""Work budget (turns x positions) for following asked-about positions past the table:
-a few seconds at most. A column still unresolved then carries its error bound."""
 
-
-PROGRESS_SQUARES = 40_000
-"""A board past this many squares says when it starts solving (``Chain.progress``)."""
-PROGRESS_EVERY = 2.0
-"""Seconds between two progress notes while the distribution is worked out."""
 
 Progress = Callable[[str], None]
 """``progress(text)``: what a long analysis is doing now."""
@@ -227,7 +223,7 @@ class Chain:
 
     def listen(self, progress: Progress | None) -> None:
         """Tell ``progress`` from now on what a long analysis does (None: nobody); the
-        first periodic note comes ``PROGRESS_EVERY`` from now, so a short one is quiet."""
+        first periodic note comes ``tuning.PROGRESS_EVERY`` from now, so a short one is quiet."""
         self.progress = progress
         self._said = time.monotonic()
 
@@ -261,7 +257,7 @@ class Chain:
     @cached_property
     def _safe_system(self) -> _System:
         """I - R over every safe position but the goal (a turn may begin anywhere)."""
-        if self.size > PROGRESS_SQUARES:
+        if self.size > tuning.PROGRESS_SQUARES:
             self._say(f"solving for the expected turns over {self.size - 1:,} squares")
         return _System(self.dest, self._safe_states, self.faces)
 
@@ -274,11 +270,13 @@ class Chain:
     @cached_property
     def factorised_system(self) -> _System:
         """``_safe_system`` for many solves of a few right-hand sides each (a jump's
-        effect, one per jump): factorised (SuperLU, or dense when small), whose solves
-        cost a fraction of the plain walk's per call (its k x k system and residual
-        checks are paid on every solve)."""
+        effect, one per jump). The plain walk pays its k x k solve and residual checks
+        on every call: while k is at most ``tuning.REPEATED_SOLVES_RANK`` that is a
+        fraction of a millisecond (and no scipy import); past it, one SuperLU
+        factorisation, whose solves then cost far less."""
         system = self._safe_system
-        if system._plain is None:
+        plain = system._plain
+        if plain is None or plain.structure.rank <= tuning.REPEATED_SOLVES_RANK:
             return system
         return _System(self.dest, self._safe_states, self.faces, plain=False)
 
@@ -447,7 +445,7 @@ class Chain:
         looping = np.zeros(self.size, dtype=bool)
         looping[here[ends_turn & (component[here] == component[there])]] = True
         # Everything that can reach a looping position (through undecided ones) is endless.
-        return _reaching(here, there, self.size, looping)
+        return reaching(here, there, self.size, looping)
 
     # -- the turn table ----------------------------------------------------------------
 
@@ -471,9 +469,9 @@ class Chain:
         """The turn as sliding sums over the squares (``_Window``), where the roll table
         has that shape and the table is too large for a dense matrix; else None."""
         landings = len(self._landings)
-        if not self.per_roll or self.six_again or landings <= DENSE_TURN_LIMIT:
+        if not self.per_roll or self.six_again or landings <= tuning.DENSE_TURN_LIMIT:
             return None
-        if landings < WINDOW_SHARE * self.size:
+        if landings < tuning.WINDOW_SHARE * self.size:
             return None  # many jumps: the gathers over the landing squares cost less
         return _Window.of(self.dest, self.faces)
 
@@ -497,7 +495,7 @@ class Chain:
     @cached_property
     def table(self) -> _Stretch:
         """The turn table over every kept position (see ``columns`` for any position),
-        extended on demand while it fits in ``TABLE_CELLS``."""
+        extended on demand while it fits in ``tuning.TABLE_CELLS``."""
         left_out = self.distribution_left_out
         if left_out is not None:
             raise AnalysisError(left_out)
@@ -505,7 +503,7 @@ class Chain:
         doomed = self.doomed[self.kept].astype(float)
         unresolved = 1.0 - doomed
         unresolved[self.kept_index[self.goal]] = 0.0
-        cap = max(64, TABLE_CELLS // size)
+        cap = max(64, tuning.TABLE_CELLS // size)
         return _Stretch(self._turn_operator, unresolved, doomed, None, cap - 1)
 
     def column(self, position: int, done: Done | None = None, extend: bool = False) -> Column:
@@ -522,7 +520,7 @@ class Chain:
     ) -> list[Column]:
         """``column`` of each position, computed as far as ``done(columns)`` asks
         (default: until every one is resolved) or until the work runs out
-        (``COLUMN_WORK`` past the table): then the columns carry their unresolved mass.
+        (``tuning.COLUMN_WORK`` past the table): then the columns carry their unresolved mass.
 
         The table of every kept position grows first; past its memory cap the positions
         asked about are followed on from its last turn, recording only what they need
@@ -556,7 +554,9 @@ class Chain:
                 return extended
             sooner = forecast(trend, table.t, EXTENSION_ERROR) if extend else 0
             table.advance(_paced(table.t, wait, sooner))
-            self._say(f"finishing-turn distribution: {table.t:,} turns so far", PROGRESS_EVERY)
+            self._say(
+                f"finishing-turn distribution: {table.t:,} turns so far", tuning.PROGRESS_EVERY
+            )
             columns = self._read(table, None, positions)
         if finished(columns) or table.complete:
             return columns
@@ -569,7 +569,7 @@ class Chain:
             turn = table.t + follow.t
             sooner = forecast(trend, turn, EXTENSION_ERROR) if extend else 0
             follow.advance(_paced(turn, wait, sooner))
-            self._say(f"finishing-turn distribution: {turn:,} turns so far", PROGRESS_EVERY)
+            self._say(f"finishing-turn distribution: {turn:,} turns so far", tuning.PROGRESS_EVERY)
             columns = self._read(table, follow, positions)
         return columns
 
@@ -580,7 +580,7 @@ class Chain:
         closed form, down to ``TAIL_TOLERANCE``: U_i(H + k) lies between
         low_i rho_lo^k and high_i rho_hi^k (``tail_bounds``) and is taken as the middle;
         None unless half the gap is within ``EXTENSION_ERROR`` at every turn (and the
-        tail ends within ``MAX_EXTENSION`` turns)."""
+        tail ends within ``tuning.MAX_EXTENSION`` turns)."""
         horizon = columns[0].horizon
         if any(column.horizon != horizon for column in columns):
             return None
@@ -592,11 +592,11 @@ class Chain:
         if high <= TAIL_TOLERANCE:
             return None  # resolved already: nothing to write
         turns = math.ceil(math.log(TAIL_TOLERANCE / (4 * high)) / math.log(bounds.rho_hi))
-        if turns > MAX_EXTENSION:
+        if turns > tuning.MAX_EXTENSION:
             return None
-        if turns < max(NEAR_RESOLUTION, horizon // 4):
+        if turns < max(tuning.NEAR_RESOLUTION, horizon // 4):
             return None  # resolved within a few more stretches: iterate, exactly
-        peak = _gap_peak(bounds, turns)
+        peak = tail_gap_peak(bounds, turns)
         self._extension_trend(positions).append((horizon, peak))
         if not peak <= EXTENSION_ERROR:
             return None  # (what the arrays below would find, without building them)
@@ -638,13 +638,13 @@ class Chain:
     def _follow(self, positions: Sequence[int]) -> _Stretch:
         """A stretch past the table recording the kept positions ``positions`` need: an
         existing one if it records them all, else a new one from the table's last turn
-        (the last ``FOLLOWS_KEPT`` are kept)."""
+        (the last ``tuning.FOLLOWS_KEPT`` are kept)."""
         needed = sorted({k for p in positions for k in self._needed(p)})
         for follow in reversed(self._follows):
             if follow.where is not None and (follow.where[needed] >= 0).all():
                 return follow
         table = self.table
-        budget = max(64, COLUMN_WORK // len(self.kept))
+        budget = max(64, tuning.COLUMN_WORK // len(self.kept))
         follow = _Stretch(
             self._turn_operator,
             table.current,
@@ -653,7 +653,7 @@ class Chain:
             budget,
             table.total(),
         )
-        self._follows = [*self._follows[-(FOLLOWS_KEPT - 1) :], follow]
+        self._follows = [*self._follows[-(tuning.FOLLOWS_KEPT - 1) :], follow]
         return follow
 
     def tail_bounds(self, positions: Sequence[int], horizon: int) -> TailBounds | None:
@@ -662,7 +662,7 @@ class Chain:
         exactly that turn, the table complete (no tail), a doomed position on the board
         (the unresolved mass is not the finishing mass), a position outside the kept
         ones, or no bound tight enough to be of use."""
-        if self.distribution_left_out is not None:
+        if not tuning.CLOSED_TAILS or self.distribution_left_out is not None:
             return None
         if any(self.kept_index[p] < 0 for p in positions):
             return None
@@ -761,25 +761,16 @@ _EVERY_SLOT = _EverySlot()
 EXTENSION_ERROR = 1e-11
 """Largest error allowed on any entry of a tail written in closed form (``_extended``):
 a hundredth of what "exact" means for the figures read from it (1e-9)."""
-NEAR_RESOLUTION = 256
-"""A tail that iterating resolves within this many more turns (or a quarter of the
-turns so far) is iterated, not written in closed form: exact at little cost (everest's
-distribution resolves at turn 512, where a closed form would hold from about 400)."""
-MAX_EXTENSION = 2_000_000
-"""Most turns a tail is written out in closed form (16 MB a column)."""
 
 Done = Callable[[list[Column]], bool]
 """When a computation of columns may stop (see ``Chain.columns``)."""
-
-FOLLOWS_KEPT = 8
-"""Stretches past the table kept per board (the last positions asked about)."""
 
 
 def _all_resolved(columns: list[Column]) -> bool:
     return all(column.resolved for column in columns)
 
 
-def _gap_peak(bounds: TailBounds, turns: int) -> float:
+def tail_gap_peak(bounds: TailBounds, turns: int) -> float:
     """Half the largest gap between a column's upper and lower tail,
     (high rho_hi^k - low rho_lo^k) / 2, over k = 1..turns, read at a few turns.
 
@@ -843,45 +834,16 @@ def _stretch_length(turns: int) -> int:
     return max(64, turns // 8)
 
 
-DENSE_SYSTEM_LIMIT = 128
-"""Up to this many states the system I - R is solved as a dense matrix (LAPACK, no scipy
-import); above it, one sparse SuperLU factorisation serves every solve."""
-
-
-PLAIN_RANK = 1500
-"""Up to this many corrections (jumps) the plain walk plus corrections (``band``) solves
-the board: a k x k dense factorisation costs less than importing scipy's sparse solver.
-Past it, while k^3 stays below ``PLAIN_RANK_WORK`` times the squares, too (a sparse
-factorisation fills in with the jumps on a large board)."""
-PLAIN_RANK_WORK = 20_000
-
-
 def _plain_pays(structure: PlainStructure) -> bool:
     """Is the plain walk plus corrections the way to solve this board (its shape only)?"""
     rank = structure.rank
-    return rank <= PLAIN_RANK or rank**3 <= PLAIN_RANK_WORK * structure.squares
-
-
-class _DenseSolver:
-    """``solve(rhs, trans)`` like SuperLU's, for a small dense matrix (an LU per solve:
-    cheap at this size)."""
-
-    def __init__(self, matrix: np.ndarray) -> None:
-        self.matrix = matrix
-
-    def solve(self, rhs: np.ndarray, trans: str = "N") -> np.ndarray:
-        matrix = self.matrix.T if trans == "T" else self.matrix
-        try:
-            with one_thread():
-                solution: np.ndarray = np.linalg.solve(matrix, rhs)
-        except np.linalg.LinAlgError:  # exactly singular in floating point: too large
-            return np.full(len(rhs), math.nan)
-        return solution
+    return rank <= tuning.PLAIN_RANK or rank**3 <= tuning.PLAIN_RANK_WORK * structure.squares
 
 
 class _System:
     """I - R over ``states`` (per-roll matrix R restricted to them), factorised once
-    (SuperLU, sparse; a small one dense) for any number of right-hand sides."""
+    (SuperLU) for any number of right-hand sides; or, for every position but the goal
+    with the plain walk's shape, solved as that walk plus corrections (``band``)."""
 
     def __init__(
         self, dest: np.ndarray, states: np.ndarray, faces: int, plain: bool = True
@@ -898,7 +860,7 @@ class _System:
         if not count:
             return
         every = count == size - 1 and bool((states == np.arange(count)).all())
-        if plain and count > DENSE_SYSTEM_LIMIT and every:
+        if plain and every:
             # Every position but the goal: the plain walk plus one correction per jump
             # (``band``), when that is the cheaper way.
             structure = plain_structure(dest, faces)
@@ -922,15 +884,6 @@ class _System:
         rows, slots = np.nonzero(sub < 0)
         indices[rows, slots + 1] = rows
         values[rows, slots + 1] = 0.0
-        if count <= DENSE_SYSTEM_LIMIT:
-            # A small system is one LAPACK solve per right-hand side: no scipy to import
-            # (a quarter of a second: snl stats over the built-in boards needs none).
-            dense = np.zeros((count, count))
-            np.add.at(
-                dense, (np.repeat(np.arange(count), faces + 1), indices.ravel()), values.ravel()
-            )
-            self._lu = _DenseSolver(dense)
-            return
         from scipy.sparse import csr_matrix
         from scipy.sparse.linalg import splu
 
@@ -1175,18 +1128,6 @@ def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
     return grown
 
 
-WINDOW_SHARE = 0.8
-"""The turn is a ``_Window`` (sliding sums over every position) when at least this share
-of the positions are landing squares; with many jumps (a 50 x 50 board with 1,000 has
-73%) the gathers over the landing squares alone cost less."""
-
-DENSE_TURN_LIMIT = 96
-"""Up to this many positions a turn is one dense matrix-vector product; above it the
-operator gathers along the roll table. Beyond 96 x 96 (9216 cells) OpenBLAS runs a
-matrix-vector product on several threads, which is slower at these sizes and stalls
-whenever another process holds a core."""
-
-
 class _TurnOperator:
     """Applies one turn to a vector of values on positions: ``out = T @ values``.
 
@@ -1228,7 +1169,7 @@ class _TurnOperator:
             continues[goal] = False
             ending[continues, -1] = sink
             succ[:size][continues] = top[continues]
-        if dense if dense is not None else size <= DENSE_TURN_LIMIT:
+        if dense if dense is not None else size <= tuning.DENSE_TURN_LIMIT:
             rows = np.repeat(np.arange(size), faces)
             b = np.zeros((size, size + 1))
             np.add.at(b, (rows, ending.ravel()), self.scale)
@@ -1486,64 +1427,14 @@ def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
         # can reach the goal, and none is doomed: no search needed (most boards).
         every = np.ones(size, dtype=bool)
         return every, every.copy()
-    here = np.repeat(squares, dest.shape[1])
-    there = dest[:goal].ravel()
+    here, there = moves_of(dest)
     seeds = np.zeros(size, dtype=bool)
     seeds[goal] = True
-    can_finish = _reaching(here, there, size, seeds)
+    can_finish = reaching(here, there, size, seeds)
     if can_finish.all():
         return can_finish, np.ones(size, dtype=bool)
-    safe = ~_reaching(here, there, size, ~can_finish)
+    safe = ~reaching(here, there, size, ~can_finish)
     return can_finish, safe
-
-
-NUMPY_SEARCH_LIMIT = 100_000
-"""Up to this many positions graph searches run in numpy (one vectorised step per level:
-no scipy import); above it in ``scipy.sparse.csgraph``."""
-
-
-def _reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
-    """Per position: can it reach a seed along the edges here -> there?"""
-    if size <= NUMPY_SEARCH_LIMIT:
-        return _reaching_numpy(here, there, size, seeds)
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import breadth_first_order
-
-    # Reversed edges (there -> here), plus one extra node leading to every seed.
-    source = size
-    seed_list = np.flatnonzero(seeds)
-    rows = np.concatenate((there, np.full(len(seed_list), source)))
-    cols = np.concatenate((here, seed_list))
-    graph = csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(size + 1,) * 2)
-    order = breadth_first_order(graph, source, directed=True, return_predecessors=False)
-    seen = np.zeros(size + 1, dtype=bool)
-    seen[order] = True
-    return seen[:size]
-
-
-def _reaching_numpy(
-    here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray
-) -> np.ndarray:
-    """``_reaching`` by a breadth-first search backwards from the seeds, a level at a
-    time: the edges grouped by their end (a stable sort), each level's predecessors
-    gathered at once."""
-    order = np.argsort(there, kind="stable")
-    sources = np.asarray(here)[order]
-    bounds = np.searchsorted(np.asarray(there)[order], np.arange(size + 1))
-    seen = np.asarray(seeds, dtype=bool).copy()
-    frontier = np.flatnonzero(seen)
-    while len(frontier):
-        starts, ends = bounds[frontier], bounds[frontier + 1]
-        lengths = ends - starts
-        total = int(lengths.sum())
-        if not total:
-            break
-        offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
-        found = sources[np.arange(total) + offsets]
-        found = found[~seen[found]]
-        seen[found] = True
-        frontier = sorted_distinct(found)
-    return seen
 
 
 def positions_in(values: np.ndarray, size: int) -> np.ndarray:
@@ -1554,19 +1445,6 @@ def positions_in(values: np.ndarray, size: int) -> np.ndarray:
     present[values.ravel()] = True
     found: np.ndarray = np.flatnonzero(present)
     return found
-
-
-def sorted_distinct(values: np.ndarray) -> np.ndarray:
-    """The distinct entries of a 1-d integer array, ascending (``np.unique`` without
-    ``numpy.ma``; see ``positions_in``)."""
-    ordered = np.sort(values)
-    if len(ordered) < 2:
-        return ordered
-    keep = np.empty(len(ordered), dtype=bool)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    distinct: np.ndarray = ordered[keep]
-    return distinct
 
 
 _CHAINS: WeakKeyDictionary[Board, Chain] = WeakKeyDictionary()
@@ -1633,34 +1511,21 @@ def expected_turns(board: Board, start: int | None = None) -> float:
 
 
 def expected_from_table(table: TurnTable, start: int) -> float:
-    """``expected_turns`` on a turn table (``model.TurnTable``)."""
-    dest, goal, faces = table.dest, table.goal, table.width
+    """``expected_turns`` on a turn table (``model.TurnTable``).
+
+    A game from ``start`` ends surely exactly when ``start`` cannot reach a position from
+    which the goal is unreachable (``_reachability``'s safe positions; every position a
+    game from there reaches is safe too), so the expectation is solved over the safe
+    positions, the system the chain itself solves: ``math.inf`` when ``start`` is not
+    one of them."""
+    dest, goal = table.dest, table.goal
     if start == goal:
         return 0.0
-    size = goal + 1
-    here = np.repeat(np.arange(goal), faces)
-    there = dest[:goal].ravel()
-    # The positions a game from ``start`` can reach (the goal absorbs) ...
-    if goal <= SMALL_BOARD_SQUARES:  # a few hundred edges: one pass in order met
-        reached = np.zeros(size, dtype=bool)
-        reached[reachable_positions(dest, goal, [start])] = True
-        reached[goal] = bool((dest[reached] == goal).any())
-    else:
-        begin = np.zeros(size, dtype=bool)
-        begin[start] = True
-        reached = _reaching(there, here, size, begin)
-    if not reached[goal]:
+    _, safe = _reachability(dest, goal)
+    if not safe[start]:
         return math.inf
-    # ... must every one still be able to reach the goal, or some games never end. (When
-    # each has a move forward, by induction from the top each can: no search needed.)
-    reached[goal] = False
-    inside = np.flatnonzero(reached)
-    if not (dest[inside] > inside[:, None]).any(axis=1).all():
-        seeds = np.zeros(size, dtype=bool)
-        seeds[goal] = True
-        if (reached & ~_reaching(here, there, size, seeds)).any():
-            return math.inf
-    system = _System(dest, np.flatnonzero(reached), faces)
+    safe[goal] = False
+    system = _System(dest, np.flatnonzero(safe), table.width)
     extra = system.solve(table.turn_cost(system.states))
     value = 1.0 + float(extra[system.index[start]])
     return value if math.isfinite(value) else math.nan

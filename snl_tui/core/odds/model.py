@@ -6,6 +6,11 @@ under ``three_sixes``, what a whole turn does (``turn_outcomes``). ``TurnModel``
 those once per board size and rules into numpy arrays, and ``TurnTable`` is what one turn
 does on one board: the chain (``markov``), the exact fractions, the jump effects and the
 generator all build on it, so a new rule changes the engine and ``Rules``, nothing here.
+
+The one graph search on those tables lives here too (``reaching``): which positions a
+game can reach, which can still finish, which jumps ever fire. The chain, the exact
+fractions, the generator and the board checks all ask it. (The solver's own search is
+the puzzle's: the player chooses the die, the least rolls, not what random play reaches.)
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import engine
-from ..board import Board
+from ..board import Board, Jump
 from ..rules import Rules
+from . import tuning
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,37 +140,118 @@ class TurnModel:
         return TurnTable(dest, self.goal, width, False)
 
 
-def turn_matrix(table: TurnTable, states: np.ndarray) -> np.ndarray:
-    """The one-turn transition matrix over ``states`` (positions, every outcome of which
-    stays among them; the goal among them), dense: T = (I - A)^-1 B with A the top
-    outcomes that continue the turn and B the ones that end it."""
-    n = len(states)
-    index = np.full(table.goal + 1, -1, dtype=np.intp)
-    index[states] = np.arange(n)
-    sub = index[table.dest[states]]
-    rows = np.repeat(np.arange(n), table.width)
-    share = 1.0 / table.width
-    continues = table.continuing()[states]
-    ends = np.ones(sub.shape, dtype=bool)
-    ends[continues, -1] = False
-    turn: np.ndarray = np.zeros((n, n))
-    np.add.at(turn, (rows[ends.ravel()], sub.ravel()[ends.ravel()]), share)
-    if continues.any():
-        a = np.zeros((n, n))
-        a[np.flatnonzero(continues), sub[continues, -1]] = share
-        turn = np.linalg.solve(np.eye(n) - a, turn)
-    return turn
+def reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
+    """Per position (0..size - 1): can it reach a seed along the edges ``here -> there``?
+
+    Swap ``here`` and ``there`` to ask which positions the seeds can reach instead."""
+    if size > tuning.SEARCH_IN_NUMPY:
+        return _reaching_in_scipy(here, there, size, seeds)
+    # Breadth-first, backwards from the seeds, a level at a time: the edges grouped by
+    # their end (a stable sort), each level's predecessors gathered at once.
+    order = np.argsort(there, kind="stable")
+    sources = np.asarray(here)[order]
+    bounds = np.searchsorted(np.asarray(there)[order], np.arange(size + 1))
+    seen = np.asarray(seeds, dtype=bool).copy()
+    frontier = np.flatnonzero(seen)
+    while len(frontier):
+        starts, ends = bounds[frontier], bounds[frontier + 1]
+        lengths = ends - starts
+        total = int(lengths.sum())
+        if not total:
+            break
+        offsets = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+        found = sources[np.arange(total) + offsets]
+        found = found[~seen[found]]
+        seen[found] = True
+        frontier = sorted_distinct(found)
+    return seen
+
+
+def _reaching_in_scipy(
+    here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray
+) -> np.ndarray:
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order
+
+    # Reversed edges (there -> here), plus one extra node leading to every seed.
+    source = size
+    seed_list = np.flatnonzero(seeds)
+    rows = np.concatenate((there, np.full(len(seed_list), source)))
+    cols = np.concatenate((here, seed_list))
+    graph = csr_matrix((np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(size + 1,) * 2)
+    order = breadth_first_order(graph, source, directed=True, return_predecessors=False)
+    seen = np.zeros(size + 1, dtype=bool)
+    seen[order] = True
+    return seen[:size]
+
+
+def sorted_distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct entries of a 1-d integer array, ascending (``np.unique`` without
+    importing ``numpy.ma``, a noticeable share of a short ``snl analyze``)."""
+    ordered = np.sort(values)
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    distinct: np.ndarray = ordered[keep]
+    return distinct
+
+
+def moves_of(dest: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The move graph of a table (``dest[p, i]``, goal row last): its edges as (here,
+    there) arrays, the goal's own row left out (the goal absorbs)."""
+    goal = dest.shape[0] - 1
+    here = np.repeat(np.arange(goal), dest.shape[1])
+    return here, dest[:goal].ravel()
+
+
+def reachable(dest: np.ndarray, starts: Sequence[int]) -> np.ndarray:
+    """Per position: can a game from ``starts`` be there (the goal too, when reached)?"""
+    size = dest.shape[0]
+    here, there = moves_of(dest)
+    seeds = np.zeros(size, dtype=bool)
+    seeds[list(starts)] = True
+    return reaching(there, here, size, seeds)
 
 
 def reachable_positions(dest: np.ndarray, goal: int, starts: Sequence[int]) -> list[int]:
-    """The positions a game from ``starts`` can reach, the goal left out, in the order
-    first met."""
-    seen = set(starts)
-    order = [p for p in starts if p != goal]
-    for here in order:
-        for there in dest[here].tolist():
-            if there not in seen:
-                seen.add(there)
-                if there != goal:
-                    order.append(there)
-    return order
+    """The positions a game from ``starts`` can reach, the goal left out, ascending."""
+    seen = reachable(dest, starts)
+    seen[goal] = False
+    return [int(p) for p in np.flatnonzero(seen)]
+
+
+def resting_positions(board: Board) -> set[int]:
+    """Every position a token can rest on after a roll in a game from the rules' start
+    (the goal too, when reached): the engine's rolls, one at a time."""
+    model = TurnModel.of(board)
+    seen = reachable(model.rolls(model.landing_of(board)), [board.rules.start_position])
+    return {int(p) for p in np.flatnonzero(seen)}
+
+
+def idle_jumps(board: Board) -> list[Jump]:
+    """Jumps that can never fire in a game from the start: no roll from a position a game
+    reaches counts onto the jump's start, nor (under ``chain``) onto a jump leading to
+    it along a chain (the engine's ``move`` fires them in that order)."""
+    model = TurnModel.of(board)
+    goal = board.goal
+    seen = reachable(model.rolls(model.landing_of(board)), [board.rules.start_position])
+    seen[goal] = False
+    counted = model.counted[seen]  # the squares the rolls from there count onto
+    kept = np.ones(counted.shape, dtype=bool)
+    rows, faces = model.forfeits
+    forfeited = np.zeros(model.counted.shape, dtype=bool)
+    forfeited[rows, faces] = True
+    kept &= ~forfeited[seen]
+    cells = np.asarray(board.cells, dtype=np.int64)
+    squares = np.arange(goal + 1)
+    is_start = (cells >= 0) & (cells != squares)
+    fired = np.zeros(goal + 1, dtype=bool)
+    fired[counted[kept]] = True
+    fired &= is_start
+    if board.rules.chain and fired.any():
+        # A fired jump ending on another jump's start fires that one too, and so on.
+        starts = np.flatnonzero(is_start)
+        fired = reaching(cells[starts], starts, goal + 1, fired) & is_start
+    return [Jump(a, b) for a, b in board.jumps.items() if not fired[a]]

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..board import Board, Jump
-from ..engine import idle_jumps, reachable_positions
 from ..errors import BoardError
 from ..files.common import DOCUMENT_KEYS
 from ..limits import (
@@ -180,9 +179,10 @@ class Traps:
 def find_traps(board: Board) -> Traps:
     """The doomed and risky squares a game can reach, and the share never finishing."""
     from ..odds.markov import chain_of  # numpy loads only for the odds
+    from ..odds.model import resting_positions
 
     chain = chain_of(board)
-    reachable = reachable_positions(board)
+    reachable = resting_positions(board)
     doomed = tuple(p for p in sorted(reachable) if chain.doomed[p])
     risky = tuple(p for p in sorted(reachable) if chain.risky[p])
     start = board.rules.start_position
@@ -195,6 +195,7 @@ def odds_warnings(board: Board) -> list[Finding]:
     traps, with the share of games that never finish. None for a board too large to
     analyse (``odds_findings`` says why in a note)."""
     from ..odds.markov import AnalysisError, chain_of  # numpy loads only for the odds
+    from ..odds.model import idle_jumps
 
     try:
         chain_of(board)

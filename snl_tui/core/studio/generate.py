@@ -44,15 +44,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from ..board import Board, check_dimensions
 from ..engine import MAX_PLAYERS
 from ..errors import SnlError
 from ..geometry import ANCHOR_X, ANCHOR_Y
 from ..limits import check_size
 from ..odds.analysis import analyze
-from ..odds.model import TurnModel, TurnTable, reachable_positions, turn_matrix
+from ..odds.model import TurnModel
 from ..odds.update import Candidates
 from ..rules import Rules
 from ..solver import count_optimal_routes, solve
@@ -363,45 +361,6 @@ class GenerateResult:
         closest = self.figures.describe(self.targets) if self.figures else "nothing"
         why = f"in {self.seconds:.1f} s" if self.timed_out else f"in {self.steps} steps"
         return f"no board meets the targets {why}; closest reached: {closest}"
-
-
-# -- the fast evaluator ----------------------------------------------------------------
-
-
-def _turn_matrix(table: TurnTable, start: int) -> np.ndarray:
-    """The one-turn transition matrix over the positions reachable from ``start`` (index
-    0 is ``start``, the last is the goal): the turn model's own (``model.turn_matrix``)."""
-    goal = table.goal
-    states = np.array([*reachable_positions(table.dest, goal, [start]), goal], dtype=np.intp)
-    return turn_matrix(table, states)
-
-
-def _finish_within(table: TurnTable, start: int, turns: int) -> float:
-    """P(a one-player game from ``start`` ends within ``turns`` turns)."""
-    turn = _turn_matrix(table, start)
-    u = np.zeros(turn.shape[0])
-    u[0] = 1.0
-    for _ in range(turns):
-        u = u @ turn
-    return float(u[-1])
-
-
-def _first_seat_win(table: TurnTable, start: int, players: int) -> float:
-    """The first seat's chance of winning, seats independent, from the turn distribution."""
-    turn = _turn_matrix(table, start)
-    n = turn.shape[0]
-    u = np.zeros(n)
-    u[0] = 1.0
-    finished_before = 0.0
-    win = 0.0
-    for _ in range(200_000):
-        u = u @ turn
-        finished = float(u[-1])
-        win += (finished - finished_before) * (1.0 - finished_before) ** (players - 1)
-        finished_before = finished
-        if 1.0 - finished < 1e-12:
-            break
-    return win / finished_before if finished_before > 0 else 0.0
 
 
 # -- the look of a real board ---------------------------------------------------------------
@@ -825,12 +784,14 @@ class _Search:
         # The solver's answer for the candidate board (a board is cheap: ~0.1 ms).
         least = solve(self.board(jumps)).moves if t.least_rolls is not None else -2
         edge = None
-        if t.max_first_seat_edge is not None and math.isfinite(expected):
-            table = self.expectation.table(jumps)
-            edge = _first_seat_win(table, self.start, t.players) - (1.0 / t.players)
+        asked = t.max_first_seat_edge is not None or t.within is not None
+        board = self.board(jumps) if asked and math.isfinite(expected) else None
+        if board is not None and t.max_first_seat_edge is not None:
+            # The analysis's own win chances (its chain is kept while ``board`` lives).
+            edge = analyze(board, players=t.players).win_chances[0] - (1.0 / t.players)
         tail = None
-        if t.within is not None and math.isfinite(expected):
-            tail = _finish_within(self.expectation.table(jumps), self.start, t.within)
+        if board is not None and t.within is not None:
+            tail = analyze(board).finish_within(t.within)
         routes = count_optimal_routes(self.board(jumps)) if t.unique_route else None
         ladders = sum(1 for s, e in jumps.items() if e > s)
         return Figures(expected, least, ladders, len(jumps) - ladders, edge, tail, routes)

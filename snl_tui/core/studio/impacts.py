@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from ..board import Board, JumpKind
-from ..engine import idle_jumps
-from ..odds.markov import chain_of, expected_from_table
-from ..odds.model import TurnModel
+from ..odds.markov import Chain, chain_of, expected_from_table
+from ..odds.model import TurnModel, idle_jumps
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called as the jumps are worked through."""
@@ -74,9 +74,24 @@ def jump_impacts(board: Board, progress: Progress | None = None) -> list[JumpImp
     factorised once each jump is a small Woodbury update (``odds.update``). Where the
     update does not apply (the jump's removal lets a game reach a square the base board
     never finishes from, or the start does not finish surely) the expectation is solved
-    directly over the squares a game can reach.
+    directly over the squares that finish surely.
+
+    Kept with the board's chain (``snl check`` asks twice: for its notes and for the
+    games' length), so a second call is a copy of the first one's answer.
     """
     chain = chain_of(board)
+    known = _KNOWN.get(chain)
+    if known is None:
+        known = tuple(_worked_out(board, chain, progress))
+        _KNOWN[chain] = known
+    return list(known)
+
+
+_KNOWN: WeakKeyDictionary[Chain, tuple[JumpImpact, ...]] = WeakKeyDictionary()
+"""Each chain's jump effects (a chain is its board's, and cleared with the odds cache)."""
+
+
+def _worked_out(board: Board, chain: Chain, progress: Progress | None) -> list[JumpImpact]:
     start = board.rules.start_position
     with_all = float(chain.expected[start])
     model = TurnModel.of(board)

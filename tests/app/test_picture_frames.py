@@ -1,0 +1,194 @@
+"""Pilot tests of the board as a picture (issue 35): a frame re-encodes only the tiles
+that changed, the board's own picture comes from the disk the second time, a token
+climbs its ladder frame by frame, Kitty's protocol writes its escapes, and the editor
+draws its cursor, heat map and jump in progress into the picture."""
+
+from __future__ import annotations
+
+from snl_tui.core.engine import Game, Player
+from snl_tui.widgets.board import BoardView
+from snl_tui.widgets.board_picture import BoardPicture, EditPicture, picture_cache_dir
+
+from .helpers import settle, started, wait_until
+
+
+def written(view: BoardView) -> str:
+    """Everything the widget's lines would write to the terminal now."""
+    lines = view.render_lines(view.region.reset_offset)
+    return "".join(segment.text for strip in lines for segment in strip)
+
+
+async def picture_ready(pilot, view: BoardView) -> BoardPicture:  # type: ignore[no-untyped-def]
+    assert isinstance(view, BoardPicture)
+    await wait_until(pilot, lambda: view.pixels is not None and view.pixels.jumps)
+    await settle(pilot)
+    return view
+
+
+async def test_a_move_re_encodes_only_the_tiles_whose_pixels_changed(make_app) -> None:
+    app = make_app(players=[Player("Ann"), Player("Bob")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        view = await picture_ready(pilot, screen.query_one(BoardView))
+        columns, rows, _, _ = view.picture_size()
+        every = len(view.tiles(columns, rows))
+        assert written(view).count("\x1bP") == every  # a Sixel per tile
+        encoded, made = view.tiles_encoded, view.frames_made
+        written(view)
+        assert (view.tiles_encoded, view.frames_made) == (encoded, made)  # painting: no work
+        refreshed: list[object] = []
+        view.refresh = lambda *regions, **_: refreshed.extend(regions)  # type: ignore[method-assign]
+        view.show([5, 0], (), current=1)
+        assert view.frames_made == made + 1 and view.landed == 5
+        assert 1 <= view.tiles_encoded - encoded <= 6  # the tiles of square 5 only
+        assert refreshed and sum(region.height for region in refreshed) < rows  # type: ignore[attr-defined]
+        encoded = view.tiles_encoded
+        view.landed = None
+        view.show([0, 0], (), current=1)  # back to the bare board: its own tiles, none encoded
+        assert view.tiles_encoded == encoded
+        del view.refresh
+
+
+async def test_the_second_game_takes_the_board_picture_from_the_disk(make_app) -> None:
+    app = make_app(players=[Player("Ann")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await picture_ready(pilot, (await started(pilot)).query_one(BoardView))
+        first = written(view)
+    assert list(picture_cache_dir().glob("*.json"))
+    again = make_app(players=[Player("Ann")])
+    again.pixels = "sixel"
+    async with again.run_test(size=(80, 24)) as pilot:
+        view = (await started(pilot)).query_one(BoardView)
+        assert isinstance(view, BoardPicture)
+        await settle(pilot)
+        assert view.tiles_encoded == 0  # every tile from the disk
+        assert written(view) == first
+
+
+async def test_a_damaged_cache_file_is_never_written_to_the_terminal(make_app) -> None:
+    app = make_app(players=[Player("Ann")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await picture_ready(pilot, (await started(pilot)).query_one(BoardView))
+    for path in picture_cache_dir().glob("*.json"):
+        path.write_text(path.read_text().replace("\\u001bP", "\\u001b]0;owned\\u0007", 1))
+    again = make_app(players=[Player("Ann")])
+    again.pixels = "sixel"
+    async with again.run_test(size=(80, 24)) as pilot:
+        view = await picture_ready(pilot, (await started(pilot)).query_one(BoardView))
+        assert "owned" not in written(view)
+        assert view.tiles_encoded > 0  # drawn afresh instead
+
+
+async def test_on_the_picture_a_token_climbs_its_ladder(make_app) -> None:
+    from snl_tui.core.geometry import jump_paths
+
+    app = make_app(players=[Player("Ann")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await picture_ready(pilot, (await started(pilot)).query_one(BoardView))
+        game = Game(view.board, [Player("Ann")], 1)
+        turn = game.play(1)  # from the start to square 1: the ladder to 38
+        assert turn.move.jumps and turn.move.end == 38
+        seen: list[tuple[float, float]] = []
+        update = view.update_frame
+
+        def recording(everything: bool = False) -> None:
+            if view.moving is not None:
+                seen.append(view.moving[1])
+            update(everything)
+
+        view.update_frame = recording  # type: ignore[method-assign]
+        encoded = view.tiles_encoded
+        await view.walk([0], turn, pace=50)
+        ladder = next(p for p in jump_paths(view.board) if p.jump.start == 1)
+        assert len(seen) >= 5  # the token was drawn on its way, frame by frame
+        assert all(point in ladder.body for point in seen)
+        ys = [y for _, y in seen]
+        assert ys == sorted(ys, reverse=True)  # up the ladder, never back
+        assert view.tiles_encoded - encoded >= len(seen)  # each frame changed pixels
+        assert view.moving is None and view.landed == 38 and view.positions == (38,)
+
+
+async def test_with_kittys_protocol_the_board_is_sent_and_sent_again_on_a_move(
+    make_app, monkeypatch
+) -> None:
+    painted: list[str] = []  # what Textual's paints write for the board
+    render = BoardPicture.render_lines
+
+    def recording(view, crop):  # type: ignore[no-untyped-def]
+        lines = render(view, crop)
+        painted.append("".join(segment.text for strip in lines for segment in strip))
+        return lines
+
+    monkeypatch.setattr(BoardPicture, "render_lines", recording)
+    app = make_app(players=[Player("Ann"), Player("Bob")])
+    app.pixels = "kitty"
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await picture_ready(pilot, (await started(pilot)).query_one(BoardView))
+        out = "".join(painted)
+        sent = out.count("\x1b_Ga=t,f=100,")  # the picture (PNG): squares, then jumps
+        assert sent >= 1 and out.count("\x1b_Ga=d,d=I,") == sent - 1  # each freed after
+        assert "\x1b_Ga=p,U=1," in out  # placed over the cells
+        _, lines, _, _ = view.picture_size()
+        assert painted[-1].count("\U0010eeee") == view.size.width * lines  # its cells
+        first = view.kitty_frame
+        assert first is not None
+        painted.clear()
+        view.show([5, 0], (), current=1)
+        await settle(pilot)
+        again = "".join(painted)
+        assert again.count("\x1b_Ga=t,f=100,") == 1  # the new frame, sent once
+        assert view.kitty_frame is not None and view.kitty_frame[0] != first[0]
+        assert f"\x1b_Ga=d,d=I,i={first[0]}," in again  # the old one freed
+        assert "\x1bP" not in out + again  # no Sixel
+
+
+async def test_the_editor_draws_its_cursor_heat_and_jump_into_the_picture(make_app) -> None:
+    from snl_tui.app import SnlApp
+    from snl_tui.core.files.formats import load_board
+    from snl_tui.screens.editor import EditorScreen
+
+    board = load_board("classic")
+    app = SnlApp.editing(EditorScreen(board, source=None), board)
+    app.pixels = "sixel"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        view = app.screen.query_one(EditPicture)
+        await wait_until(pilot, lambda: view.pixels is not None and view.pixels.jumps)
+        await settle(pilot)
+        assert view.cursor == 1 and view.marks().cursor == 1
+        encoded = view.tiles_encoded
+        await pilot.press("right")
+        await settle(pilot)
+        assert view.cursor == 2 and view.tiles_encoded > encoded  # redrawn where it moved
+        await pilot.press("enter", "up")  # a jump from 2, its end following the cursor
+        await settle(pilot)
+        assert view.marks().pending == (2, 19)
+        assert view.tiles_encoded > encoded
+        await pilot.press("enter")  # the ladder 2 -> 19 is made: the picture follows
+        await wait_until(pilot, lambda: view.board.jumps.get(2) == 19)
+        await wait_until(pilot, lambda: view.pixels is not None and view.picture_key is not None)
+        assert view.marks().pending is None
+
+
+async def test_no_picture_is_written_beneath_a_dialog_or_over_a_toast(make_app) -> None:
+    app = make_app(players=[Player("Ann")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await started(pilot)
+        view = await picture_ready(pilot, screen.query_one(BoardView))
+        columns, rows, _, _ = view.picture_size()
+        every = len(view.tiles(columns, rows))
+        app.notify("A toast over the board's corner", timeout=30)
+        await settle(pilot)
+        out = written(view)
+        assert view.covered and out.count("\x1bP") == every - len(view.covered)
+        app.clear_notifications()
+        await settle(pilot)
+        assert written(view).count("\x1bP") == every and not view.covered
+        screen.action_help()  # a dialog: Textual cuts and tints the lines beneath it
+        await wait_until(pilot, lambda: app.screen is not screen)
+        assert "\x1bP" not in written(view)

@@ -1,0 +1,77 @@
+"""End to end: ``snl play classic --graphics auto`` in a pseudo-terminal that answers as
+kitty does (its graphics query answered OK, no Sixel in Device Attributes): the board
+is sent in Kitty's graphics protocol through the app's own output (a PNG transmission, a
+virtual placement, placeholder cells), and sent again when a token moves. No real kitty
+is needed: what matters here is what snl writes (issue 35)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import struct
+import subprocess
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from .terminal import SNL
+
+pytestmark = pytest.mark.e2e
+
+KITTY_ANSWERS = b"\x1b_Gi=31;OK\x1b\\\x1b[6;20;10t\x1b[?62;22c"
+"""kitty's answers to the graphics query, the cell size and Device Attributes (no 4)."""
+TRANSMIT = b"\x1b_Ga=t,f=100,"
+
+
+def test_kitty_terminal_gets_kitty_graphics_and_a_new_frame_after_a_roll(tmp_path: Path) -> None:
+    if not SNL.exists():
+        pytest.skip("the snl console script is not installed in this virtualenv")
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "SNL_DATA_DIR": str(tmp_path), "TERM": "xterm-kitty"}
+    command = [str(SNL), "play", "classic", "--seed", "3", "--no-save", "--players", "You"]
+    child = subprocess.Popen(
+        [*command, "--graphics", "auto", "--no-animation"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(follower)
+    output = b""
+    rolled_at: int | None = None
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            output += chunk
+            if b"\x1b[c" in chunk:
+                os.write(leader, KITTY_ANSWERS)
+            if rolled_at is None and TRANSMIT in output and b"off the board" in output:
+                time.sleep(0.5)  # the panels mount after the first frame
+                rolled_at = len(output)
+                os.write(leader, b"r")
+            if rolled_at is not None and b"\x1b_Ga=d,d=I," in output[rolled_at:]:
+                break  # a new frame sent, the one before freed
+    finally:
+        child.terminate()
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        os.close(leader)
+    text = output.decode("utf-8", "replace")
+    assert TRANSMIT in output, "no Kitty graphics were written"
+    assert "\x1b_Ga=p,U=1," in text  # a virtual placement over the board's cells
+    assert "\U0010eeee" in text  # the placeholder cells that show it
+    assert "\x1bP" not in text.replace("\x1bP>", "")  # no Sixel picture
+    assert rolled_at is not None and TRANSMIT in output[rolled_at:], "no new frame after a roll"
+    assert b"\x1b_Ga=d,d=I," in output[rolled_at:]  # the old frame freed
