@@ -317,12 +317,13 @@ def _distance_to_segment(
 
 
 def drawn_over(board: Board, jumps: dict[int, int] | None = None) -> list[tuple[int, int, int]]:
-    """(covering jump's start, covered jump's start, covered square): a jump's line,
-    between the anchors the drawing uses (``geometry.anchors``), passes over another
-    jump's head or foot, so a player cannot tell where that one starts or ends.
-    ``jumps`` (start -> end) defaults to the board's; the generator asks about its
-    candidates this way. The generator's own test: the picture's routing may bend a
-    jump around another, so ``snl check`` leaves the drawing's findings to it."""
+    """(covering jump's start, covered jump's start, covered square): a jump's straight
+    line, between the usual anchors (``geometry.anchors``), passes over another jump's
+    head or foot, so a player cannot tell where that one starts or ends. ``jumps``
+    (start -> end) defaults to the board's; the generator asks about its candidates
+    this way. The generator's own quick test: the drawing's routing bends jumps and
+    slides their ends round each other, and ``drawing_findings`` says what it still
+    hides."""
     from ..geometry import anchors
 
     if jumps is None:
