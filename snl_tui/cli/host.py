@@ -211,8 +211,14 @@ def cmd_host(
             raise SnlError("--resume and --no-save: a resumed room goes on saving")
     store = None if args.no_save else _store()
     # With --name the game screen is up: it shows who sits where, no lines over it.
+    from ..net.guard import new_door_key
+
     server = RoomServer(
-        store, log=None if args.name is not None else say, keep_seat=float(args.keep_seat)
+        store,
+        log=None if args.name is not None else say,
+        keep_seat=float(args.keep_seat),
+        # --web: the browser door names each visitor, proven by this key (net.guard).
+        door_key=new_door_key() if args.web else None,
     )
     if store is not None:
         for warning in [*store.warnings, *([store.disabled_reason] if not store.enabled else [])]:
@@ -272,7 +278,7 @@ def _host_and_play(
         bound = await _listen(server, args.host, args.port)
         where.append(RoomAddress(_shown_host(args.host), bound, room.code))
         if args.web:
-            door.append(await WebDoor.open(args, where[0], room.code))
+            door.append(await WebDoor.open(args, where[0], room.code, server.door_key))
             links.append(door[0].link)
 
     async def joined() -> RoomClient:
@@ -359,17 +365,21 @@ async def _serve(
 ) -> None:
     from ..net.protocol import RoomAddress
 
-    bound = await _listen(server, args.host, args.port)
-    address = RoomAddress(_shown_host(args.host), bound, room.code)
-    print(f"snl join {address}", file=out, flush=True)
-    door = await WebDoor.open(args, address, room.code) if args.web else None
-    if door is not None:
-        print(f"or open {door.link} in a browser (snl join takes it too)", file=out, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):
+        # Before anything starts: a signal's own action would end this process at once
+        # and leave the browser door's process running, serving a room that is gone.
         loop.add_signal_handler(number, stop.set)
+    door: WebDoor | None = None
     try:
+        bound = await _listen(server, args.host, args.port)
+        address = RoomAddress(_shown_host(args.host), bound, room.code)
+        print(f"snl join {address}", file=out, flush=True)
+        if args.web:
+            door = await WebDoor.open(args, address, room.code, server.door_key)
+            link = f"or open {door.link} in a browser (snl join takes it too)"
+            print(link, file=out, flush=True)
         await stop.wait()
     finally:
         if door is not None:
@@ -393,20 +403,30 @@ class WebDoor:
         self.link = link
 
     @classmethod
-    async def open(cls, args: argparse.Namespace, address: RoomAddress, code: str) -> WebDoor:
+    async def open(
+        cls, args: argparse.Namespace, address: RoomAddress, code: str, door_key: str | None
+    ) -> WebDoor:
+        """Start the door; ``door_key`` (the room server's) goes in its environment,
+        never on its command line, which every user of the machine can read."""
+        from ..net.guard import DOOR_KEY_ENV, PASSWORD_ENV
         from ..net.protocol import RoomAddress
 
         local = RoomAddress(_local_host(args.host), address.port, code)
         words = [sys.executable, "-m", "snl_tui", "serve", "--room", str(local)]
         words += ["--host", args.host, "--port", str(args.web_port), "--quiet"]
-        if args.password is not None:
-            words += ["--password", args.password]
         if args.no_animation:
             words.append("--no-animation")
         for origin in args.allow_origin:
             words += ["--allow-origin", origin]
+        environment = dict(os.environ)
+        environment.pop(PASSWORD_ENV, None)
+        if door_key is not None:
+            environment[DOOR_KEY_ENV] = door_key
+        if args.password is not None:  # not on the command line: see PASSWORD_ENV
+            environment[PASSWORD_ENV] = args.password
         process = await asyncio.create_subprocess_exec(
             *words,
+            env=environment,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import getpass
+import os
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from .common import Subcommands, add_screen_reader, screen_reader_wanted
 
 if TYPE_CHECKING:
     from ..net.client import RoomClient
+    from ..net.guard import DoorPass
     from ..net.protocol import RoomAddress
 
 JOIN_TIMEOUT = 15.0
@@ -39,7 +41,11 @@ def add_join_parser(commands: Subcommands) -> None:
         help="your name in the room (default: your user name); the same name takes "
         "your seat back after you left",
     )
-    join.add_argument("--password", metavar="P", help="the room's password, if it has one")
+    join.add_argument(
+        "--password",
+        metavar="P",
+        help="the room's password, if it has one (or SNL_ROOM_PASSWORD in the environment)",
+    )
     join.add_argument(
         "--numbered",
         action="store_true",
@@ -56,6 +62,7 @@ def add_join_parser(commands: Subcommands) -> None:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    from ..net.guard import PASSWORD_ENV, DoorPass
     from ..net.protocol import check_name, parse_address
 
     address = parse_address(args.address)
@@ -64,8 +71,13 @@ def cmd_join(args: argparse.Namespace) -> int:
     numbered = not given or args.numbered
     names = [name, *(f"{name} {n}" for n in range(2, MAX_NAME_TRIES + 1))] if numbered else [name]
 
+    # A browser tab of `snl serve --room`: the door says whose tab it is (net.guard),
+    # and hands over the password it was typed in the environment, not the command line.
+    door = DoorPass.from_environment(os.environ)
+    password = args.password if args.password is not None else os.environ.get(PASSWORD_ENV)
+
     async def joined() -> RoomClient:
-        return await join_room(address, names, password=args.password, watch=args.watch)
+        return await join_room(address, names, password=password, watch=args.watch, door=door)
 
     plain = screen_reader_wanted(args)
     return play_in_room(joined, animate=not args.no_animation, bell=not args.no_bell, plain=plain)
@@ -88,13 +100,16 @@ async def join_room(
     watch: bool = False,
     timeout: float = JOIN_TIMEOUT,
     host_key: str | None = None,
+    door: DoorPass | None = None,
 ) -> RoomClient:
     """A client welcomed in the room under the first of ``names`` the room accepts
     (the next one only when a name is already playing); SnlError with one line else."""
     from ..net.client import RoomClient
 
     for index, name in enumerate(names):
-        client = RoomClient(address, name, password=password, spectate=watch, host_key=host_key)
+        client = RoomClient(
+            address, name, password=password, spectate=watch, host_key=host_key, door=door
+        )
         client.start()
         try:
             await client.wait_for(

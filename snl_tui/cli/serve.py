@@ -30,6 +30,10 @@ one) before the terminal starts, and each tab runs ``snl join`` under that name 
 by ``check_name`` before any process starts). ``/room`` passes a room's websocket
 through to the room server, so ``snl join http://HOST:PORT/join/CODE`` needs no other
 port (a tunnel or a TLS proxy forwards one port). It prints its link on the first line.
+One visitor's address runs at most half of ``--max-sessions`` games at once, so one
+visitor cannot fill the door; given ``snl host``'s door key in its environment, the door
+names each visitor to the room, which then counts them as their own address
+(``net.guard``).
 """
 
 from __future__ import annotations
@@ -39,16 +43,25 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import shlex
 import socket
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from ..core.text import parse_whole, quote
+from ..net.guard import (
+    DOOR_KEY_ENV,
+    DOOR_KEY_HEADER,
+    PASSWORD_ENV,
+    VISITOR_ENV,
+    VISITOR_HEADER,
+)
 from .common import whole_number
 
 DEFAULT_HOST = "127.0.0.1"
@@ -142,7 +155,11 @@ def add_serve_parser(
         metavar="NAME",
         help="with --room: the tabs' name in the room (Guest, then Guest 2, ...)",
     )
-    serve.add_argument("--password", metavar="P", help="with --room: the room's password")
+    serve.add_argument(
+        "--password",
+        metavar="P",
+        help=f"with --room: the room's password (or {PASSWORD_ENV} in the environment)",
+    )
     serve.add_argument(
         "--quiet", action="store_true", help="print only the link (the first line), no banner"
     )
@@ -182,19 +199,31 @@ def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
 
 
 def join_command(
-    room: str, name: str, password: str | None, no_animation: bool, numbered: bool
+    room: str,
+    name: str,
+    password: str | None,
+    no_animation: bool,
+    numbered: bool,
+    visitor: str | None = None,
 ) -> str:
     """One browser tab's ``snl join`` (``numbered``: Guest, Guest 2, ... for tabs that
-    all have the same name), under the data limit."""
+    all have the same name), under the data limit. ``visitor``: the tab's address, for
+    the room's per-address caps (believed only with the door key the process inherits
+    from this one's environment: ``net.guard``). The password goes in the environment
+    of ``snl join``, not on its command line, which every user of the machine can read
+    for as long as the game runs (the shell's own line, until it execs, is the moment)."""
     words = [sys.executable, "-m", "snl_tui", "join", room, "--name", name]
     words.append("--no-screen-reader")  # a browser tab: see play_command
     if numbered:
         words.append("--numbered")
-    if password is not None:
-        words += ["--password", password]
     if no_animation:
         words.append("--no-animation")
-    return f"ulimit -d {MEMORY_LIMIT_MB * 1024} && exec {shlex.join(words)}"
+    setup = [f"ulimit -d {MEMORY_LIMIT_MB * 1024}"]
+    if password is not None:
+        setup.append(f"export {PASSWORD_ENV}={shlex.quote(password)}")
+    if visitor is not None:
+        setup.append(f"export {VISITOR_ENV}={shlex.quote(visitor)}")
+    return " && ".join([*setup, f"exec {shlex.join(words)}"])
 
 
 def room_link(origin: str, code: str) -> str:
@@ -254,10 +283,14 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
         print(INSTALL_HINT, file=err)
         return EXIT_USAGE
     try:
-        socket.getaddrinfo(args.host, args.port, proto=socket.IPPROTO_TCP)
+        found = socket.getaddrinfo(args.host, args.port, proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError):
         print(f"snl serve: cannot resolve the host {quote(args.host)}", file=err)
         return EXIT_USAGE
+    if args.port == 0:
+        # Any free port: chosen here, because the link (the first line) must name it
+        # and textual-serve only learns the port it listens on after saying its link.
+        args.port = free_port(found[0])
     extra = []
     for url in args.allow_origin:
         origin = origin_of(url)
@@ -275,6 +308,12 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
             "address and port can play (and start processes on this machine)",
             file=err,
         )
+    # The host's door gets the room's password in the environment; taken out of it here,
+    # or every tab's snl join would inherit it and join without the password.
+    password = os.environ.pop(PASSWORD_ENV, None)
+    if args.password is not None:
+        password = args.password
+    args.password = password
     room = None
     if args.room is not None:
         from ..core.errors import SnlError
@@ -304,6 +343,14 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
     return EXIT_OK
 
 
+def free_port(address: tuple[Any, ...]) -> int:
+    """A port free now on ``address`` (an entry of ``socket.getaddrinfo``)."""
+    family, kind, protocol, _, where = address
+    with socket.socket(family, kind, protocol) as probe:
+        probe.bind((where[0], 0))
+        return int(probe.getsockname()[1])
+
+
 class InputBudget:
     """What one tab may send per second: a bucket of ``burst`` bytes, refilled at
     ``per_second``. Every message costs at least ``MESSAGE_COST`` bytes, so a flood of
@@ -331,6 +378,30 @@ class InputBudget:
             return False
         self.left -= cost
         return True
+
+
+PROCESS_ATTRIBUTE = "_process"
+"""Where textual-serve's ``AppService`` keeps its game's process: it offers no public
+accessor, and serve must wait for that process to exit (a slot is counted until then)
+and kill one that will not quit. ``app_process`` is the one place this private name is
+used; tests/unit/test_serve_bounds.py checks it against the installed textual-serve."""
+
+
+class LibraryChanged(RuntimeError):
+    """An installed library no longer works the way snl relies on."""
+
+
+def app_process(service: object) -> asyncio.subprocess.Process:
+    """The process of a started textual-serve ``AppService``; LibraryChanged, saying
+    what to look at, when textual-serve keeps it elsewhere."""
+    process = getattr(service, PROCESS_ATTRIBUTE, None)
+    if not isinstance(process, asyncio.subprocess.Process):
+        raise LibraryChanged(
+            f"textual-serve's AppService keeps no process at .{PROCESS_ATTRIBUTE} "
+            f"(found {type(process).__name__}): snl serve cannot watch its games; "
+            "see snl_tui/cli/serve.py, app_process"
+        )
+    return process
 
 
 def _server_class() -> type[Any]:
@@ -366,6 +437,11 @@ def _server_class() -> type[Any]:
             super().__init__(command, host=host, port=port, title="snl", templates_path=TEMPLATES)
             self.max_sessions = max_sessions
             self.sessions = 0
+            self.tabs_per_visitor = max(1, max_sessions // 2)
+            """A room's door: the games one visitor's address may hold at once, so that one
+            visitor cannot fill the door for everyone else (``--room`` only: a local
+            ``snl serve`` has one visitor, this machine)."""
+            self.visitor_tabs: Counter[str] = Counter()
             """Game processes alive: each counts from its tab's arrival until it has exited."""
             self.hosts = host_names(host, port)
             self.allow_origins = allow_origins
@@ -379,6 +455,9 @@ def _server_class() -> type[Any]:
             self.quiet = quiet
             self.link_origin = link_origin
             """The origin friends reach this door at (a proxy's, from --allow-origin)."""
+            self.door_key = (os.environ.get(DOOR_KEY_ENV) or None) if room else None
+            """``snl host --web``'s door key (its environment): the room then counts each
+            visitor as their own address (``net.guard``)."""
 
         async def _make_app(self) -> web.Application:
             # textual-serve's routes (its only hook for them), with two changes: the
@@ -474,7 +553,9 @@ def _server_class() -> type[Any]:
             try:
                 async with (
                     aiohttp.ClientSession() as session,
-                    session.ws_connect(target.uri, max_msg_size=0) as inside,
+                    session.ws_connect(
+                        target.uri, max_msg_size=0, headers=self.visitor_headers(request)
+                    ) as inside,
                 ):
                     await _pump(outside, inside)
             except (aiohttp.ClientError, OSError):
@@ -482,6 +563,13 @@ def _server_class() -> type[Any]:
             if not outside.closed:
                 await outside.close(code=1013, message=b"the room is not reachable")
             return outside
+
+        def visitor_headers(self, request: web.Request) -> dict[str, str]:
+            """What tells the room whose connection this is (with the host's door key,
+            which only this machine's door has: ``net.guard``); nothing without a key."""
+            if self.door_key is None or request.remote is None:
+                return {}
+            return {DOOR_KEY_HEADER: self.door_key, VISITOR_HEADER: request.remote}
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             if self.room is not None:
@@ -533,8 +621,7 @@ def _server_class() -> type[Any]:
                 debug=self.debug,
             )
             await service.start(width, height)
-            process = service._process  # textual-serve keeps it here, with no accessor
-            assert process is not None
+            process = app_process(service)
             # A game that exits by itself (quit, or a crash) closes its tab's socket.
             watcher = asyncio.ensure_future(self._close_when_done(process, websocket))
             try:
@@ -622,19 +709,26 @@ def _server_class() -> type[Any]:
                 await websocket.prepare(request)
                 await websocket.close(code=1008, message=str(error).encode()[:120])
                 return websocket
-            if self.full():
+            visitor = request.remote or ""
+            if self.full() or self.visitor_tabs[visitor] >= self.tabs_per_visitor:
+                # The page says the server is full: close another tab, or try later.
                 await websocket.prepare(request)
                 await websocket.close(code=FULL_CLOSE_CODE, message=b"full")
                 return websocket
             password, no_animation = self.room_options
             if password is not None:
                 password = request.query.get("password", "")[:128]
-            command = join_command(str(self.room), name, password, no_animation, False)
+            named = visitor if self.door_key is not None and visitor else None
+            command = join_command(str(self.room), name, password, no_animation, False, named)
             self.sessions += 1  # no await since the check: no other session in between
+            self.visitor_tabs[visitor] += 1
             try:
                 return await self.play(request, command)
             finally:
                 self.sessions -= 1  # only now: the tab's process has exited
+                self.visitor_tabs[visitor] -= 1
+                if self.visitor_tabs[visitor] <= 0:
+                    del self.visitor_tabs[visitor]
 
     async def _pump(outside: web.WebSocketResponse, inside: Any) -> None:
         """Text frames both ways until either side closes."""

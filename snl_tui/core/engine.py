@@ -437,6 +437,12 @@ class Game:
         ``PASS`` passes the turn."""
         return self._apply(die, drawn=False)
 
+    def take_roll(self, die: int) -> Turn:
+        """Apply a die value rolled elsewhere (a room's host drew it) for the player to
+        move: a roll like ``roll``'s, so ``three_sixes`` cancels a third top face, where
+        ``play`` (a puzzle's chosen value) never does. ``PASS`` passes the turn."""
+        return self._apply(die, drawn=True)
+
     def pass_turn(self) -> Turn:
         """The player to move passes: no die, no move, the next player's turn (an extra
         roll earned by a top face is lost too)."""

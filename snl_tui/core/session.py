@@ -375,6 +375,14 @@ class GameSession:
     def move(self, die: int | None = None) -> MoveOutcome:
         """Roll (``die`` None) or play ``die`` for the player to move, in the engine."""
         turn = self.game.roll() if die is None else self.game.play(die)
+        return self._moved(turn)
+
+    def take_roll(self, die: int) -> MoveOutcome:
+        """A die rolled elsewhere (a room's host rolled it) for the player to move: the
+        engine's roll, house rules included (``Game.take_roll``)."""
+        return self._moved(self.game.take_roll(die))
+
+    def _moved(self, turn: Turn) -> MoveOutcome:
         self.move_note = self._optimality_note(turn) if self.puzzle else None
         return MoveOutcome(turn, left_route=self._follow_route(turn))
 

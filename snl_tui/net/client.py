@@ -33,6 +33,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from ..core.engine import Turn
 from ..core.errors import SnlError
 from ..core.session import GameSession
+from .guard import DoorPass, is_loopback
 from .protocol import (
     MAX_CHAT,
     MAX_HISTORY,
@@ -107,7 +108,10 @@ class RoomClient:
         open_timeout: float = 10.0,
         ping_interval: float | None = 10.0,
         ping_timeout: float | None = 10.0,
+        door: DoorPass | None = None,
     ) -> None:
+        """``door``: this client is a browser door's tab (``snl serve --room``), and says
+        whose (sent to a room on this machine only: the key is the host's secret)."""
         self.address = parse_address(address) if isinstance(address, str) else address
         self.name = name
         self.password = password
@@ -126,6 +130,9 @@ class RoomClient:
             "compression": None,
             "proxy": None,
         }
+        here = is_loopback(self.address.host) or self.address.host == "localhost"
+        if door is not None and here and not self.address.web:
+            self._options["additional_headers"] = door.headers()
         # What the room looks like, as far as the last message said.
         self.session: GameSession | None = None
         self.status: str | None = None
@@ -147,6 +154,9 @@ class RoomClient:
         """Why the last connection could not be made, in words ("connection refused")."""
         self.last_refusal: ProtocolError | None = None
         """The room's last refusal, final or not (a name already playing, say)."""
+        self.resyncs = 0
+        """How many times the client found its game out of step with the host's (or a
+        frame garbled) and asked for the whole state again."""
         self._websocket: ClientConnection | None = None
         self._closing = False
         self._changed = asyncio.Condition()
@@ -318,6 +328,7 @@ class RoomClient:
             self.last_error = shown_text(str(problem))
             in_step = False
         if not in_step:
+            self.resyncs += 1
             await websocket.send(encode("sync"))  # out of step or garbled: the state again
         await self._notify()
 
@@ -389,7 +400,9 @@ class RoomClient:
             self.last_error = f"the game is longer than a room plays ({MAX_HISTORY} rolls)"
             return False
         try:
-            outcome = session.move(message["die"])
+            # The host rolled this die: the engine's roll, so house rules (three sixes
+            # cancel the turn) act here exactly as on the host.
+            outcome = session.take_roll(message["die"])
         except SnlError:
             return False
         self.status = _status(message["status"])

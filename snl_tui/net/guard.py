@@ -10,13 +10,26 @@ loopback too, as ``snl serve`` checks it: a page whose name was re-pointed at 12
 ``PasswordGuard`` counts wrong passwords per address: a few tries are free, then each
 try must wait twice as long as the last, then the address is locked out for a while;
 a right password clears its count. The refusals say so in words (``refusal``).
+
+A browser door (``snl serve --room``, started by ``snl host --web``) reaches the room from
+this machine for every visitor: its tabs' ``snl join`` processes and the websockets it
+passes through all come from 127.0.0.1. So that one visitor cannot use up the
+per-address caps (and the password guard) for everyone joining by browser, the door
+names each visitor's own address in a header (``VISITOR_HEADER``), beside the room's
+door key (``DOOR_KEY_HEADER``): a secret the host made for its door and gave it in the
+environment (``DOOR_KEY_ENV``), never on a command line. ``counted_address`` believes
+the visitor only with the right key *and* from a loopback peer; anything else counts as
+the peer's own address, so a remote client cannot claim another address.
 """
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import math
+import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..core.text import plural
@@ -47,6 +60,65 @@ def door_refusal(
     if origin is not None and origin.strip().lower() not in origins:
         return "web pages from other sites cannot join a room"
     return None
+
+
+DOOR_KEY_ENV = "SNL_DOOR_KEY"
+"""The environment variable that hands the room's door key to its browser door (and the
+door's ``snl join`` processes inherit it)."""
+VISITOR_ENV = "SNL_DOOR_VISITOR"
+"""The environment variable in which the browser door tells a tab's ``snl join`` whose
+tab it is (the visitor's address)."""
+PASSWORD_ENV = "SNL_ROOM_PASSWORD"
+"""The environment variable through which the host hands the room's password to its
+browser door, and the door a tab's typed password to its ``snl join``: a command line
+is readable by every user of the machine (``ps``), an environment only by its owner."""
+DOOR_KEY_HEADER = "X-Snl-Door-Key"
+VISITOR_HEADER = "X-Snl-Visitor"
+
+
+@dataclass(frozen=True)
+class DoorPass:
+    """What a browser door's connection to the room says about its visitor."""
+
+    key: str
+    visitor: str
+
+    def headers(self) -> dict[str, str]:
+        return {DOOR_KEY_HEADER: self.key, VISITOR_HEADER: self.visitor}
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str]) -> DoorPass | None:
+        """The pass a door gave this process (``snl join`` in a browser tab), if any."""
+        key, visitor = environ.get(DOOR_KEY_ENV), environ.get(VISITOR_ENV)
+        if not key or not visitor:
+            return None
+        return cls(key, visitor)
+
+
+def new_door_key() -> str:
+    """A room's door key: 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
+def is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def counted_address(peer: str, key: str | None, visitor: str | None, door_key: str | None) -> str:
+    """The address a connection from ``peer`` counts as, for the per-address caps and the
+    password guard: the ``visitor`` its headers name when it comes from this machine with
+    the room's ``door_key`` (``key``), else ``peer`` itself (see the module)."""
+    if door_key is None or key is None or visitor is None or not is_loopback(peer):
+        return peer
+    if not hmac.compare_digest(key.encode("utf-8", "replace"), door_key.encode("utf-8")):
+        return peer
+    try:
+        return str(ipaddress.ip_address(visitor.strip()))
+    except ValueError:
+        return peer
 
 
 @dataclass
@@ -116,4 +188,15 @@ def _seconds(seconds: float) -> str:
     return plural(max(1, math.ceil(seconds)), "second")
 
 
-__all__ = ["LOOPBACK", "PasswordGuard", "door_refusal", "host_names"]
+__all__ = [
+    "DOOR_KEY_ENV",
+    "LOOPBACK",
+    "PASSWORD_ENV",
+    "VISITOR_ENV",
+    "DoorPass",
+    "PasswordGuard",
+    "counted_address",
+    "door_refusal",
+    "host_names",
+    "new_door_key",
+]

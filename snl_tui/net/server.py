@@ -21,7 +21,8 @@ The door (``net.guard``). Before a handshake completes, a web page from a foreig
 ``Origin`` and, on loopback, a ``Host`` that is not a loopback name are refused (403),
 and an address holding ``Limits.per_address`` connections is turned away (503), so one
 peer cannot fill the server. Wrong passwords are counted per address
-(``PasswordGuard``): slowed down, then locked out, and the refusal says so.
+(``PasswordGuard``): slowed down, then locked out, and the refusal says so. The host's
+own browser door (``door_key``) names each visitor, and its connections count as theirs.
 
 The host's powers. The host's own client joins with the room's secret ``host_key`` and
 may then skip the turn of the seat to move, hand a seat to the computer (and back), remove
@@ -70,7 +71,14 @@ from ..core.seats import Driver, TurnError
 from ..core.session import GameSession, GameSettings
 from ..core.store.saving import GameSaver
 from ..core.text import plural, quote
-from .guard import PasswordGuard, door_refusal, host_names
+from .guard import (
+    DOOR_KEY_HEADER,
+    VISITOR_HEADER,
+    PasswordGuard,
+    counted_address,
+    door_refusal,
+    host_names,
+)
 from .protocol import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
@@ -192,7 +200,9 @@ _CLOSE = object()
 class Connection:
     """One client: its websocket, its own send queue and where it sits."""
 
-    def __init__(self, websocket: ServerConnection, limits: Limits) -> None:
+    def __init__(
+        self, websocket: ServerConnection, limits: Limits, address: str | None = None
+    ) -> None:
         self.websocket = websocket
         self.limits = limits
         self.queue: asyncio.Queue[object] = asyncio.Queue(limits.send_queue + 1)
@@ -203,7 +213,8 @@ class Connection:
         """Joined with the room's host key: may skip, hand over, remove and mute."""
         self.strikes = 0
         self.closing = False
-        self.address = peer_address(websocket)
+        self.address = peer_address(websocket) if address is None else address
+        """Where the connection counts as coming from (a browser door's visitor)."""
         self._allowance = float(limits.burst)
         self._checked = time.monotonic()
         self._chat_allowance = float(limits.chat_burst)
@@ -917,10 +928,14 @@ class RoomServer:
         guard: PasswordGuard | None = None,
         keep_seat: float = KEEP_SEAT,
         clock: Callable[[], float] = time.monotonic,
+        door_key: str | None = None,
     ) -> None:
         """``origins``: web pages (``scheme://host:port``) allowed to open a socket
         besides terminal clients, which send no Origin. ``keep_seat``: seconds a dropped
-        player's seat waits for their token before it may be taken by name."""
+        player's seat waits for their token before it may be taken by name.
+        ``door_key``: the key of this host's own browser door (``snl host --web``), whose
+        connections count as the visitor they name (``guard.counted_address``)."""
+        self.door_key = door_key
         self.keep_seat = keep_seat
         self.clock = clock
         self.store = store
@@ -1060,9 +1075,20 @@ class RoomServer:
         if reason is not None:
             self.say(f"refused a connection: {reason}")
             return websocket.respond(HTTPStatus.FORBIDDEN, reason + "\n")
-        if self._per_address[peer_address(websocket)] >= self.limits.per_address:
+        if self._per_address[self._counted(websocket, request)] >= self.limits.per_address:
             return websocket.respond(HTTPStatus.SERVICE_UNAVAILABLE, TOO_MANY + "\n")
         return None
+
+    def _counted(self, websocket: ServerConnection, request: Request | None) -> str:
+        """The address a connection counts as (its peer's, or its door's visitor)."""
+        peer = peer_address(websocket)
+        if request is None or self.door_key is None:
+            return peer
+        headers = request.headers
+        key, visitor = headers.get_all(DOOR_KEY_HEADER), headers.get_all(VISITOR_HEADER)
+        if len(key) != 1 or len(visitor) != 1:
+            return peer
+        return counted_address(peer, key[0], visitor[0], self.door_key)
 
     async def stop(self) -> None:
         """Close every connection (1001, the host stopped) and stop listening."""
@@ -1077,11 +1103,11 @@ class RoomServer:
         if len(self.connections) >= self.limits.max_connections:
             await websocket.close(CLOSE_TRY_LATER, "the server is full")
             return
-        address = peer_address(websocket)
+        address = self._counted(websocket, websocket.request)
         if self._per_address[address] >= self.limits.per_address:
             await websocket.close(CLOSE_TRY_LATER, TOO_MANY)
             return
-        connection = Connection(websocket, self.limits)
+        connection = Connection(websocket, self.limits, address)
         self.connections.add(connection)
         self._per_address[address] += 1
         sender = asyncio.create_task(connection.run_sender())

@@ -35,6 +35,14 @@ COMMANDS = (
     Command("again", "ask the host for a new game once this one is over"),
     Command("say", "say the last move again"),
     Command("chat", "say one line to everyone in the room: chat hello all"),
+    # The host's powers in a room (the host's own seat only).
+    Command("skip", "the host skips the turn of the player to move: skip, or skip Bo"),
+    Command("computer", "the host lets the computer play a seat: computer 2, or computer Bo"),
+    Command("person", "the host gives a seat back to its person: person 2"),
+    Command("hand", "the host gives an away seat to whoever joins with its name next"),
+    Command("kick", "the host removes a player; the computer plays the seat to the end"),
+    Command("mute", "the host silences someone's chat: mute Bo"),
+    Command("unmute", "the host lets someone chat again: unmute Bo"),
     Command("help", "this list"),
     Command("quit", "leave (the game stays saved)"),
 )

@@ -15,7 +15,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from ..core.odds.standing import compute_odds
-from ..core.text import plural
+from ..core.text import parse_whole, plural, quote
 from . import words
 from .commands import DIE, describe_commands, help_line, read_line, unknown_line
 from .console import Console
@@ -39,6 +39,10 @@ ROOM_COMMANDS = (
     "quit",
 )
 WATCHING_COMMANDS = ("where", "board", "hint", "odds", "route", "say", "chat", "help", "quit")
+HOST_COMMANDS = ("skip", "computer", "person", "hand", "kick", "mute", "unmute")
+"""The host's powers (``snl host --name``'s own seat), as the room screen's ``x`` offers
+them: the room checks each one and says what happened (or why not) to everyone."""
+HANDED_TO = {"computer": "computer", "person": "person", "hand": "anyone"}
 
 EXIT_OK = 0
 EXIT_REFUSED = 2
@@ -101,7 +105,10 @@ class PlainRoom:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return WATCHING_COMMANDS if self.client.seat is None else ROOM_COMMANDS
+        names: tuple[str, ...] = WATCHING_COMMANDS if self.client.seat is None else ROOM_COMMANDS
+        if self.client.is_host:  # before help and quit, as help lists them
+            names = names[:-2] + HOST_COMMANDS + names[-2:]
+        return names
 
     def say(self, text: str) -> None:
         self.console.say(text)
@@ -290,6 +297,9 @@ class PlainRoom:
         if command == "chat":
             await self.chat(typed.rest)
             return True
+        if command in HOST_COMMANDS:
+            await self.host_power(command, typed.rest)
+            return True
         if session is None:
             self.say("No game yet: waiting for the room.")
             return True
@@ -314,6 +324,64 @@ class PlainRoom:
             self.say("Type chat, then what to say: chat good luck everyone.")
         elif not await self.client.chat(text):
             self.say("Not connected: the room cannot hear us now.")
+
+    async def host_power(self, command: str, rest: str) -> None:
+        """``skip [SEAT]``, ``computer SEAT``, ``person SEAT``, ``hand SEAT``,
+        ``kick SEAT``, ``mute NAME``, ``unmute NAME``: sent to the room, which checks it
+        and tells everyone what happened (or tells us why not)."""
+        client, session = self.client, self.client.session
+        said = " ".join(rest.split())
+        if command in ("mute", "unmute"):
+            if not said:
+                self.say(f"Type {command}, then a name: {command} {self._example()}.")
+                return
+            sent = await client.mute(said, command == "mute")
+        else:
+            if session is None:
+                self.say("No game yet: waiting for the room.")
+                return
+            seat = self._seat_named(said, command, session)
+            if seat is None:
+                return
+            if command == "skip":
+                sent = await client.skip(seat)
+            elif command == "kick":
+                sent = await client.kick(seat)
+            else:
+                sent = await client.hand(seat, HANDED_TO[command])
+        if not sent:
+            self.say("Not connected: the room cannot hear us now.")
+
+    def _seat_named(self, said: str, command: str, session: GameSession) -> int | None:
+        """The seat ``said`` names: its number or its player's name (or first letters
+        of one name); for ``skip`` with nothing said, the seat to move. None, after a
+        line saying why, when it names none."""
+        players = session.game.players
+        if not said:
+            if command == "skip" and not session.game.over:
+                return session.game.current
+            self.say(f"Type {command}, then a seat's number or name: {command} {self._example()}.")
+            return None
+        number = parse_whole(said)
+        if number is not None:
+            if 1 <= number <= len(players):
+                return number - 1
+        else:
+            key = said.casefold()
+            exact = [i for i, p in enumerate(players) if p.name.casefold() == key]
+            begun = [i for i, p in enumerate(players) if p.name.casefold().startswith(key)]
+            if len(exact) == 1 or len(begun) == 1:
+                return (exact or begun)[0]
+        seats = "; ".join(f"{i + 1} {words.plain_name(p.name)}" for i, p in enumerate(players))
+        self.say(f"No seat {quote(said, 30)}. The seats: {seats}.")
+        return None
+
+    def _example(self) -> str:
+        """A name from the room for a command's example (not the host's own)."""
+        for index, seat in enumerate(self.client.seats):
+            if index != self.client.seat and seat.kind != "computer":
+                return words.plain_name(seat.name)
+        return "2"
 
     async def roll(self, session: GameSession) -> None:
         client, game = self.client, session.game
@@ -370,4 +438,4 @@ async def play_room(client: RoomClient, console: Console, *, join_line: str | No
     return await PlainRoom(client, console, join_line=join_line).run()
 
 
-__all__ = ["ROOM_COMMANDS", "PlainRoom", "play_room", "seat_changes"]
+__all__ = ["HOST_COMMANDS", "ROOM_COMMANDS", "PlainRoom", "play_room", "seat_changes"]

@@ -27,11 +27,14 @@ screen does happens in its own message loop and no key ever waits on the network
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textual import on
+from textual.app import App
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.message import Message
 
 from ..commands import keys_of
@@ -52,6 +55,32 @@ NOTIFICATION = "\x1b]9;snl: your turn\x07\x1b]777;notify;snl;your turn\x07"
 OSC 777: foot, Ghostty, urxvt...); terminals without them ignore both."""
 TITLE = "\x1b]2;{}\x07"
 """A window title (OSC 2): a browser tab's title, through the page of ``snl serve``."""
+
+MAX_NOTES = 200
+"""Chat lines and notices a room's screen keeps, to show them again when the whole game
+is shown afresh (a reconnect's full state, a new game)."""
+
+DRIVER_ATTRIBUTE = "_driver"
+"""Where Textual's ``App`` keeps its driver. Textual has no public call that writes a
+sequence of ours (a notification, a window title); its own public ``App.bell`` and
+``App.copy_to_clipboard`` write theirs through this driver, and so does
+``terminal_write``, the one place this private name is used. The tests check it against
+the installed Textual (tests/app/test_room_party.py), so an upgrade that moves it fails
+loudly instead of silently dropping the notifications."""
+
+
+def terminal_write(app: App[object], sequence: str) -> bool:
+    """Write ``sequence`` to the app's terminal as ``App.bell`` writes BEL: through the
+    driver, between two frames. False (nothing written) when there is no terminal: a
+    headless app, or one not running."""
+    if app.is_headless:
+        return False
+    driver = getattr(app, DRIVER_ATTRIBUTE, None)
+    if not isinstance(driver, Driver):
+        return False
+    driver.write(sequence)
+    return True
+
 
 ROOM_HIDDEN = frozenset(
     {"new_game", "load_board", "switch_mode", "edit", "undo", "pick", "choose_die"}
@@ -103,6 +132,10 @@ class RoomScreen(GameScreen):
         """How many times this screen rang for its turn (tests read it)."""
         self.muted: set[str] = set()
         """Whom the host muted from this screen (the dialog offers to undo it)."""
+        self.notes: deque[tuple[int, int, str]] = deque(maxlen=MAX_NOTES)
+        """The log's chat lines and notices, the last ``MAX_NOTES``: (the game's number,
+        the moves shown before it, the line). A full state (a reconnect, a resync)
+        rebuilds the log from the moves; these go back in between them."""
         client.listener = self._heard
 
     def _heard(self, event: ClientEvent) -> None:
@@ -160,8 +193,31 @@ class RoomScreen(GameScreen):
         else:
             text = f"-- {event.message}"
             self.notify(escape_controls(event.message or ""), markup=False)
+        text = escape_controls(text)
         if self.panels_mounted:
-            self.query_one(MoveLog).write_note(escape_controls(text))
+            log = self.query_one(MoveLog)
+            self.notes.append((self.session.game_index, log.line_count, text))
+            log.write_note(text)
+        else:  # mount_panels shows the log, these notes with it
+            self.notes.append((self.session.game_index, len(self.session.game.history), text))
+
+    def _show_everything(self) -> None:
+        super()._show_everything()
+        self._show_notes()
+
+    def _show_notes(self) -> None:
+        """The log afresh: the game's moves with the kept notes back between them (a
+        note from an earlier game comes before this game's first move)."""
+        if not self.notes:
+            return
+        game, log = self.session.game, self.query_one(MoveLog)
+        history, players = game.history, game.players
+        log.show_history([], players)
+        for index, moves, text in self.notes:
+            at = min(moves, len(history)) if index == self.session.game_index else 0
+            log.catch_up(history[: max(at, log.line_count)], players)
+            log.write_note(text)
+        log.catch_up(history, players)
 
     def _close_game_over(self) -> None:
         """Someone started a new game: the last game's dialog closes on every screen
@@ -177,18 +233,11 @@ class RoomScreen(GameScreen):
             return
         self.was_my_turn = mine
         if self.app.is_web:
-            self._write_terminal(TITLE.format("snl - your turn!" if mine else "snl"))
+            terminal_write(self.app, TITLE.format("snl - your turn!" if mine else "snl"))
         if mine and self.bell_on:
             self.rings += 1
             self.app.bell()
-            self._write_terminal(NOTIFICATION)
-
-    def _write_terminal(self, sequence: str) -> None:
-        # Textual has no public call for a notification or a title: its driver writes
-        # them as App.bell writes BEL.
-        driver = getattr(self.app, "_driver", None)
-        if driver is not None and not self.app.is_headless:
-            driver.write(sequence)
+            terminal_write(self.app, NOTIFICATION)
 
     def action_toggle_bell(self) -> None:
         self.bell_on = not self.bell_on
@@ -397,4 +446,4 @@ def _span(seconds: float) -> str:
     return f"{whole // 3600}h"
 
 
-__all__ = ["RoomScreen"]
+__all__ = ["RoomScreen", "terminal_write"]

@@ -14,7 +14,7 @@ from snl_tui.screens.winner import GameOverScreen
 from snl_tui.widgets.move_log import MoveLog
 from snl_tui.widgets.players import PlayersPanel
 from tests.app.test_room_screen import SIZE, joined, room_settings, wait_until
-from tests.unit.net.rooms import FAST_BACKOFF, WAIT, address, play_to_end, serving
+from tests.unit.net.rooms import FAST_BACKOFF, WAIT, address, cut, play_to_end, serving
 
 
 async def host_joined(port: int, room: Room, name: str) -> RoomClient:
@@ -130,6 +130,31 @@ async def test_a_new_game_closes_the_last_games_dialog_everywhere_and_says_who()
             )
 
 
+async def test_a_reconnects_full_state_keeps_the_chat_between_the_moves() -> None:
+    async with serving(None) as (server, port):
+        room = server.open_room(room_settings("Ann", "Bob"))
+        ann, bob = await joined(port, room, "Ann"), await joined(port, room, "Bob")
+        app = party_app(ann)
+        async with app.run_test(size=SIZE) as pilot:
+            screen: RoomScreen = app.screen  # type: ignore[assignment]
+            await wait_until([pilot], lambda: screen.ready)
+            assert await bob.chat("hi Ann")
+            await wait_until([pilot], lambda: "<Bob> hi Ann" in log_lines(screen))
+            await pilot.press("r")
+            await wait_until([pilot], lambda: len(log_lines(screen)) == 2)
+            assert await bob.react("nice")
+            await wait_until([pilot], lambda: len(log_lines(screen)) == 3)
+            before = log_lines(screen)
+            assert before[0] == "<Bob> hi Ann" and before[2] == "* Bob nice one!"
+            session, connections = screen.session, ann.connections
+            cut(ann)  # the network drops: Ann's client comes back and gets the whole game
+            await wait_until(
+                [pilot], lambda: ann.connections > connections and screen.session is not session
+            )
+            await pilot.pause()
+            assert log_lines(screen)[:3] == before
+
+
 def test_the_host_is_offered_only_what_can_be_done() -> None:
     from snl_tui.net.protocol import SeatInfo
 
@@ -148,3 +173,27 @@ def test_the_host_is_offered_only_what_can_be_done() -> None:
         "Let Bob chat again",
     ]
     assert host_orders(seats, own=0, to_move=0, muted=set())[0][0] != "Skip Ann's turn"
+
+
+async def test_notifications_go_where_textual_writes_its_own_bell(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Textual has no public call to write a sequence: ``terminal_write`` uses the
+    driver that ``App.bell`` writes BEL to. Checked against the installed Textual, so an
+    upgrade that moves it fails here, loudly, not silently on a player's terminal."""
+    import inspect
+
+    from textual.app import App
+    from textual.driver import Driver
+
+    from snl_tui.screens.room import DRIVER_ATTRIBUTE, terminal_write
+
+    assert f"self.{DRIVER_ATTRIBUTE}.write(" in inspect.getsource(App.bell)
+    app: App[object] = App()
+    async with app.run_test():
+        driver = getattr(app, DRIVER_ATTRIBUTE)
+        assert isinstance(driver, Driver)
+        assert terminal_write(app, "\x1b]9;hi\x07") is False  # headless: no terminal
+        written: list[str] = []
+        monkeypatch.setattr(App, "is_headless", property(lambda _: False))
+        monkeypatch.setattr(driver, "write", written.append)
+        assert terminal_write(app, "\x1b]9;hi\x07") is True
+        assert written == ["\x1b]9;hi\x07"]

@@ -18,8 +18,9 @@ def command_for(*argv: str) -> list[str]:
     args = build_parser().parse_args(["serve", *argv])
     words = shlex.split(serve.play_command(args, rule_overrides(args)))
     assert words[:3] == ["ulimit", "-d", str(serve.MEMORY_LIMIT_MB * 1024)]
-    assert words[3:5] == ["&&", "exec"]
-    return words[5:]
+    exec_at = words.index("exec")
+    assert words[exec_at - 1] == "&&"
+    return words[exec_at + 1 :]
 
 
 def test_each_tab_runs_this_interpreter_with_the_options(tmp_path, monkeypatch) -> None:
@@ -40,7 +41,10 @@ def test_with_a_room_each_tab_joins_it_under_a_numbered_name() -> None:
     words = command_for("--room", "127.0.0.1:8765/ABCD", "--password", "p w", "--no-animation")
     assert words[:5] == [sys.executable, "-m", "snl_tui", "join", "127.0.0.1:8765/ABCD"]
     assert words[words.index("--name") + 1] == "Guest"
-    assert "--numbered" in words and words[words.index("--password") + 1] == "p w"
+    # The password is in the game's environment, not on its command line (ps shows it).
+    assert "--numbered" in words and "--password" not in words and "p w" not in words
+    args = build_parser().parse_args(["serve", "--room", "h:1/C", "--password", "p w"])
+    assert "export SNL_ROOM_PASSWORD='p w' && exec " in serve.play_command(args, {})
     assert "--no-animation" in words and "play" not in words
     named = command_for("--room", "h:1/C", "--name", "Table 2")
     assert named[named.index("--name") + 1] == "Table 2"
@@ -86,6 +90,22 @@ def test_only_another_host_warns(monkeypatch, capsys, host, warned) -> None:
 def test_a_bad_board_is_one_line_before_serving(capsys) -> None:
     assert main(["serve", "no-such-board"]) == 2
     assert "no-such-board" in capsys.readouterr().err
+
+
+def test_port_0_is_a_free_port_chosen_before_the_link_is_said(monkeypatch) -> None:
+    ports: list[object] = []
+
+    class FakeServer:
+        def __init__(self, command: str, **options: object) -> None:
+            ports.append(options["port"])
+
+        def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr(serve, "_server_class", lambda: FakeServer)
+    assert main(["serve", "--port", "0"]) == 0
+    [port] = ports
+    assert isinstance(port, int) and 0 < port < 65536
 
 
 def test_a_host_that_cannot_be_resolved_is_one_line(capsys) -> None:

@@ -225,3 +225,36 @@ def test_the_input_budget_refills_at_its_rate() -> None:
     assert budget.take(100) and not budget.take(1)  # at least MESSAGE_COST each
     now[0] += 1000  # never more than the burst
     assert budget.take(200) and not budget.take(serve.MESSAGE_COST)
+
+
+async def test_the_private_names_serve_relies_on_are_where_textual_serve_keeps_them() -> None:
+    """textual-serve has no public accessor for a game's process nor a hook for the
+    routes: ``app_process`` and ``SnlServer._make_app`` use its private names, checked
+    here against the installed textual-serve so that an upgrade that moves them fails
+    loudly (and ``app_process`` says so in words, never an AttributeError)."""
+    import inspect
+
+    from textual_serve.app_service import AppService
+    from textual_serve.download_manager import DownloadManager
+    from textual_serve.server import Server
+
+    async def ignore(*_: object) -> None:
+        return None
+
+    service = AppService(
+        f"exec {sys.executable} -c 'import time; time.sleep(30)'",
+        write_bytes=ignore,
+        write_str=ignore,
+        close=ignore,
+        download_manager=DownloadManager(),
+    )
+    await service.start(80, 24)
+    process = serve.app_process(service)
+    assert process.returncode is None and alive(process.pid)
+    process.kill()
+    assert await asyncio.wait_for(process.wait(), LIMIT) != 0
+    await asyncio.wait_for(service.stop(), LIMIT)
+    with pytest.raises(serve.LibraryChanged, match=r"keeps no process at \._process"):
+        serve.app_process(object())
+    # Server.serve builds its application with _make_app, which SnlServer overrides.
+    assert "self._make_app()" in inspect.getsource(Server.serve)

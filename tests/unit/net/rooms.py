@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import threading
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -223,3 +224,29 @@ async def play_until(
         await mover.wait_for(lambda m=mover, n=seen: _seen(m, n + 1) or done(), WAIT)
         await asyncio.sleep(pace)
     assert done()
+
+
+class ServerThread:
+    """A room server on its own event loop in a thread (``snl join`` runs its own loop)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.server = RoomServer(None, cpu_delay=0)
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.port = self.run(self.server.start("127.0.0.1", 0))
+
+    def run(self, coroutine):  # type: ignore[no-untyped-def]
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(WAIT)
+
+    def open_room(self, *names: str, password: str | None = None) -> Room:
+        async def opened() -> Room:
+            return self.server.open_room(settings(list(names)), password=password)
+
+        return self.run(opened())  # type: ignore[no-any-return]
+
+    def stop(self) -> None:
+        self.run(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(WAIT)
+        self.loop.close()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import threading
 from collections.abc import Iterator
 
 import pytest
@@ -15,35 +14,8 @@ from snl_tui.cli.join import join_room
 from snl_tui.cli.main import main
 from snl_tui.core.errors import SnlError
 from snl_tui.net.protocol import RoomAddress
-from snl_tui.net.server import Room, RoomServer
 
-from .rooms import WAIT, settings
-
-
-class ServerThread:
-    """A room server on its own event loop in a thread (``snl join`` runs its own loop)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.server = RoomServer(None, cpu_delay=0)
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.port = self.run(self.server.start("127.0.0.1", 0))
-
-    def run(self, coroutine):  # type: ignore[no-untyped-def]
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(WAIT)
-
-    def open_room(self, *names: str, password: str | None = None) -> Room:
-        async def opened() -> Room:
-            return self.server.open_room(settings(list(names)), password=password)
-
-        return self.run(opened())  # type: ignore[no-any-return]
-
-    def stop(self) -> None:
-        self.run(self.server.stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(WAIT)
-        self.loop.close()
+from .rooms import ServerThread
 
 
 @pytest.fixture

@@ -263,3 +263,83 @@ def test_notices_chat_and_reactions_are_said_as_lines() -> None:
         "Bo says: good luck \\x1b[31m",
         "Cy: nice one!",
     ]
+
+
+def test_the_host_skips_hands_mutes_and_removes_in_plain_lines(host: ServerThread) -> None:
+    """``snl host --name Ann --screen-reader`` through a pipe: the host's powers are
+    plain commands (listed in help), and the room does each one."""
+    command = ["host", "--port", "0", "--name", "Ann", "--seats", "2", "--no-save"]
+    ann = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", *command, "--screen-reader"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TERM": "xterm-256color"},
+    )
+    lines = Lines(ann)
+    deadline = time.monotonic() + LIMIT
+    assert ann.stdin is not None
+    stdin = ann.stdin
+
+    def hear(text: str) -> str:
+        """The next line (from here on) that holds ``text``."""
+        while True:
+            line = lines.next(deadline)
+            assert line is not None, (lines.seen, ann.stderr)
+            if text in line:
+                return line
+
+    def type_line(line: str) -> None:
+        stdin.write(line + "\n")
+        stdin.flush()
+
+    bo: RoomClient | None = None
+    try:
+        joining = hear("Others join with: snl join ")
+        where = joining.removeprefix("Others join with: snl join ")
+        hear("Type help for the commands.")
+        type_line("help")
+        listed = hear("Commands: ")
+        for power in ("skip (sk)", "computer (co)", "person (p)", "hand (ha)", "kick (k)"):
+            assert power in listed
+        assert "mute (m)" in listed and "unmute (u)" in listed
+        bo = RoomClient(where, "Bo", backoff=Backoff(0.02, 0.2))
+        host.run(_start(bo))
+        hear("Everyone is here: the game begins.")
+        type_line("computer bo")
+        hear("The host handed Bo's seat to the computer.")
+        host.run(bo.wait_for(lambda: bo.seats[1].standin, LIMIT))
+        type_line("person 2")
+        hear("Bo plays their own seat again.")
+        type_line("mute Bo")
+        hear("The host muted Bo.")
+        assert host.run(bo.chat("psst"))
+        host.run(bo.wait_for(lambda: bo.last_error is not None, LIMIT))
+        type_line("unmute bo")
+        hear("The host let bo chat again.")
+        assert host.run(bo.chat("thanks"))
+        hear("Bo says: thanks")
+        assert "Bo says: psst" not in lines.seen
+        type_line("roll")
+        hear("Ann rolled ")
+        type_line("skip")
+        hear("The host skipped Bo's turn")
+        type_line("computer 9")
+        assert hear("No seat") == "No seat '9'. The seats: 1 Ann; 2 Bo."
+        type_line("kick")
+        assert hear("Type kick") == "Type kick, then a seat's number or name: kick Bo."
+        type_line("kick b")
+        hear("The host removed Bo: the computer plays the seat to the end.")
+        host.run(bo.wait_for(lambda: bo.refused is not None, LIMIT))
+        assert bo.refused is not None and bo.refused.code == "removed"
+        stdin.close()
+        hear("Left the room.")
+        assert ann.wait(LIMIT) == 0
+    finally:
+        if ann.poll() is None:
+            ann.kill()
+            ann.wait()
+        if bo is not None:
+            host.run(bo.close())
+    assert unplain("\n".join(lines.seen)) == []
