@@ -141,3 +141,34 @@ def test_the_page_and_the_picture_draw_numbers_where_the_geometry_put_them() -> 
         x0, y0, x1, y1 = (round(v * 100) for v in boxes[square])
         colours = image.crop((x0, y0, x1, y1)).getcolors(maxcolors=1 << 16) or []
         assert len(colours) > 8, square
+
+
+@pytest.mark.parametrize("marks", ["route", "tokens"])
+def test_route_steps_and_tokens_leave_every_number_whole(marks: str) -> None:
+    """Wherever the routing moved a number, a route step or a token on its square sits
+    elsewhere in the square: the number's pixels are the board's own."""
+    from snl_tui.export.picture import Marks, board_image, frame_image
+
+    board = load_board("classic")
+    squares = tuple(range(1, board.goal + 1))
+    laid = (
+        Marks(route=squares)
+        if marks == "route"
+        else Marks(tokens={square: (0,) for square in squares}, letters=("A",))
+    )
+    plain = board_image(board, 1000, 1000)
+    frame = frame_image(board, 1000, 1000, laid)
+    changed = 0
+    for square, box in number_boxes(board).items():
+        x0, y0, x1, y1 = (round(v * 100) for v in box)
+        before, after = plain.crop((x0, y0, x1, y1)), frame.crop((x0, y0, x1, y1))
+        assert before.tobytes() == after.tobytes(), square
+    for square in squares:  # and the marks were drawn at all
+        x0, y0, x1, y1 = (round(v * 100) for v in board_square(board, square))
+        changed += plain.crop((x0, y0, x1, y1)) != frame.crop((x0, y0, x1, y1))
+    assert changed == board.goal
+
+
+def board_square(board: Board, square: int) -> tuple[float, float, float, float]:
+    row, col = board.position_of(square)
+    return col, row, col + 1, row + 1
