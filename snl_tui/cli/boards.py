@@ -8,28 +8,14 @@ import json
 import shutil
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from ..core.cells import cell_width, cut_cells, pad_cells
 from ..core.engine import MAX_PLAYERS, move
 from ..core.files.formats import FORMATS, builtin_boards, dump_board, load_board
 from ..core.files.json_board import lost_in_matrix
-from ..core.limits import (
-    CHECK_DRAWING_MAX_JUMPS,
-    CHECK_DRAWING_MAX_SQUARES,
-    CHECK_IMPACTS_MAX_WORK,
-    CHECK_ODDS_MAX_SQUARES,
-    check_drawing_fits,
-    check_impacts_fit,
-    check_odds_fits,
-    size_text,
-)
 from ..core.solver import count_optimal_routes, solve
 from ..core.text import escape_controls, parse_whole, place, plural, quote
-
-if TYPE_CHECKING:
-    from ..core.board import Board
-    from ..core.studio.checks import Finding
 from .common import (
     BOARD_HELP,
     EXIT_OK,
@@ -126,7 +112,13 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"snl check: {escape_controls(args.board)}: {len(errors)} errors", file=err)
         return EXIT_USAGE
 
-    warnings, notes = _check_within_bounds(board, err)
+    # Everything within core.limits' bounds (checks.check_board says what it left out);
+    # progress goes to a terminal only, never into a pipe.
+    from ..core.studio.checks import check_board  # numpy loads only when needed
+
+    progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
+    report = check_board(board, progress, drawing=True)
+    warnings, notes = report.warnings, report.notes
     for warning in warnings:
         print(f"warning: {warning.message}", file=out)
     for note in notes:
@@ -141,53 +133,6 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_WARNINGS
     print(f"{summary}: ok", file=out)
     return EXIT_OK
-
-
-def _check_within_bounds(board: Board, err: TextIO) -> tuple[list[Finding], list[str]]:
-    """``snl check``'s warnings and notes, within ``core.limits``' bounds.
-
-    Warnings: the board's own findings, then the odds' (jumps that never fire, traps
-    with the share of games that never end) and the designer's review; notes: where the
-    drawn jumps still hide a number or another jump's end (a board small enough to
-    print: a drawing to improve, not a board that plays badly, so the exit status does
-    not change), then what each jump does to the expected game length. A board past a
-    bound gets what fits and a note naming what was left out. Progress goes to a
-    terminal only, never into a pipe.
-    """
-    from ..core.studio.checks import (  # numpy loads only when needed
-        board_findings,
-        design_findings,
-        drawing_findings,
-        odds_findings,
-        odds_warnings,
-    )
-
-    warnings = board_findings(board)
-    if check_drawing_fits(board):
-        drawing = [f"drawing: {finding.message}" for finding in drawing_findings(board)]
-    else:
-        drawing = [
-            f"drawing: what the drawn jumps hide left out: {len(board.jumps):,} jumps on "
-            f"{size_text(board)} (at most {CHECK_DRAWING_MAX_JUMPS} jumps on "
-            f"{CHECK_DRAWING_MAX_SQUARES:,} squares)"
-        ]
-    if not check_odds_fits(board):
-        note = (
-            "odds checks left out (jumps that never fire, traps, the design review, "
-            f"what each jump does): "
-            f"{size_text(board)} is more than {CHECK_ODDS_MAX_SQUARES:,}; "
-            "'snl analyze' gives the expected game length"
-        )
-        return warnings, [*drawing, note]
-    if not check_impacts_fit(board):
-        note = (
-            f"what each jump does to the game's length left out: {len(board.jumps):,} jumps "
-            f"on {board.goal:,} squares (at most {CHECK_IMPACTS_MAX_WORK:,} jumps x squares)"
-        )
-        return warnings + odds_warnings(board) + design_findings(board), [*drawing, note]
-    progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
-    odds, notes = odds_findings(board, progress)
-    return warnings + odds + design_findings(board), [*drawing, *notes]
 
 
 def _progress_printer(err: TextIO, label: str) -> Callable[[int, int], None]:

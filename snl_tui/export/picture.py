@@ -249,15 +249,19 @@ def frame_image(
     for step, square in enumerate(marks.route, start=1):
         if not 1 <= square <= board.goal:
             continue
-        _, y0, x1, _ = layout.square_box(board, square)
+        x0, y0, x1, y1 = layout.square_box(board, square)
+        top, left = _number_side(board, square, jumps)
         r = s * 0.14
-        cx, cy = x1 - r * 1.3, y0 + r * 1.3
+        # Beside the number, on the other side of the square from it.
+        cx = x0 + r * 1.3 if not left else x1 - r * 1.3
+        cy = y0 + r * 1.3 if top else y1 - r * 1.3
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ROUTE_COLOUR)
         draw.text((cx, cy), str(step), fill="#ffffff", font=small, anchor="mm")
     for square, seats in marks.tokens.items():
         if not 1 <= square <= board.goal or not seats:
             continue
-        _draw_tokens(draw, layout.square_box(board, square), seats, marks)
+        top, _ = _number_side(board, square, jumps)
+        _draw_tokens(draw, layout.square_box(board, square), seats, marks, foot=top)
     if marks.moving is not None:
         seat, point = marks.moving
         x, y = layout.point(point)
@@ -266,20 +270,35 @@ def frame_image(
     return image
 
 
+def _number_side(board: Board, square: int, jumps: bool) -> tuple[bool, bool]:
+    """(top, left): which half of its square ``square``'s number sits in, up or down and
+    left or right (the routing may move it to any corner: ``geometry.number_boxes``)."""
+    if not jumps:
+        return True, True
+    x0, y0, x1, y1 = number_boxes(board)[square]
+    row, col = board.position_of(square)
+    return (y0 + y1) / 2 - row < 0.5, (x0 + x1) / 2 - col < 0.5
+
+
 def _draw_tokens(
-    draw: object, box: tuple[float, float, float, float], seats: Sequence[int], marks: Marks
+    draw: object,
+    box: tuple[float, float, float, float],
+    seats: Sequence[int],
+    marks: Marks,
+    foot: bool = True,
 ) -> None:
-    """Up to four tokens side by side at the foot of the square; more are counted."""
+    """Up to four tokens side by side at the foot of the square (at its head with
+    ``foot`` False: where its number is not); more are counted."""
     from PIL import ImageDraw
 
     assert isinstance(draw, ImageDraw.ImageDraw)
-    x0, _, x1, y1 = box
+    x0, y0, x1, y1 = box
     s = x1 - x0
     shown = list(seats[:4])
     count = len(shown)
     r = min(s * 0.17, s * 0.9 / (2 * count + 0.5))
     font = _font(r * 1.3)
-    cy = y1 - r - s * 0.06
+    cy = y1 - r - s * 0.06 if foot else y0 + r + s * 0.06
     for index, seat in enumerate(shown):
         cx = x0 + s / 2 + (index - (count - 1) / 2) * (2 * r + s * 0.02)
         colour = TOKEN_COLOURS[seat % len(TOKEN_COLOURS)]

@@ -352,16 +352,20 @@ def test_the_heat_maps_scale_is_each_shades_range_palest_first() -> None:
     assert heat_scale(visits, board.goal).count(" · ") == 3
 
 
-async def test_the_editor_warns_when_a_drawn_jump_hides_a_number(tmp_path: Path) -> None:
-    # classic's printed page still hides a number or two (snl check warns): the
+async def test_the_editor_warns_when_a_drawn_jump_hides_something(tmp_path: Path) -> None:
+    # A ladder along one row has no room to pass a snake's ends (snl check warns): the
     # editor adds the same warnings once the jumps are routed, in a thread.
     from snl_tui.core.studio.checks import drawing_findings
 
-    app, editor = editor_app("classic", None)
+    path = tmp_path / "row.txt"
+    path.write_text("1 10\n2 9\n6 4\n")
+    app, editor = editor_app(str(path), None)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await wait_until(pilot, lambda: "no route misses them" in warnings_text(editor))
-        for finding in drawing_findings(load_board("classic")):
+        findings = drawing_findings(load_board(str(path)))
+        assert findings
+        for finding in findings:
             assert finding.message in warnings_text(editor)
 
 

@@ -41,7 +41,7 @@ LAUNCH_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-LIMIT = 30.0
+LIMIT = 60.0
 """Upper bound (seconds) of every wait: the machine is shared and loaded."""
 
 # Keeps what the game sends (text) and what the page sends (resize, focus, keys).

@@ -108,15 +108,29 @@ def xterm_running(
     try:
         display = f":{number}"
         font = ["-fa", FONT, "-fs", "10"] if _has_font(FONT) else []
-        terminal = subprocess.Popen(
-            ["xterm", "-ti", "vt340", "-geometry", f"{columns}x{lines}", *font, "-e", command],
-            env={**(env or os.environ), "DISPLAY": display},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+
+        def launch() -> subprocess.Popen[bytes]:
+            return subprocess.Popen(
+                ["xterm", "-ti", "vt340", "-geometry", f"{columns}x{lines}", *font, "-e", command],
+                env={**(env or os.environ), "DISPLAY": display},
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+
+        terminal = launch()
         window = ""
-        deadline = time.monotonic() + 20
+        starts = 1
+        # Bounded: a loaded machine may take long to map the window, and an xterm that
+        # found the new server not yet accepting connections exits at once: start it
+        # again (a few times) rather than wait for a window that never comes.
+        deadline = time.monotonic() + 60
         while not window and time.monotonic() < deadline:
+            if terminal.poll() is not None:
+                if starts >= 4:
+                    break
+                starts += 1
+                time.sleep(0.5)
+                terminal = launch()
             found = subprocess.run(
                 ["xdotool", "search", "--pid", str(terminal.pid)],
                 env={**os.environ, "DISPLAY": display},
@@ -128,7 +142,9 @@ def xterm_running(
             if not window:
                 time.sleep(0.1)
         if not window:
-            raise RuntimeError("the xterm window never appeared")
+            raise RuntimeError(
+                f"the xterm window never appeared ({starts} starts, last exit {terminal.poll()})"
+            )
         yield XTerm(display, window)
     finally:
         for process in (terminal, server):

@@ -125,14 +125,25 @@ def test_solve_rule_overrides(capsys: pytest.CaptureFixture[str]) -> None:
 # -- check ----------------------------------------------------------------------------------
 
 
-def test_check_ok(capsys: pytest.CaptureFixture[str]) -> None:
-    # classic's printed page still hides two numbers and a ladder's top (no route the
-    # geometry tries avoids them): notes about the drawing, not warnings about the board.
-    code, out, _ = run(capsys, "check", "classic")
+@pytest.mark.parametrize("name", ["classic", "leetcode-1"])
+def test_check_ok(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    # The built-in boards' printed pages hide nothing: no warning about the drawing.
+    code, out, _ = run(capsys, "check", name)
     assert code == 0 and "ok" in out.splitlines()[-1]
     assert not [line for line in out.splitlines() if line.startswith("warning:")]
-    drawing = [line for line in out.splitlines() if line.startswith("drawing: ")]
-    assert drawing and all("no route misses them" in line for line in drawing)
+    assert "drawn over" not in out
+
+
+def test_check_warns_about_a_drawing_that_hides_something(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # One row: the ladder has no room to pass the snake's ends.
+    path = tmp_path / "row.txt"
+    path.write_text("1 10\n2 9\n6 4\n")
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1
+    assert "warning: the ladder 2 -> 9 is drawn over " in out
+    assert out.splitlines()[-1].endswith("valid, 1 warning")
 
 
 def test_check_warnings(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

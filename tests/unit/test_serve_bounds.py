@@ -86,8 +86,13 @@ def alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    status = Path(f"/proc/{pid}/status")
-    return not status.exists() or "zombie" not in status.read_text()
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:  # it ended between the signal and the read
+        return False
+    except OSError:  # no /proc here: the signal's answer is all there is
+        return True
+    return "zombie" not in status
 
 
 async def start(tmp_path: Path, mode: str) -> AsyncIterator[Served]:

@@ -4,7 +4,8 @@ A ``Finding`` is a small value (what kind, which squares, a message) that the CL
 and an editor can show live. ``board_findings`` holds the checks on the board alone
 (unreachable goal, a jump on square 1 under start = 1, snake walls, jumps ending where
 another starts); ``odds_findings`` adds those that need the Markov chain (jumps that never
-fire, traps) and ``check_board`` returns both plus the notes on what each jump does.
+fire, traps), ``drawing_findings`` what the drawn jumps hide, and ``check_board`` puts
+them all together within ``core.limits``' bounds, with the notes on what each jump does.
 """
 
 from __future__ import annotations
@@ -20,6 +21,16 @@ from typing import Any, Literal
 from ..board import Board, Jump
 from ..errors import BoardError
 from ..files.common import DOCUMENT_KEYS
+from ..limits import (
+    CHECK_DRAWING_MAX_JUMPS,
+    CHECK_DRAWING_MAX_SQUARES,
+    CHECK_IMPACTS_MAX_WORK,
+    CHECK_ODDS_MAX_SQUARES,
+    check_drawing_fits,
+    check_impacts_fit,
+    check_odds_fits,
+    size_text,
+)
 from ..solver import solve
 from ..text import percent, place, runs, square_ranges, turns_text
 
@@ -121,8 +132,12 @@ def board_findings(board: Board) -> list[Finding]:
 
 
 def drawing_findings(board: Board) -> list[Finding]:
-    """Jumps that, drawn on the page and the screen, still hide another jump's head or
-    foot or a square's number: no route the geometry tried misses them all."""
+    """Jumps that, drawn on the page and the screen, hide another jump's head or foot, a
+    square's number (in every corner of its square) or run off the board: no route the
+    geometry tried avoids it. None for a board past ``limits.check_drawing_fits`` (its
+    routing is not worth the wait: ``check_board`` says so in a note)."""
+    if not check_drawing_fits(board):
+        return []
     from ..geometry import overlaps  # the routing loads only for a full check
 
     return [
@@ -239,15 +254,45 @@ def odds_findings(
 def check_board(
     board: Board, progress: Progress | None = None, *, drawing: bool = False
 ) -> CheckReport:
-    """Everything ``snl check`` says: the board's findings, the odds' ones and the
-    designer's review (``design_findings``) as warnings; as notes, with ``drawing``,
-    where its drawn jumps still hide a number or another jump's end (a drawing to
-    improve, not a board that plays badly; routing takes a while on a big board), then
-    what each jump does to the game's length."""
-    odds_warnings, notes = odds_findings(board, progress)
-    drawn = [f"drawing: {f.message}" for f in drawing_findings(board)] if drawing else []
+    """Everything ``snl check`` says, within ``core.limits``' bounds (the one place it is
+    put together). Warnings: the board's own findings, the odds' (jumps that never
+    fire, traps with the share of games that never end), the designer's review
+    (``design_findings``) and, with ``drawing``, where the drawn jumps hide a number or
+    another jump's end (``drawing_findings``). Notes: what each jump does to the
+    expected game length. A board past a bound gets what fits and a note naming what
+    was left out. ``progress(done, total)`` follows the jumps' impacts."""
+    warnings = board_findings(board)
+    notes: list[str] = []
+    if drawing:
+        if check_drawing_fits(board):
+            drawn = drawing_findings(board)
+        else:
+            drawn = []
+            notes.append(
+                f"drawing: what the drawn jumps hide left out: {len(board.jumps):,} jumps on "
+                f"{size_text(board)} (at most {CHECK_DRAWING_MAX_JUMPS} jumps on "
+                f"{CHECK_DRAWING_MAX_SQUARES:,} squares)"
+            )
+    else:
+        drawn = []
+    if not check_odds_fits(board):
+        notes.append(
+            "odds checks left out (jumps that never fire, traps, the design review, "
+            f"what each jump does): {size_text(board)} is more than "
+            f"{CHECK_ODDS_MAX_SQUARES:,}; 'snl analyze' gives the expected game length"
+        )
+        return CheckReport((*warnings, *drawn), tuple(notes))
+    if not check_impacts_fit(board):
+        odds = odds_warnings(board)
+        notes.append(
+            f"what each jump does to the game's length left out: {len(board.jumps):,} jumps "
+            f"on {board.goal:,} squares (at most {CHECK_IMPACTS_MAX_WORK:,} jumps x squares)"
+        )
+    else:
+        odds, impacts = odds_findings(board, progress)
+        notes += impacts
     design = design_findings(board)
-    return CheckReport((*board_findings(board), *odds_warnings, *design), (*drawn, *notes))
+    return CheckReport((*warnings, *odds, *design, *drawn), tuple(notes))
 
 
 # -- a designer's review: what plays badly, and what the drawing hides -------------------
@@ -272,12 +317,13 @@ def _distance_to_segment(
 
 
 def drawn_over(board: Board, jumps: dict[int, int] | None = None) -> list[tuple[int, int, int]]:
-    """(covering jump's start, covered jump's start, covered square): a jump's line,
-    between the anchors the drawing uses (``geometry.anchors``), passes over another
-    jump's head or foot, so a player cannot tell where that one starts or ends.
-    ``jumps`` (start -> end) defaults to the board's; the generator asks about its
-    candidates this way. The generator's own test: the picture's routing may bend a
-    jump around another, so ``snl check`` leaves the drawing's findings to it."""
+    """(covering jump's start, covered jump's start, covered square): a jump's straight
+    line, between the usual anchors (``geometry.anchors``), passes over another jump's
+    head or foot, so a player cannot tell where that one starts or ends. ``jumps``
+    (start -> end) defaults to the board's; the generator asks about its candidates
+    this way. The generator's own quick test: the drawing's routing bends jumps and
+    slides their ends round each other, and ``drawing_findings`` says what it still
+    hides."""
     from ..geometry import anchors
 
     if jumps is None:

@@ -55,7 +55,13 @@ from ..odds.update import Candidates
 from ..rules import Rules
 from ..solver import count_optimal_routes, solve
 from ..text import plural
-from .checks import DRAWN_NEAR, board_findings, design_findings, odds_warnings
+from .checks import (
+    DRAWN_NEAR,
+    board_findings,
+    design_findings,
+    drawing_findings,
+    odds_warnings,
+)
 from .edit import check_text
 
 DEFAULT_TOLERANCE = 0.5
@@ -877,6 +883,10 @@ class _Search:
         if t.snakes is not None and snakes != t.snakes:
             return None
         if least < 0 or not math.isfinite(expected):
+            return None
+        if drawing_findings(board):
+            # Last, as the dearest: a board whose drawn jumps hide a number or another
+            # jump's end would be a warning in 'snl check'.
             return None
         return board, figures
 
