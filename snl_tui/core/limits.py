@@ -34,11 +34,14 @@ CHECK_ODDS_MAX_SQUARES = 200 * 200
 CHECK_IMPACTS_MAX_WORK = 5_000_000
 """Jumps x squares up to which ``snl check`` works out what each jump does (each jump is
 a pass over the whole board and keeps rows of the inverse: 500 jumps on 100 x 100)."""
-CHECK_DRAWING_MAX_SQUARES = 30 * 30
-CHECK_DRAWING_MAX_JUMPS = 100
-"""The largest board whose drawing ``snl check`` routes to find what it still hides (the
-routing tries every curve of every jump against the numbers and ends near it: seconds
-at 30 x 30 with 100 jumps, minutes past it)."""
+CHECK_DRAWING_MAX_SQUARES = 12 * 12
+CHECK_DRAWING_MAX_JUMPS = 40
+"""The largest board whose drawing ``snl check`` (and so the editor and the generator,
+which returns no board ``check`` warns about) routes to find what it still hides. The
+routing tries every curve of every jump against the numbers and ends near it: past this
+size a check takes seconds, and on the generator's dense boards (a 20 x 20 board has
+about 45 jumps, many of them long) some number is always crossed, so the generator
+would find no board at all."""
 
 
 class BoardTooLarge(BoardError):
