@@ -21,29 +21,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import resource
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from analysis import seeded_board  # this folder's: the same boards as its figures
+
 from snl_tui import Board, Rules, load_board
 from snl_tui.core.files.formats import dump_board
-
-
-def seeded_board(side: int, jumps: int, seed: int, rules: Rules) -> Board:
-    """The same boards as ``benchmarks/analysis.py``."""
-    rng = random.Random(seed)
-    goal = side * side
-    table: dict[int, int] = {}
-    while len(table) < jumps:
-        start = rng.randrange(2, goal)
-        end = rng.randrange(max(1, start - goal // 4), min(goal, start + goal // 4) + 1)
-        if end != start and start not in table:
-            table[start] = end
-    return Board(side, side, table.items(), rules=rules, name=f"seeded {side}x{side}")
-
 
 IN_PROCESS = {
     "analyze(players=4) 50x50, 100 jumps": (
