@@ -78,6 +78,10 @@ def ask_terminal() -> tuple[set[str], bool, tuple[int, int] | None]:
     stdin = sys.__stdin__.fileno()  # type: ignore[union-attr]
     saved = termios.tcgetattr(stdin)
     quiet = list(saved)
+    # No flow control while asking: a ctrl+s typed before snl started (the terminal's
+    # XOFF) would stop our output and the query's write would wait for ever; turning
+    # IXON off starts the output again, as Textual's raw mode does.
+    quiet[0] &= ~termios.IXON
     quiet[3] &= ~(termios.ICANON | termios.ECHO)
     quiet[6] = list(saved[6])
     quiet[6][termios.VMIN], quiet[6][termios.VTIME] = 0, 0
