@@ -3,7 +3,6 @@ never reach snl as answers or raw text, and a dead or killed child is replaced."
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import time
@@ -16,6 +15,7 @@ from snl_tui.core.files.formats import load_board
 from snl_tui.lab.boards import judge_cases
 from snl_tui.lab.judge import judge
 from snl_tui.lab.runner import CommandRunner, PythonRunner
+from tests.processes import alive
 
 from .conftest import SOLUTIONS
 
@@ -24,19 +24,6 @@ LEETCODE_2 = load_board("leetcode-2").to_matrix()
 
 THREE = [[-1, -1, -1], [-1, -1, -1], [-1, -1, -1]]
 TEXTBOOK = (SOLUTIONS / "correct_textbook.py").read_text(encoding="utf-8")
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is dead too (nobody reaped it yet).
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().split(") ")[1][0] != "Z"
-    except OSError:
-        return False
 
 
 def test_prints_in_the_solution_are_not_answers(write_solution: Callable[..., Path]) -> None:

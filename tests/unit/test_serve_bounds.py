@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 
 from snl_tui.cli import serve
+from tests.processes import alive
 
 aiohttp = pytest.importorskip("aiohttp", reason="snl serve needs the web extra")
 pytest.importorskip("textual_serve", reason="snl serve needs the web extra")
@@ -79,20 +79,6 @@ async def wait_for(condition: Callable[[], object], what: str) -> Any:
             raise AssertionError(f"timed out after {LIMIT:.0f} s waiting for {what}")
         await asyncio.sleep(0.02)
     return value
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:  # it ended between the signal and the read
-        return False
-    except OSError:  # no /proc here: the signal's answer is all there is
-        return True
-    return "zombie" not in status
 
 
 async def start(tmp_path: Path, mode: str) -> AsyncIterator[Served]:
