@@ -78,7 +78,8 @@ class ClientEvent:
     """What just happened, for a listener (the screen)."""
 
     kind: str
-    """welcome, move, seats, game, state, error, refused, disconnected, notice, chat."""
+    """welcome, move, seats, game, state, error, refused, disconnected, notice, chat,
+    timer (the turn clock: ``RoomClient.turn_deadline``)."""
     message: str | None = None
     turn: Turn | None = None
     """The move's turn (``move``)."""
@@ -109,9 +110,12 @@ class RoomClient:
         ping_interval: float | None = 10.0,
         ping_timeout: float | None = 10.0,
         door: DoorPass | None = None,
+        on_token: Callable[[str | None], None] | None = None,
     ) -> None:
         """``door``: this client is a browser door's tab (``snl serve --room``), and says
-        whose (sent to a room on this machine only: the key is the host's secret)."""
+        whose (sent to a room on this machine only: the key is the host's secret).
+        ``on_token``: called with each new seat token (None: the room no longer knows
+        the last one), to keep it on disk (``seat_tokens``)."""
         self.address = parse_address(address) if isinstance(address, str) else address
         self.name = name
         self.password = password
@@ -120,6 +124,7 @@ class RoomClient:
         self.host_key = host_key
         """The room's host key (``snl host --name``'s own client): the host's powers."""
         self.listener = listener
+        self.on_token = on_token
         self.backoff = backoff or Backoff()
         self._options: dict[str, Any] = {
             "open_timeout": open_timeout,
@@ -154,6 +159,16 @@ class RoomClient:
         """Why the last connection could not be made, in words ("connection refused")."""
         self.last_refusal: ProtocolError | None = None
         """The room's last refusal, final or not (a name already playing, say)."""
+        self.turn_seat: int | None = None
+        """The seat whose turn clock runs (``--turn-time``), and..."""
+        self.turn_deadline: float | None = None
+        """...when it runs out (``loop.time()``); None: no clock runs."""
+        self.recent: list[ClientEvent] = []
+        """The room's last notices and chat lines from before this client joined (its
+        first welcome): a screen shows them first, as a rejoining one has them."""
+        self.welcomes = 0
+        """Welcomes so far: the first one's ``recent`` lines are shown, a rejoin's not
+        (its screen has them already)."""
         self.resyncs = 0
         """How many times the client found its game out of step with the host's (or a
         frame garbled) and asked for the whole state again."""
@@ -340,10 +355,20 @@ class RoomClient:
             self.role, self.seat = message["role"], message["seat"]
             if message["token"] is not None:
                 self.token = message["token"]
+                if self.on_token is not None:
+                    self.on_token(self.token)
             notice = message["notice"]
             self.notice = None if notice is None else shown_text(notice)
             self._drive_seats()
+            self.welcomes += 1
             self._emit(ClientEvent("welcome", self.notice))
+            if self.welcomes == 1:  # what was said before this client came
+                self.recent = [_said(earlier) for earlier in message.get("recent", [])]
+        elif kind == "timer":
+            seconds, seat = message["seconds"], message["seat"]
+            self.turn_seat = seat if seconds is not None else None
+            self.turn_deadline = None if seconds is None else _now() + seconds
+            self._emit(ClientEvent("timer"))
         elif kind in ("state", "game"):
             self._load(message["state"])
             self._emit(ClientEvent(kind))
@@ -353,19 +378,8 @@ class RoomClient:
             self.seats_heard = _now()
             self.status = _status(message["status"])
             self._emit(ClientEvent("seats"))
-        elif kind == "notice":
-            notice = shown_text(message["message"])
-            self._emit(ClientEvent("notice", notice, code=shown_text(message["code"])))
-        elif kind == "chat":
-            # Checked by the host, escaped here anyway: the host may be anyone's.
-            self._emit(
-                ClientEvent(
-                    "chat",
-                    shown_text(message["text"]),
-                    code="reaction" if message["reaction"] else None,
-                    name=shown_text(message["name"]),
-                )
-            )
+        elif kind in ("notice", "chat"):
+            self._emit(_said(message))
         elif kind == "move":
             return self._move(message)
         elif kind == "error":
@@ -411,6 +425,8 @@ class RoomClient:
 
     def _refused(self, code: str, message: str) -> None:
         self.last_refusal = ProtocolError(code, message)
+        if code in ("wrong-token", "seat-given-away") and self.on_token is not None:
+            self.on_token(None)  # the token on disk opens nothing any more
         if code == "wrong-token":
             self.token = None  # the host forgot it (restarted): rejoin by name
         elif code in FINAL_REFUSALS:
@@ -425,6 +441,21 @@ class RoomClient:
     async def _notify(self) -> None:
         async with self._changed:
             self._changed.notify_all()
+
+
+def _said(message: dict[str, Any]) -> ClientEvent:
+    """A ``notice`` or ``chat`` message as an event, its texts escaped (checked by the
+    host, escaped here anyway: the host may be anyone's)."""
+    if message["type"] == "notice":
+        return ClientEvent(
+            "notice", shown_text(message["message"]), code=shown_text(message["code"])
+        )
+    return ClientEvent(
+        "chat",
+        shown_text(message["text"]),
+        code="reaction" if message["reaction"] else None,
+        name=shown_text(message["name"]),
+    )
 
 
 def _failure_text(error: BaseException) -> str:

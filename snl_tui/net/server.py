@@ -55,7 +55,7 @@ import hmac
 import math
 import secrets
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -75,9 +75,11 @@ from .guard import (
     DOOR_KEY_HEADER,
     VISITOR_HEADER,
     PasswordGuard,
+    Secret,
     counted_address,
     door_refusal,
     host_names,
+    room_guard,
 )
 from .protocol import (
     CLOSE_POLICY,
@@ -88,6 +90,7 @@ from .protocol import (
     HOST_MESSAGES,
     MAX_FRAME,
     MAX_HISTORY,
+    MAX_RECENT,
     MAX_ROOM_SQUARES,
     MAX_STRIKES,
     MAX_WATCHERS,
@@ -101,6 +104,7 @@ from .protocol import (
     check_name,
     decode_client,
     encode,
+    name_key,
     normal_code,
     state_json,
 )
@@ -212,6 +216,8 @@ class Connection:
         self.is_host = False
         """Joined with the room's host key: may skip, hand over, remove and mute."""
         self.strikes = 0
+        self.muted = False
+        """The host silenced this connection's chat (it stays so under any name)."""
         self.closing = False
         self.address = peer_address(websocket) if address is None else address
         """Where the connection counts as coming from (a browser door's visitor)."""
@@ -307,6 +313,11 @@ class SeatState:
     """The host removed its person: the computer plays it to the end of the game."""
     free_since: float | None = None
     """When its person's connection went (the server's clock); None while connected."""
+    muted: bool = False
+    """The host silenced this seat's chat: under any name, with its token."""
+    idle: bool = False
+    """The computer stands in because its person, connected, did not roll for
+    ``Timers.away_after``: their next roll takes the seat back."""
 
     def info(self, now: float) -> SeatInfo:
         kind = "computer" if self.computer else "person"
@@ -338,7 +349,7 @@ class Room:
         code: str,
         session: GameSession,
         seats: list[SeatState],
-        password: str | None,
+        password: Secret | None,
         saver: GameSaver,
         timers: Timers | None = None,
         host_name: str | None = None,
@@ -348,17 +359,30 @@ class Room:
         self.session = session
         self.seats = seats
         self.password = password
+        """The room's password as a salted hash (``guard.Secret``), never its text."""
         self.saver = saver
         self.timers = timers or Timers()
+        self.keep_seat = server.keep_seat
+        """Seconds a dropped seat waits for its token before it may be taken by name."""
+        self.options: dict[str, Any] = {}
+        """The host's other options saved with the room (``--web``...), for ``--resume``."""
         self.host_name = host_name
         """The name the host plays under (saved, so ``--resume`` seats the host again)."""
         self.host_key = secrets.token_urlsafe(18)
         """What the host's own client joins with to have the host's powers (never sent)."""
         self.muted: set[str] = set()
-        """Names (case-folded) whose chat the host silenced."""
+        """Names (``name_key``) whose chat the host silenced."""
+        self.muted_addresses: set[str] = set()
+        """Where muted watchers came from: a watcher from there comes back muted."""
         self.spectators: set[Connection] = set()
+        self.recent: deque[str] = deque(maxlen=MAX_RECENT)
+        """The last notices and chat lines (frames): a newcomer's welcome carries them."""
         self._computer_turn: asyncio.TimerHandle | None = None
         self._turn_timer: asyncio.TimerHandle | None = None
+        self._turn_armed: tuple[int, int, int] | None = None
+        """(seat, moves, game) the turn timer runs for: a seat change elsewhere keeps it."""
+        self._turn_deadline: float | None = None
+        self._idle_timer: asyncio.TimerHandle | None = None
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
         self._given_away: dict[str, str] = {}
         """Token hashes that no longer hold a seat -> what to tell their holder."""
@@ -402,13 +426,27 @@ class Room:
 
     def notice(self, code: str, message: str) -> None:
         """Tell everyone in the room what happened and why (and the host's log)."""
-        self.broadcast(encode("notice", code=code, message=message))
+        frame = encode("notice", code=code, message=message)
+        self.recent.append(frame)
+        self.broadcast(frame)
         self.server.say(f"{self.code}: {message}")
+
+    def _name_at_table(self, key: str) -> str | None:
+        """The name at the table (a person's seat, or a watcher) that ``key`` is, if any."""
+        for seat in self.seats:
+            person = seat.taken and not seat.computer
+            if person and name_key(seat.name) == key:
+                return seat.name
+        for watcher in self.spectators:
+            if name_key(watcher.name) == key:
+                return watcher.name
+        return None
 
     # -- joining
 
     def admit(self, connection: Connection, name: str, token: str | None, spectate: bool) -> None:
-        """Seat or seat back a person, or let them watch; Refusal says why not."""
+        """Seat or seat back a person, or let them watch; Refusal says why not. A name
+        at the table (``name_key``) belongs to whoever has it."""
         if token is not None:
             index = self._seat_of_token(token)
             if index is None:
@@ -418,11 +456,27 @@ class Room:
                 raise Refusal("wrong-token", f"that seat token is not valid in room {self.code}")
             self._sit(connection, index, "You are back in your seat.")
             return
+        key = name_key(name)
+        index = next((i for i, seat in enumerate(self.seats) if name_key(seat.name) == key), None)
+        host_seat = (
+            connection.is_host
+            and self.host_name is not None
+            and name_key(self.host_name) == key
+            and index is not None
+            and self.seats[index].taken
+            and not self.seats[index].computer
+        )
+        if host_seat and index is not None:
+            # The host key proves who this is: the host's own seat, at once (--resume).
+            self._sit(connection, index, f"Welcome back, {self.seats[index].name}.")
+            return
+        if spectate or index is None or not self.seats[index].taken:
+            taken = self._name_at_table(key)
+            if taken is not None:
+                raise Refusal(
+                    "name-taken", f"{taken} is already at this table: choose another name"
+                )
         if not spectate:
-            index = next(
-                (i for i, seat in enumerate(self.seats) if seat.name.casefold() == name.casefold()),
-                None,
-            )
             if index is not None:
                 seat = self.seats[index]
                 if seat.computer:
@@ -446,11 +500,12 @@ class Room:
         if len(self.spectators) >= self.server.limits.spectators_per_room:
             raise Refusal("room-full", "the seats are taken and too many people are watching")
         connection.room, connection.seat, connection.name = self, None, name
+        connection.muted = connection.muted or connection.address in self.muted_addresses
         self.spectators.add(connection)
         notice = "You are watching." if spectate else "Every seat is taken: you are watching."
         connection.send(self._welcome("spectator", None, None, notice))
         self._seats_changed()
-        self.server.say(f"{self.code}: {name} watches")
+        self.notice("watching", f"{name} is watching.")
 
     def _take_back(self, connection: Connection, index: int) -> None:
         """Someone comes back by name alone to a seat whose person is away: only a seat
@@ -460,7 +515,7 @@ class Room:
         if seat.token_sha256 is not None:
             now = self.server.clock()
             free_for = now - (now if seat.free_since is None else seat.free_since)
-            left = self.server.keep_seat - free_for
+            left = self.keep_seat - free_for
             if left > 0:
                 wait = plural(math.ceil(left), "more second")
                 raise Refusal(
@@ -544,6 +599,7 @@ class Room:
             away.cancel()
         connection.room, connection.seat, connection.name = self, index, seat.name
         connection.send(self._welcome("player", index, token, notice))
+        connection.send(self._timer_frame())
         came_back = seat.standin and not seat.removed
         seat.standin = seat.removed
         # The new token is saved at once, not with the next move: a host killed before
@@ -564,9 +620,12 @@ class Room:
             notice=notice,
             room=self.code,
             state=self.state(),
+            recent=list(self.recent),
         )
 
-    def leave(self, connection: Connection) -> None:
+    def leave(self, connection: Connection, quit: bool = False) -> None:
+        """``connection`` went: ``quit`` when its client said goodbye (a closing
+        handshake), else it lost the connection."""
         watcher = connection in self.spectators
         self.spectators.discard(connection)
         index = connection.seat
@@ -576,10 +635,12 @@ class Room:
             seat.connection = None
             seat.free_since = self.server.clock()
             self._seats_changed()
-            self.server.say(f"{self.code}: {seat.name} left (the seat is kept)")
+            how = "quit" if quit else "lost the connection"
+            self.notice("left", f"{seat.name} {how}: the seat is kept for them.")
             self._arm_away_timer(index)
         elif watcher:
             self._seats_changed()
+            self.notice("watching", f"{connection.name} stopped watching.")
 
     # -- playing
 
@@ -592,7 +653,12 @@ class Room:
         if waiting:
             connection.send(error("waiting", f"Waiting for {waiting} more to join."))
             return
-        if self.seats[index].played_by_computer:
+        seat = self.seats[index]
+        if seat.idle and seat.standin and not seat.removed:
+            seat.idle = seat.standin = False  # back at the keys: their own seat again
+            self._seats_changed()
+            self.notice("back", f"{seat.name} is back and plays their own seat again.")
+        if seat.played_by_computer:
             connection.send(error("not-your-turn", "The computer is playing this seat."))
             return
         if len(self.session.game.history) >= MAX_HISTORY:
@@ -639,7 +705,7 @@ class Room:
         session = self.session
         game = session.game
         turn = game.history[-1]
-        self._save()
+        # Everyone sees the move first: the save follows (``_save``).
         self.broadcast(
             encode(
                 "move",
@@ -649,6 +715,7 @@ class Room:
                 status=self.status,
             )
         )
+        self._save()
         if game.winner is not None:
             self.server.say(f"{self.code}: {game.players[game.winner].name} wins")
         self._next_turn()
@@ -664,7 +731,9 @@ class Room:
             self.server.say(f"{self.code}: {notice}")
 
     def saved_room(self) -> dict[str, Any]:
-        """What ``--resume`` needs beside the session: the code, the seats, the host."""
+        """What ``--resume`` needs beside the session: the code, the seats, the host and
+        every option of the room (the password as its salted hash only)."""
+        timers = self.timers
         return {
             "code": self.code,
             "host": self.host_name,
@@ -674,9 +743,20 @@ class Room:
                     "token_sha256": s.token_sha256,
                     "standin": s.standin,
                     "removed": s.removed,
+                    "muted": s.muted,
+                    "idle": s.idle,
                 }
                 for s in self.seats
             ],
+            "options": {
+                "password": None if self.password is None else self.password.to_json(),
+                "turn_time": timers.turn_time,
+                "late": timers.on_time_out,
+                "away_after": timers.away_after,
+                "keep_seat": self.keep_seat,
+                "muted": sorted(self.muted),
+                **self.options,
+            },
         }
 
     # -- whose turn, and who plays it
@@ -712,22 +792,63 @@ class Room:
         self._moved()
 
     def _arm_turn_timer(self) -> None:
-        """A person to move has ``Timers.turn_time`` seconds to roll."""
-        if self._turn_timer is not None:
-            self._turn_timer.cancel()
-            self._turn_timer = None
-        limit = self.timers.turn_time
+        """A person to move has ``Timers.turn_time`` seconds to roll, from the moment
+        their turn began: anything else (a seat taken back, someone joining) leaves
+        their clock running. Connected and not rolling for ``Timers.away_after`` counts
+        as away too (``_idle_too_long``)."""
         seat = self.session.seat_to_move
-        if limit is None or seat is None or self.status != "playing":
+        playing = self.status == "playing" and seat is not None
+        armed = None
+        if playing and seat is not None and not self._computer_plays(seat):
+            armed = (seat, len(self.session.game.history), self.session.game_index)
+        if armed is not None and armed == self._turn_armed:
+            return  # the same turn: its clocks go on
+        for handle in (self._turn_timer, self._idle_timer):
+            if handle is not None:
+                handle.cancel()
+        self._turn_timer = self._idle_timer = None
+        self._turn_armed, self._turn_deadline = armed, None
+        if armed is not None:
+            loop = asyncio.get_running_loop()
+            index, moves, _ = armed
+            limit, idle = self.timers.turn_time, self.timers.away_after
+            if limit is not None:
+                self._turn_timer = loop.call_later(limit, self._time_out, index, moves)
+                self._turn_deadline = loop.time() + limit
+            if idle is not None:
+                self._idle_timer = loop.call_later(idle, self._idle_too_long, index, moves)
+        if self.timers.turn_time is not None:
+            self.broadcast(self._timer_frame())
+
+    def _timer_frame(self) -> str:
+        """How long the seat to move has left to roll (``timer``)."""
+        deadline, armed = self._turn_deadline, self._turn_armed
+        if deadline is None or armed is None:
+            return encode("timer", seat=None, seconds=None)
+        left = max(0, math.ceil(deadline - asyncio.get_running_loop().time()))
+        return encode("timer", seat=armed[0], seconds=left)
+
+    def _idle_too_long(self, index: int, moves: int) -> None:
+        self._idle_timer = None
+        session = self.session
+        if session.seat_to_move != index or len(session.game.history) != moves:
             return
-        if self._computer_plays(seat):
+        seat = self.seats[index]
+        if self.status != "playing" or seat.played_by_computer:
             return
-        moves = len(self.session.game.history)
-        loop = asyncio.get_running_loop()
-        self._turn_timer = loop.call_later(limit, self._time_out, seat, moves)
+        seat.standin = seat.idle = True
+        self._seats_changed()
+        limit = _seconds(self.timers.away_after)
+        self.notice(
+            "computer",
+            f"{seat.name} has not rolled for {limit}: the computer plays for them until "
+            "they roll again.",
+        )
+        self._next_turn()
 
     def _time_out(self, seat: int, moves: int) -> None:
         self._turn_timer = None
+        self._turn_deadline = None
         session = self.session
         if session.seat_to_move != seat or len(session.game.history) != moves:
             return  # the turn was played meanwhile
@@ -862,24 +983,41 @@ class Room:
         self._next_turn()
 
     def _mute(self, connection: Connection, name: str, muted: bool) -> None:
-        key = name.strip().casefold()
-        known = {c.name.casefold() for c in self.connections()} | {
-            s.name.casefold() for s in self.seats
-        }
-        if key not in known:
+        """Silence (or not) a person: their name, their seat (its token, whatever name
+        they come back under) and their connections (a watcher's address too)."""
+        key = name_key(name)
+        seats = [s for s in self.seats if not s.computer and name_key(s.name) == key]
+        people = [c for c in self.connections() if name_key(c.name) == key]
+        if not seats and not people:
             connection.send(error("no-one", f"Nobody is called {quote(name)} here."))
             return
+        for seat in seats:
+            seat.muted = muted
+        for person in people:
+            person.muted = muted
+            if person.seat is None:
+                (self.muted_addresses.add if muted else self.muted_addresses.discard)(
+                    person.address
+                )
+        shown = seats[0].name if seats else people[0].name
         if muted:
             self.muted.add(key)
-            self.notice("muted", f"The host muted {name.strip()}.")
+            self.notice("muted", f"The host muted {shown}.")
         else:
             self.muted.discard(key)
-            self.notice("unmuted", f"The host let {name.strip()} chat again.")
+            self.notice("unmuted", f"The host let {shown} chat again.")
+        self._save()
+
+    def _is_muted(self, connection: Connection) -> bool:
+        if connection.muted or name_key(connection.name) in self.muted:
+            return True
+        index = connection.seat
+        return index is not None and self.seats[index].muted
 
     # -- chat
 
     def chat(self, connection: Connection, text: str, *, reaction: bool = False) -> None:
-        if connection.name.casefold() in self.muted:
+        if self._is_muted(connection):
             connection.send(error("muted", "The host muted you: your chat is not sent."))
             return
         if not connection.may_chat():
@@ -890,13 +1028,17 @@ class Room:
         except ProtocolError as problem:
             connection.send(error(problem.code, str(problem)))
             return
-        self.broadcast(encode("chat", name=connection.name, text=line, reaction=reaction))
+        frame = encode("chat", name=connection.name, text=line, reaction=reaction)
+        self.recent.append(frame)
+        self.broadcast(frame)
 
     def stop(self) -> None:
-        for handle in (self._computer_turn, self._turn_timer, *self._away_timers.values()):
+        timers = (self._computer_turn, self._turn_timer, self._idle_timer)
+        for handle in (*timers, *self._away_timers.values()):
             if handle is not None:
                 handle.cancel()
-        self._computer_turn = self._turn_timer = None
+        self._computer_turn = self._turn_timer = self._idle_timer = None
+        self._turn_armed = None
         self._away_timers.clear()
 
 
@@ -945,6 +1087,8 @@ class RoomServer:
         self.connections: set[Connection] = set()
         self.origins = frozenset(origin.strip().lower() for origin in origins)
         self.guard = guard or PasswordGuard()
+        self.room_guards: dict[str, PasswordGuard] = {}
+        """Wrong passwords per room (``guard.room_guard``), beside ``guard``'s per address."""
         self._hosts: frozenset[str] | None = None
         self._per_address: Counter[str] = Counter()
         self._log = log
@@ -974,14 +1118,22 @@ class RoomServer:
         seats = [SeatState(p.name, p.computer, taken=p.computer) for p in settings.players]
         remote = frozenset(i for i, p in enumerate(settings.players) if not p.computer)
         session = GameSession(settings, remote_seats=remote)
-        room = self._add(code, session, seats, password, GameSaver(self.store))
+        secret = Secret.of(password) if password else None
+        room = self._add(code, session, seats, secret, GameSaver(self.store))
         room.timers, room.host_name = timers or Timers(), host_name
         return room
 
     def resume_room(
-        self, saved: SavedGame, *, password: str | None = None, timers: Timers | None = None
+        self,
+        saved: SavedGame,
+        *,
+        password: str | None = None,
+        timers: Timers | None = None,
+        keep_seat: float | None = None,
     ) -> Room:
-        """Reopen a saved room's game with its code and seats (``snl host --resume``)."""
+        """Reopen a saved room's game with its code, seats and options (``snl host
+        --resume``): ``password``, ``timers`` and ``keep_seat``, when given, replace the
+        saved ones (``saved_options`` reads those)."""
         if saved.status != "playing":
             raise SnlError(
                 f"game {saved.id} is {saved.status_text}: 'snl replay {saved.id}' shows it"
@@ -1003,9 +1155,12 @@ class RoomServer:
                     _digest(s),
                     standin=_flag(s.get("standin", False)),
                     removed=_flag(s.get("removed", False)),
+                    muted=_flag(s.get("muted", False)),
+                    idle=_flag(s.get("idle", False)),
                 )
                 for p, s in zip(players, stored, strict=True)
             ]
+            options = saved_options(room)
             host_name = room.get("host")
             if host_name is not None and not isinstance(host_name, str):
                 raise SnlError("the host's name is damaged")
@@ -1019,8 +1174,12 @@ class RoomServer:
             raise SnlError(f"game {saved.id}: the room cannot be read back ({problem})") from None
         saver = GameSaver(self.store)
         saver.resumed(session, saved.id)
-        reopened = self._add(code, session, seats, password, saver)
-        reopened.timers, reopened.host_name = timers or Timers(), host_name
+        secret = Secret.of(password) if password else options.password
+        reopened = self._add(code, session, seats, secret, saver)
+        reopened.timers, reopened.host_name = timers or options.timers, host_name
+        reopened.keep_seat = options.keep_seat if keep_seat is None else keep_seat
+        reopened.muted = set(options.muted)
+        reopened.options = dict(options.extra)
         return reopened
 
     def _add(
@@ -1028,12 +1187,12 @@ class RoomServer:
         code: str | None,
         session: GameSession,
         seats: list[SeatState],
-        password: str | None,
+        password: Secret | None,
         saver: GameSaver,
     ) -> Room:
         if code is None or code in self.rooms or not _valid_code(code):
             code = self._new_code()
-        room = Room(self, code, session, seats, password or None, saver)
+        room = Room(self, code, session, seats, password, saver)
         self.rooms[code] = room
         return room
 
@@ -1071,7 +1230,12 @@ class RoomServer:
         """Before the handshake: a foreign web page, a wrong Host on loopback, or an
         address holding too many connections gets an HTTP error with the reason."""
         headers = request.headers
-        reason = door_refusal(headers.get("Origin"), headers.get("Host"), self._hosts, self.origins)
+        for name in ("Host", "Origin", DOOR_KEY_HEADER, VISITOR_HEADER):
+            if len(headers.get_all(name)) > 1:
+                self.say(f"refused a connection: more than one {name} header")
+                return websocket.respond(HTTPStatus.BAD_REQUEST, f"one {name} header at most\n")
+        origin, host = headers.get("Origin"), headers.get("Host")
+        reason = door_refusal(origin, host, self._hosts, self.origins)
         if reason is not None:
             self.say(f"refused a connection: {reason}")
             return websocket.respond(HTTPStatus.FORBIDDEN, reason + "\n")
@@ -1121,7 +1285,9 @@ class RoomServer:
             if self._per_address[address] <= 0:
                 del self._per_address[address]
             if connection.room is not None:
-                connection.room.leave(connection)
+                # A close frame from the client: it quit; none: the connection was lost.
+                quit = websocket.close_code in (1000, 1001)
+                connection.room.leave(connection, quit=quit)
             if not sender.done():
                 sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -1157,15 +1323,17 @@ class RoomServer:
             room = self.rooms.get(code)
             if room is None:
                 raise Refusal("no-room", f"there is no room {code} on this server")
-            if room.password is not None and "password" not in message:
-                raise Refusal("password-needed", "this room needs a password (--password)")
-            if room.password is not None:
-                self._check_password(connection, room.password, message.get("password", ""))
             host_key = message.get("host")
             if host_key is not None and not hmac.compare_digest(
                 _utf8(room.host_key), _utf8(host_key)
             ):
                 raise Refusal("wrong-host-key", "that is not this room's host key")
+            # The host's own client holds the host key: the room is theirs, password or not
+            # (a resumed room keeps only the password's hash).
+            if room.password is not None and host_key is None:
+                if "password" not in message:
+                    raise Refusal("password-needed", "this room needs a password (--password)")
+                self._check_password(connection, room, message["password"])
             name = check_name(message["name"])
             connection.is_host = host_key is not None
             room.admit(connection, name, message.get("token"), message.get("spectate", False))
@@ -1174,15 +1342,19 @@ class RoomServer:
         except Refusal as refusal:
             self._refuse(connection, refusal.code, refusal.message)
 
-    def _check_password(self, connection: Connection, password: str, given: str) -> None:
+    def _check_password(self, connection: Connection, room: Room, given: str) -> None:
         """Refusal unless ``given`` is the room's password, and not too soon after
-        wrong ones from the same address (``PasswordGuard``)."""
+        wrong ones from the same address, or to the same room from anywhere
+        (``PasswordGuard``, ``guard.room_guard``)."""
         guard, address = self.guard, connection.address
-        wait = guard.refusal(address)
+        per_room = self.room_guards.setdefault(room.code, room_guard(guard.clock))
+        wait = guard.refusal(address) or per_room.refusal(room.code)
         if wait is not None:
             raise Refusal("too-many-tries", wait)
-        if not hmac.compare_digest(_utf8(password), _utf8(given)):
+        assert room.password is not None
+        if not room.password.matches(given):
             guard.failed(address)
+            per_room.failed(room.code)
             self.say(f"a wrong password from {address}")
             raise Refusal("wrong-password", "wrong password for this room")
         guard.succeeded(address)
@@ -1254,6 +1426,49 @@ def _valid_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(char in CODE_ALPHABET for char in code)
 
 
+@dataclass(frozen=True)
+class SavedOptions:
+    """A saved room's options (``Room.saved_room``), as ``--resume`` restores them."""
+
+    password: Secret | None = None
+    timers: Timers = field(default_factory=Timers)
+    keep_seat: float = KEEP_SEAT
+    muted: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+    """The host's own options (``--web``, ``--web-port``...): ``Room.options``."""
+
+
+OWN_OPTIONS = frozenset({"password", "turn_time", "late", "away_after", "keep_seat", "muted"})
+
+
+def saved_options(room: Any) -> SavedOptions:
+    """The options saved with a room (none for a room saved before they were);
+    SnlError when they are damaged."""
+    options = room.get("options")
+    if options is None:
+        return SavedOptions()
+    if not isinstance(options, dict):
+        raise SnlError("its options are damaged")
+    try:
+        password = options.get("password")
+        secret = None if password is None else Secret.from_json(password)
+        turn_time, away_after = options.get("turn_time"), options.get("away_after")
+        late, keep_seat = options.get("late", "roll"), options.get("keep_seat", KEEP_SEAT)
+        for value in (turn_time, away_after, keep_seat):
+            if value is not None and (type(value) not in (int, float) or not value >= 0):
+                raise ValueError("a time is damaged")
+        if not isinstance(late, str) or keep_seat is None:
+            raise ValueError("a time is damaged")
+        muted = options.get("muted", [])
+        if not isinstance(muted, list) or not all(isinstance(name, str) for name in muted):
+            raise ValueError("the muted names are damaged")
+        timers = Timers(turn_time, late, away_after)
+    except ValueError as problem:
+        raise SnlError(f"its options are damaged ({problem})") from None
+    extra = {k: v for k, v in options.items() if k not in OWN_OPTIONS}
+    return SavedOptions(secret, timers, float(keep_seat), tuple(muted), extra)
+
+
 def _flag(value: object) -> bool:
     if type(value) is not bool:
         raise SnlError("a seat's 'taken' must be true or false")
@@ -1274,6 +1489,8 @@ __all__ = [
     "Limits",
     "Room",
     "RoomServer",
+    "SavedOptions",
     "Timers",
+    "saved_options",
     "token_hash",
 ]

@@ -317,7 +317,7 @@ def test_the_host_skips_hands_mutes_and_removes_in_plain_lines(host: ServerThrea
         assert host.run(bo.chat("psst"))
         host.run(bo.wait_for(lambda: bo.last_error is not None, LIMIT))
         type_line("unmute bo")
-        hear("The host let bo chat again.")
+        hear("The host let Bo chat again.")
         assert host.run(bo.chat("thanks"))
         hear("Bo says: thanks")
         assert "Bo says: psst" not in lines.seen
