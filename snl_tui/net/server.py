@@ -555,6 +555,10 @@ class Room:
             del self._given_away[next(iter(self._given_away))]
         self._given_away[digest] = told
 
+    def holds(self, token: str) -> bool:
+        """Whether ``token`` is a seat's live token in this room."""
+        return self._seat_of_token(token) is not None
+
     def _seat_of_token(self, token: str) -> int | None:
         digest = token_hash(token)
         for index, seat in enumerate(self.seats):
@@ -1329,8 +1333,11 @@ class RoomServer:
             ):
                 raise Refusal("wrong-host-key", "that is not this room's host key")
             # The host's own client holds the host key: the room is theirs, password or not
-            # (a resumed room keeps only the password's hash).
-            if room.password is not None and host_key is None:
+            # (a resumed room keeps only the password's hash). A seat's live token was
+            # handed out after the password: it proves it (a restarted client, a tab).
+            token = message.get("token")
+            proven = host_key is not None or (token is not None and room.holds(token))
+            if room.password is not None and not proven:
                 if "password" not in message:
                     raise Refusal("password-needed", "this room needs a password (--password)")
                 self._check_password(connection, room, message["password"])
