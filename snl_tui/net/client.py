@@ -60,6 +60,11 @@ instead of reconnecting. A seat kept for its player (``seat-kept``) is tried aga
 is free once the host's wait is over."""
 
 
+INLINE_FRAME = 2048
+"""Characters of a frame read on the event loop itself (a move, a notice, a chat line);
+a larger one (a state: the whole game) is read in a thread."""
+
+
 @dataclass(frozen=True)
 class Backoff:
     """Reconnection delays: ``first`` seconds, doubling up to ``most``, each +-``jitter``."""
@@ -336,8 +341,12 @@ class RoomClient:
     async def _receive(self, websocket: ClientConnection, frame: str | bytes) -> None:
         try:
             # Decoding (the whole game, for a state) runs in a thread: a host's frame can
-            # never hold up the screen's keys, Ctrl+Q included.
-            message = await asyncio.to_thread(read_server_frame, frame)
+            # never hold up the screen's keys, Ctrl+Q included. A small frame (a move, a
+            # chat line: microseconds to read) is read here, without the thread's hop.
+            if len(frame) <= INLINE_FRAME:
+                message = read_server_frame(frame)
+            else:
+                message = await asyncio.to_thread(read_server_frame, frame)
             in_step = self._apply(message)
         except ProtocolError as problem:
             self.last_error = shown_text(str(problem))

@@ -108,6 +108,7 @@ from .protocol import (
     normal_code,
     state_json,
 )
+from .room_saving import RoomRecord, SaveWriter
 
 if TYPE_CHECKING:
     from ..core.store.games import SavedGame, Store
@@ -361,6 +362,9 @@ class Room:
         self.password = password
         """The room's password as a salted hash (``guard.Secret``), never its text."""
         self.saver = saver
+        self.record = RoomRecord(saver, server.writer, self._saved_first)
+        if saver.game_id is not None:  # a resumed room goes on in its game's row
+            self.record.resumed(session.game)
         self.timers = timers or Timers()
         self.keep_seat = server.keep_seat
         """Seconds a dropped seat waits for its token before it may be taken by name."""
@@ -725,14 +729,16 @@ class Room:
         self._next_turn()
 
     def _save(self) -> None:
+        """Save the room as it is now: a snapshot here, written by the server's writer
+        thread (``room_saving``), after the frames of the move have gone."""
         saver = self.saver
-        first = saver.game_id is None
-        game_id = saver.moved(self.session, {"room": self.saved_room()})
-        if first and game_id is not None:
-            self.server.say(f"{self.code}: saved as game {game_id}")
+        self.record.save(self.session, {"room": self.saved_room()})
         notice = saver.notice()
         if notice is not None:
             self.server.say(f"{self.code}: {notice}")
+
+    def _saved_first(self, game_id: int) -> None:
+        self.server.say(f"{self.code}: saved as game {game_id}")
 
     def saved_room(self) -> dict[str, Any]:
         """What ``--resume`` needs beside the session: the code, the seats, the host and
@@ -1095,6 +1101,8 @@ class RoomServer:
         """Wrong passwords per room (``guard.room_guard``), beside ``guard``'s per address."""
         self._hosts: frozenset[str] | None = None
         self._per_address: Counter[str] = Counter()
+        self.writer = SaveWriter()
+        """Writes the rooms' saves in a thread of its own (``room_saving``)."""
         self._log = log
         self._server: Server | None = None
 
@@ -1259,13 +1267,19 @@ class RoomServer:
         return counted_address(peer, key[0], visitor[0], self.door_key)
 
     async def stop(self) -> None:
-        """Close every connection (1001, the host stopped) and stop listening."""
+        """Close every connection (1001, the host stopped), stop listening, and write
+        the saves still queued."""
         for room in self.rooms.values():
             room.stop()
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
+        await self.saved()
+
+    async def saved(self) -> None:
+        """Wait until every save asked for so far is written (``SaveWriter``)."""
+        await self.writer.written()
 
     async def _handle(self, websocket: ServerConnection) -> None:
         if len(self.connections) >= self.limits.max_connections:

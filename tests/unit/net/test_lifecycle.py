@@ -189,6 +189,7 @@ async def test_a_resumed_room_keeps_its_options_and_gives_the_host_their_seat(
         await ann.mute("Bo")
         await ann.roll()
         await until(lambda: len(room.session.game.history) >= 1 and room.seats[1].muted)
+        await server.saved()
         game_id = room.saver.game_id
         await close_all([ann, bo])
     saved = store.load_game(game_id)
@@ -257,3 +258,23 @@ async def test_a_seat_taken_back_does_not_restart_the_turn_clock() -> None:
         await again.wait_for(lambda: again.seat == 1 and again.turn_deadline is not None, WAIT)
         assert room._turn_deadline == deadline  # Ann's clock ran on
         await close_all([ann, again])
+
+
+@given(st.integers(0, 2**32), st.integers(0, 60))
+def test_a_rooms_save_holds_what_the_session_would_save(seed: int, moves: int) -> None:
+    """``RoomRecord`` makes only the moving parts of ``session.to_dict()`` again: the
+    result must be the session's own, move after move (a new field there shows here)."""
+    from snl_tui.core.engine import Player
+    from snl_tui.core.session import GameSession, GameSettings
+    from snl_tui.core.store.saving import GameSaver
+    from snl_tui.net.room_saving import RoomRecord, SaveWriter
+
+    from .rooms import CLASSIC
+
+    session = GameSession(GameSettings(CLASSIC, (Player("A"), Player("B")), seed))
+    record = RoomRecord(GameSaver(None), SaveWriter(), lambda _: None)
+    for _ in range(moves):
+        if session.game.over:
+            session.new_game()
+        session.move_for(session.seat_to_move)
+        assert record._snapshot(session) == session.to_dict()
