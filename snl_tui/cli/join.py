@@ -169,7 +169,12 @@ async def _try_join(
     try:
         await client.wait_for(
             lambda: (
-                client.role is not None or client.last_refusal is not None or client.failures > 0
+                client.role is not None
+                or client.last_refusal is not None
+                or client.failures > 0
+                # Before its welcome an honest host sends nothing else: a frame this snl
+                # refused (or an error) is the host's, and said at once.
+                or client.last_error is not None
             ),
             timeout,
         )
@@ -178,6 +183,8 @@ async def _try_join(
         raise SnlError(_silent(address, client, timeout)) from None
     if client.role is None:
         await client.close()
+        if client.last_refusal is None and client.last_error is not None:
+            raise SnlError(_silent(address, client, timeout))
     return client
 
 

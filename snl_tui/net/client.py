@@ -60,6 +60,11 @@ instead of reconnecting. A seat kept for its player (``seat-kept``) is tried aga
 is free once the host's wait is over."""
 
 
+CHAT_RATE = 20.0
+"""Chat lines a second a client shows at most, on average (the host lets each person
+say one every two seconds)..."""
+CHAT_BURST = 60.0
+"""...and at once."""
 INLINE_FRAME = 2048
 """Characters of a frame read on the event loop itself (a move, a notice, a chat line);
 a larger one (a state: the whole game) is read in a thread."""
@@ -168,6 +173,10 @@ class RoomClient:
         """The seat whose turn clock runs (``--turn-time``), and..."""
         self.turn_deadline: float | None = None
         """...when it runs out (``loop.time()``); None: no clock runs."""
+        self.chat_dropped = 0
+        """Chat lines not shown: the host sent more than ``CHAT_RATE`` allows."""
+        self._chat_allowance = float(CHAT_BURST)
+        self._chat_checked = 0.0
         self.recent: list[ClientEvent] = []
         """The room's last notices and chat lines from before this client joined (its
         first welcome): a screen shows them first, as a rejoining one has them."""
@@ -388,6 +397,8 @@ class RoomClient:
             self.status = _status(message["status"])
             self._emit(ClientEvent("seats"))
         elif kind in ("notice", "chat"):
+            if kind == "chat" and not self._may_show_chat():
+                return True  # a flood: dropped here, before any screen's queue
             self._emit(_said(message))
         elif kind == "move":
             return self._move(message)
@@ -396,6 +407,28 @@ class RoomClient:
             self._emit(ClientEvent("error", self.last_error, code=shown_text(message["code"])))
         elif kind == "refused":
             self._refused(shown_text(message["code"]), shown_text(message["message"]))
+        return True
+
+    def _may_show_chat(self) -> bool:
+        """One more chat line for the screen under ``CHAT_RATE`` (a token bucket): an
+        honest room stays far below it, a hostile host's flood cannot fill the screen's
+        queue (and slow its quitting). The first line dropped says so."""
+        now = _now()
+        allowance = min(CHAT_BURST, self._chat_allowance + (now - self._chat_checked) * CHAT_RATE)
+        self._chat_checked = now
+        if allowance < 1:
+            self._chat_allowance = allowance
+            self.chat_dropped += 1
+            if self.chat_dropped == 1:
+                self._emit(
+                    ClientEvent(
+                        "notice",
+                        "The host sends chat lines faster than anyone reads: some are not shown.",
+                        code="chat-flood",
+                    )
+                )
+            return False
+        self._chat_allowance = allowance - 1
         return True
 
     def _load(self, state: RoomState) -> None:

@@ -8,6 +8,7 @@ import json
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -278,3 +279,43 @@ def test_a_rooms_save_holds_what_the_session_would_save(seed: int, moves: int) -
             session.new_game()
         session.move_for(session.seat_to_move)
         assert record._snapshot(session) == session.to_dict()
+
+
+async def test_join_says_what_the_host_sent_that_it_refused() -> None:
+    from snl_tui.core.errors import SnlError
+
+    from .hostile_host import hostile_host
+
+    async def script(websocket: Any) -> None:
+        await websocket.send('{"type": "welcome", "role": "king"}')
+
+    async with hostile_host(script) as where:
+        with pytest.raises(SnlError, match="the host sent something this snl refuses"):
+            await join_room(where, ["Ann"], timeout=WAIT)
+
+
+async def test_a_hosts_chat_flood_reaches_no_screen_past_the_clients_limit() -> None:
+    from snl_tui.net.client import CHAT_BURST
+    from snl_tui.net.protocol import encode
+
+    from .hostile_host import hostile_host, hostile_state, welcome
+
+    async def script(websocket: Any) -> None:
+        await websocket.send(welcome(hostile_state(["Ann", "Bo"])))
+        line = encode("chat", name="Bo", text="spam", reaction=False)
+        for _ in range(3000):
+            await websocket.send(line)
+        await websocket.send(encode("notice", code="end", message="the end"))
+
+    heard: list[str] = []
+    async with hostile_host(script) as where:
+        client = RoomClient(where, "Ann", backoff=FAST_BACKOFF)
+        client.listener = lambda event: heard.append(event.kind)
+        client.start()
+        async with asyncio.timeout(WAIT):
+            while heard.count("notice") < 2:  # the flood's own notice, then "the end"
+                await asyncio.sleep(0.01)
+        await client.close()
+    # The bucket refills at CHAT_RATE meanwhile: far fewer than sent, whatever the load.
+    assert CHAT_BURST <= heard.count("chat") < 600
+    assert client.chat_dropped >= 3000 - heard.count("chat")
