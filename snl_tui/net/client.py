@@ -25,6 +25,7 @@ import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -83,13 +84,38 @@ class Backoff:
         return base * random.uniform(1 - self.jitter, 1 + self.jitter)
 
 
+class EventKind(StrEnum):
+    """What a ``ClientEvent`` is about (a ``str``: ``kind == "move"`` reads as before)."""
+
+    WELCOME = "welcome"
+    """The room took us in (again, after a drop): the whole state came with it."""
+    MOVE = "move"
+    """The host made a move (``turn``)."""
+    SEATS = "seats"
+    """Someone joined, left or came back."""
+    GAME = "game"
+    """A new game began in the same seats."""
+    STATE = "state"
+    """The whole state again (an answer to ``sync``)."""
+    ERROR = "error"
+    """The host refused one of our messages; we stay."""
+    REFUSED = "refused"
+    """The room refused us (``RoomClient.refused`` when for good)."""
+    DISCONNECTED = "disconnected"
+    """The connection dropped: reconnecting."""
+    NOTICE = "notice"
+    """What happened and why (``code``)."""
+    CHAT = "chat"
+    """Someone said something (``name``)."""
+    TIMER = "timer"
+    """The turn clock changed (``RoomClient.turn_deadline``)."""
+
+
 @dataclass(frozen=True)
 class ClientEvent:
     """What just happened, for a listener (the screen)."""
 
-    kind: str
-    """welcome, move, seats, game, state, error, refused, disconnected, notice, chat,
-    timer (the turn clock: ``RoomClient.turn_deadline``)."""
+    kind: EventKind
     message: str | None = None
     turn: Turn | None = None
     """The move's turn (``move``)."""
@@ -232,7 +258,7 @@ class RoomClient:
             if self._closing or self.refused is not None:
                 break
             attempt = 0 if welcomed else attempt + 1
-            self._emit(ClientEvent("disconnected", "reconnecting..."))
+            self._emit(ClientEvent(EventKind.DISCONNECTED, "reconnecting..."))
             await self._notify()
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
@@ -379,23 +405,23 @@ class RoomClient:
             self.notice = None if notice is None else shown_text(notice)
             self._drive_seats()
             self.welcomes += 1
-            self._emit(ClientEvent("welcome", self.notice))
+            self._emit(ClientEvent(EventKind.WELCOME, self.notice))
             if self.welcomes == 1:  # what was said before this client came
                 self.recent = [_said(earlier) for earlier in message.get("recent", [])]
         elif kind == "timer":
             seconds, seat = message["seconds"], message["seat"]
             self.turn_seat = seat if seconds is not None else None
             self.turn_deadline = None if seconds is None else _now() + seconds
-            self._emit(ClientEvent("timer"))
+            self._emit(ClientEvent(EventKind.TIMER))
         elif kind in ("state", "game"):
             self._load(message["state"])
-            self._emit(ClientEvent(kind))
+            self._emit(ClientEvent(EventKind(kind)))
         elif kind == "seats":
             self.seats = message["seats"]
             self.watchers = message["watchers"]
             self.seats_heard = _now()
             self.status = _status(message["status"])
-            self._emit(ClientEvent("seats"))
+            self._emit(ClientEvent(EventKind.SEATS))
         elif kind in ("notice", "chat"):
             if kind == "chat" and not self._may_show_chat():
                 return True  # a flood: dropped here, before any screen's queue
@@ -404,7 +430,9 @@ class RoomClient:
             return self._move(message)
         elif kind == "error":
             self.last_error = shown_text(message["message"])
-            self._emit(ClientEvent("error", self.last_error, code=shown_text(message["code"])))
+            self._emit(
+                ClientEvent(EventKind.ERROR, self.last_error, code=shown_text(message["code"]))
+            )
         elif kind == "refused":
             self._refused(shown_text(message["code"]), shown_text(message["message"]))
         return True
@@ -422,7 +450,7 @@ class RoomClient:
             if self.chat_dropped == 1:
                 self._emit(
                     ClientEvent(
-                        "notice",
+                        EventKind.NOTICE,
                         "The host sends chat lines faster than anyone reads: some are not shown.",
                         code="chat-flood",
                     )
@@ -462,7 +490,7 @@ class RoomClient:
         except SnlError:
             return False
         self.status = _status(message["status"])
-        self._emit(ClientEvent("move", turn=outcome.turn))
+        self._emit(ClientEvent(EventKind.MOVE, turn=outcome.turn))
         return True
 
     def _refused(self, code: str, message: str) -> None:
@@ -474,7 +502,7 @@ class RoomClient:
         elif code in FINAL_REFUSALS:
             self.refused = ProtocolError(code, message)
         self.notice = message
-        self._emit(ClientEvent("refused", message))
+        self._emit(ClientEvent(EventKind.REFUSED, message))
 
     def _emit(self, event: ClientEvent) -> None:
         if self.listener is not None:
@@ -490,10 +518,10 @@ def _said(message: dict[str, Any]) -> ClientEvent:
     host, escaped here anyway: the host may be anyone's)."""
     if message["type"] == "notice":
         return ClientEvent(
-            "notice", shown_text(message["message"]), code=shown_text(message["code"])
+            EventKind.NOTICE, shown_text(message["message"]), code=shown_text(message["code"])
         )
     return ClientEvent(
-        "chat",
+        EventKind.CHAT,
         shown_text(message["text"]),
         code="reaction" if message["reaction"] else None,
         name=shown_text(message["name"]),
@@ -529,4 +557,4 @@ def _status(value: str) -> str:
     return value
 
 
-__all__ = ["Backoff", "ClientEvent", "RoomClient"]
+__all__ = ["Backoff", "ClientEvent", "EventKind", "RoomClient"]
