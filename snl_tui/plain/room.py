@@ -54,7 +54,7 @@ def seat_changes(
     before: tuple[SeatInfo, ...], after: tuple[SeatInfo, ...], away: set[int]
 ) -> list[str]:
     """What changed between two lists of seats, in words: who took a seat, who left, who
-    lost the connection and came back (``away``: the seats said to be away, kept up to
+    came back (``away``: the seats said to be away, kept up to
     date here, so a seat taken a moment before its connection counts is not "back").
     Seats of the computer say nothing (they never come and go)."""
     lines = []
@@ -76,8 +76,7 @@ def seat_changes(
             away.discard(index)
             lines.append(f"{words.plain_name(old.name)} left seat {index + 1}; it is free.")
         elif seat.taken and old is not None and old.connected and not seat.connected:
-            away.add(index)
-            lines.append(f"{who} lost the connection.")
+            away.add(index)  # the room's notice says whether they quit or lost the connection
         elif seat.taken and seat.connected and index in away:
             away.discard(index)
             if not old or not old.standin:  # else the room's notice says they are back

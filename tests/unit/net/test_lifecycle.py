@@ -319,3 +319,42 @@ async def test_a_hosts_chat_flood_reaches_no_screen_past_the_clients_limit() -> 
     # The bucket refills at CHAT_RATE meanwhile: far fewer than sent, whatever the load.
     assert CHAT_BURST <= heard.count("chat") < 600
     assert client.chat_dropped >= 3000 - heard.count("chat")
+
+
+def test_resume_restores_each_option_unless_given_again_and_says_so() -> None:
+    import argparse
+    from types import SimpleNamespace
+
+    from snl_tui.cli.host import _restore_options
+
+    room = {
+        "code": "ABCDEF",
+        "options": {
+            "password": Secret.of("pw").to_json(),
+            "turn_time": 60.0,
+            "late": "skip",
+            "away_after": 120.0,
+            "keep_seat": 30.0,
+            "muted": ["bo"],
+            "web": True,
+            "web_port": 8123,
+            "allow_origin": ["https://games.example.org"],
+        },
+    }
+    saved = SimpleNamespace(id=7, data={"room": room})
+    args = argparse.Namespace(
+        turn_time=90.0,
+        late=None,
+        away_after=None,
+        keep_seat=None,
+        web=False,
+        web_port=None,
+        allow_origin=[],
+        password=None,
+    )
+    said: list[str] = []
+    _restore_options(args, saved, said.append)  # type: ignore[arg-type]
+    assert (args.turn_time, args.late, args.away_after, args.keep_seat) == (90.0, "skip", 120, 30)
+    assert args.web and args.web_port == 8123
+    assert args.allow_origin == ["https://games.example.org"]
+    assert said == ["--turn-time 90 replaces the room's saved --turn-time 60"]
