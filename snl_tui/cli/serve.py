@@ -546,6 +546,9 @@ def _server_class() -> type[Any]:
 
         async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
             """Refuse what the module's docstring refuses; clamp the page's sizes."""
+            for name in ("Host", "Origin"):
+                if len(request.headers.getall(name, [])) > 1:
+                    raise web.HTTPBadRequest(text=f"snl serve: one {name} header at most")
             if self.hosts and request.host.lower() not in self.hosts:
                 raise web.HTTPForbidden(text="snl serve: unknown host")
             if request.path == WEB_ROOM_PATH and self.room is not None:

@@ -456,3 +456,22 @@ def test_the_access_log_shows_no_query() -> None:
     assert serve.HideQueries().filter(record)
     shown = record.getMessage()
     assert "sesame" not in shown and "seat=" not in shown and '"GET /ws?... HTTP/1.1"' in shown
+
+
+async def test_a_duplicate_host_or_origin_at_the_door_is_a_400(door_and_room: Any) -> None:
+    _, server, door_port = door_and_room
+    (room,) = server.rooms.values()
+    for twice in (f"Host: 127.0.0.1:{door_port}", "Origin: http://a.example"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", door_port)
+        lines = [
+            f"GET /join/{room.code} HTTP/1.1",
+            f"Host: 127.0.0.1:{door_port}",
+            "Origin: http://a.example" if "Origin" in twice else "X-Other: 1",
+            twice,
+        ]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        await writer.drain()
+        async with asyncio.timeout(WAIT):
+            status = await reader.readline()
+        writer.close()
+        assert status.split()[1:2] == [b"400"], status  # aiohttp's parser or our guard
