@@ -4,10 +4,10 @@ One host for every case (the wall time stays short): ``snl host --name Hana --we
 --password`` in tmux, Bo in another tmux terminal and, where Chromium is installed, Di in
 a browser tab. Bo is killed with -9 and joins again: the same seat at once (his kept
 token; the seat is kept 120 s for anyone else). Di reloads her tab: the same seat, no
-form. The host is killed with -9 and ``snl host --resume ID`` (nothing else) reopens the
-room: Hana's seat back on her screen, Bo and the tab back by themselves, the password,
-the turn clock and the browser door still in force (a join without the password is
-refused).
+form; she closes it and opens the link again: her name only, the same seat. The host is
+killed with -9 and ``snl host --resume ID`` (nothing else) reopens the room: Hana's seat
+back on her screen, Bo and the tab back by themselves, the password, the turn clock and
+the browser door still in force (a join without the password is refused).
 """
 
 from __future__ import annotations
@@ -104,6 +104,15 @@ def test_a_crash_a_reload_and_a_host_restart_all_come_back_to_their_seats() -> N
             page.reload()
             wait_until(lambda: _in_tab(page, "Di (you)"), TIMEOUT, "Di's seat after a reload")
             assert not page.is_visible("#join-name")
+            # Di closes the tab and opens the link again: her name, no password, her seat.
+            page.close()
+            wait_until(lambda: "Di (away" in screen(hana), TIMEOUT, "Di away", session=hana)
+            page = context.new_page()
+            page.add_init_script(RECORDER)
+            page.goto(link)
+            page.fill("#join-name", "Di")
+            page.press("#join-name", "Enter")
+            wait_until(lambda: _in_tab(page, "Di (you)"), TIMEOUT, "Di's seat in a new tab")
 
         # The host dies; --resume ID alone brings the room back as it was.
         os.kill(child_pid(hana, "host"), signal.SIGKILL)
