@@ -202,6 +202,7 @@ class PlainRoom:
             self.say(words.positions_line(session.game))
         self.say("Type help for the commands.")
         self.your_turn(others=True)
+        self.tell_clock()  # its timer came with the welcome, before anyone listened
 
     def tell_clock(self) -> None:
         """The turn clock (``--turn-time``) in words: when the turn starts, and again at
