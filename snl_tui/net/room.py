@@ -244,8 +244,9 @@ class SeatState:
     muted: bool = False
     """The host silenced this seat's chat: under any name, with its token."""
     idle: bool = False
-    """The computer stands in because its person, connected, did not roll for
-    ``Timers.away_after``: their next roll takes the seat back."""
+    """The room itself (not the host) handed this seat to the computer: its person was
+    away, or here but not rolling, for ``Timers.away_after``. Coming back (or rolling)
+    takes it back; a resumed room starts without it (everyone is away from then on)."""
 
     def info(self, now: float) -> SeatInfo:
         kind = "computer" if self.computer else "person"
@@ -321,6 +322,15 @@ class Room:
         for seat in seats:  # a resumed room: its people are away from now on
             if seat.taken and not seat.computer and seat.connection is None:
                 seat.free_since = now
+            if seat.idle:  # the room's own stand-in: not before they have had a chance
+                seat.standin = seat.idle = False
+
+    def arm_away_timers(self) -> None:
+        """Start ``Timers.away_after`` for every person not here (a resumed room, once
+        the server runs): the computer plays for them only after that long."""
+        for index, seat in enumerate(self.seats):
+            if seat.taken and seat.connection is None and index not in self._away_timers:
+                self._arm_away_timer(index)
 
     # -- what everyone sees
 
@@ -536,7 +546,7 @@ class Room:
         connection.send(self._welcome("player", index, token, notice))
         connection.send(self._timer_frame())
         came_back = seat.standin and not seat.removed
-        seat.standin = seat.removed
+        seat.standin, seat.idle = seat.removed, False
         # The new token is saved at once, not with the next move: a host killed before
         # that move and --resumed must know it (the old one no longer holds the seat).
         self._save()
@@ -813,7 +823,7 @@ class Room:
         seat = self.seats[index]
         if seat.connection is not None or seat.played_by_computer:
             return
-        seat.standin = True
+        seat.standin = seat.idle = True
         self._seats_changed()
         limit = _seconds(self.timers.away_after)
         self.notice(
@@ -887,7 +897,7 @@ class Room:
             already = "plays" if seat.standin else "does not play"
             connection.send(error("no-change", f"The computer {already} {seat.name}'s seat."))
             return
-        seat.standin = to == "computer"
+        seat.standin, seat.idle = to == "computer", False  # the host's own decision
         self._seats_changed()
         if seat.standin:
             self.notice("computer", f"The host handed {seat.name}'s seat to the computer.")

@@ -222,6 +222,8 @@ class RoomServer:
         )
         bound = int(self._server.sockets[0].getsockname()[1])
         self._hosts = host_names(host, bound)
+        for room in self.rooms.values():  # a resumed room's absent people
+            room.arm_away_timers()
         return bound
 
     def _door(self, websocket: ServerConnection, request: Request) -> Response | None:

@@ -358,3 +358,28 @@ def test_resume_restores_each_option_unless_given_again_and_says_so() -> None:
     assert args.web and args.web_port == 8123
     assert args.allow_origin == ["https://games.example.org"]
     assert said == ["--turn-time 90 replaces the room's saved --turn-time 60"]
+
+
+async def test_a_resume_brings_back_no_stale_stand_in(tmp_path: Path) -> None:
+    """The computer stood in for Bo (away too long); after a resume the seat waits for
+    him again for --away-after, then the computer stands in again."""
+    store = store_in(tmp_path)
+    timers = Timers(away_after=0.2)
+    async with serving(store) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]), timers=timers)
+        ann, bo = await seated(port, room, ["Ann", "Bo"])
+        await ann.roll()
+        await until(lambda: len(room.session.game.history) >= 1)
+        await bo.close()
+        await until(lambda: room.seats[1].standin and room.seats[1].idle)
+        await server.saved()
+        game_id = room.saver.game_id
+        await close_all([ann])
+    assert game_id is not None
+    async with serving(store) as (server, port):
+        again = server.resume_room(store.load_game(game_id))
+        assert not again.seats[1].standin  # not stale: Bo has his chance first
+        # serving() started the server before this room existed: as snl host starts it
+        # after --resume, arm the away clocks here.
+        again.arm_away_timers()
+        await until(lambda: again.seats[1].standin)
