@@ -214,6 +214,10 @@ def cmd_host(
     saved = _saved_room(store, args.resume) if args.resume is not None else None
     if saved is not None:
         _restore_options(args, saved, say)
+        saved_room = saved.data.get("room")
+        host = saved_room.get("host") if isinstance(saved_room, dict) else None
+        if args.name is None and isinstance(host, str):
+            args.name = host  # the host's own seat: its screen, so no log lines over it
     keep_seat = float(KEEP_SEAT if args.keep_seat is None else args.keep_seat)
     if args.web_port is None:
         args.web_port = DEFAULT_WEB_PORT
