@@ -3,11 +3,12 @@
 One host for every case (the wall time stays short): ``snl host --name Hana --web
 --password`` in tmux, Bo in another tmux terminal and, where Chromium is installed, Di in
 a browser tab. Bo is killed with -9 and joins again: the same seat at once (his kept
-token; the seat is kept 120 s for anyone else). Di reloads her tab: the same seat, no
-form; she closes it and opens the link again: her name only, the same seat. The host is
-killed with -9 and ``snl host --resume ID`` (nothing else) reopens the room: Hana's seat
-back on her screen, Bo and the tab back by themselves, the password, the turn clock and
-the browser door still in force (a join without the password is refused).
+token; the seat is kept 120 s for anyone else), and again after quitting with q. Di
+reloads her tab: the same seat, no form; she closes it and opens the link again: her name
+only, the same seat. The host is killed with -9 and ``snl host --resume ID`` (nothing
+else) reopens the room: Hana's seat back on her screen, Bo and the tab back by
+themselves, the password, the turn clock and the browser door still in force (a join
+without the password is refused).
 """
 
 from __future__ import annotations
@@ -99,6 +100,13 @@ def test_a_crash_a_reload_and_a_host_restart_all_come_back_to_their_seats() -> N
         bo = stack.enter_context(tmux_session("snl-bo", join, env=bo_env))
         wait_until(lambda: "Bo (you)" in screen(bo), TIMEOUT, "Bo's seat again", session=bo)
         assert "kept for its player" not in screen(bo)
+        # Bo quits (q asks first), then thinks better of it: his seat again at once.
+        tmux("send-keys", "-t", bo, "q")
+        wait_until(lambda: "Leave the room?" in screen(bo), TIMEOUT, "the question", session=bo)
+        tmux("send-keys", "-t", bo, "y")
+        wait_until(lambda: "Bo quit" in screen(hana), TIMEOUT, "Bo quit", session=hana)
+        bo = stack.enter_context(tmux_session("snl-bo", join, env=bo_env))
+        wait_until(lambda: "Bo (you)" in screen(bo), TIMEOUT, "Bo's seat after q", session=bo)
 
         if page is not None:  # Di reloads her tab: straight back, no form
             page.reload()
