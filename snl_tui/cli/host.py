@@ -22,6 +22,7 @@ import os
 import signal
 import socket
 import sys
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -47,6 +48,8 @@ if TYPE_CHECKING:
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_WEB_PORT = 8000
+DOOR_LINES_KEPT = 50
+"""The browser door's last log lines ``WebDoor`` keeps (it reads them all)."""
 WEB_START_TIMEOUT = 20.0
 """Seconds the browser door (``snl serve --room``) may take to say its link."""
 DEFAULT_SEATS = 2
@@ -465,6 +468,20 @@ class WebDoor:
     def __init__(self, process: asyncio.subprocess.Process, link: str) -> None:
         self.process = process
         self.link = link
+        self.said: deque[str] = deque(maxlen=DOOR_LINES_KEPT)
+        """The door's last lines (its access log, its warnings): kept for a look, and
+        read as they come, so that the door never blocks on a full pipe (it stopped
+        answering after about 1200 requests when nobody read its log)."""
+        self._readers = [
+            asyncio.ensure_future(self._read(stream))
+            for stream in (process.stdout, process.stderr)
+            if stream is not None
+        ]
+
+    async def _read(self, stream: asyncio.StreamReader) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            async for line in stream:
+                self.said.append(line.decode("utf-8", "replace").rstrip())
 
     @classmethod
     async def open(
@@ -524,6 +541,11 @@ class WebDoor:
             except TimeoutError:
                 self.process.kill()
                 await self.process.wait()
+        if self._readers:  # they end at the end of the pipes: a moment after the exit
+            await asyncio.wait(self._readers, timeout=2)
+        for reader in self._readers:
+            reader.cancel()
+        await asyncio.gather(*self._readers, return_exceptions=True)
 
 
 __all__ = ["WebDoor", "add_host_parser", "cmd_host", "room_players", "seconds_option"]

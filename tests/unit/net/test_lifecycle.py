@@ -383,3 +383,25 @@ async def test_a_resume_brings_back_no_stale_stand_in(tmp_path: Path) -> None:
         # after --resume, arm the away clocks here.
         again.arm_away_timers()
         await until(lambda: again.seats[1].standin)
+
+
+async def test_the_hosts_browser_door_never_blocks_on_its_own_log() -> None:
+    """The door logs every request: ``WebDoor`` reads its output as it comes (a pipe
+    nobody read filled after about 1200 requests, and the door stopped answering)."""
+    import sys
+
+    from snl_tui.cli.host import WebDoor
+
+    script = "import sys\nfor n in range(5000): print('GET /static/x', n, file=sys.stderr)"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        script,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    door = WebDoor(process, "http://127.0.0.1:1/join/ABCDEF")
+    async with asyncio.timeout(WAIT):
+        await process.wait()  # 5000 lines, far beyond a pipe's buffer: it did not block
+    await door.close()
+    assert door.said[-1] == "GET /static/x 4999"
