@@ -135,7 +135,8 @@ def add_host_parser(
         "--away-after",
         type=seconds_option,
         metavar="SECONDS",
-        help="the computer plays the seat of someone gone this long, until they come back",
+        help="the computer plays the seat of someone gone (or here but not rolling) this "
+        "long, until they come back (or roll)",
     )
     host.add_argument(
         "--web",
