@@ -650,7 +650,9 @@ class Room:
         session = self.session
         game = session.game
         turn = game.history[-1]
-        # Everyone sees the move first: the save follows (``_save``).
+        # Everyone sees the move first: the save is taken once the senders, woken by the
+        # broadcast, have written the move to their sockets (they run before a callback
+        # queued after them), so the writer thread never competes with those writes.
         self.broadcast(
             encode(
                 "move",
@@ -660,7 +662,7 @@ class Room:
                 status=self.status,
             )
         )
-        self._save()
+        asyncio.get_running_loop().call_soon(self._save)
         if game.winner is not None:
             self.server.say(f"{self.code}: {game.players[game.winner].name} wins")
         self._next_turn()
