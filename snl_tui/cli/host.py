@@ -22,6 +22,7 @@ import os
 import signal
 import socket
 import sys
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -40,13 +41,15 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..core.store.games import Store
+    from ..core.store.games import SavedGame, Store
     from ..net.client import RoomClient
     from ..net.protocol import RoomAddress
-    from ..net.server import Room, RoomServer, Timers
+    from ..net.server import Room, RoomServer
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_WEB_PORT = 8000
+DOOR_LINES_KEPT = 50
+"""The browser door's last log lines ``WebDoor`` keeps (it reads them all)."""
 WEB_START_TIMEOUT = 20.0
 """Seconds the browser door (``snl serve --room``) may take to say its link."""
 DEFAULT_SEATS = 2
@@ -96,10 +99,9 @@ def add_host_parser(
         "--keep-seat",
         type=whole_number(0, MAX_KEEP_SEAT),
         metavar="SECONDS",
-        default=int(KEEP_SEAT),
-        help="how long a dropped player's seat waits for them (their terminal comes back "
-        f"with its token at any time) before anyone may take it by name (default "
-        f"{int(KEEP_SEAT)})",
+        help="how long a dropped player's seat waits for them before anyone may take it "
+        "by name (their own terminal or browser tab comes back with its seat token at "
+        f"once, at any time; default {int(KEEP_SEAT)})",
     )
     host.add_argument(
         "--name",
@@ -112,7 +114,8 @@ def add_host_parser(
     host.add_argument(
         "--resume",
         metavar="ID",
-        help="reopen a saved room's game (its id in 'snl games') with its code and seats",
+        help="reopen a saved room's game (its id in 'snl games') with its code, seats and "
+        "options (an option given again replaces the saved one)",
     )
     host.add_argument(
         "--no-save", action="store_true", help="do not save the room's game (no --resume)"
@@ -126,14 +129,14 @@ def add_host_parser(
     host.add_argument(
         "--late",
         choices=TIME_OUT_ACTIONS,
-        default="roll",
         help="what --turn-time does to a late turn: roll for the player (default) or skip it",
     )
     host.add_argument(
         "--away-after",
         type=seconds_option,
         metavar="SECONDS",
-        help="the computer plays the seat of someone gone this long, until they come back",
+        help="the computer plays the seat of someone gone (or here but not rolling) this "
+        "long, until they come back (or roll)",
     )
     host.add_argument(
         "--web",
@@ -144,7 +147,6 @@ def add_host_parser(
     host.add_argument(
         "--web-port",
         type=whole_number(0, 65535),
-        default=DEFAULT_WEB_PORT,
         help=f"the browser door's port with --web (default {DEFAULT_WEB_PORT})",
     )
     host.add_argument(
@@ -213,23 +215,33 @@ def cmd_host(
     # With --name the game screen is up: it shows who sits where, no lines over it.
     from ..net.guard import new_door_key
 
+    saved = _saved_room(store, args.resume) if args.resume is not None else None
+    if saved is not None:
+        _restore_options(args, saved, say)
+        saved_room = saved.data.get("room")
+        host = saved_room.get("host") if isinstance(saved_room, dict) else None
+        if args.name is None and isinstance(host, str):
+            args.name = host  # the host's own seat: its screen, so no log lines over it
+    keep_seat = float(KEEP_SEAT if args.keep_seat is None else args.keep_seat)
+    if args.web_port is None:
+        args.web_port = DEFAULT_WEB_PORT
     server = RoomServer(
         store,
         log=None if args.name is not None else say,
-        keep_seat=float(args.keep_seat),
+        keep_seat=keep_seat,
         # --web: the browser door names each visitor, proven by this key (net.guard).
         door_key=new_door_key() if args.web else None,
     )
     if store is not None:
         for warning in [*store.warnings, *([store.disabled_reason] if not store.enabled else [])]:
             say(warning or "")
-    timers = Timers(args.turn_time, args.late, args.away_after)
+    timers = Timers(args.turn_time, args.late or "roll", args.away_after)
     if args.allow_origin and not args.web:
         raise SnlError("--allow-origin is for the browser door: add --web")
     if args.web:
         _web_available()
-    if args.resume is not None:
-        room = _resumed(server, store, args.resume, args.password, timers)
+    if saved is not None:
+        room = server.resume_room(saved, password=args.password, timers=timers, keep_seat=keep_seat)
         if args.name is None and room.host_name is not None:
             args.name = room.host_name  # the host's own seat, as before the stop
     else:
@@ -239,6 +251,13 @@ def cmd_host(
         room = server.open_room(
             settings, password=args.password, timers=timers, host_name=host_name
         )
+    if args.web:
+        room.options = {
+            "web": True,
+            "web_port": args.web_port,
+            "allow_origin": list(args.allow_origin),
+        }
+    args.room_has_password = room.password is not None
     if args.host not in LOOPBACK:
         say(
             f"warning: listening on {args.host}: anyone who can reach this address can join "
@@ -316,9 +335,59 @@ def _store() -> Store:
     return open_store(timeout=GAME_TIMEOUT)
 
 
-def _resumed(
-    server: RoomServer, store: Store | None, text: str, password: str | None, timers: Timers
-) -> Room:
+RESTORED = (
+    ("turn_time", "--turn-time"),
+    ("late", "--late"),
+    ("away_after", "--away-after"),
+    ("keep_seat", "--keep-seat"),
+    ("web_port", "--web-port"),
+)
+
+
+def _restore_options(
+    args: argparse.Namespace, saved: SavedGame, say: Callable[[str], None]
+) -> None:
+    """``--resume``: the room's saved options, each unless given again (and then the
+    host is told which saved option it replaces)."""
+    from ..net.server import saved_options
+
+    room = saved.data.get("room")
+    if not isinstance(room, dict):
+        return  # not a room's game: resume_room says so
+    try:
+        options = saved_options(room)
+    except SnlError as error:
+        raise SnlError(f"--resume: game {saved.id}: {error}") from None
+    timers = options.timers
+    was = {
+        "turn_time": timers.turn_time,
+        "late": timers.on_time_out,
+        "away_after": timers.away_after,
+        "keep_seat": options.keep_seat,
+        "web_port": options.extra.get("web_port") if options.extra.get("web") else None,
+    }
+    for name, flag in RESTORED:
+        given, before = getattr(args, name), was[name]
+        if given is None:
+            setattr(args, name, before)
+        elif before is not None and given != before:
+            say(f"{flag} {_shown(given)} replaces the room's saved {flag} {_shown(before)}")
+    if options.extra.get("web") is True and not args.web:
+        args.web = True
+        origins = options.extra.get("allow_origin")
+        if isinstance(origins, list) and not args.allow_origin:
+            args.allow_origin = [str(origin) for origin in origins]
+    if args.password is not None and options.password is not None:
+        say("--password replaces the room's saved password")
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _saved_room(store: Store | None, text: str) -> SavedGame:
     from ..core.store.games import StoreError
 
     try:
@@ -329,10 +398,9 @@ def _resumed(
         reason = store.disabled_reason if store is not None else None
         raise SnlError(f"--resume: {reason or 'no saved games'}".replace("not saving: ", ""))
     try:
-        saved = store.load_game(game_id)
+        return store.load_game(game_id)
     except StoreError as error:
         raise SnlError(f"--resume: {error}") from None
-    return server.resume_room(saved, password=password, timers=timers)
 
 
 async def _listen(server: RoomServer, host: str, port: int) -> int:
@@ -401,6 +469,20 @@ class WebDoor:
     def __init__(self, process: asyncio.subprocess.Process, link: str) -> None:
         self.process = process
         self.link = link
+        self.said: deque[str] = deque(maxlen=DOOR_LINES_KEPT)
+        """The door's last lines (its access log, its warnings): kept for a look, and
+        read as they come, so that the door never blocks on a full pipe (it stopped
+        answering after about 1200 requests when nobody read its log)."""
+        self._readers = [
+            asyncio.ensure_future(self._read(stream))
+            for stream in (process.stdout, process.stderr)
+            if stream is not None
+        ]
+
+    async def _read(self, stream: asyncio.StreamReader) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            async for line in stream:
+                self.said.append(line.decode("utf-8", "replace").rstrip())
 
     @classmethod
     async def open(
@@ -422,8 +504,10 @@ class WebDoor:
         environment.pop(PASSWORD_ENV, None)
         if door_key is not None:
             environment[DOOR_KEY_ENV] = door_key
-        if args.password is not None:  # not on the command line: see PASSWORD_ENV
-            environment[PASSWORD_ENV] = args.password
+        if getattr(args, "room_has_password", args.password is not None):
+            # The door only asks each tab for the password (the room checks it): it is
+            # told that there is one, never the password (a resumed room has its hash).
+            environment[PASSWORD_ENV] = ""
         process = await asyncio.create_subprocess_exec(
             *words,
             env=environment,
@@ -458,6 +542,11 @@ class WebDoor:
             except TimeoutError:
                 self.process.kill()
                 await self.process.wait()
+        if self._readers:  # they end at the end of the pipes: a moment after the exit
+            await asyncio.wait(self._readers, timeout=2)
+        for reader in self._readers:
+            reader.cancel()
+        await asyncio.gather(*self._readers, return_exceptions=True)
 
 
 __all__ = ["WebDoor", "add_host_parser", "cmd_host", "room_players", "seconds_option"]

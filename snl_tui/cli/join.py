@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ..net.client import RoomClient
     from ..net.guard import DoorPass
     from ..net.protocol import RoomAddress
+    from ..net.seat_tokens import SeatTokens
 
 JOIN_TIMEOUT = 15.0
 """Seconds to wait for the room's welcome before giving up with one line."""
@@ -76,8 +77,21 @@ def cmd_join(args: argparse.Namespace) -> int:
     door = DoorPass.from_environment(os.environ)
     password = args.password if args.password is not None else os.environ.get(PASSWORD_ENV)
 
+    from ..net.seat_tokens import SEAT_KEY_ENV, SeatTokens
+
+    tab = os.environ.get(SEAT_KEY_ENV) or None  # a browser tab's own secret (snl serve)
+    tokens = SeatTokens()
+
     async def joined() -> RoomClient:
-        return await join_room(address, names, password=password, watch=args.watch, door=door)
+        return await join_room(
+            address,
+            names,
+            password=password,
+            watch=args.watch,
+            door=door,
+            tokens=tokens,
+            tab=tab,
+        )
 
     plain = screen_reader_wanted(args)
     return play_in_room(joined, animate=not args.no_animation, bell=not args.no_bell, plain=plain)
@@ -101,31 +115,30 @@ async def join_room(
     timeout: float = JOIN_TIMEOUT,
     host_key: str | None = None,
     door: DoorPass | None = None,
+    tokens: SeatTokens | None = None,
+    tab: str | None = None,
 ) -> RoomClient:
     """A client welcomed in the room under the first of ``names`` the room accepts
-    (the next one only when a name is already playing); SnlError with one line else."""
-    from ..net.client import RoomClient
+    (the next one only when a name is already playing); SnlError with one line else.
+    ``tokens``: the seat tokens kept on disk (``net.seat_tokens``): a name with a token
+    there takes its seat back with it at once, and each new token is kept; ``tab``: a
+    browser tab's own secret, under which its token is kept."""
+    from ..net.seat_tokens import seat_key
 
     for index, name in enumerate(names):
-        client = RoomClient(
-            address, name, password=password, spectate=watch, host_key=host_key, door=door
-        )
-        client.start()
-        try:
-            await client.wait_for(
-                lambda c=client: (
-                    c.role is not None  # type: ignore[misc]
-                    or c.last_refusal is not None
-                    or c.failures > 0
-                ),
-                timeout,
-            )
-        except TimeoutError:
-            await client.close()
-            raise SnlError(f"{address}: no answer in {timeout:.0f} seconds") from None
+        key = seat_key(address, name, tab)
+        kept = None if tokens is None or watch else tokens.get(key)
+        client = await _try_join(address, name, password, watch, host_key, door, kept, timeout)
+        if kept is not None and client.role is None and _stale(client):
+            # The room no longer knows that token (given away, or another room): by name.
+            if tokens is not None:
+                tokens.put(key, None)
+            client = await _try_join(address, name, password, watch, host_key, door, None, timeout)
         if client.role is not None:
+            if tokens is not None and not watch:
+                tokens.put(key, client.token)
+                client.on_token = lambda token, key=key: tokens.put(key, token)
             return client
-        await client.close()
         refusal = client.last_refusal
         if refusal is not None and refusal.code == "name-taken" and index + 1 < len(names):
             continue
@@ -133,6 +146,59 @@ async def join_room(
             raise SnlError(f"{address}: {refusal}")
         raise SnlError(f"cannot reach {address}: {client.last_failure or 'no connection'}")
     raise SnlError(f"{address}: every name tried is playing already: give --name")
+
+
+async def _try_join(
+    address: RoomAddress,
+    name: str,
+    password: str | None,
+    watch: bool,
+    host_key: str | None,
+    door: DoorPass | None,
+    token: str | None,
+    timeout: float,
+) -> RoomClient:
+    """One client, welcomed (``role``) or closed after its refusal or failure."""
+    from ..net.client import RoomClient
+
+    client = RoomClient(
+        address, name, password=password, spectate=watch, host_key=host_key, door=door
+    )
+    client.token = token
+    client.start()
+    try:
+        await client.wait_for(
+            lambda: (
+                client.role is not None
+                or client.last_refusal is not None
+                or client.failures > 0
+                # Before its welcome an honest host sends nothing else: a frame this snl
+                # refused (or an error) is the host's, and said at once.
+                or client.last_error is not None
+            ),
+            timeout,
+        )
+    except TimeoutError:
+        await client.close()
+        raise SnlError(_silent(address, client, timeout)) from None
+    if client.role is None:
+        await client.close()
+        if client.last_refusal is None and client.last_error is not None:
+            raise SnlError(_silent(address, client, timeout))
+    return client
+
+
+def _stale(client: RoomClient) -> bool:
+    refusal = client.last_refusal
+    return refusal is not None and refusal.code in ("wrong-token", "seat-given-away")
+
+
+def _silent(address: RoomAddress, client: RoomClient, timeout: float) -> str:
+    """Why no welcome came: what the host sent that the client refused, if anything,
+    else no answer at all."""
+    if client.last_error is not None:
+        return f"{address}: the host sent something this snl refuses: {client.last_error}"
+    return f"{address}: no answer in {timeout:.0f} seconds"
 
 
 def play_in_room(

@@ -44,7 +44,9 @@ import contextlib
 import json
 import logging
 import os
+import re
 import shlex
+import signal
 import socket
 import sys
 import time
@@ -62,7 +64,34 @@ from ..net.guard import (
     VISITOR_ENV,
     VISITOR_HEADER,
 )
+from ..net.seat_tokens import SEAT_KEY_ENV
 from .common import whole_number
+
+SEAT_SECRET = re.compile(r"^[0-9a-f]{32,64}$")
+"""A browser tab's own secret (``seat=`` in its websocket's query, kept in the tab's
+storage): under it, the door's ``snl join`` keeps the tab's seat token."""
+PARENT_CHECK = 1.0
+"""Seconds between two looks at whether ``snl host`` (the door's parent) still runs."""
+CLOSE_ENDED = 1000
+"""A tab's game ended because its player left: the page says so and offers the seat back."""
+CLOSE_DOOR_STOPS = 1001
+"""The door stops (its host stopped): the page waits for the room and reconnects."""
+CLOSE_FAILED = 4000
+"""The tab's game ended with an error (the room refused it): the page says so."""
+
+
+class HideQueries(logging.Filter):
+    """The access log without query strings: a tab's websocket carries the name, the
+    typed password and the tab's secret in its query (``/ws?...``), none of which may
+    reach a log."""
+
+    QUERY = re.compile(r"\?[^\s\"]*")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = self.QUERY.sub("?...", record.getMessage())
+        record.args = None
+        return True
+
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -205,6 +234,7 @@ def join_command(
     no_animation: bool,
     numbered: bool,
     visitor: str | None = None,
+    seat: str | None = None,
 ) -> str:
     """One browser tab's ``snl join`` (``numbered``: Guest, Guest 2, ... for tabs that
     all have the same name), under the data limit. ``visitor``: the tab's address, for
@@ -223,6 +253,8 @@ def join_command(
         setup.append(f"export {PASSWORD_ENV}={shlex.quote(password)}")
     if visitor is not None:
         setup.append(f"export {VISITOR_ENV}={shlex.quote(visitor)}")
+    if seat is not None:  # the tab's own secret: its seat token is kept under it
+        setup.append(f"export {SEAT_KEY_ENV}={shlex.quote(seat)}")
     return " && ".join([*setup, f"exec {shlex.join(words)}"])
 
 
@@ -455,6 +487,9 @@ def _server_class() -> type[Any]:
             self.quiet = quiet
             self.link_origin = link_origin
             """The origin friends reach this door at (a proxy's, from --allow-origin)."""
+            self.parent_watch: asyncio.Future[None] | None = None
+            self.stopping = False
+            """The door is stopping: its tabs are told to come back (``CLOSE_DOOR_STOPS``)."""
             self.door_key = (os.environ.get(DOOR_KEY_ENV) or None) if room else None
             """``snl host --web``'s door key (its environment): the room then counts each
             visitor as their own address (``net.guard``)."""
@@ -485,6 +520,14 @@ def _server_class() -> type[Any]:
                 app.router.add_get(WEB_ROOM_PATH, self.handle_room)
             return app
 
+        def initialize_logging(self) -> None:
+            super().initialize_logging()
+            logging.getLogger("aiohttp.access").addFilter(HideQueries())
+
+        async def on_shutdown(self, app: web.Application) -> None:
+            self.stopping = True  # the tabs' sockets close with "going away": they come back
+            await super().on_shutdown(app)
+
         def link(self) -> str:
             origin = self.link_origin
             if origin is None:
@@ -496,11 +539,16 @@ def _server_class() -> type[Any]:
 
         async def on_startup(self, app: web.Application) -> None:
             print(self.link(), flush=True)  # the first line: snl host --web reads it
+            if self.door_key is not None:  # snl host --web's own door: it goes with it
+                self.parent_watch = asyncio.ensure_future(_stop_without(os.getppid()))
             if not self.quiet:
                 await super().on_startup(app)
 
         async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
             """Refuse what the module's docstring refuses; clamp the page's sizes."""
+            for name in ("Host", "Origin"):
+                if len(request.headers.getall(name, [])) > 1:
+                    raise web.HTTPBadRequest(text=f"snl serve: one {name} header at most")
             if self.hosts and request.host.lower() not in self.hosts:
                 raise web.HTTPForbidden(text="snl serve: unknown host")
             if request.path == WEB_ROOM_PATH and self.room is not None:
@@ -532,7 +580,9 @@ def _server_class() -> type[Any]:
                 )
             if self.room is not None:
                 code = request.match_info.get("code")
-                if code is not None and code.upper() != self.room.code:
+                if code is None:  # only the room's link (with its code) opens a seat
+                    raise web.HTTPNotFound(text="snl serve: open the room's link (/join/CODE)")
+                if code.upper() != self.room.code:
                     raise web.HTTPNotFound(text="snl serve: no such room here")
                 context = {
                     "font_size": 16,
@@ -610,7 +660,7 @@ def _server_class() -> type[Any]:
                         await websocket.send_str(data)
 
             async def close() -> None:
-                await websocket.close()
+                await websocket.close(code=self._close_code(process))
 
             service = AppService(
                 command,
@@ -620,6 +670,7 @@ def _server_class() -> type[Any]:
                 download_manager=self.download_manager,
                 debug=self.debug,
             )
+            process: Any = None
             await service.start(width, height)
             process = app_process(service)
             # A game that exits by itself (quit, or a crash) closes its tab's socket.
@@ -629,13 +680,21 @@ def _server_class() -> type[Any]:
             finally:
                 watcher.cancel()
                 await self.end_game(service, process)
-                await websocket.close()  # a game ended for being stuck: its tab is told
+                # A game ended for being stuck: its tab is told.
+                await websocket.close(code=self._close_code(process))
             return websocket
 
-        @staticmethod
-        async def _close_when_done(process: Any, websocket: web.WebSocketResponse) -> None:
+        def _close_code(self, process: Any) -> int:
+            """How a tab's socket closes: the door stops (come back), the game ended
+            (its player left) or failed (a refusal: the page says the game ended)."""
+            if self.stopping:
+                return CLOSE_DOOR_STOPS
+            returncode = None if process is None else process.returncode
+            return CLOSE_FAILED if returncode not in (None, 0) else CLOSE_ENDED
+
+        async def _close_when_done(self, process: Any, websocket: web.WebSocketResponse) -> None:
             await process.wait()
-            await websocket.close()
+            await websocket.close(code=self._close_code(process))
 
         async def relay(self, websocket: web.WebSocketResponse, service: Any) -> None:
             """The tab's messages to the game, bounded: a message larger than
@@ -703,8 +762,13 @@ def _server_class() -> type[Any]:
             """A tab of a room's door: ``snl join`` under the name the page asked for."""
             assert self.room is not None
             websocket = web.WebSocketResponse(heartbeat=15)
+            query = request.query
+            seat = query.get("seat", "")
             try:
-                name = check_name(request.query.get("name", ""))
+                if query.get("code", "").upper() != self.room.code:
+                    # Only the room's link (its code) opens a seat, never the bare door.
+                    raise SnlError("open the room's link (with its code) to take a seat")
+                name = check_name(query.get("name", ""))
             except SnlError as error:
                 await websocket.prepare(request)
                 await websocket.close(code=1008, message=str(error).encode()[:120])
@@ -719,7 +783,10 @@ def _server_class() -> type[Any]:
             if password is not None:
                 password = request.query.get("password", "")[:128]
             named = visitor if self.door_key is not None and visitor else None
-            command = join_command(str(self.room), name, password, no_animation, False, named)
+            secret = seat if SEAT_SECRET.match(seat) else None
+            command = join_command(
+                str(self.room), name, password, no_animation, False, named, secret
+            )
             self.sessions += 1  # no await since the check: no other session in between
             self.visitor_tabs[visitor] += 1
             try:
@@ -729,6 +796,14 @@ def _server_class() -> type[Any]:
                 self.visitor_tabs[visitor] -= 1
                 if self.visitor_tabs[visitor] <= 0:
                     del self.visitor_tabs[visitor]
+
+    async def _stop_without(parent: int) -> None:
+        """Stop this door (as Ctrl+C would) once ``parent``, the ``snl host`` that
+        started it, is gone, even killed with -9: a door left behind would keep the port
+        that ``snl host --resume`` opens the room's door on again."""
+        while os.getppid() == parent:
+            await asyncio.sleep(PARENT_CHECK)
+        os.kill(os.getpid(), signal.SIGTERM)
 
     async def _pump(outside: web.WebSocketResponse, inside: Any) -> None:
         """Text frames both ways until either side closes."""

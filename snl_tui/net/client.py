@@ -25,6 +25,7 @@ import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -60,6 +61,16 @@ instead of reconnecting. A seat kept for its player (``seat-kept``) is tried aga
 is free once the host's wait is over."""
 
 
+CHAT_RATE = 20.0
+"""Chat lines a second a client shows at most, on average (the host lets each person
+say one every two seconds)..."""
+CHAT_BURST = 60.0
+"""...and at once."""
+INLINE_FRAME = 2048
+"""Characters of a frame read on the event loop itself (a move, a notice, a chat line);
+a larger one (a state: the whole game) is read in a thread."""
+
+
 @dataclass(frozen=True)
 class Backoff:
     """Reconnection delays: ``first`` seconds, doubling up to ``most``, each +-``jitter``."""
@@ -73,12 +84,38 @@ class Backoff:
         return base * random.uniform(1 - self.jitter, 1 + self.jitter)
 
 
+class EventKind(StrEnum):
+    """What a ``ClientEvent`` is about (a ``str``: ``kind == "move"`` reads as before)."""
+
+    WELCOME = "welcome"
+    """The room took us in (again, after a drop): the whole state came with it."""
+    MOVE = "move"
+    """The host made a move (``turn``)."""
+    SEATS = "seats"
+    """Someone joined, left or came back."""
+    GAME = "game"
+    """A new game began in the same seats."""
+    STATE = "state"
+    """The whole state again (an answer to ``sync``)."""
+    ERROR = "error"
+    """The host refused one of our messages; we stay."""
+    REFUSED = "refused"
+    """The room refused us (``RoomClient.refused`` when for good)."""
+    DISCONNECTED = "disconnected"
+    """The connection dropped: reconnecting."""
+    NOTICE = "notice"
+    """What happened and why (``code``)."""
+    CHAT = "chat"
+    """Someone said something (``name``)."""
+    TIMER = "timer"
+    """The turn clock changed (``RoomClient.turn_deadline``)."""
+
+
 @dataclass(frozen=True)
 class ClientEvent:
     """What just happened, for a listener (the screen)."""
 
-    kind: str
-    """welcome, move, seats, game, state, error, refused, disconnected, notice, chat."""
+    kind: EventKind
     message: str | None = None
     turn: Turn | None = None
     """The move's turn (``move``)."""
@@ -109,9 +146,12 @@ class RoomClient:
         ping_interval: float | None = 10.0,
         ping_timeout: float | None = 10.0,
         door: DoorPass | None = None,
+        on_token: Callable[[str | None], None] | None = None,
     ) -> None:
         """``door``: this client is a browser door's tab (``snl serve --room``), and says
-        whose (sent to a room on this machine only: the key is the host's secret)."""
+        whose (sent to a room on this machine only: the key is the host's secret).
+        ``on_token``: called with each new seat token (None: the room no longer knows
+        the last one), to keep it on disk (``seat_tokens``)."""
         self.address = parse_address(address) if isinstance(address, str) else address
         self.name = name
         self.password = password
@@ -120,6 +160,7 @@ class RoomClient:
         self.host_key = host_key
         """The room's host key (``snl host --name``'s own client): the host's powers."""
         self.listener = listener
+        self.on_token = on_token
         self.backoff = backoff or Backoff()
         self._options: dict[str, Any] = {
             "open_timeout": open_timeout,
@@ -154,6 +195,20 @@ class RoomClient:
         """Why the last connection could not be made, in words ("connection refused")."""
         self.last_refusal: ProtocolError | None = None
         """The room's last refusal, final or not (a name already playing, say)."""
+        self.turn_seat: int | None = None
+        """The seat whose turn clock runs (``--turn-time``), and..."""
+        self.turn_deadline: float | None = None
+        """...when it runs out (``loop.time()``); None: no clock runs."""
+        self.chat_dropped = 0
+        """Chat lines not shown: the host sent more than ``CHAT_RATE`` allows."""
+        self._chat_allowance = float(CHAT_BURST)
+        self._chat_checked = 0.0
+        self.recent: list[ClientEvent] = []
+        """The room's last notices and chat lines from before this client joined (its
+        first welcome): a screen shows them first, as a rejoining one has them."""
+        self.welcomes = 0
+        """Welcomes so far: the first one's ``recent`` lines are shown, a rejoin's not
+        (its screen has them already)."""
         self.resyncs = 0
         """How many times the client found its game out of step with the host's (or a
         frame garbled) and asked for the whole state again."""
@@ -203,7 +258,7 @@ class RoomClient:
             if self._closing or self.refused is not None:
                 break
             attempt = 0 if welcomed else attempt + 1
-            self._emit(ClientEvent("disconnected", "reconnecting..."))
+            self._emit(ClientEvent(EventKind.DISCONNECTED, "reconnecting..."))
             await self._notify()
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
@@ -321,8 +376,12 @@ class RoomClient:
     async def _receive(self, websocket: ClientConnection, frame: str | bytes) -> None:
         try:
             # Decoding (the whole game, for a state) runs in a thread: a host's frame can
-            # never hold up the screen's keys, Ctrl+Q included.
-            message = await asyncio.to_thread(read_server_frame, frame)
+            # never hold up the screen's keys, Ctrl+Q included. A small frame (a move, a
+            # chat line: microseconds to read) is read here, without the thread's hop.
+            if len(frame) <= INLINE_FRAME:
+                message = read_server_frame(frame)
+            else:
+                message = await asyncio.to_thread(read_server_frame, frame)
             in_step = self._apply(message)
         except ProtocolError as problem:
             self.last_error = shown_text(str(problem))
@@ -340,39 +399,64 @@ class RoomClient:
             self.role, self.seat = message["role"], message["seat"]
             if message["token"] is not None:
                 self.token = message["token"]
+                if self.on_token is not None:
+                    self.on_token(self.token)
             notice = message["notice"]
             self.notice = None if notice is None else shown_text(notice)
             self._drive_seats()
-            self._emit(ClientEvent("welcome", self.notice))
+            self.welcomes += 1
+            self._emit(ClientEvent(EventKind.WELCOME, self.notice))
+            if self.welcomes == 1:  # what was said before this client came
+                self.recent = [_said(earlier) for earlier in message.get("recent", [])]
+        elif kind == "timer":
+            seconds, seat = message["seconds"], message["seat"]
+            self.turn_seat = seat if seconds is not None else None
+            self.turn_deadline = None if seconds is None else _now() + seconds
+            self._emit(ClientEvent(EventKind.TIMER))
         elif kind in ("state", "game"):
             self._load(message["state"])
-            self._emit(ClientEvent(kind))
+            self._emit(ClientEvent(EventKind(kind)))
         elif kind == "seats":
             self.seats = message["seats"]
             self.watchers = message["watchers"]
             self.seats_heard = _now()
             self.status = _status(message["status"])
-            self._emit(ClientEvent("seats"))
-        elif kind == "notice":
-            notice = shown_text(message["message"])
-            self._emit(ClientEvent("notice", notice, code=shown_text(message["code"])))
-        elif kind == "chat":
-            # Checked by the host, escaped here anyway: the host may be anyone's.
-            self._emit(
-                ClientEvent(
-                    "chat",
-                    shown_text(message["text"]),
-                    code="reaction" if message["reaction"] else None,
-                    name=shown_text(message["name"]),
-                )
-            )
+            self._emit(ClientEvent(EventKind.SEATS))
+        elif kind in ("notice", "chat"):
+            if kind == "chat" and not self._may_show_chat():
+                return True  # a flood: dropped here, before any screen's queue
+            self._emit(_said(message))
         elif kind == "move":
             return self._move(message)
         elif kind == "error":
             self.last_error = shown_text(message["message"])
-            self._emit(ClientEvent("error", self.last_error, code=shown_text(message["code"])))
+            self._emit(
+                ClientEvent(EventKind.ERROR, self.last_error, code=shown_text(message["code"]))
+            )
         elif kind == "refused":
             self._refused(shown_text(message["code"]), shown_text(message["message"]))
+        return True
+
+    def _may_show_chat(self) -> bool:
+        """One more chat line for the screen under ``CHAT_RATE`` (a token bucket): an
+        honest room stays far below it, a hostile host's flood cannot fill the screen's
+        queue (and slow its quitting). The first line dropped says so."""
+        now = _now()
+        allowance = min(CHAT_BURST, self._chat_allowance + (now - self._chat_checked) * CHAT_RATE)
+        self._chat_checked = now
+        if allowance < 1:
+            self._chat_allowance = allowance
+            self.chat_dropped += 1
+            if self.chat_dropped == 1:
+                self._emit(
+                    ClientEvent(
+                        EventKind.NOTICE,
+                        "The host sends chat lines faster than anyone reads: some are not shown.",
+                        code="chat-flood",
+                    )
+                )
+            return False
+        self._chat_allowance = allowance - 1
         return True
 
     def _load(self, state: RoomState) -> None:
@@ -406,17 +490,19 @@ class RoomClient:
         except SnlError:
             return False
         self.status = _status(message["status"])
-        self._emit(ClientEvent("move", turn=outcome.turn))
+        self._emit(ClientEvent(EventKind.MOVE, turn=outcome.turn))
         return True
 
     def _refused(self, code: str, message: str) -> None:
         self.last_refusal = ProtocolError(code, message)
+        if code in ("wrong-token", "seat-given-away") and self.on_token is not None:
+            self.on_token(None)  # the token on disk opens nothing any more
         if code == "wrong-token":
             self.token = None  # the host forgot it (restarted): rejoin by name
         elif code in FINAL_REFUSALS:
             self.refused = ProtocolError(code, message)
         self.notice = message
-        self._emit(ClientEvent("refused", message))
+        self._emit(ClientEvent(EventKind.REFUSED, message))
 
     def _emit(self, event: ClientEvent) -> None:
         if self.listener is not None:
@@ -425,6 +511,21 @@ class RoomClient:
     async def _notify(self) -> None:
         async with self._changed:
             self._changed.notify_all()
+
+
+def _said(message: dict[str, Any]) -> ClientEvent:
+    """A ``notice`` or ``chat`` message as an event, its texts escaped (checked by the
+    host, escaped here anyway: the host may be anyone's)."""
+    if message["type"] == "notice":
+        return ClientEvent(
+            EventKind.NOTICE, shown_text(message["message"]), code=shown_text(message["code"])
+        )
+    return ClientEvent(
+        EventKind.CHAT,
+        shown_text(message["text"]),
+        code="reaction" if message["reaction"] else None,
+        name=shown_text(message["name"]),
+    )
 
 
 def _failure_text(error: BaseException) -> str:
@@ -456,4 +557,4 @@ def _status(value: str) -> str:
     return value
 
 
-__all__ = ["Backoff", "ClientEvent", "RoomClient"]
+__all__ = ["Backoff", "ClientEvent", "EventKind", "RoomClient"]

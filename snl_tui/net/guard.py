@@ -9,7 +9,9 @@ loopback too, as ``snl serve`` checks it: a page whose name was re-pointed at 12
 
 ``PasswordGuard`` counts wrong passwords per address: a few tries are free, then each
 try must wait twice as long as the last, then the address is locked out for a while;
-a right password clears its count. The refusals say so in words (``refusal``).
+a right password clears its count. The refusals say so in words (``refusal``). A room
+counts its wrong passwords too (``room_guard``), so that many addresses guessing together
+are slowed down as one. The room keeps its password as a salted hash (``Secret``).
 
 A browser door (``snl serve --room``, started by ``snl host --web``) reaches the room from
 this machine for every visitor: its tabs' ``snl join`` processes and the websockets it
@@ -24,6 +26,7 @@ the peer's own address, so a remote client cannot claim another address.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import math
@@ -139,6 +142,10 @@ class PasswordGuard:
     """...and this many wrong ones lock the address out..."""
     lockout: float = 300.0
     """...for this many seconds (also how long a quiet address's count is kept)."""
+    most_wait: float = math.inf
+    """The longest wait between two tries (a room's own count: slow, never locked)."""
+    who: str = "your address"
+    """Whose tries are counted, in the refusals' words."""
     clock: Callable[[], float] = time.monotonic
     most_addresses: int = 10_000
     """Addresses remembered at most (the oldest counts are forgotten first)."""
@@ -152,13 +159,11 @@ class PasswordGuard:
         now = self.clock()
         if tries.wrong >= self.lock_after:
             left = tries.last + self.lockout - now
-            return (
-                f"too many wrong passwords from your address: locked out for {_seconds(left)} more"
-            )
-        wait = self.first_wait * 2.0 ** (tries.wrong - self.free_tries)
+            return f"too many wrong passwords from {self.who}: locked out for {_seconds(left)} more"
+        wait = min(self.most_wait, self.first_wait * 2.0 ** min(tries.wrong - self.free_tries, 60))
         left = tries.last + wait - now
         if left > 0:
-            return f"too many wrong passwords from your address: try again in {_seconds(left)}"
+            return f"too many wrong passwords from {self.who}: try again in {_seconds(left)}"
         return None
 
     def failed(self, address: str) -> None:
@@ -184,6 +189,61 @@ class PasswordGuard:
         return tries
 
 
+def room_guard(clock: Callable[[], float] = time.monotonic) -> PasswordGuard:
+    """The count of wrong passwords for a whole room, whatever the addresses they come
+    from (many addresses guessing together): a few free, then one try every
+    ``most_wait`` seconds at most, never locked (the room's friends still get in)."""
+    return PasswordGuard(
+        free_tries=20,
+        first_wait=1.0,
+        most_wait=30.0,
+        lock_after=2**31,
+        lockout=3600.0,
+        who="everyone",
+        clock=clock,
+    )
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A room's password as the room keeps and saves it: a salted hash, never the text."""
+
+    salt: str
+    digest: str
+
+    ITERATIONS = 20_000
+
+    @classmethod
+    def of(cls, password: str) -> Secret:
+        salt = secrets.token_hex(16)
+        return cls(salt, cls._hash(salt, password))
+
+    @classmethod
+    def _hash(cls, salt: str, password: str) -> str:
+        data = password.encode("utf-8", "surrogatepass")
+        return hashlib.pbkdf2_hmac("sha256", data, bytes.fromhex(salt), cls.ITERATIONS).hex()
+
+    def matches(self, given: str) -> bool:
+        return hmac.compare_digest(self._hash(self.salt, given), self.digest)
+
+    def to_json(self) -> dict[str, str]:
+        return {"salt": self.salt, "sha256": self.digest}
+
+    @classmethod
+    def from_json(cls, data: object) -> Secret:
+        """ValueError when ``data`` is not what ``to_json`` wrote."""
+        if not isinstance(data, dict) or set(data) != {"salt", "sha256"}:
+            raise ValueError("the password's hash is damaged")
+        salt, digest = data["salt"], data["sha256"]
+        if not (isinstance(salt, str) and isinstance(digest, str)) or len(digest) != 64:
+            raise ValueError("the password's hash is damaged")
+        try:
+            bytes.fromhex(salt + digest)
+        except ValueError:
+            raise ValueError("the password's hash is damaged") from None
+        return cls(salt, digest)
+
+
 def _seconds(seconds: float) -> str:
     return plural(max(1, math.ceil(seconds)), "second")
 
@@ -195,8 +255,10 @@ __all__ = [
     "VISITOR_ENV",
     "DoorPass",
     "PasswordGuard",
+    "Secret",
     "counted_address",
     "door_refusal",
     "host_names",
     "new_door_key",
+    "room_guard",
 ]

@@ -12,8 +12,9 @@ A session
 =========
 
 client -> ``join`` {version, room, name, password?, token?, spectate?} (the first frame)
-server -> ``welcome`` {role, seat, token, notice, state} or ``refused`` {code, message}
-          and a close: a wrong room, password or seat token, a name in use
+server -> ``welcome`` {role, seat, token, notice, state, recent?} or ``refused`` {code,
+          message} and a close: a wrong room, password or seat token, a name in use
+          (``recent``: the room's last notices and chat lines, as frames)
 client -> ``roll`` {token}    the seat's own roll; the server draws the die
 client -> ``again`` {token}   a new game in the same seats, once the game is over
 client -> ``sync`` {}         the whole state again
@@ -35,6 +36,8 @@ server -> ``error`` {code, message}             a refused message; the connectio
 server -> ``notice`` {code, message}            what happened and why (a turn skipped, a
           seat handed to the computer, a timer ran out, a new game begun by someone)
 server -> ``chat`` {name, text, reaction}       someone said something (text checked)
+server -> ``timer`` {seat, seconds}             the seat to move has this many seconds to
+          roll (``--turn-time``); null: no clock runs
 
 A ``state`` is {status, seats, watchers, session}: the status (``waiting`` for people,
 ``playing``, ``over``), the seats ({name, kind, taken, connected, away, standin,
@@ -63,7 +66,7 @@ from ..core.errors import SnlError
 from ..core.session import GameSession, game_seed
 from ..core.text import escape_controls, is_unsafe_char, quote, safe_line
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_FRAME = 64 * 1024
 """Bytes in one client frame at most (the server's websocket refuses bigger ones)."""
 MAX_SERVER_FRAME = 1024 * 1024
@@ -83,6 +86,8 @@ MAX_TOKEN = 64
 MAX_CHAT = 200
 """Characters in one chat line at most."""
 MAX_WATCHERS = 64
+MAX_RECENT = 20
+"""The last notices and chat lines a room keeps for someone who joins (in ``welcome``)."""
 REACTIONS = ("gg", "nice", "ouch", "wow", "hurry")
 """Quick reactions: each is shown as the words in ``REACTION_TEXT``."""
 REACTION_TEXT = {
@@ -166,6 +171,11 @@ SERVER_MESSAGES: dict[str, dict[str, Field]] = {
         "notice": Field((str, type(None)), limit=500),
         "room": Field(str, limit=16),
         "state": Field(dict),
+        "recent": Field(list, required=False),
+    },
+    "timer": {
+        "seat": Field((int, type(None)), limit=100),
+        "seconds": Field((int, type(None)), limit=10**6),
     },
     "refused": {"code": Field(str, limit=40), "message": Field(str, limit=500)},
     "move": {
@@ -345,6 +355,22 @@ def read_watchers(items: Any) -> tuple[str, ...]:
     return tuple(escape_controls(name) for name in items)
 
 
+def read_recent(items: Any) -> list[dict[str, Any]]:
+    """A welcome's ``recent`` lines: ``notice`` and ``chat`` frames, each checked as if
+    it came on its own; ProtocolError otherwise."""
+    if not isinstance(items, list) or len(items) > MAX_RECENT:
+        raise ProtocolError("bad-state", f"recent lines must be a list of {MAX_RECENT} at most")
+    recent = []
+    for item in items:
+        if not isinstance(item, str):
+            raise ProtocolError("bad-state", "a recent line must be a frame")
+        message = decode_server(item)
+        if message["type"] not in ("notice", "chat"):
+            raise ProtocolError("bad-state", "a recent line is a notice or a chat line")
+        recent.append(message)
+    return recent
+
+
 def read_server_frame(frame: str | bytes) -> dict[str, Any]:
     """A server's frame decoded and checked whole, the slow part of a client's work (run
     it off the screen's thread): its ``state`` is read into a ``RoomState`` and its
@@ -352,6 +378,8 @@ def read_server_frame(frame: str | bytes) -> dict[str, Any]:
     message = decode_server(frame)
     if "state" in message:
         message["state"] = read_state(message["state"])
+    if message["type"] == "welcome":
+        message["recent"] = read_recent(message.get("recent", []))
     if message["type"] == "seats":
         message["seats"] = read_seats(message["seats"])
         message["watchers"] = read_watchers(message["watchers"])
@@ -445,10 +473,25 @@ def shown_text(text: str) -> str:
     return safe_line(text, MAX_SHOWN)
 
 
+def is_invisible(char: str) -> bool:
+    """A format, zero-width or tag character (Unicode category Cf: U+200B, U+2060, U+FEFF,
+    U+200E/F, the tags U+E0000-U+E007F...): it shows as nothing, so ``B\u200bob`` would
+    read as Bob. Names refuse them, chat lines lose them."""
+    return unicodedata.category(char) == "Cf" or 0xE0000 <= ord(char) <= 0xE007F
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFKC, case-folded, spaces collapsed, so that
+    "Ann" in full-width letters, "ANN" and "ann" are one person's name at a table."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join(unicodedata.normalize("NFKC", folded).split())
+
+
 def check_chat(text: str) -> str:
-    """A chat line, stripped; ProtocolError with the reason otherwise (the server checks,
-    and every screen escapes what it shows anyway)."""
-    text = " ".join(text.split())
+    """A chat line, stripped, without invisible characters (``is_invisible``);
+    ProtocolError with the reason otherwise (the server checks, and every screen escapes
+    what it shows anyway)."""
+    text = " ".join("".join(char for char in text if not is_invisible(char)).split())
     if not text:
         raise ProtocolError("bad-chat", "an empty chat line")
     if any(is_unsafe_char(char) or unicodedata.category(char) == "Cs" for char in text):
@@ -458,11 +501,17 @@ def check_chat(text: str) -> str:
 
 def check_name(name: str) -> str:
     """A person's name for a seat, stripped; ProtocolError with the reason otherwise."""
-    name = name.strip()
+    name = " ".join(name.split())
     if not name:
         raise ProtocolError("bad-name", "a name is needed to join")
     if any(is_unsafe_char(char) or unicodedata.category(char) == "Cs" for char in name):
         raise ProtocolError("bad-name", "a name cannot contain control characters")
+    if any(is_invisible(char) for char in name):
+        raise ProtocolError(
+            "bad-name", "a name cannot contain invisible (zero-width or format) characters"
+        )
+    if not name_key(name):
+        raise ProtocolError("bad-name", "a name is needed to join")
     if "," in name:
         raise ProtocolError("bad-name", "a name cannot contain a comma")
     if Player.parse(name).computer:
@@ -557,6 +606,7 @@ __all__ = [
     "MAX_FRAME",
     "MAX_HISTORY",
     "MAX_NAME",
+    "MAX_RECENT",
     "MAX_ROOM_SQUARES",
     "MAX_SERVER_FRAME",
     "MAX_STRIKES",
@@ -575,6 +625,8 @@ __all__ = [
     "decode_client",
     "decode_server",
     "encode",
+    "is_invisible",
+    "name_key",
     "normal_code",
     "parse_address",
     "public_session",

@@ -1,40 +1,20 @@
 """The room server behind ``snl host``: rooms of one shared game each, over websockets.
 
-The host holds the one true game (a ``GameSession``): it rolls every die with the
-session's seeded RNG, makes a move only for the seat whose turn it is
-(``GameSession.move_for``), plays the computer seats, and saves the game after every move
-in its store (``GameSaver``), so ``snl games`` lists it, ``snl replay`` shows it and
-``snl host --resume ID`` reopens the room.
-
-Seats. A room's seats are its players in turn order. A ``cpu`` seat is the computer's;
-each other seat waits for a person. People take the free seats in the order they join
-(someone joining with the name of a free seat takes that one), and the game begins when
-every seat is taken: the first seat moves first. Taking a seat hands out a secret token
-(a new one each time); every ``roll`` must carry it. Coming back takes the same seat with
-the token (even while the old connection still looks alive: it is closed). By name alone,
-a seat whose holder has a token is taken only once it has been free for ``keep_seat``
-seconds (``snl host --keep-seat``), or at once after the host handed it over
-(``Room.hand_over``); the holder's token then stops working and, coming back, they are
-told why. When the seats are full, newcomers watch.
+The host holds the one true game of each room (``net.room``: the seats, the timers, the
+host's powers, the chat): it rolls every die with the session's seeded RNG, makes a move
+only for the seat whose turn it is, plays the computer seats, and saves the game after
+every move in its store from a writer thread (``room_saving``), so ``snl games`` lists it,
+``snl replay`` shows it and ``snl host --resume ID`` reopens the room with every option
+(``saved_room``).
 
 The door (``net.guard``). Before a handshake completes, a web page from a foreign
-``Origin`` and, on loopback, a ``Host`` that is not a loopback name are refused (403),
-and an address holding ``Limits.per_address`` connections is turned away (503), so one
-peer cannot fill the server. Wrong passwords are counted per address
-(``PasswordGuard``): slowed down, then locked out, and the refusal says so. The host's
-own browser door (``door_key``) names each visitor, and its connections count as theirs.
-
-The host's powers. The host's own client joins with the room's secret ``host_key`` and
-may then skip the turn of the seat to move, hand a seat to the computer (and back), remove
-a person (the computer plays their seat to the end; their token is void and their name
-cannot take it back) and mute someone's chat. ``Timers`` does the first two by itself:
-``turn_time`` rolls for (or skips) a seat that does not roll in time, ``away_after`` hands
-a seat whose person has been gone that long to the computer until they come back. Every
-one of these is a ``notice`` to everyone, saying what happened and why.
-
-Chat. ``chat`` and ``react`` lines go to everyone in the room with the sender's name;
-they are checked (``check_chat``: one line, no control characters, ``MAX_CHAT`` at most)
-and limited by their own, slower token bucket (``Limits.chat_rate``).
+``Origin`` and, on loopback, a ``Host`` that is not a loopback name are refused (403), a
+request with two of these headers is a 400, and an address holding
+``Limits.per_address`` connections is turned away (503), so one peer cannot fill the
+server. Wrong passwords are counted per address and per room (``PasswordGuard``,
+``guard.room_guard``): slowed down, then locked out, and the refusal says so. The
+room's host key, or a seat's live token, stands for the password. The host's own browser
+door (``door_key``) names each visitor, and its connections count as theirs.
 
 Hostile clients. Every frame is checked by ``protocol.decode_client``; a bad one gets an
 ``error`` reply, and ``MAX_STRIKES`` of them (or flooding past the rate limit) close the
@@ -50,865 +30,59 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
-import math
 import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from ..core.engine import Player
 from ..core.errors import SnlError
-from ..core.seats import Driver, TurnError
 from ..core.session import GameSession, GameSettings
 from ..core.store.saving import GameSaver
-from ..core.text import plural, quote
 from .guard import (
     DOOR_KEY_HEADER,
     VISITOR_HEADER,
     PasswordGuard,
+    Secret,
     counted_address,
     door_refusal,
     host_names,
+    room_guard,
 )
+from .limits import Limits, Refusal, check_board_size, error, peer_address
 from .protocol import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
     CODE_ALPHABET,
     CODE_LENGTH,
-    HAND_TO,
     HOST_MESSAGES,
     MAX_FRAME,
-    MAX_HISTORY,
-    MAX_ROOM_SQUARES,
     MAX_STRIKES,
-    MAX_WATCHERS,
     PROTOCOL_VERSION,
     REACTION_TEXT,
     REACTIONS,
     TIME_OUT_ACTIONS,
     ProtocolError,
-    SeatInfo,
-    check_chat,
     check_name,
     decode_client,
     encode,
     normal_code,
-    state_json,
 )
+from .room import CPU_DELAY, KEEP_SEAT, Connection, Room, SeatState, Timers, token_hash
+from .room_saving import SaveWriter
+from .saved_room import SavedOptions, read_saved_room, saved_options
 
 if TYPE_CHECKING:
     from ..core.store.games import SavedGame, Store
 
 TOO_MANY = "too many connections from your address"
-KEEP_SEAT = 120.0
-"""Seconds a dropped player's seat is kept for their token before anyone may take it by
-name: long enough to come back after a network drop or a restarted terminal."""
-GIVEN_AWAY_KEPT = 32
-"""Seats given away whose old holders a room remembers, to tell them why on their return."""
-CPU_DELAY = 0.8
-"""Seconds a computer seat waits before rolling: long enough to follow the moves."""
 Log = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one connection may cost the server."""
-
-    max_connections: int = 512
-    per_address: int = 16
-    """Connections one address may hold at once: far below ``max_connections`` and
-    ``spectators_per_room``, so one peer cannot fill the server or a room's slots (and
-    enough for a household behind one router, or ``snl serve --room``'s tabs)."""
-    spectators_per_room: int = 32
-    rate: float = 20.0
-    """Messages per second a connection may send, on average (a person's client sends
-    one roll per turn: far less)..."""
-    burst: int = 40
-    """...and at once."""
-    chat_rate: float = 0.5
-    """Chat lines and reactions per second, on average..."""
-    chat_burst: int = 5
-    """...and at once: more is refused (and counts as a bad message)."""
-    send_queue: int = 256
-    """Messages waiting for a slow reader before it is dropped."""
-    send_timeout: float = 10.0
-    """Seconds one message may take to leave before the reader is dropped."""
-    join_timeout: float = 10.0
-    open_timeout: float = 5.0
-    ping_interval: float | None = 10.0
-    ping_timeout: float | None = 10.0
-    close_timeout: float = 2.0
-
-
-@dataclass(frozen=True)
-class Timers:
-    """What the room does by itself about slow or absent players (``snl host`` options)."""
-
-    turn_time: float | None = None
-    """Seconds a person has to roll before ``on_time_out`` happens (None: no limit)."""
-    on_time_out: str = "roll"
-    """'roll': the host rolls for them; 'skip': their turn is passed."""
-    away_after: float | None = None
-    """Seconds a person may be gone before the computer plays their seat (None: never)."""
-
-    def __post_init__(self) -> None:
-        if self.on_time_out not in TIME_OUT_ACTIONS:
-            raise SnlError(f"a late turn is rolled for or skipped, not {self.on_time_out!r}")
-        for value in (self.turn_time, self.away_after):
-            if value is not None and not value > 0:
-                raise SnlError("a time limit must be more than 0 seconds")
-
-
-class Refusal(Exception):
-    """A join refused: sent as ``refused`` and the connection is closed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def peer_address(websocket: ServerConnection) -> str:
-    """The address a connection comes from (its IP, without the port)."""
-    remote = getattr(websocket, "remote_address", None)  # None once the socket is gone
-    if isinstance(remote, tuple) and remote:
-        return str(remote[0])
-    return str(remote)
-
-
-def token_hash(token: str) -> str:
-    """What a room keeps (and saves) of a seat token: never the token itself."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-# -- one connection -------------------------------------------------------------------------
-
-
-_CLOSE = object()
-"""The sender's last item: close the websocket after what is queued before it."""
-
-
-class Connection:
-    """One client: its websocket, its own send queue and where it sits."""
-
-    def __init__(
-        self, websocket: ServerConnection, limits: Limits, address: str | None = None
-    ) -> None:
-        self.websocket = websocket
-        self.limits = limits
-        self.queue: asyncio.Queue[object] = asyncio.Queue(limits.send_queue + 1)
-        self.room: Room | None = None
-        self.seat: int | None = None
-        self.name = ""
-        self.is_host = False
-        """Joined with the room's host key: may skip, hand over, remove and mute."""
-        self.strikes = 0
-        self.closing = False
-        self.address = peer_address(websocket) if address is None else address
-        """Where the connection counts as coming from (a browser door's visitor)."""
-        self._allowance = float(limits.burst)
-        self._checked = time.monotonic()
-        self._chat_allowance = float(limits.chat_burst)
-        self._chat_checked = self._checked
-        self._close: tuple[int, str] = (CLOSE_POLICY, "")
-
-    def send(self, frame: str) -> None:
-        """Queue one frame; a reader too far behind is dropped (never waited for)."""
-        if self.closing:
-            return
-        if self.queue.qsize() >= self.limits.send_queue:
-            self.abort()
-            return
-        self.queue.put_nowait(frame)
-
-    def close(self, code: int, reason: str) -> None:
-        """Close after the frames already queued (a refusal is read before the close)."""
-        if self.closing:
-            return
-        self.closing = True
-        self._close = (code, reason)
-        self.queue.put_nowait(_CLOSE)
-
-    def abort(self) -> None:
-        """Drop the connection now (a slow or stuck reader)."""
-        self.closing = True
-        self.websocket.transport.abort()
-
-    def allowed(self) -> bool:
-        """One more message under the rate limit (a token bucket)."""
-        now = time.monotonic()
-        self._allowance = min(
-            float(self.limits.burst), self._allowance + (now - self._checked) * self.limits.rate
-        )
-        self._checked = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
-
-    def may_chat(self) -> bool:
-        """One more chat line under the chat limit (its own, slower token bucket)."""
-        now = time.monotonic()
-        limits = self.limits
-        self._chat_allowance = min(
-            float(limits.chat_burst),
-            self._chat_allowance + (now - self._chat_checked) * limits.chat_rate,
-        )
-        self._chat_checked = now
-        if self._chat_allowance < 1:
-            return False
-        self._chat_allowance -= 1
-        return True
-
-    async def run_sender(self) -> None:
-        """Send the queued frames in order, each within the send timeout."""
-        websocket = self.websocket
-        try:
-            while True:
-                item = await self.queue.get()
-                if item is _CLOSE:
-                    code, reason = self._close
-                    await websocket.close(code, reason)
-                    return
-                assert isinstance(item, str)
-                async with asyncio.timeout(self.limits.send_timeout):
-                    await websocket.send(item)
-        except TimeoutError:
-            self.abort()
-        except ConnectionClosed:
-            self.closing = True
-
-
-# -- rooms ----------------------------------------------------------------------------------
-
-
-@dataclass
-class SeatState:
-    """A seat as the host knows it, token hash included."""
-
-    name: str
-    computer: bool
-    taken: bool
-    token_sha256: str | None = None
-    connection: Connection | None = field(default=None, repr=False)
-    standin: bool = False
-    """The computer plays this person's seat (the host handed it over, or they have been
-    away longer than ``Timers.away_after``) until they come back."""
-    removed: bool = False
-    """The host removed its person: the computer plays it to the end of the game."""
-    free_since: float | None = None
-    """When its person's connection went (the server's clock); None while connected."""
-
-    def info(self, now: float) -> SeatInfo:
-        kind = "computer" if self.computer else "person"
-        connected = self.computer or self.connection is not None
-        away = None
-        if not connected and self.taken and self.free_since is not None:
-            away = int(max(0.0, now - self.free_since))
-        return SeatInfo(
-            self.name,
-            kind,
-            self.taken or self.computer,
-            connected,
-            away,
-            standin=self.standin,
-            removed=self.removed,
-        )
-
-    @property
-    def played_by_computer(self) -> bool:
-        return self.computer or self.standin or self.removed
-
-
-class Room:
-    """One shared game: its seats, the people connected and its saver."""
-
-    def __init__(
-        self,
-        server: RoomServer,
-        code: str,
-        session: GameSession,
-        seats: list[SeatState],
-        password: str | None,
-        saver: GameSaver,
-        timers: Timers | None = None,
-        host_name: str | None = None,
-    ) -> None:
-        self.server = server
-        self.code = code
-        self.session = session
-        self.seats = seats
-        self.password = password
-        self.saver = saver
-        self.timers = timers or Timers()
-        self.host_name = host_name
-        """The name the host plays under (saved, so ``--resume`` seats the host again)."""
-        self.host_key = secrets.token_urlsafe(18)
-        """What the host's own client joins with to have the host's powers (never sent)."""
-        self.muted: set[str] = set()
-        """Names (case-folded) whose chat the host silenced."""
-        self.spectators: set[Connection] = set()
-        self._computer_turn: asyncio.TimerHandle | None = None
-        self._turn_timer: asyncio.TimerHandle | None = None
-        self._away_timers: dict[int, asyncio.TimerHandle] = {}
-        self._given_away: dict[str, str] = {}
-        """Token hashes that no longer hold a seat -> what to tell their holder."""
-        now = server.clock()
-        for seat in seats:  # a resumed room: its people are away from now on
-            if seat.taken and not seat.computer and seat.connection is None:
-                seat.free_since = now
-
-    # -- what everyone sees
-
-    @property
-    def status(self) -> str:
-        if self.session.game.over:
-            return "over"
-        if any(not seat.taken for seat in self.seats):
-            return "waiting"
-        return "playing"
-
-    def seat_infos(self) -> list[SeatInfo]:
-        now = self.server.clock()
-        return [seat.info(now) for seat in self.seats]
-
-    def watchers(self) -> list[str]:
-        return sorted((c.name for c in self.spectators), key=str.casefold)[:MAX_WATCHERS]
-
-    def state(self) -> dict[str, Any]:
-        return state_json(self.status, self.seat_infos(), self.session, self.watchers())
-
-    def connections(self) -> list[Connection]:
-        seated = [seat.connection for seat in self.seats if seat.connection is not None]
-        return [*seated, *self.spectators]
-
-    def broadcast(self, frame: str) -> None:
-        """The same frame to everyone in the room, encoded once."""
-        for connection in self.connections():
-            connection.send(frame)
-
-    def _seats_changed(self) -> None:
-        seats = [seat.to_json() for seat in self.seat_infos()]
-        self.broadcast(encode("seats", status=self.status, seats=seats, watchers=self.watchers()))
-
-    def notice(self, code: str, message: str) -> None:
-        """Tell everyone in the room what happened and why (and the host's log)."""
-        self.broadcast(encode("notice", code=code, message=message))
-        self.server.say(f"{self.code}: {message}")
-
-    # -- joining
-
-    def admit(self, connection: Connection, name: str, token: str | None, spectate: bool) -> None:
-        """Seat or seat back a person, or let them watch; Refusal says why not."""
-        if token is not None:
-            index = self._seat_of_token(token)
-            if index is None:
-                told = self._given_away.get(token_hash(token))
-                if told is not None:
-                    raise Refusal("seat-given-away", told)
-                raise Refusal("wrong-token", f"that seat token is not valid in room {self.code}")
-            self._sit(connection, index, "You are back in your seat.")
-            return
-        if not spectate:
-            index = next(
-                (i for i, seat in enumerate(self.seats) if seat.name.casefold() == name.casefold()),
-                None,
-            )
-            if index is not None:
-                seat = self.seats[index]
-                if seat.computer:
-                    raise Refusal("name-taken", f"{name} is a computer seat: choose another name")
-                if seat.removed:
-                    raise Refusal("removed", f"the host removed {seat.name} from this game")
-                if seat.taken and seat.connection is not None:
-                    raise Refusal(
-                        "name-taken",
-                        f"{seat.name} is already playing in this room: choose another name",
-                    )
-                if seat.taken:
-                    self._take_back(connection, index)
-                    return
-                self._take(connection, index, name)
-                return
-            free = next((i for i, seat in enumerate(self.seats) if not seat.taken), None)
-            if free is not None:
-                self._take(connection, free, name)
-                return
-        if len(self.spectators) >= self.server.limits.spectators_per_room:
-            raise Refusal("room-full", "the seats are taken and too many people are watching")
-        connection.room, connection.seat, connection.name = self, None, name
-        self.spectators.add(connection)
-        notice = "You are watching." if spectate else "Every seat is taken: you are watching."
-        connection.send(self._welcome("spectator", None, None, notice))
-        self._seats_changed()
-        self.server.say(f"{self.code}: {name} watches")
-
-    def _take_back(self, connection: Connection, index: int) -> None:
-        """Someone comes back by name alone to a seat whose person is away: only a seat
-        nobody holds a token for, or one free for ``keep_seat`` seconds (its holder's
-        token stops working and they will be told)."""
-        seat = self.seats[index]
-        if seat.token_sha256 is not None:
-            now = self.server.clock()
-            free_for = now - (now if seat.free_since is None else seat.free_since)
-            left = self.server.keep_seat - free_for
-            if left > 0:
-                wait = plural(math.ceil(left), "more second")
-                raise Refusal(
-                    "seat-kept",
-                    f"{seat.name}'s seat is kept for its player for {wait} (they come back "
-                    "with their token): wait, choose another name or watch",
-                )
-            self._give_away(
-                seat.token_sha256,
-                f"your seat ({seat.name}) was taken by name after it was free for "
-                f"{plural(math.floor(free_for), 'second')}",
-            )
-        self._sit(connection, index, f"Welcome back, {seat.name}.")
-
-    def hand_over(self, index: int) -> None:
-        """The host gives seat ``index`` up: anyone may take it by its name at once. Its
-        holder's token stops working; a holder still here is told and disconnected."""
-        seat = self.seats[index]
-        if seat.computer or not seat.taken:
-            raise SnlError(f"seat {index + 1} has no person to hand over")
-        if seat.token_sha256 is not None:
-            self._give_away(seat.token_sha256, f"the host handed your seat ({seat.name}) over")
-        seat.token_sha256 = None
-        holder = seat.connection
-        if holder is not None:
-            seat.connection, seat.free_since = None, self.server.clock()
-            holder.room, holder.seat = None, None
-            message = f"the host handed your seat ({seat.name}) over"
-            holder.send(encode("refused", code="seat-given-away", message=message))
-            holder.close(CLOSE_POLICY, message)
-            self._seats_changed()
-        self.server.say(f"{self.code}: {seat.name}'s seat is handed over")
-        self._save()  # a resumed room must not give the old token its seat back
-
-    def _give_away(self, digest: str, told: str) -> None:
-        if len(self._given_away) >= GIVEN_AWAY_KEPT:
-            del self._given_away[next(iter(self._given_away))]
-        self._given_away[digest] = told
-
-    def _seat_of_token(self, token: str) -> int | None:
-        digest = token_hash(token)
-        for index, seat in enumerate(self.seats):
-            if seat.token_sha256 is not None and hmac.compare_digest(seat.token_sha256, digest):
-                return index
-        return None
-
-    def _take(self, connection: Connection, index: int, name: str) -> None:
-        """A person takes a free seat under their own name (before the game begins)."""
-        seat = self.seats[index]
-        seat.name, seat.taken = name, True
-        session = self.session
-        players = tuple(
-            Player(s.name, s.computer) if i == index else p
-            for i, (s, p) in enumerate(zip(self.seats, session.settings.players, strict=True))
-        )
-        self.session = GameSession(
-            session.settings.with_changes(players=players),
-            base_seed=session.base_seed,
-            game_index=session.game_index,
-            remote_seats=session.remote_seats,
-        )
-        # Everyone already here plays on with the new name in the game (the move log, the
-        # status line): the whole state, not only the seats.
-        for other in self.connections():
-            if other is not connection:
-                other.send(encode("state", state=self.state()))
-        self._sit(connection, index, f"You sit in seat {index + 1}.")
-
-    def _sit(self, connection: Connection, index: int, notice: str) -> None:
-        seat = self.seats[index]
-        before = seat.connection
-        if before is not None and before is not connection:
-            before.seat = None
-            before.room = None
-            before.close(CLOSE_POLICY, "your seat was taken back from another connection")
-        token = secrets.token_urlsafe(18)
-        seat.token_sha256 = token_hash(token)
-        seat.connection, seat.free_since = connection, None
-        away = self._away_timers.pop(index, None)
-        if away is not None:
-            away.cancel()
-        connection.room, connection.seat, connection.name = self, index, seat.name
-        connection.send(self._welcome("player", index, token, notice))
-        came_back = seat.standin and not seat.removed
-        seat.standin = seat.removed
-        # The new token is saved at once, not with the next move: a host killed before
-        # that move and --resumed must know it (the old one no longer holds the seat).
-        self._save()
-        self._seats_changed()
-        self.server.say(f"{self.code}: {seat.name} sits in seat {index + 1}")
-        if came_back:
-            self.notice("back", f"{seat.name} is back and plays their own seat again.")
-        self._next_turn()
-
-    def _welcome(self, role: str, seat: int | None, token: str | None, notice: str) -> str:
-        return encode(
-            "welcome",
-            role=role,
-            seat=seat,
-            token=token,
-            notice=notice,
-            room=self.code,
-            state=self.state(),
-        )
-
-    def leave(self, connection: Connection) -> None:
-        watcher = connection in self.spectators
-        self.spectators.discard(connection)
-        index = connection.seat
-        connection.room, connection.seat = None, None
-        if index is not None and self.seats[index].connection is connection:
-            seat = self.seats[index]
-            seat.connection = None
-            seat.free_since = self.server.clock()
-            self._seats_changed()
-            self.server.say(f"{self.code}: {seat.name} left (the seat is kept)")
-            self._arm_away_timer(index)
-        elif watcher:
-            self._seats_changed()
-
-    # -- playing
-
-    def roll(self, connection: Connection, token: str) -> None:
-        """The connection's seat rolls, when it is that seat's turn."""
-        index = self._own_seat(connection, token)
-        if index is None:
-            return
-        waiting = sum(not seat.taken for seat in self.seats)
-        if waiting:
-            connection.send(error("waiting", f"Waiting for {waiting} more to join."))
-            return
-        if self.seats[index].played_by_computer:
-            connection.send(error("not-your-turn", "The computer is playing this seat."))
-            return
-        if len(self.session.game.history) >= MAX_HISTORY:
-            connection.send(
-                error(
-                    "too-long",
-                    f"This game has reached {MAX_HISTORY} rolls, "
-                    "the most a room plays: it cannot go on.",
-                )
-            )
-            return
-        try:
-            self.session.move_for(index)
-        except TurnError as refused:
-            connection.send(error("not-your-turn", str(refused)))
-            return
-        self._moved()
-
-    def again(self, connection: Connection, token: str) -> None:
-        """A new game in the same seats, once this one is over."""
-        if self._own_seat(connection, token) is None:
-            return
-        if not self.session.game.over and len(self.session.game.history) < MAX_HISTORY:
-            connection.send(error("not-over", "The game is not over yet."))
-            return
-        self.session.new_game()
-        self.broadcast(encode("game", state=self.state()))
-        # After the game: a screen shows the notice in the new game's log.
-        self.notice("new-game", f"{connection.name} started a new game in the same seats.")
-        self._next_turn()
-
-    def _own_seat(self, connection: Connection, token: str) -> int | None:
-        index = connection.seat
-        if index is None:
-            connection.send(error("not-seated", "Only a seated player can do that."))
-            return None
-        digest = self.seats[index].token_sha256
-        if digest is None or not hmac.compare_digest(digest, token_hash(token)):
-            self.server.strike(connection, "wrong-token", "That is not your seat's token.")
-            return None
-        return index
-
-    def _moved(self) -> None:
-        session = self.session
-        game = session.game
-        turn = game.history[-1]
-        self._save()
-        self.broadcast(
-            encode(
-                "move",
-                index=len(game.history) - 1,
-                seat=turn.player,
-                die=turn.move.die,
-                status=self.status,
-            )
-        )
-        if game.winner is not None:
-            self.server.say(f"{self.code}: {game.players[game.winner].name} wins")
-        self._next_turn()
-
-    def _save(self) -> None:
-        saver = self.saver
-        first = saver.game_id is None
-        game_id = saver.moved(self.session, {"room": self.saved_room()})
-        if first and game_id is not None:
-            self.server.say(f"{self.code}: saved as game {game_id}")
-        notice = saver.notice()
-        if notice is not None:
-            self.server.say(f"{self.code}: {notice}")
-
-    def saved_room(self) -> dict[str, Any]:
-        """What ``--resume`` needs beside the session: the code, the seats, the host."""
-        return {
-            "code": self.code,
-            "host": self.host_name,
-            "seats": [
-                {
-                    "taken": s.taken,
-                    "token_sha256": s.token_sha256,
-                    "standin": s.standin,
-                    "removed": s.removed,
-                }
-                for s in self.seats
-            ],
-        }
-
-    # -- whose turn, and who plays it
-
-    def _computer_plays(self, seat: int) -> bool:
-        return self.session.driver(seat) is Driver.COMPUTER or self.seats[seat].played_by_computer
-
-    def _next_turn(self) -> None:
-        """After anything that may change whose turn it is or who plays it: the computer's
-        roll after a pause, or the person's turn timer."""
-        self._computer_next()
-        self._arm_turn_timer()
-
-    def _computer_next(self) -> None:
-        """Let the computer roll after a pause when its seat (or a seat it stands in
-        for) is to move."""
-        if self._computer_turn is not None or self.status != "playing":
-            return
-        seat = self.session.seat_to_move
-        if seat is None or not self._computer_plays(seat):
-            return
-        loop = asyncio.get_running_loop()
-        self._computer_turn = loop.call_later(self.server.cpu_delay, self._computer_moves)
-
-    def _computer_moves(self) -> None:
-        self._computer_turn = None
-        seat = self.session.seat_to_move
-        if seat is None or self.status != "playing" or not self._computer_plays(seat):
-            return
-        if len(self.session.game.history) >= MAX_HISTORY:
-            return  # the longest game a room plays: clients would refuse a longer one
-        self.session.move_for(seat)
-        self._moved()
-
-    def _arm_turn_timer(self) -> None:
-        """A person to move has ``Timers.turn_time`` seconds to roll."""
-        if self._turn_timer is not None:
-            self._turn_timer.cancel()
-            self._turn_timer = None
-        limit = self.timers.turn_time
-        seat = self.session.seat_to_move
-        if limit is None or seat is None or self.status != "playing":
-            return
-        if self._computer_plays(seat):
-            return
-        moves = len(self.session.game.history)
-        loop = asyncio.get_running_loop()
-        self._turn_timer = loop.call_later(limit, self._time_out, seat, moves)
-
-    def _time_out(self, seat: int, moves: int) -> None:
-        self._turn_timer = None
-        session = self.session
-        if session.seat_to_move != seat or len(session.game.history) != moves:
-            return  # the turn was played meanwhile
-        if self.status != "playing" or self._computer_plays(seat):
-            return
-        name, limit = self.seats[seat].name, _seconds(self.timers.turn_time)
-        if self.timers.on_time_out == "skip":
-            self.notice("timed-out", f"{name} did not roll within {limit}: the turn is skipped.")
-            session.skip_for(seat)
-        else:
-            self.notice("timed-out", f"{name} did not roll within {limit}: the host rolls.")
-            session.move_for(seat)
-        self._moved()
-
-    def _arm_away_timer(self, index: int) -> None:
-        limit = self.timers.away_after
-        seat = self.seats[index]
-        if limit is None or seat.played_by_computer:
-            return
-        loop = asyncio.get_running_loop()
-        self._away_timers[index] = loop.call_later(limit, self._away_too_long, index)
-
-    def _away_too_long(self, index: int) -> None:
-        self._away_timers.pop(index, None)
-        seat = self.seats[index]
-        if seat.connection is not None or seat.played_by_computer:
-            return
-        seat.standin = True
-        self._seats_changed()
-        limit = _seconds(self.timers.away_after)
-        self.notice(
-            "computer",
-            f"{seat.name} has been away {limit}: the computer plays for them until they come back.",
-        )
-        self._next_turn()
-
-    # -- the host's powers
-
-    def host_action(self, connection: Connection, message: dict[str, Any]) -> None:
-        """``skip``, ``hand``, ``kick`` or ``mute`` from the host's client (checked)."""
-        kind = message["type"]
-        if not connection.is_host:
-            self.server.strike(connection, "host-only", f"Only the host can {kind}.")
-            return
-        if kind == "mute":
-            self._mute(connection, message["name"], message["muted"])
-            return
-        index = message["seat"]
-        if index >= len(self.seats):
-            connection.send(error("no-seat", f"There is no seat {index + 1}."))
-            return
-        seat = self.seats[index]
-        if seat.computer:
-            connection.send(error("computer-seat", f"{seat.name} is the computer's seat."))
-            return
-        if kind == "skip":
-            self._skip(connection, index)
-        elif kind == "hand":
-            self._hand(connection, index, message["to"])
-        else:
-            self._kick(connection, index)
-
-    def _skip(self, connection: Connection, index: int) -> None:
-        seat = self.seats[index]
-        if self.status != "playing":
-            connection.send(error("not-playing", "There is no turn to skip now."))
-            return
-        try:
-            self.session.skip_for(index)
-        except TurnError as refused:
-            connection.send(error("not-their-turn", str(refused)))
-            return
-        why = "is away" if seat.connection is None else "was taking too long"
-        self.notice("skipped", f"The host skipped {seat.name}'s turn ({seat.name} {why}).")
-        self._moved()
-
-    def _hand(self, connection: Connection, index: int, to: str) -> None:
-        seat = self.seats[index]
-        if to not in HAND_TO:
-            connection.send(error("bad-hand", "A seat goes to the computer, its person or anyone."))
-            return
-        if seat.removed:
-            connection.send(error("removed", f"{seat.name} was removed from this game."))
-            return
-        if not seat.taken:
-            connection.send(error("free-seat", f"Nobody has taken {seat.name}'s seat yet."))
-            return
-        if to == "anyone":
-            if seat.connection is connection:
-                connection.send(error("own-seat", "The host keeps their own seat."))
-                return
-            self.hand_over(index)
-            self.notice(
-                "handed-over",
-                f"The host handed {seat.name}'s seat over: whoever joins as {seat.name} takes it.",
-            )
-            return
-        if (to == "computer") == seat.standin:
-            already = "plays" if seat.standin else "does not play"
-            connection.send(error("no-change", f"The computer {already} {seat.name}'s seat."))
-            return
-        seat.standin = to == "computer"
-        self._seats_changed()
-        if seat.standin:
-            self.notice("computer", f"The host handed {seat.name}'s seat to the computer.")
-        elif seat.connection is None:
-            self.notice("person", f"{seat.name}'s seat waits for {seat.name} again.")
-            self._arm_away_timer(index)
-        else:
-            self.notice("person", f"{seat.name} plays their own seat again.")
-        self._next_turn()
-
-    def _kick(self, connection: Connection, index: int) -> None:
-        seat = self.seats[index]
-        if seat.removed:
-            connection.send(error("removed", f"{seat.name} was removed already."))
-            return
-        if seat.connection is connection:
-            connection.send(error("own-seat", "The host cannot remove their own seat."))
-            return
-        gone = seat.connection
-        seat.removed, seat.standin, seat.taken = True, True, True
-        seat.token_sha256, seat.connection, seat.free_since = None, None, None
-        if gone is not None:
-            gone.seat, gone.room = None, None
-            gone.send(encode("refused", code="removed", message="the host removed you"))
-            gone.close(CLOSE_POLICY, "the host removed you from the game")
-        self._seats_changed()
-        self.notice(
-            "removed", f"The host removed {seat.name}: the computer plays the seat to the end."
-        )
-        self._next_turn()
-
-    def _mute(self, connection: Connection, name: str, muted: bool) -> None:
-        key = name.strip().casefold()
-        known = {c.name.casefold() for c in self.connections()} | {
-            s.name.casefold() for s in self.seats
-        }
-        if key not in known:
-            connection.send(error("no-one", f"Nobody is called {quote(name)} here."))
-            return
-        if muted:
-            self.muted.add(key)
-            self.notice("muted", f"The host muted {name.strip()}.")
-        else:
-            self.muted.discard(key)
-            self.notice("unmuted", f"The host let {name.strip()} chat again.")
-
-    # -- chat
-
-    def chat(self, connection: Connection, text: str, *, reaction: bool = False) -> None:
-        if connection.name.casefold() in self.muted:
-            connection.send(error("muted", "The host muted you: your chat is not sent."))
-            return
-        if not connection.may_chat():
-            self.server.strike(connection, "chat-flood", "Too many chat lines: slow down.")
-            return
-        try:
-            line = text if reaction else check_chat(text)
-        except ProtocolError as problem:
-            connection.send(error(problem.code, str(problem)))
-            return
-        self.broadcast(encode("chat", name=connection.name, text=line, reaction=reaction))
-
-    def stop(self) -> None:
-        for handle in (self._computer_turn, self._turn_timer, *self._away_timers.values()):
-            if handle is not None:
-                handle.cancel()
-        self._computer_turn = self._turn_timer = None
-        self._away_timers.clear()
-
-
-def error(code: str, message: str) -> str:
-    return encode("error", code=code, message=message)
-
-
-def _seconds(value: float | None) -> str:
-    seconds = round(value or 0)
-    if seconds < 120:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    return f"{seconds // 60} minutes"
 
 
 # -- the server -----------------------------------------------------------------------------
@@ -945,8 +119,12 @@ class RoomServer:
         self.connections: set[Connection] = set()
         self.origins = frozenset(origin.strip().lower() for origin in origins)
         self.guard = guard or PasswordGuard()
+        self.room_guards: dict[str, PasswordGuard] = {}
+        """Wrong passwords per room (``guard.room_guard``), beside ``guard``'s per address."""
         self._hosts: frozenset[str] | None = None
         self._per_address: Counter[str] = Counter()
+        self.writer = SaveWriter()
+        """Writes the rooms' saves in a thread of its own (``room_saving``)."""
         self._log = log
         self._server: Server | None = None
 
@@ -970,57 +148,36 @@ class RoomServer:
             raise SnlError("a room plays classic mode: the host rolls every die")
         if all(player.computer for player in settings.players):
             raise SnlError("a room needs at least one seat for a person")
-        _check_board_size(settings.board.rows, settings.board.cols)
+        check_board_size(settings.board.rows, settings.board.cols)
         seats = [SeatState(p.name, p.computer, taken=p.computer) for p in settings.players]
         remote = frozenset(i for i, p in enumerate(settings.players) if not p.computer)
         session = GameSession(settings, remote_seats=remote)
-        room = self._add(code, session, seats, password, GameSaver(self.store))
+        secret = Secret.of(password) if password else None
+        room = self._add(code, session, seats, secret, GameSaver(self.store))
         room.timers, room.host_name = timers or Timers(), host_name
         return room
 
     def resume_room(
-        self, saved: SavedGame, *, password: str | None = None, timers: Timers | None = None
+        self,
+        saved: SavedGame,
+        *,
+        password: str | None = None,
+        timers: Timers | None = None,
+        keep_seat: float | None = None,
     ) -> Room:
-        """Reopen a saved room's game with its code and seats (``snl host --resume``)."""
-        if saved.status != "playing":
-            raise SnlError(
-                f"game {saved.id} is {saved.status_text}: 'snl replay {saved.id}' shows it"
-            )
-        room: Any = saved.data.get("room")
-        try:
-            code = normal_code(room["code"])
-            stored = room["seats"]
-            session = GameSession.from_dict(saved.data)
-            _check_board_size(session.board.rows, session.board.cols)
-            players = session.settings.players
-            if session.mode != "classic" or len(stored) != len(players):
-                raise SnlError("its seats do not match its players")
-            seats = [
-                SeatState(
-                    p.name,
-                    p.computer,
-                    _flag(s["taken"]) or p.computer,
-                    _digest(s),
-                    standin=_flag(s.get("standin", False)),
-                    removed=_flag(s.get("removed", False)),
-                )
-                for p, s in zip(players, stored, strict=True)
-            ]
-            host_name = room.get("host")
-            if host_name is not None and not isinstance(host_name, str):
-                raise SnlError("the host's name is damaged")
-        except (TypeError, KeyError, AttributeError) as problem:
-            raise SnlError(
-                f"game {saved.id} is not a room's game ('snl resume {saved.id}' continues it)"
-                if room is None
-                else f"game {saved.id}: the room cannot be read back ({problem})"
-            ) from None
-        except SnlError as problem:
-            raise SnlError(f"game {saved.id}: the room cannot be read back ({problem})") from None
+        """Reopen a saved room's game with its code, seats and options (``snl host
+        --resume``): ``password``, ``timers`` and ``keep_seat``, when given, replace the
+        saved ones (``saved_room.saved_options`` reads those)."""
+        back = read_saved_room(saved)
+        options = back.options
         saver = GameSaver(self.store)
-        saver.resumed(session, saved.id)
-        reopened = self._add(code, session, seats, password, saver)
-        reopened.timers, reopened.host_name = timers or Timers(), host_name
+        saver.resumed(back.session, saved.id)
+        secret = Secret.of(password) if password else options.password
+        reopened = self._add(back.code, back.session, back.seats, secret, saver)
+        reopened.timers, reopened.host_name = timers or options.timers, back.host_name
+        reopened.keep_seat = options.keep_seat if keep_seat is None else keep_seat
+        reopened.muted = set(options.muted)
+        reopened.options = dict(options.extra)
         return reopened
 
     def _add(
@@ -1028,12 +185,12 @@ class RoomServer:
         code: str | None,
         session: GameSession,
         seats: list[SeatState],
-        password: str | None,
+        password: Secret | None,
         saver: GameSaver,
     ) -> Room:
         if code is None or code in self.rooms or not _valid_code(code):
             code = self._new_code()
-        room = Room(self, code, session, seats, password or None, saver)
+        room = Room(self, code, session, seats, password, saver)
         self.rooms[code] = room
         return room
 
@@ -1065,13 +222,20 @@ class RoomServer:
         )
         bound = int(self._server.sockets[0].getsockname()[1])
         self._hosts = host_names(host, bound)
+        for room in self.rooms.values():  # a resumed room's absent people
+            room.arm_away_timers()
         return bound
 
     def _door(self, websocket: ServerConnection, request: Request) -> Response | None:
         """Before the handshake: a foreign web page, a wrong Host on loopback, or an
         address holding too many connections gets an HTTP error with the reason."""
         headers = request.headers
-        reason = door_refusal(headers.get("Origin"), headers.get("Host"), self._hosts, self.origins)
+        for name in ("Host", "Origin", DOOR_KEY_HEADER, VISITOR_HEADER):
+            if len(headers.get_all(name)) > 1:
+                self.say(f"refused a connection: more than one {name} header")
+                return websocket.respond(HTTPStatus.BAD_REQUEST, f"one {name} header at most\n")
+        origin, host = headers.get("Origin"), headers.get("Host")
+        reason = door_refusal(origin, host, self._hosts, self.origins)
         if reason is not None:
             self.say(f"refused a connection: {reason}")
             return websocket.respond(HTTPStatus.FORBIDDEN, reason + "\n")
@@ -1091,13 +255,19 @@ class RoomServer:
         return counted_address(peer, key[0], visitor[0], self.door_key)
 
     async def stop(self) -> None:
-        """Close every connection (1001, the host stopped) and stop listening."""
+        """Close every connection (1001, the host stopped), stop listening, and write
+        the saves still queued."""
         for room in self.rooms.values():
             room.stop()
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
+        await self.saved()
+
+    async def saved(self) -> None:
+        """Wait until every save asked for so far is written (``SaveWriter``)."""
+        await self.writer.written()
 
     async def _handle(self, websocket: ServerConnection) -> None:
         if len(self.connections) >= self.limits.max_connections:
@@ -1121,7 +291,9 @@ class RoomServer:
             if self._per_address[address] <= 0:
                 del self._per_address[address]
             if connection.room is not None:
-                connection.room.leave(connection)
+                # A close frame from the client: it quit; none: the connection was lost.
+                quit = websocket.close_code in (1000, 1001)
+                connection.room.leave(connection, quit=quit)
             if not sender.done():
                 sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -1157,15 +329,20 @@ class RoomServer:
             room = self.rooms.get(code)
             if room is None:
                 raise Refusal("no-room", f"there is no room {code} on this server")
-            if room.password is not None and "password" not in message:
-                raise Refusal("password-needed", "this room needs a password (--password)")
-            if room.password is not None:
-                self._check_password(connection, room.password, message.get("password", ""))
             host_key = message.get("host")
             if host_key is not None and not hmac.compare_digest(
                 _utf8(room.host_key), _utf8(host_key)
             ):
                 raise Refusal("wrong-host-key", "that is not this room's host key")
+            # The host's own client holds the host key: the room is theirs, password or not
+            # (a resumed room keeps only the password's hash). A seat's live token was
+            # handed out after the password: it proves it (a restarted client, a tab).
+            token = message.get("token")
+            proven = host_key is not None or (token is not None and room.holds(token))
+            if room.password is not None and not proven:
+                if "password" not in message:
+                    raise Refusal("password-needed", "this room needs a password (--password)")
+                self._check_password(connection, room, message["password"])
             name = check_name(message["name"])
             connection.is_host = host_key is not None
             room.admit(connection, name, message.get("token"), message.get("spectate", False))
@@ -1174,15 +351,19 @@ class RoomServer:
         except Refusal as refusal:
             self._refuse(connection, refusal.code, refusal.message)
 
-    def _check_password(self, connection: Connection, password: str, given: str) -> None:
+    def _check_password(self, connection: Connection, room: Room, given: str) -> None:
         """Refusal unless ``given`` is the room's password, and not too soon after
-        wrong ones from the same address (``PasswordGuard``)."""
+        wrong ones from the same address, or to the same room from anywhere
+        (``PasswordGuard``, ``guard.room_guard``)."""
         guard, address = self.guard, connection.address
-        wait = guard.refusal(address)
+        per_room = self.room_guards.setdefault(room.code, room_guard(guard.clock))
+        wait = guard.refusal(address) or per_room.refusal(room.code)
         if wait is not None:
             raise Refusal("too-many-tries", wait)
-        if not hmac.compare_digest(_utf8(password), _utf8(given)):
+        assert room.password is not None
+        if not room.password.matches(given):
             guard.failed(address)
+            per_room.failed(room.code)
             self.say(f"a wrong password from {address}")
             raise Refusal("wrong-password", "wrong password for this room")
         guard.succeeded(address)
@@ -1242,38 +423,21 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")  # JSON can carry a lone surrogate
 
 
-def _check_board_size(rows: int, cols: int) -> None:
-    if rows * cols > MAX_ROOM_SQUARES:
-        raise SnlError(
-            f"a room plays boards of up to {MAX_ROOM_SQUARES} squares (100 x 100), "
-            f"not {rows} x {cols}"
-        )
-
-
 def _valid_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(char in CODE_ALPHABET for char in code)
-
-
-def _flag(value: object) -> bool:
-    if type(value) is not bool:
-        raise SnlError("a seat's 'taken' must be true or false")
-    return value
-
-
-def _digest(seat: Any) -> str | None:
-    value = seat.get("token_sha256")
-    if value is not None and (not isinstance(value, str) or len(value) != 64):
-        raise SnlError("a seat's token hash is damaged")
-    return value
 
 
 __all__ = [
     "CPU_DELAY",
     "KEEP_SEAT",
     "TIME_OUT_ACTIONS",
+    "Connection",
     "Limits",
     "Room",
     "RoomServer",
+    "SavedOptions",
+    "SeatState",
     "Timers",
+    "saved_options",
     "token_hash",
 ]

@@ -38,6 +38,7 @@ ROOM_COMMANDS = (
     "help",
     "quit",
 )
+YES = ("y", "yes")
 WATCHING_COMMANDS = ("where", "board", "hint", "odds", "route", "say", "chat", "help", "quit")
 HOST_COMMANDS = ("skip", "computer", "person", "hand", "kick", "mute", "unmute")
 """The host's powers (``snl host --name``'s own seat), as the room screen's ``x`` offers
@@ -53,7 +54,7 @@ def seat_changes(
     before: tuple[SeatInfo, ...], after: tuple[SeatInfo, ...], away: set[int]
 ) -> list[str]:
     """What changed between two lists of seats, in words: who took a seat, who left, who
-    lost the connection and came back (``away``: the seats said to be away, kept up to
+    came back (``away``: the seats said to be away, kept up to
     date here, so a seat taken a moment before its connection counts is not "back").
     Seats of the computer say nothing (they never come and go)."""
     lines = []
@@ -75,8 +76,7 @@ def seat_changes(
             away.discard(index)
             lines.append(f"{words.plain_name(old.name)} left seat {index + 1}; it is free.")
         elif seat.taken and old is not None and old.connected and not seat.connected:
-            away.add(index)
-            lines.append(f"{who} lost the connection.")
+            away.add(index)  # the room's notice says whether they quit or lost the connection
         elif seat.taken and seat.connected and index in away:
             away.discard(index)
             if not old or not old.standin:  # else the room's notice says they are back
@@ -102,6 +102,10 @@ class PlainRoom:
         """Nobody reads our lines any more (standard output was closed)."""
         self.stopped = asyncio.Event()
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self.quitting = False
+        """``quit`` was typed once: the next ``quit`` (or yes) leaves, anything else stays."""
+        self._ten_left: asyncio.TimerHandle | None = None
+        """Says "10 seconds left" to the player to move (``--turn-time``)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -152,6 +156,8 @@ class PlainRoom:
             self.say(event.message)
             if client.refused is not None:
                 self.stopped.set()
+        elif event.kind == "timer":
+            self.tell_clock()
         elif event.kind == "disconnected" and not self.lost:
             self.lost = True
             self.say(f"Connection to the room lost: reconnecting to {client.address}.")
@@ -187,6 +193,8 @@ class PlainRoom:
             self.say(f"You are {me}, seat {client.seat + 1} of {len(session.game.players)}.")
         if notice:
             self.say(notice)
+        for earlier in client.recent:  # said before we came, as a rejoin would have it
+            self.tell_event(earlier)
         self.say(self.seats_line())
         if self.join_line:
             self.say(f"Others join with: {self.join_line}")
@@ -194,6 +202,25 @@ class PlainRoom:
             self.say(words.positions_line(session.game))
         self.say("Type help for the commands.")
         self.your_turn(others=True)
+        self.tell_clock()  # its timer came with the welcome, before anyone listened
+
+    def tell_clock(self) -> None:
+        """The turn clock (``--turn-time``) in words: when the turn starts, and again at
+        10 seconds left."""
+        client, session = self.client, self.client.session
+        if self._ten_left is not None:
+            self._ten_left.cancel()
+            self._ten_left = None
+        seat, deadline = client.turn_seat, client.turn_deadline
+        if seat is None or deadline is None or session is None:
+            return
+        loop = asyncio.get_running_loop()
+        left = deadline - loop.time()
+        mine = seat == client.seat
+        who = "You have" if mine else f"{words.plain_name(session.game.players[seat].name)} has"
+        self.say(f"{who} {plural(max(0, round(left)), 'second')} to roll.")
+        if left > 10.5:
+            self._ten_left = loop.call_later(left - 10, self.say, f"{who} 10 seconds left.")
 
     def seats_line(self) -> str:
         parts = []
@@ -258,6 +285,8 @@ class PlainRoom:
                     return EXIT_OK
         finally:
             stop.cancel()
+            if self._ten_left is not None:
+                self._ten_left.cancel()
             self.client.listener = None
 
     def _read_lines(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -276,14 +305,22 @@ class PlainRoom:
         client, session = self.client, self.client.session
         typed = read_line(line, self.names)
         command = typed.command
+        if command == "quit" or (self.quitting and line.strip().casefold() in YES):
+            if self.quitting or client.seat is None:
+                return False
+            self.quitting = True
+            if client.is_host:
+                self.say("Quit? This closes the room for everyone. Type quit again to quit.")
+            else:
+                self.say("Leave the room? Your seat is kept. Type quit again to leave.")
+            return True
+        self.quitting = False
         if command is None or command == DIE:
             if typed.typed:
                 self.say(unknown_line(typed, self.names))
             else:
                 self.say("You are watching: nothing to roll. Type help for the commands.")
             return True
-        if command == "quit":
-            return False
         if command == "help":
             if typed.rest.strip().casefold() == "all":
                 for text in describe_commands(self.names):

@@ -36,9 +36,10 @@ from textual.app import App
 from textual.binding import Binding
 from textual.driver import Driver
 from textual.message import Message
+from textual.widget import Widget
 
 from ..commands import keys_of
-from ..core.engine import Player, Turn
+from ..core.engine import PASS, Player, Turn
 from ..core.session import GameSession, GameSettings
 from ..core.text import escape_controls
 from ..messages import SettingChanged, TurnPlayed
@@ -46,6 +47,8 @@ from ..net.client import ClientEvent, RoomClient
 from ..widgets.board import BoardView
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
+from ..widgets.turn_clock import TurnClock
+from .confirm import ConfirmScreen
 from .game import GameScreen
 from .room_dialogs import ChatDialog, HostDialog, HostOrder, Said, host_orders
 from .winner import GameOverScreen
@@ -137,6 +140,8 @@ class RoomScreen(GameScreen):
         the moves shown before it, the line). A full state (a reconnect, a resync)
         rebuilds the log from the moves; these go back in between them."""
         client.listener = self._heard
+        for earlier in client.recent:  # said before we came: the log opens with them
+            self._write_note(earlier, quiet=True)
 
     def _heard(self, event: ClientEvent) -> None:
         # Called in the client's task (the same event loop): hand it to the message loop.
@@ -175,6 +180,9 @@ class RoomScreen(GameScreen):
             return
         elif event.kind == "disconnected":
             self.rolling = False
+        elif event.kind == "timer":
+            self._show_clock()
+            return
         elif event.kind in ("notice", "chat") and event.message:
             self._write_note(event)
             if event.kind == "notice" and event.code == "new-game":
@@ -184,15 +192,16 @@ class RoomScreen(GameScreen):
         if self.panels_mounted and not self.busy:
             self._show_state()
 
-    def _write_note(self, event: ClientEvent) -> None:
+    def _write_note(self, event: ClientEvent, *, quiet: bool = False) -> None:
         """A chat line or what happened, in the move log between the moves (escaped:
-        it came from the network)."""
+        it came from the network); ``quiet``: no toast (said before we came)."""
         if event.kind == "chat":
             said = f"* {event.name} {event.message}" if event.code == "reaction" else None
             text = said or f"<{event.name}> {event.message}"
         else:
             text = f"-- {event.message}"
-            self.notify(escape_controls(event.message or ""), markup=False)
+            if not quiet:
+                self.notify(escape_controls(event.message or ""), markup=False)
         text = escape_controls(text)
         if self.panels_mounted:
             log = self.query_one(MoveLog)
@@ -347,7 +356,42 @@ class RoomScreen(GameScreen):
             self.run_worker(self.client.again(), group="room")
 
     def action_quit(self) -> None:
-        self.app.exit(return_code=0)
+        """Leave the room, once asked (a ``q`` by mistake costs nothing): the seat is
+        kept, and ``snl join`` again takes it back at once. The host's own screen says
+        that leaving closes the room."""
+        if self.client.is_host:
+            question = "Quit? This closes the room for everyone (snl host --resume reopens it)."
+        elif self.client.seat is not None:
+            question = "Leave the room? Your seat is kept: snl join again takes it back."
+        else:
+            question = "Stop watching this room?"
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.exit(return_code=0)
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+    def _side_panels(self) -> list[Widget]:
+        panels = super()._side_panels()
+        clock = TurnClock(id="turn-clock")
+        return [*panels[:2], clock, *panels[2:]]
+
+    def _show_clock(self) -> None:
+        """The seconds left for the player to move (``--turn-time``), on every screen."""
+        if not self.panels_mounted:
+            return
+        client, clock = self.client, self.query_one(TurnClock)
+        seat, deadline = client.turn_seat, client.turn_deadline
+        players = self.session.game.players
+        if seat is None or deadline is None or seat >= len(players):
+            clock.show(None, "", False)
+            return
+        clock.show(max(0.0, deadline - self.app_time()), players[seat].name, seat == client.seat)
+
+    def _show_die(self, value: int | None) -> None:
+        # A skipped turn (the host's x, or --late skip) rolled no die: none is shown.
+        super()._show_die(None if value == PASS else value)
 
     # -- what it shows -------------------------------------------------------------------
 
@@ -389,6 +433,7 @@ class RoomScreen(GameScreen):
 
     def _show_state(self) -> None:
         super()._show_state()
+        self._show_clock()
         watchers = self.client.watchers
         footer = f"watching: {', '.join(watchers)}" if watchers else ""
         self.query_one(PlayersPanel).show_footer(footer)

@@ -236,7 +236,9 @@ def room_host(tmp_path: Path) -> Iterator[str]:
 
 
 def test_browser_tabs_join_a_room(browser: Any, serve: Callable[..., str], room_host: str) -> None:
-    url = serve("--room", room_host, "--no-animation")
+    # Only the room's link opens a seat (the door's bare address is a 404).
+    code = room_host.rsplit("/", 1)[1]
+    url = serve("--room", room_host, "--no-animation").rstrip("/") + f"/join/{code}"
     first = open_game(browser, url, 1280, 800)
     second = open_game(browser, url, 1280, 800)
     try:

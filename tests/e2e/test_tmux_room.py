@@ -194,8 +194,16 @@ def test_the_host_plays_in_its_own_terminal(room: Room) -> None:
     wait_until(lambda: my_turn(host), TIMEOUT, "Hana's turn", session=host)
     tmux("send-keys", "-t", host, "r")
     wait_until(lambda: "Hana rolled" in screen(bob), TIMEOUT, "Hana's move", session=bob)
-    # The host leaves: the room closes; Bob's screen keeps trying to find it.
+    # The host leaves (q asks first: it closes the room for everyone); Bob's screen keeps
+    # trying to find it.
     tmux("send-keys", "-t", host, "q")
+    wait_until(
+        lambda: "closes the room for everyone" in screen(host),
+        TIMEOUT,
+        "the question",
+        session=host,
+    )
+    tmux("send-keys", "-t", host, "y")
     wait_until(
         lambda: "the room is closed" in screen(host), TIMEOUT, "the room closed", session=host
     )

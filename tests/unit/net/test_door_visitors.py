@@ -276,14 +276,15 @@ async def test_one_visitor_runs_at_most_half_the_doors_games(
     ``--max-sessions`` of them, so the other half stays for everyone else."""
     from ..test_serve_bounds import GAME
 
-    aiohttp, _, door_port = door_and_room
+    aiohttp, server, door_port = door_and_room
+    (room,) = server.rooms.values()
     script = tmp_path / "game.py"
     script.write_text(GAME)
     stand_in = f"exec {sys.executable} {script} {tmp_path / 'pid'} echo"
     told: list[str | None] = []
 
     def join_command(*arguments: Any) -> str:
-        told.append(arguments[-1])  # the visitor the tab's process would be told
+        told.append(arguments[5])  # the visitor the tab's process would be told
         return stand_in
 
     monkeypatch.setattr(serve, "join_command", join_command)
@@ -291,7 +292,7 @@ async def test_one_visitor_runs_at_most_half_the_doors_games(
         aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
         for source in ("127.0.0.2", "127.0.0.3")
     )
-    url = f"http://127.0.0.1:{door_port}/ws?name=Ann"
+    url = f"http://127.0.0.1:{door_port}/ws?name=Ann&code={room.code}"
     origin = {"Origin": f"http://127.0.0.1:{door_port}"}
 
     async def tab(session: Any) -> Any:
@@ -353,7 +354,9 @@ def test_the_password_and_the_door_key_are_on_no_command_line(tmp_path: Path) ->
         assert "serve" in command_line and "--room" in command_line
         assert "sesame" not in command_line and "--password" not in command_line
         environment = Path(f"/proc/{door}/environ").read_bytes().decode().split("\0")
-        assert f"{PASSWORD_ENV}=sesame" in environment  # the host's, not the one it had
+        # The door is told that the room has a password (it asks each tab), never which.
+        assert f"{PASSWORD_ENV}=" in environment
+        assert not any("sesame" in line for line in environment)
         assert any(line.startswith(f"{DOOR_KEY_ENV}=") for line in environment)
         page = ""
         while not page:  # the door says its link as it starts, a moment before it listens
@@ -416,3 +419,59 @@ def test_a_host_stopped_as_soon_as_it_speaks_closes_its_door() -> None:
         for door in doors:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(door, 9)
+
+
+async def test_only_the_rooms_link_opens_a_seat_at_the_door(door_and_room: Any) -> None:
+    """The bare door (``/``) and a tab's socket without the room's code take no seat."""
+    aiohttp, server, door_port = door_and_room
+    (room,) = server.rooms.values()
+    origin = {"Origin": f"http://127.0.0.1:{door_port}"}
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"http://127.0.0.1:{door_port}/") as answer:
+            assert answer.status == 404 and "room's link" in await answer.text()
+        async with session.get(f"http://127.0.0.1:{door_port}/join/{room.code}") as answer:
+            assert answer.status == 200
+        for query in ("name=Eve", "name=Eve&code=ZZZZZZ"):
+            url = f"http://127.0.0.1:{door_port}/ws?{query}"
+            websocket = await session.ws_connect(url, headers=origin)
+            async with asyncio.timeout(WAIT):
+                message = await websocket.receive()
+            assert message.type == aiohttp.WSMsgType.CLOSE and websocket.close_code == 1008
+            assert not room.connections()
+
+
+def test_the_access_log_shows_no_query() -> None:
+    """A tab's socket carries its name, password and secret in the query: never logged."""
+    import logging
+
+    record = logging.LogRecord(
+        "aiohttp.access",
+        logging.INFO,
+        "",
+        0,
+        '%s "%s" %s',
+        ("127.0.0.1", "GET /ws?name=Ann&password=sesame&seat=ab HTTP/1.1", 101),
+        None,
+    )
+    assert serve.HideQueries().filter(record)
+    shown = record.getMessage()
+    assert "sesame" not in shown and "seat=" not in shown and '"GET /ws?... HTTP/1.1"' in shown
+
+
+async def test_a_duplicate_host_or_origin_at_the_door_is_a_400(door_and_room: Any) -> None:
+    _, server, door_port = door_and_room
+    (room,) = server.rooms.values()
+    for twice in (f"Host: 127.0.0.1:{door_port}", "Origin: http://a.example"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", door_port)
+        lines = [
+            f"GET /join/{room.code} HTTP/1.1",
+            f"Host: 127.0.0.1:{door_port}",
+            "Origin: http://a.example" if "Origin" in twice else "X-Other: 1",
+            twice,
+        ]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        await writer.drain()
+        async with asyncio.timeout(WAIT):
+            status = await reader.readline()
+        writer.close()
+        assert status.split()[1:2] == [b"400"], status  # aiohttp's parser or our guard

@@ -160,7 +160,7 @@ async def test_the_longest_game_a_room_plays_is_read_off_the_screens_thread(
 
 async def test_the_host_keeps_within_what_a_client_accepts(monkeypatch: pytest.MonkeyPatch) -> None:
     from snl_tui.core.board import Board
-    from snl_tui.net import server as room_server
+    from snl_tui.net import room as room_module
 
     from .rooms import play_moves, seated, serving, settings
 
@@ -168,7 +168,7 @@ async def test_the_host_keeps_within_what_a_client_accepts(monkeypatch: pytest.M
         huge = Board.from_jumps(101, 100)
         with pytest.raises(SnlError, match="a room plays boards of up to 10000 squares"):
             server.open_room(GameSettings(huge, (Player("Ann"),)))
-        monkeypatch.setattr(room_server, "MAX_HISTORY", 4)
+        monkeypatch.setattr(room_module, "MAX_HISTORY", 4)
         room = server.open_room(settings(["A", "B"]))
         ann, bob = await seated(port, room, ["Ann", "Bob"])
         await play_moves(room, [ann, bob], 4)

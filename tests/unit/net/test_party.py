@@ -342,6 +342,7 @@ async def test_resume_remembers_the_host_and_the_computer_seats(tmp_path: Path) 
         await until(lambda: room.seats[1].standin)
         await ann.roll()
         await until(lambda: len(room.session.game.history) >= 2)
+        await server.saved()
         game_id = room.saver.game_id
         await close_all([ann, bo])
     assert game_id is not None

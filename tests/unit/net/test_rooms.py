@@ -392,6 +392,7 @@ async def test_the_host_stops_and_resume_reopens_the_room(tmp_path: Path) -> Non
         await play_moves(room, [ann, bob], 5)
         assert not room.session.game.over
         rolls = room.session.game.rolls
+        await server.saved()  # the writer thread has written every save
         game_id = room.saver.game_id
         assert game_id is not None
     # The host is gone: the clients keep trying. A new host resumes the saved room.
@@ -482,6 +483,7 @@ async def test_a_new_seat_token_is_saved_before_the_next_move(tmp_path: Path) ->
         cut(bob)  # the network drops: Bob's client comes back with a new token
         await bob.wait_for(lambda: bob.connected and bob.token != old, WAIT)
         assert bob.token is not None
+        await server.saved()
         saved = store.load_game(room.saver.game_id or 0)
         assert saved.data["room"]["seats"][1]["token_sha256"] == token_hash(bob.token)
         await close_all([ann, bob])

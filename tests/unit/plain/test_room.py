@@ -208,8 +208,8 @@ def test_seat_changes_in_words() -> None:
         SeatInfo("Cy", "computer", True, True),
     )
     away: set[int] = set()
+    # Ann's going is the room's notice (she quit, or lost the connection): not said twice.
     assert seat_changes(before, after, away) == [
-        "Ann lost the connection.",
         "Bo took seat 2.",
         "Cy's seat is now played by the computer.",
     ]
@@ -223,9 +223,8 @@ def test_seat_changes_in_words() -> None:
     # A seat taken a moment before its connection counts: nobody was away.
     joining = (before[0], SeatInfo("Bo", "person", True, False), before[2])
     assert seat_changes(before, joining, away) == ["Bo took seat 2."]
-    assert seat_changes(joining, after[:1] + after[1:2] + before[2:], away) == [
-        "Ann lost the connection."
-    ]
+    assert seat_changes(joining, after[:1] + after[1:2] + before[2:], away) == []
+    assert away == {0}
 
 
 def test_the_host_can_play_in_plain_lines_too(
@@ -317,7 +316,7 @@ def test_the_host_skips_hands_mutes_and_removes_in_plain_lines(host: ServerThrea
         assert host.run(bo.chat("psst"))
         host.run(bo.wait_for(lambda: bo.last_error is not None, LIMIT))
         type_line("unmute bo")
-        hear("The host let bo chat again.")
+        hear("The host let Bo chat again.")
         assert host.run(bo.chat("thanks"))
         hear("Bo says: thanks")
         assert "Bo says: psst" not in lines.seen
@@ -343,3 +342,37 @@ def test_the_host_skips_hands_mutes_and_removes_in_plain_lines(host: ServerThrea
         if bo is not None:
             host.run(bo.close())
     assert unplain("\n".join(lines.seen)) == []
+
+
+async def test_quit_asks_first_and_the_turn_clock_is_said() -> None:
+    """A seated player's ``quit`` asks once (the seat is kept); the turn clock is a line
+    when the turn starts (and another is due at 10 seconds left)."""
+    import asyncio
+    import io
+
+    from snl_tui.core.engine import Player
+    from snl_tui.core.files.formats import load_board
+    from snl_tui.core.session import GameSession, GameSettings
+    from snl_tui.net.client import ClientEvent, EventKind
+    from snl_tui.plain.console import Console
+    from snl_tui.plain.room import PlainRoom
+
+    client = RoomClient("127.0.0.1:1/ABCD", "Ann")
+    client.session = GameSession(
+        GameSettings(load_board("classic"), (Player("Ann"), Player("Bo")), 3)
+    )
+    client.seat = 0
+    console = Console(io.StringIO(), io.StringIO())
+    room = PlainRoom(client, console)
+    assert await room.handle("quit") is True
+    assert console.said[-1] == "Leave the room? Your seat is kept. Type quit again to leave."
+    assert await room.handle("where") is True  # anything else: staying
+    assert await room.handle("quit") is True
+    assert await room.handle("yes") is False
+    client.turn_seat, client.turn_deadline = 1, asyncio.get_running_loop().time() + 30
+    room.heard(ClientEvent(EventKind.TIMER))
+    assert console.said[-1] == "Bo has 30 seconds to roll."
+    assert room._ten_left is not None  # "Bo has 10 seconds left." in 20 seconds
+    client.turn_seat = client.turn_deadline = None
+    room.heard(ClientEvent(EventKind.TIMER))
+    assert room._ten_left is None

@@ -1,0 +1,132 @@
+"""A saved room read back for ``snl host --resume``: its code, seats, host and options.
+
+``Room.saved_room`` writes them beside the session's data in the store; anything damaged
+is one ``SnlError`` saying so, never a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import SnlError
+from ..core.session import GameSession
+from .guard import Secret
+from .limits import check_board_size
+from .protocol import normal_code
+from .room import KEEP_SEAT, SeatState, Timers
+
+if TYPE_CHECKING:
+    from ..core.store.games import SavedGame
+
+
+@dataclass(frozen=True)
+class SavedOptions:
+    """A saved room's options (``Room.saved_room``), as ``--resume`` restores them."""
+
+    password: Secret | None = None
+    timers: Timers = field(default_factory=Timers)
+    keep_seat: float = KEEP_SEAT
+    muted: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+    """The host's own options (``--web``, ``--web-port``...): ``Room.options``."""
+
+
+OWN_OPTIONS = frozenset({"password", "turn_time", "late", "away_after", "keep_seat", "muted"})
+
+
+def saved_options(room: Any) -> SavedOptions:
+    """The options saved with a room (none for a room saved before they were);
+    SnlError when they are damaged."""
+    options = room.get("options")
+    if options is None:
+        return SavedOptions()
+    if not isinstance(options, dict):
+        raise SnlError("its options are damaged")
+    try:
+        password = options.get("password")
+        secret = None if password is None else Secret.from_json(password)
+        turn_time, away_after = options.get("turn_time"), options.get("away_after")
+        late, keep_seat = options.get("late", "roll"), options.get("keep_seat", KEEP_SEAT)
+        for value in (turn_time, away_after, keep_seat):
+            if value is not None and (type(value) not in (int, float) or not value >= 0):
+                raise ValueError("a time is damaged")
+        if not isinstance(late, str) or keep_seat is None:
+            raise ValueError("a time is damaged")
+        muted = options.get("muted", [])
+        if not isinstance(muted, list) or not all(isinstance(name, str) for name in muted):
+            raise ValueError("the muted names are damaged")
+        timers = Timers(turn_time, late, away_after)
+    except ValueError as problem:
+        raise SnlError(f"its options are damaged ({problem})") from None
+    extra = {k: v for k, v in options.items() if k not in OWN_OPTIONS}
+    return SavedOptions(secret, timers, float(keep_seat), tuple(muted), extra)
+
+
+def _flag(value: object) -> bool:
+    if type(value) is not bool:
+        raise SnlError("a seat's 'taken' must be true or false")
+    return value
+
+
+def _digest(seat: Any) -> str | None:
+    value = seat.get("token_sha256")
+    if value is not None and (not isinstance(value, str) or len(value) != 64):
+        raise SnlError("a seat's token hash is damaged")
+    return value
+
+
+@dataclass(frozen=True)
+class SavedRoom:
+    """What ``--resume`` reopens: the room's code, game, seats, host and options."""
+
+    code: str
+    session: GameSession
+    seats: list[SeatState]
+    host_name: str | None
+    options: SavedOptions
+
+
+def read_saved_room(saved: SavedGame) -> SavedRoom:
+    """The room saved with game ``saved``; SnlError (one line) when it is not a room's
+    game, not playing any more, or damaged."""
+    if saved.status != "playing":
+        raise SnlError(f"game {saved.id} is {saved.status_text}: 'snl replay {saved.id}' shows it")
+    room: Any = saved.data.get("room")
+    try:
+        code = normal_code(room["code"])
+        stored = room["seats"]
+        session = GameSession.from_dict(saved.data)
+        check_board_size(session.board.rows, session.board.cols)
+        players = session.settings.players
+        if session.mode != "classic" or len(stored) != len(players):
+            raise SnlError("its seats do not match its players")
+        seats = [
+            SeatState(
+                p.name,
+                p.computer,
+                _flag(s["taken"]) or p.computer,
+                _digest(s),
+                standin=_flag(s.get("standin", False)),
+                removed=_flag(s.get("removed", False)),
+                muted=_flag(s.get("muted", False)),
+                idle=_flag(s.get("idle", False)),
+            )
+            for p, s in zip(players, stored, strict=True)
+        ]
+        options = saved_options(room)
+        host_name = room.get("host")
+        if host_name is not None and not isinstance(host_name, str):
+            raise SnlError("the host's name is damaged")
+    except (TypeError, KeyError, AttributeError) as problem:
+        raise SnlError(
+            f"game {saved.id} is not a room's game ('snl resume {saved.id}' continues it)"
+            if room is None
+            else f"game {saved.id}: the room cannot be read back ({problem})"
+        ) from None
+    except SnlError as problem:
+        raise SnlError(f"game {saved.id}: the room cannot be read back ({problem})") from None
+    return SavedRoom(code, session, seats, host_name, options)
+
+
+__all__ = ["SavedOptions", "SavedRoom", "read_saved_room", "saved_options"]
