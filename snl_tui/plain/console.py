@@ -11,6 +11,8 @@ the player, or None at the end of the input (Ctrl+D, or the end of a pipe).
 from __future__ import annotations
 
 import contextlib
+import re
+import sys
 import unicodedata
 from typing import TextIO
 
@@ -38,14 +40,49 @@ def plain_text(text: str) -> str:
     return line
 
 
+def line_editor() -> bool:
+    """Turn on the standard library's line editor (GNU readline, or libedit) for
+    ``input()``: Left and Right, Home and End, Backspace, Up and Down through the lines
+    typed before, as in a shell. Bracketed paste is turned off, so no mode escape is
+    written around each line. False where there is no ``readline`` module."""
+    try:
+        import readline
+    except ImportError:  # Windows, or a Python built without it
+        return False
+    if "libedit" not in (readline.__doc__ or ""):
+        for setting in ("set enable-bracketed-paste off", "set enable-meta-key off"):
+            with contextlib.suppress(Exception):  # an older readline without the setting
+                readline.parse_and_bind(setting)
+    return True
+
+
+_ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?")
+
+
+def strip_escapes(line: str) -> str:
+    """``line`` without terminal escape sequences (an arrow key as ``ESC [ D``) nor other
+    control characters: what was typed, never what a key sent."""
+    line = _ESCAPE.sub("", line)
+    return "".join(char for char in line if char == "\t" or unicodedata.category(char) != "Cc")
+
+
 class Console:
     """One player's plain lines: ``say`` to ``out``, ``read`` from ``inp``."""
 
-    def __init__(self, out: TextIO, inp: TextIO) -> None:
+    def __init__(self, out: TextIO, inp: TextIO, *, edited: bool = False) -> None:
         self.out = out
         self.inp = inp
+        self.edited = edited
+        """Lines are read with ``input()`` and the line editor (a terminal)."""
         self.said: list[str] = []
         """Every line said, in order (the tests and the speech script read them)."""
+
+    @classmethod
+    def standard(cls) -> Console:
+        """Standard output and input; on a terminal, typed lines are edited with the
+        line editor (``line_editor``); through a pipe, plain lines are read."""
+        edited = sys.stdin.isatty() and sys.stdout.isatty() and line_editor()
+        return cls(sys.stdout, sys.stdin, edited=edited)
 
     def say(self, text: str) -> None:
         """Write ``text`` as one safe line, flushed now. Nothing is said for ''."""
@@ -63,6 +100,14 @@ class Console:
 
     def read(self) -> str | None:
         """The next line typed (without its newline), or None at the end of the input."""
+        if self.edited:
+            try:
+                line = input()
+            except EOFError:
+                return None
+            # A key the editor does not bind may still slip an escape into the line:
+            # a command never holds one.
+            return strip_escapes(line[:INPUT_LIMIT])
         with contextlib.suppress(ValueError):  # input closed under us: treat as its end
             line = self.inp.readline(INPUT_LIMIT)
             if not line:
@@ -70,8 +115,8 @@ class Console:
             rest = line
             while len(rest) == INPUT_LIMIT and not rest.endswith("\n"):
                 rest = self.inp.readline(INPUT_LIMIT)  # the rest of a huge line: dropped
-            return line.rstrip("\r\n")
+            return strip_escapes(line.rstrip("\r\n"))
         return None
 
 
-__all__ = ["INPUT_LIMIT", "Console", "plain_text"]
+__all__ = ["INPUT_LIMIT", "Console", "line_editor", "plain_text", "strip_escapes"]

@@ -12,9 +12,9 @@ import math
 from collections.abc import Sequence
 
 from ..core.board import Board, Jump
-from ..core.engine import Game, Player, Turn
+from ..core.engine import Game, Move, Player, Turn, move
 from ..core.odds.standing import CERTAIN, Odds
-from ..core.solver import least_rolls_from, optimal_dice, optimal_route
+from ..core.solver import Solution, least_rolls_from, optimal_dice, optimal_route
 from ..core.text import escape_controls, one_line, percent, plural
 
 ROUTE_SPOKEN = 12
@@ -68,6 +68,52 @@ def jump_words(jump: Jump) -> str:
     if jump.kind == "ladder":
         return f"a ladder up to {jump.end}"
     return f"a snake down to {jump.end}"
+
+
+def move_words(moved: Move) -> str:
+    """Where a die takes a token, in words: 'from off the board to 1, a ladder up to 38',
+    'from 45 to 48, bounced back from the goal', 'past the goal, stays on 97'."""
+    if moved.forfeited:
+        return f"past the goal, stays {where(moved.start)}"
+    text = f"{from_where(moved.start)} to {moved.landed}"
+    if moved.bounced:
+        text += ", bounced back from the goal"
+    for index, jump in enumerate(moved.jumps):
+        text += ", then " if index else ", "
+        text += jump_words(jump)
+    return text + (", the goal" if moved.won else "")
+
+
+SOLVE_SPOKEN = 40
+"""Moves ``snl solve --screen-reader`` says one a line; a longer route says its ends."""
+
+
+def solve_lines(board: Board, label: str, solution: Solution, routes: int | None) -> list[str]:
+    """``snl solve --screen-reader``: the least rolls, then each roll of one optimal
+    route in words ('Roll 1. A 1: from off the board to 1, a ladder up to 38.')."""
+    title = escape_controls(one_line(label)) or "The board"
+    origin = "off the board" if solution.start <= 0 else f"square {solution.start}"
+    if not solution.reachable:
+        return [f"{title}: the goal, square {board.goal}, cannot be reached from {origin}."]
+    if solution.moves == 0:
+        return [f"{title}: already on the goal, square {board.goal}."]
+    lines = [
+        f"{title}: {plural(solution.moves, 'roll')} from {origin} to the goal, "
+        f"square {board.goal}. One best route:"
+    ]
+    position = solution.start
+    half = SOLVE_SPOKEN // 2
+    for number, die in enumerate(solution.rolls, start=1):
+        moved = move(board, position, die)
+        if solution.moves <= SOLVE_SPOKEN or number <= half or number > solution.moves - half:
+            lines.append(f"Roll {number}. A {die}: {move_words(moved)}.")
+        elif number == half + 1:
+            lines.append(f"... {solution.moves - SOLVE_SPOKEN} more rolls (--json has them all).")
+        position = moved.end
+    if routes is not None:
+        only = ": this one is the only one" if routes == 1 else ""
+        lines.append(f"Optimal routes: {routes} distinct sequences of die values{only}.")
+    return lines
 
 
 def rules_words(board: Board) -> str:
@@ -266,6 +312,7 @@ __all__ = [
     "and_list",
     "board_line",
     "hint_line",
+    "move_words",
     "name",
     "near_jumps_line",
     "next_words",
@@ -273,6 +320,7 @@ __all__ = [
     "positions_line",
     "route_line",
     "rules_words",
+    "solve_lines",
     "start_line",
     "turn_line",
 ]
