@@ -20,6 +20,8 @@ from ..core.text import escape_controls, one_line
 
 SPOKEN_LIMIT = 2000
 """The longest line said: a longer one (a huge board's jump list) is cut with '...'."""
+SKIN_TONES = "\U0001f3fb"
+"""The first of the five skin-tone modifiers (to U+1F3FF): read aloud alone, left out."""
 INPUT_LIMIT = 1000
 """The longest command line read; the rest of a longer one is ignored."""
 
@@ -31,7 +33,7 @@ def plain_text(text: str) -> str:
     kept = []
     for char in one_line(text):
         category = unicodedata.category(char)
-        if category == "So" or char in "\u200d\ufe0e\ufe0f":
+        if category == "So" or char in "\u200d\ufe0e\ufe0f" or SKIN_TONES <= char <= "\U0001f3ff":
             continue
         kept.append(char)
     line = escape_controls("".join(kept))

@@ -330,21 +330,7 @@ class PlainEditor:
         squares = self.squares(rest, 1, "square and its number: square 47")
         if squares is None:
             return
-        square, board = squares[0], self.board
-        if not 1 <= square <= board.goal:
-            self.say(f"There is no square {square}: the squares go from 1 to {board.goal}.")
-            return
-        jump = board.jump_at(square)
-        ends = [j for j in (*board.ladders, *board.snakes) if j.end == square]
-        parts = []
-        if jump is not None:
-            way = "up" if jump.kind == "ladder" else "down"
-            parts.append(f"a {jump.kind} starts here, {way} to {jump.end}")
-        parts += [f"the {j.kind} from {j.start} ends here" for j in ends]
-        if square == board.goal:
-            parts.insert(0, "the goal")
-        said = "; ".join(parts) if parts else "nothing: no snake or ladder starts or ends here"
-        self.say(f"Square {square}: {said}.")
+        self.say(words.square_line(self.board, squares[0]))
 
     def check(self) -> None:
         from ..core.studio.checks import check_board  # numpy loads only when needed
