@@ -11,6 +11,7 @@ the player, or None at the end of the input (Ctrl+D, or the end of a pipe).
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sys
 import unicodedata
@@ -100,9 +101,37 @@ class Console:
             self.out.write(safe + "\n")
         self.out.flush()
 
+    def typed_ahead(self) -> str | None:
+        """A whole line (or Ctrl+D) typed while the game was still speaking: the terminal
+        holds it in its own line mode, where the editor would not see a Ctrl+D (it
+        arrives there as a NUL). Read as the terminal has it: the line, '' for the end
+        of the input, None when nothing whole is waiting."""
+        import select
+
+        try:
+            fileno = self.inp.fileno()
+            ready, _, _ = select.select([fileno], [], [], 0)
+            if not ready:
+                return None
+            data = os.read(fileno, INPUT_LIMIT * 4)
+        except (OSError, ValueError):
+            return None
+        if not data:
+            return ""
+        line = strip_escapes(data.decode("utf-8", errors="replace").split("\n", 1)[0])
+        with contextlib.suppress(ImportError):
+            import readline
+
+            if line.strip():
+                readline.add_history(line)
+        return line[:INPUT_LIMIT] or " "
+
     def read(self) -> str | None:
         """The next line typed (without its newline), or None at the end of the input."""
         if self.edited:
+            typed_ahead = self.typed_ahead()
+            if typed_ahead is not None:
+                return typed_ahead or None
             try:
                 line = input()
             except EOFError:
