@@ -137,8 +137,11 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # progress goes to a terminal only, never into a pipe.
     from ..core.studio.checks import check_board  # numpy loads only when needed
 
-    progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
-    out = spoken_out(args, out)
+    shown = spoken_out(args, out)
+    # A line redrawn in place is noise to a screen reader: no progress in plain mode.
+    drawn = err.isatty() and shown is out
+    progress = _progress_printer(err, "snl check: jump impacts") if drawn else None
+    out = shown
     report = check_board(board, progress, drawing=True)
     warnings, notes = report.warnings, report.notes
     for warning in warnings:

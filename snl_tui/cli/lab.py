@@ -156,7 +156,9 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         if not path.is_file():
             raise JudgeUsageError(f"no such file: {quote(args.solution)}")
         runner = PythonRunner(path, time_limit=time_limit, memory_mb=memory)
+    plain = not args.json and screen_reader_wanted(args)
     shown = Progress(args.boards, sys.stderr)
+    shown.on = shown.on and not plain  # no line redrawn under a screen reader
     with runner:
         try:
             verdict = judge(runner, judge_cases(args.boards, args.seed), progress=shown)
@@ -164,7 +166,6 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
             shown.done()
     failure = verdict.failure
     explained = None
-    plain = not args.json and screen_reader_wanted(args)
     if plain:
         from ..plain.speech import SpokenOut
 

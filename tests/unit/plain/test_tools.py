@@ -260,3 +260,59 @@ def test_escapes_never_reach_a_command() -> None:
     assert strip_escapes("ro\x1b[Dll\x1b[A") == "roll"
     console = Console(io.StringIO(), io.StringIO("\x1b[t\x1b[a\n"))
     assert console.read() == ""  # two whole key sequences: nothing typed
+
+
+def run_in_pty(args: list[str], typed: bytes = b"") -> str:
+    """``snl ARGS`` in a pseudo-terminal (stdin, stdout and stderr), ``typed`` after its
+    first line; everything it wrote, until it exits."""
+    import pty
+
+    parent, child = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", *args],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        close_fds=True,
+    )
+    os.close(child)
+    seen = b""
+    try:
+        if typed:
+            seen = read_pty(parent, b"\n", seen)
+            os.write(parent, typed)
+        deadline = time.monotonic() + LIMIT
+        while process.poll() is None or select.select([parent], [], [], 0)[0]:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            ready, _, _ = select.select([parent], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(parent, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+        assert process.wait(LIMIT) in (0, 1)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(parent)
+    return seen.decode().replace("\r", "")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+def test_reports_and_the_editor_in_a_terminal_are_plain_text() -> None:
+    wrong = Path(__file__).parents[2] / "lab" / "solutions" / "wrong_no_snakes.py"
+    runs = [
+        (["analyze", "classic", "--screen-reader"], b"", "turns 7 to 17: 15.1% of games"),
+        (["check", "classic", "--screen-reader"], b"", "ladder from 1 up to 38 shortens"),
+        (["solve", "classic", "--screen-reader"], b"", "Roll 1. A 1: from off the board"),
+        (["judge", str(wrong), "--boards", "20", "--screen-reader"], b"", "route: 1, a 1 to 2"),
+        (["edit", "--screen-reader"], b"jumps\n\x04", "Ladders: none."),
+    ]
+    for args, typed, expected in runs:
+        text = run_in_pty(args, typed)
+        assert expected in text, (args, text)
+        assert "\x1b" not in text and unplain(text) == [], (args, unplain(text))
