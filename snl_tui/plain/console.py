@@ -11,7 +11,6 @@ the player, or None at the end of the input (Ctrl+D, or the end of a pipe).
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import sys
 import unicodedata
@@ -21,6 +20,10 @@ from ..core.text import escape_controls, one_line
 
 SPOKEN_LIMIT = 2000
 """The longest line said: a longer one (a huge board's jump list) is cut with '...'."""
+SILENT = ("So", "Cn", "Co")
+"""Categories left out: symbols (pictures), unassigned and private-use characters."""
+LEGACY_COMPUTING = "\U0001fb00"
+"""Symbols for Legacy Computing (to U+1FBFF): block mosaics and segmented digits."""
 SKIN_TONES = "\U0001f3fb"
 """The first of the five skin-tone modifiers (to U+1F3FF): read aloud alone, left out."""
 INPUT_LIMIT = 1000
@@ -29,15 +32,21 @@ INPUT_LIMIT = 1000
 
 def plain_text(text: str) -> str:
     """``text`` as one plain line: whitespace runs as one space, controls escaped, no
-    symbol characters (Unicode category So: box drawing, braille, emoji, dingbats) and
-    no variation selectors or joiners that only dress emoji."""
+    symbol characters (Unicode category So: box drawing, braille, emoji, dingbats; the
+    legacy computing mosaics), no unassigned or private-use characters, and no skin
+    tones, variation selectors or joiners that only dress emoji."""
     kept = []
     for char in one_line(text):
         category = unicodedata.category(char)
-        if category == "So" or char in "\u200d\ufe0e\ufe0f" or SKIN_TONES <= char <= "\U0001f3ff":
+        if (
+            category in SILENT
+            or char in "\u200d\ufe0e\ufe0f"
+            or SKIN_TONES <= char <= "\U0001f3ff"
+            or LEGACY_COMPUTING <= char <= "\U0001fbff"
+        ):
             continue
         kept.append(char)
-    line = escape_controls("".join(kept))
+    line = escape_controls(one_line("".join(kept)))
     if len(line) > SPOKEN_LIMIT:
         line = line[: SPOKEN_LIMIT - 3] + "..."
     return line
@@ -57,6 +66,39 @@ def line_editor() -> bool:
             with contextlib.suppress(Exception):  # an older readline without the setting
                 readline.parse_and_bind(setting)
     return True
+
+
+def keys_as_typed(fileno: int) -> None:
+    """Keep the terminal out of its line mode for the whole session, as the line editor
+    has it while a line is typed, so that what is typed while the game is speaking
+    waits for the editor as typed: a Ctrl+D then ends the input (in line mode the
+    terminal keeps it as a NUL, which the editor ignores). Ctrl+C still interrupts.
+    The terminal's modes come back at exit, and on SIGTERM (which then exits as
+    interrupted)."""
+    import atexit
+    import signal
+    import termios
+
+    try:
+        saved = termios.tcgetattr(fileno)
+        keys = termios.tcgetattr(fileno)
+        keys[3] &= ~termios.ICANON  # the echo stays: the editor echoes as the terminal does
+        keys[6][termios.VMIN], keys[6][termios.VTIME] = 1, 0
+        termios.tcsetattr(fileno, termios.TCSADRAIN, keys)
+    except (OSError, termios.error):
+        return
+
+    def restore() -> None:
+        with contextlib.suppress(OSError, termios.error):
+            termios.tcsetattr(fileno, termios.TCSADRAIN, saved)
+
+    atexit.register(restore)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+
+        def terminated(number: int, frame: object) -> None:
+            raise SystemExit(128 + number)
+
+        signal.signal(signal.SIGTERM, terminated)
 
 
 _ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?")
@@ -85,6 +127,8 @@ class Console:
         """Standard output and input; on a terminal, typed lines are edited with the
         line editor (``line_editor``); through a pipe, plain lines are read."""
         edited = sys.stdin.isatty() and sys.stdout.isatty() and line_editor()
+        if edited:
+            keys_as_typed(sys.stdin.fileno())
         return cls(sys.stdout, sys.stdin, edited=edited)
 
     def say(self, text: str) -> None:
@@ -101,37 +145,9 @@ class Console:
             self.out.write(safe + "\n")
         self.out.flush()
 
-    def typed_ahead(self) -> str | None:
-        """A whole line (or Ctrl+D) typed while the game was still speaking: the terminal
-        holds it in its own line mode, where the editor would not see a Ctrl+D (it
-        arrives there as a NUL). Read as the terminal has it: the line, '' for the end
-        of the input, None when nothing whole is waiting."""
-        import select
-
-        try:
-            fileno = self.inp.fileno()
-            ready, _, _ = select.select([fileno], [], [], 0)
-            if not ready:
-                return None
-            data = os.read(fileno, INPUT_LIMIT * 4)
-        except (OSError, ValueError):
-            return None
-        if not data:
-            return ""
-        line = strip_escapes(data.decode("utf-8", errors="replace").split("\n", 1)[0])
-        with contextlib.suppress(ImportError):
-            import readline
-
-            if line.strip():
-                readline.add_history(line)
-        return line[:INPUT_LIMIT] or " "
-
     def read(self) -> str | None:
         """The next line typed (without its newline), or None at the end of the input."""
         if self.edited:
-            typed_ahead = self.typed_ahead()
-            if typed_ahead is not None:
-                return typed_ahead or None
             try:
                 line = input()
             except EOFError:
