@@ -240,8 +240,14 @@ def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explaine
             f"{plural(failure.shrink_tries, 'try', 'tries')}"
         )
     out.write(").\n\n")
-    for line in draw(explained.board):
-        out.write("    " + line + "\n")
+    if getattr(out, "spoken", False):  # plain mode: the board's jumps in words
+        from ..plain.words import all_jumps_lines
+
+        drawn = all_jumps_lines(explained.board)
+    else:
+        drawn = ["    " + line for line in draw(explained.board)]
+    for line in drawn:
+        out.write(line + "\n")
     out.write("\n")
     out.write("board:    " + json.dumps(failure.matrix, separators=(",", ":")) + "\n")
     out.write(f"expected: {failure.expected}\n")

@@ -104,6 +104,10 @@ class SpokenOut:
     """A text stream that says each whole line written to it through ``spoken`` (blank
     lines left out) on ``out``: a printing command's report, unchanged, heard in words."""
 
+    spoken = True
+    """A report may tell (``getattr(out, "spoken", False)``) and write words for a
+    drawing."""
+
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.pending = ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from snl_tui.cli.serve_plain import plain_command, typed_line, wants_plain
@@ -31,6 +31,7 @@ def test_a_spoken_line_is_always_plain(text: str) -> None:
     assert "\n" not in said and not said.startswith(" ") and not said.endswith(" ")
 
 
+@settings(max_examples=40)
 @given(st.lists(ANY_TEXT, max_size=5))
 def test_a_spoken_report_keeps_every_line_and_nothing_else(lines: list[str]) -> None:
     out = io.StringIO()
