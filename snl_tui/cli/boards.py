@@ -196,6 +196,13 @@ def cmd_boards(args: argparse.Namespace, out: TextIO) -> int:
         ]
         print(json.dumps(data, indent=2), file=out)
         return EXIT_OK
+    if screen_reader_wanted(args):  # one line a board, in words
+        from ..plain.speech import spoken
+
+        for name, size, least, description in rows:
+            text = f"{name}: {size.replace('x', ' by ')}, least rolls {least}. {description}"
+            print(spoken(" ".join(text.split())), file=out)
+        return EXIT_OK
     header = ("name", "size", "least rolls", "description")
     widths = [max(cell_width(row[i]) for row in [header, *rows]) for i in range(3)]
     room = max(20, shutil.get_terminal_size((100, 24)).columns - sum(widths) - 7)
@@ -348,6 +355,7 @@ def add_check_parser(commands: Subcommands) -> None:
 def add_boards_parser(commands: Subcommands) -> None:
     boards = commands.add_parser("boards", help="list the built-in boards")
     boards.add_argument("--json", action="store_true", help="print a JSON list")
+    add_screen_reader(boards, SPOKEN_REPORT_HELP)
 
 
 def cmd_share(args: argparse.Namespace, out: TextIO) -> int:

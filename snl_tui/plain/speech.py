@@ -25,6 +25,8 @@ _PAIR = re.compile(r"(?<![\w.])(-?[\w.]+%?)\s*->\s*(-?[\w.]+%?)")
 _ROLLED = re.compile(r"\s*-\((\d+)\)->\s*")
 """'1 -(1)-> 2 -(6)-> 8': a route with the die of each move."""
 _RANGE = re.compile(r"\b(\d+)\.\.(\d+)\b")
+_DASH = re.compile(r"(?<![\d-])(?<!\d\.)(\d+)-(\d+)(?![\d-])(?!\.\d)")
+"""'2-15': a jump or a range written with a hyphen (not a date, not a minus)."""
 _SIZE = re.compile(r"\b(\d+)x(\d+)\b")
 _LESS = re.compile(r"(?<![\w)\-])<\s?(?=\d)")
 _MORE = re.compile(r"(?<![\w)\-])>\s?(?=\d)")
@@ -86,6 +88,7 @@ def spoken(line: str) -> str:
     line = _CHAIN.sub(_chain, line)
     line = _PAIR.sub(_pair, line)
     line = _RANGE.sub(r"\1 to \2", line)
+    line = _DASH.sub(r"\1 to \2", line)
     line = _SIZE.sub(r"\1 by \2", line)
     line = _LESS.sub("under ", line)
     line = _MORE.sub("over ", line)

@@ -316,3 +316,10 @@ def test_reports_and_the_editor_in_a_terminal_are_plain_text() -> None:
         text = run_in_pty(args, typed)
         assert expected in text, (args, text)
         assert "\x1b" not in text and unplain(text) == [], (args, unplain(text))
+
+
+def test_the_list_of_boards_in_words() -> None:
+    said = run_main("boards", "--screen-reader")
+    assert said.startswith("classic: 10 by 10, least rolls 7. ")
+    assert "ladders 2 to 15 and 14 to 35 and a snake 17 to 13." in said
+    assert unplain(said) == [] and "  " not in said
