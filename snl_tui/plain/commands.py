@@ -119,9 +119,9 @@ def describe_commands(names: Sequence[str], table: Sequence[Command] = COMMANDS)
     return lines
 
 
-def unknown_line(typed: Typed, names: Sequence[str]) -> str:
-    """One line of help for a line that is no command."""
-    return f"{quote(typed.typed, 30)} is not a command. {help_line(names)}"
+def unknown_line(typed: Typed, names: Sequence[str], *, empty: str = "roll") -> str:
+    """One line of help for a line that is no command (``empty``: as for ``help_line``)."""
+    return f"{quote(typed.typed, 30)} is not a command. {help_line(names, empty=empty)}"
 
 
 __all__ = [

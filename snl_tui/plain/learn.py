@@ -238,7 +238,7 @@ class PlainLearn:
         elif command == "quit":
             return False
         else:
-            self.say(unknown_line(typed, NAMES))
+            self.say(unknown_line(typed, NAMES, empty="next"))
         return True
 
     def at_end(self) -> bool:
