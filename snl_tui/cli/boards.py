@@ -21,12 +21,25 @@ from .common import (
     EXIT_OK,
     EXIT_USAGE,
     EXIT_WARNINGS,
+    SPOKEN_REPORT_HELP,
     Subcommands,
     UsageError,
     add_rule_options,
+    add_screen_reader,
     board_from_args,
+    screen_reader_wanted,
     whole_number,
 )
+
+
+def spoken_out(args: argparse.Namespace, out: TextIO) -> TextIO:
+    """``out``, or with ``--screen-reader`` (the setting, ``TERM=dumb``) and no ``--json``
+    a stream that says each line in words (``plain.speech``)."""
+    if getattr(args, "json", False) or not screen_reader_wanted(args):
+        return out
+    from ..plain.speech import SpokenOut
+
+    return SpokenOut(out)  # type: ignore[return-value]
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
@@ -49,6 +62,12 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     origin = place(solution.start)
     label = board.name or args.board
+    if screen_reader_wanted(args):
+        from ..plain.words import solve_lines
+
+        for line in solve_lines(board, label, solution, routes):
+            print(line, file=out)
+        return EXIT_OK
     if not solution.reachable:
         print(f"{label}: the goal (square {board.goal}) cannot be reached from {origin}", file=out)
         return EXIT_OK
@@ -107,8 +126,10 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         errors = every_error(args.board)
         if len(errors) <= 1:
             raise
+        shown = spoken_out(args, out)
         for error in errors:
-            print(f"error: {error}", file=out)
+            print(f"error: {error}", file=shown)
+        shown.flush()
         print(f"snl check: {escape_controls(args.board)}: {len(errors)} errors", file=err)
         return EXIT_USAGE
 
@@ -116,7 +137,11 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # progress goes to a terminal only, never into a pipe.
     from ..core.studio.checks import check_board  # numpy loads only when needed
 
-    progress = _progress_printer(err, "snl check: jump impacts") if err.isatty() else None
+    shown = spoken_out(args, out)
+    # A line redrawn in place is noise to a screen reader: no progress in plain mode.
+    drawn = err.isatty() and shown is out
+    progress = _progress_printer(err, "snl check: jump impacts") if drawn else None
+    out = shown
     report = check_board(board, progress, drawing=True)
     warnings, notes = report.warnings, report.notes
     for warning in warnings:
@@ -171,6 +196,13 @@ def cmd_boards(args: argparse.Namespace, out: TextIO) -> int:
         ]
         print(json.dumps(data, indent=2), file=out)
         return EXIT_OK
+    if screen_reader_wanted(args):  # one line a board, in words
+        from ..plain.speech import spoken
+
+        for name, size, least, description in rows:
+            text = f"{name}: {size.replace('x', ' by ')}, least rolls {least}. {description}"
+            print(spoken(" ".join(text.split())), file=out)
+        return EXIT_OK
     header = ("name", "size", "least rolls", "description")
     widths = [max(cell_width(row[i]) for row in [header, *rows]) for i in range(3)]
     room = max(20, shutil.get_terminal_size((100, 24)).columns - sum(widths) - 7)
@@ -208,6 +240,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     from ..core.odds import report  # numpy loads only when needed
     from ..core.odds.analysis import AnalysisError, analyze
 
+    out = spoken_out(args, out)
     if args.exact:
         try:
             lines, data = report.exact_report(board, args.players, args.digits)
@@ -217,6 +250,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
             print(json.dumps(data), file=out)
         else:
             print("\n".join(lines), file=out)
+        out.flush()
         return EXIT_OK
     analysis = analyze(board, players=args.players, progress=_progress)
     if args.json:
@@ -224,6 +258,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         print(json.dumps(data), file=out)
         return EXIT_OK
     print(report.format_report(analysis, board, visits=args.visits), file=out)
+    out.flush()
     return EXIT_OK
 
 
@@ -258,6 +293,7 @@ def add_solve_parser(commands: Subcommands) -> None:
         action="store_true",
         help="also count the optimal routes (distinct die-value sequences): is it unique?",
     )
+    add_screen_reader(solve_cmd, SPOKEN_REPORT_HELP)
     add_rule_options(solve_cmd)
 
 
@@ -292,6 +328,7 @@ def add_analyze_parser(commands: Subcommands) -> None:
         help="with --exact: decimals shown of each fraction (default 20); 'all' prints "
         "every digit of every fraction (--json always has them all)",
     )
+    add_screen_reader(analyze, SPOKEN_REPORT_HELP)
     add_rule_options(analyze)
 
 
@@ -312,11 +349,13 @@ def add_check_parser(commands: Subcommands) -> None:
         "check", help="validate a board and print warnings (exit 0 ok, 1 warnings, 2 errors)"
     )
     check.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    add_screen_reader(check, SPOKEN_REPORT_HELP)
 
 
 def add_boards_parser(commands: Subcommands) -> None:
     boards = commands.add_parser("boards", help="list the built-in boards")
     boards.add_argument("--json", action="store_true", help="print a JSON list")
+    add_screen_reader(boards, SPOKEN_REPORT_HELP)
 
 
 def cmd_share(args: argparse.Namespace, out: TextIO) -> int:

@@ -128,13 +128,18 @@ def add_no_save(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_screen_reader(parser: argparse.ArgumentParser) -> None:
+SCREEN_READER_HELP = (
+    "plain lines for a screen reader or braille display instead of the full-screen game"
+)
+SPOKEN_REPORT_HELP = "the report in words for a screen reader: no arrows, bars or columns"
+
+
+def add_screen_reader(parser: argparse.ArgumentParser, what: str = SCREEN_READER_HELP) -> None:
     parser.add_argument(
         "--screen-reader",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="plain lines for a screen reader or braille display instead of the full-screen "
-        "game (default: on with the setting screen_reader = true or TERM=dumb)",
+        help=f"{what} (default: on with the setting screen_reader = true or TERM=dumb)",
     )
 
 

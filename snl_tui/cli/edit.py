@@ -12,7 +12,7 @@ from typing import Any
 from ..core.errors import SnlError
 from ..core.limits import check_playable
 from ..core.studio.templates import TEMPLATES
-from .common import whole_number
+from .common import add_screen_reader, screen_reader_wanted, whole_number
 
 
 class EditUsageError(SnlError):
@@ -41,6 +41,7 @@ def add_edit_parser(commands: argparse._SubParsersAction[Any]) -> None:
     size.add_argument("--size", type=whole_number(1), metavar="N", help="an N x N board")
     size.add_argument("--rows", type=whole_number(1), metavar="R")
     size.add_argument("--cols", type=whole_number(1), metavar="C")
+    add_screen_reader(edit, "a line editor in plain lines for a screen reader")
 
 
 def edit_size(args: argparse.Namespace) -> tuple[int | None, int | None]:
@@ -69,6 +70,11 @@ def cmd_edit(args: argparse.Namespace) -> int:
                 f"--template starts a new board, and {args.board} is an existing one"
             )
         board = TEMPLATES[args.template].board(name=board.name or None)
+    if screen_reader_wanted(args):
+        from ..plain.console import Console
+        from ..plain.edit import PlainEditor
+
+        return PlainEditor(board, source, Console.standard(), note).run()
     from ..app import SnlApp, run_app
     from ..screens.editor import EditorScreen
 

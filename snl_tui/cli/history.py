@@ -16,6 +16,7 @@ from ..core.errors import SnlError
 from ..core.odds.report import LUCK_LEGEND
 from ..core.store.history import PUZZLE_LEGEND, board_summary, print_board, print_table
 from ..core.text import quote, safe_line
+from .common import SPOKEN_REPORT_HELP, add_screen_reader, screen_reader_wanted
 
 if TYPE_CHECKING:
     from ..core.store.games import Store
@@ -30,6 +31,7 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
     """Add the ``games`` and ``stats`` subcommands to the ``snl`` parser."""
     games = commands.add_parser("games", help="list saved games")
     games.add_argument("--json", action="store_true", help="print a JSON list")
+    add_screen_reader(games, SPOKEN_REPORT_HELP)
     stats = commands.add_parser(
         "stats", help="wins, game lengths and luck per board and player; puzzle bests"
     )
@@ -37,6 +39,7 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
         "board", nargs="?", metavar="BOARD", help="only this board (a name or a board file)"
     )
     stats.add_argument("--json", action="store_true", help="print one JSON object")
+    add_screen_reader(stats, SPOKEN_REPORT_HELP)
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -56,6 +59,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reason = store.disabled_reason or "the store cannot be opened"
         print(f"snl {args.command}: {reason.removeprefix('not saving: ')}", file=err)
         return EXIT_USAGE
+    if not args.json and screen_reader_wanted(args):
+        from ..plain.speech import SpokenOut
+
+        out = SpokenOut(out)  # type: ignore[assignment]
+        args.spoken = True
     with store:
         for warning in store.warnings:
             print(f"snl {args.command}: {warning}", file=err)
@@ -97,18 +105,23 @@ def cmd_games(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
             str(game.id),
             game.board_name or "(unnamed)",
             ", ".join(game.players),
-            _local(game.started),
+            _local(game.started, spoken=getattr(args, "spoken", False)),
             str(game.turns),
             game.status_text + (" (puzzle)" if game.mode == "puzzle" else ""),
         )
         for game in listing.games
     ]
     right = {0, 4}
-    print_table(header, rows, right, out)
+    print_table(header, rows, right, out, spoken=getattr(args, "spoken", False))
     return EXIT_OK
 
 
-def _local(moment: datetime) -> str:
+def _local(moment: datetime, *, spoken: bool = False) -> str:
+    """'2026-11-28 21:50' in the local time zone; spoken: '28 November 2026 at 21:50'."""
+    if spoken:
+        from ..plain.speech import date_words
+
+        return date_words(moment)
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
@@ -134,7 +147,7 @@ def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
     for index, board in enumerate(boards):
         if index:
             print(file=out)
-        print_board(board, out)
+        print_board(board, out, spoken=getattr(args, "spoken", False))
     print(f"\navg length: turns to reach the goal in the games won; {LUCK_LEGEND}", file=out)
     print(PUZZLE_LEGEND, file=out)
     return EXIT_OK

@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..core.board import Board
 from ..core.errors import BoardError, SnlError
 from ..core.text import clip, escape_controls, plural, quote
-from .common import BOARD_HELP, EXIT_OK, add_rule_options, board_from_args, whole_number
+from .common import (
+    BOARD_HELP,
+    EXIT_OK,
+    add_rule_options,
+    add_screen_reader,
+    board_from_args,
+    screen_reader_wanted,
+    whole_number,
+)
 
 if TYPE_CHECKING:
     from ..lab.judge import Verdict
@@ -90,6 +98,7 @@ def add_judge_parser(commands: argparse._SubParsersAction[Any]) -> None:
     judge.add_argument(
         "--show", action="store_true", help="open the failing board in the learn screen"
     )
+    add_screen_reader(judge, "the report in words, and --show's search in plain lines")
 
 
 def add_learn_parser(commands: argparse._SubParsersAction[Any]) -> None:
@@ -107,6 +116,7 @@ def add_learn_parser(commands: argparse._SubParsersAction[Any]) -> None:
         help=f"{BOARD_HELP}, or a LeetCode matrix such as '[[-1,-1],[-1,3]]' "
         f"(default {LEARN_DEFAULT_BOARD})",
     )
+    add_screen_reader(learn, "the search told step by step in plain lines for a screen reader")
     add_rule_options(learn)
 
 
@@ -146,7 +156,9 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         if not path.is_file():
             raise JudgeUsageError(f"no such file: {quote(args.solution)}")
         runner = PythonRunner(path, time_limit=time_limit, memory_mb=memory)
+    plain = not args.json and screen_reader_wanted(args)
     shown = Progress(args.boards, sys.stderr)
+    shown.on = shown.on and not plain  # no line redrawn under a screen reader
     with runner:
         try:
             verdict = judge(runner, judge_cases(args.boards, args.seed), progress=shown)
@@ -154,6 +166,10 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
             shown.done()
     failure = verdict.failure
     explained = None
+    if plain:
+        from ..plain.speech import SpokenOut
+
+        out = SpokenOut(out)  # type: ignore[assignment]
     if failure is not None:
         from ..lab.report import explain
 
@@ -172,7 +188,8 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         write_verdict(out, runner.label, verdict, explained)
     if args.show and explained is not None and failure is not None and not failure.outcome.fatal:
         out.flush()
-        return show(explained) or EXIT_REJECTED
+        return show(explained, plain=plain) or EXIT_REJECTED
+    out.flush()
     return EXIT_OK if verdict.accepted else EXIT_REJECTED
 
 
@@ -223,8 +240,14 @@ def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explaine
             f"{plural(failure.shrink_tries, 'try', 'tries')}"
         )
     out.write(").\n\n")
-    for line in draw(explained.board):
-        out.write("    " + line + "\n")
+    if getattr(out, "spoken", False):  # plain mode: the board's jumps in words
+        from ..plain.words import all_jumps_lines
+
+        drawn = all_jumps_lines(explained.board)
+    else:
+        drawn = ["    " + line for line in draw(explained.board)]
+    for line in drawn:
+        out.write(line + "\n")
     out.write("\n")
     out.write("board:    " + json.dumps(failure.matrix, separators=(",", ":")) + "\n")
     out.write(f"expected: {failure.expected}\n")
@@ -235,8 +258,13 @@ def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explaine
     out.write(f"Watch the search on it: add --show, or run snl learn '{board}'\n")
 
 
-def show(explained: Explained) -> int:
-    """The failing board on the learn screen."""
+def show(explained: Explained, *, plain: bool = False) -> int:
+    """The failing board on the learn screen (``plain``: the search in plain lines)."""
+    if plain:
+        from ..plain.console import Console
+        from ..plain.learn import PlainLearn
+
+        return PlainLearn(explained.board, Console.standard()).run()
     from ..app import SnlApp, run_app
     from ..screens.learn import LEARN_CSS, LearnScreen
 
@@ -268,6 +296,11 @@ def cmd_learn(args: argparse.Namespace) -> int:
         raise BoardError(
             f"the board has {board.goal:,} squares: snl learn shows boards of up to {MAX_SQUARES:,}"
         )
+    if screen_reader_wanted(args):
+        from ..plain.console import Console
+        from ..plain.learn import PlainLearn
+
+        return PlainLearn(board, Console.standard()).run()
     from ..app import SnlApp, run_app
     from ..screens.learn import LEARN_CSS, LearnScreen
 

@@ -83,7 +83,6 @@ def _play_plain(
     args: argparse.Namespace, board: Board, players: list[Player], mode: str, named: bool
 ) -> int:
     """``snl play --screen-reader``: the same game in plain lines (``snl_tui.plain``)."""
-    import sys
 
     from ..core.session import GameSettings
     from ..core.store.saving import GameSaver
@@ -102,7 +101,7 @@ def _play_plain(
             return saved.board == board and saved.mode == mode
 
         offer = last_resumable(saver.store, same_game if named else None)
-    console = Console(sys.stdout, sys.stdin)
+    console = Console.standard()
     try:
         return PlainGame(session, console, saver, offer=offer).run()
     finally:
@@ -188,7 +187,6 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def _resume_plain(session: GameSession, store: Store | None, game_id: int) -> int:
     """``snl resume --screen-reader``: the saved game goes on in plain lines."""
-    import sys
 
     from ..core.store.saving import GameSaver
     from ..plain.console import Console
@@ -198,7 +196,7 @@ def _resume_plain(session: GameSession, store: Store | None, game_id: int) -> in
     if store is not None:
         saver = GameSaver(store)
         saver.resumed(session, game_id)
-    console = Console(sys.stdout, sys.stdin)
+    console = Console.standard()
     return PlainGame(session, console, saver, resumed=game_id).run()
 
 

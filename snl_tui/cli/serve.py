@@ -447,6 +447,7 @@ def _server_class() -> type[Any]:
 
     from ..core.errors import SnlError
     from ..net.protocol import MAX_FRAME, WEB_ROOM_PATH, RoomAddress, check_name
+    from .serve_plain import DoorGuards, add_plain_routes, plain_page, wants_plain
 
     class SnlServer(Server):
         """textual-serve's server with our page, a cap on concurrent games and the guards
@@ -518,6 +519,7 @@ def _server_class() -> type[Any]:
             if self.room is not None:
                 app.router.add_get("/join/{code}", self.handle_index)
                 app.router.add_get(WEB_ROOM_PATH, self.handle_room)
+            self.add_plain_door(app)
             return app
 
         def initialize_logging(self) -> None:
@@ -527,6 +529,11 @@ def _server_class() -> type[Any]:
         async def on_shutdown(self, app: web.Application) -> None:
             self.stopping = True  # the tabs' sockets close with "going away": they come back
             await super().on_shutdown(app)
+
+        def add_plain_door(self, app: web.Application) -> None:
+            """The screen-reader page's socket (``serve_plain.py``), with this door's guards."""
+            guards = DoorGuards(allowed, InputBudget, FULL_CLOSE_CODE, MAX_MESSAGE_BYTES)
+            add_plain_routes(app, self, guards)
 
         def link(self) -> str:
             origin = self.link_origin
@@ -590,6 +597,9 @@ def _server_class() -> type[Any]:
                     "ask_password": self.room_options[0] is not None,
                 }
                 return aiohttp_jinja2.render_template("app_index.html", request, context)
+            if wants_plain(request.rel_url.query):  # ?screenreader=1: serve_plain.py
+                page: web.StreamResponse = await plain_page(request)
+                return page
             response: web.StreamResponse = await super().handle_index(request)
             return response
 

@@ -89,14 +89,15 @@ def read_line(line: str, names: Sequence[str]) -> Typed:
     return Typed(None, rest, typed=word)
 
 
-def help_line(names: Sequence[str], *, die: str | None = None) -> str:
+def help_line(names: Sequence[str], *, die: str | None = None, empty: str = "roll") -> str:
     """'Commands: roll (r, or an empty line), where (w), ...': one line, every command
-    of ``names`` with its shortest first letters; ``die`` says how to choose a value."""
+    of ``names`` with its shortest first letters; ``die`` says how to choose a value,
+    ``empty`` is the command an empty line runs."""
     parts = []
     for name in names:
         short = short_name(name, names)
         alias = [short] if short != name else []
-        if name == "roll":
+        if name == empty:
             alias.append("or an empty line")
         if name == "help":
             alias.append("or ?")
@@ -107,19 +108,20 @@ def help_line(names: Sequence[str], *, die: str | None = None) -> str:
     return text
 
 
-def describe_commands(names: Sequence[str]) -> list[str]:
-    """One line per command: its name, first letters and what it does (``help all``)."""
+def describe_commands(names: Sequence[str], table: Sequence[Command] = COMMANDS) -> list[str]:
+    """One line per command: its name, first letters and what it does (``help all``);
+    ``table``: the commands of another mode (learn, edit)."""
     lines = []
-    for command in COMMANDS:
+    for command in table:
         if command.name in names:
             short = short_name(command.name, names)
             lines.append(f"{command.name}, or {short}: {command.says}.")
     return lines
 
 
-def unknown_line(typed: Typed, names: Sequence[str]) -> str:
-    """One line of help for a line that is no command."""
-    return f"{quote(typed.typed, 30)} is not a command. {help_line(names)}"
+def unknown_line(typed: Typed, names: Sequence[str], *, empty: str = "roll") -> str:
+    """One line of help for a line that is no command (``empty``: as for ``help_line``)."""
+    return f"{quote(typed.typed, 30)} is not a command. {help_line(names, empty=empty)}"
 
 
 __all__ = [

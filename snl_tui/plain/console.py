@@ -11,6 +11,8 @@ the player, or None at the end of the input (Ctrl+D, or the end of a pipe).
 from __future__ import annotations
 
 import contextlib
+import re
+import sys
 import unicodedata
 from typing import TextIO
 
@@ -18,34 +20,116 @@ from ..core.text import escape_controls, one_line
 
 SPOKEN_LIMIT = 2000
 """The longest line said: a longer one (a huge board's jump list) is cut with '...'."""
+SILENT = ("So", "Cn", "Co")
+"""Categories left out: symbols (pictures), unassigned and private-use characters."""
+LEGACY_COMPUTING = "\U0001fb00"
+"""Symbols for Legacy Computing (to U+1FBFF): block mosaics and segmented digits."""
+SKIN_TONES = "\U0001f3fb"
+"""The first of the five skin-tone modifiers (to U+1F3FF): read aloud alone, left out."""
 INPUT_LIMIT = 1000
 """The longest command line read; the rest of a longer one is ignored."""
 
 
 def plain_text(text: str) -> str:
     """``text`` as one plain line: whitespace runs as one space, controls escaped, no
-    symbol characters (Unicode category So: box drawing, braille, emoji, dingbats) and
-    no variation selectors or joiners that only dress emoji."""
+    symbol characters (Unicode category So: box drawing, braille, emoji, dingbats; the
+    legacy computing mosaics), no unassigned or private-use characters, and no skin
+    tones, variation selectors or joiners that only dress emoji."""
     kept = []
     for char in one_line(text):
         category = unicodedata.category(char)
-        if category == "So" or char in "\u200d\ufe0e\ufe0f":
+        if (
+            category in SILENT
+            or char in "\u200d\ufe0e\ufe0f"
+            or SKIN_TONES <= char <= "\U0001f3ff"
+            or LEGACY_COMPUTING <= char <= "\U0001fbff"
+        ):
             continue
         kept.append(char)
-    line = escape_controls("".join(kept))
+    line = escape_controls(one_line("".join(kept)))
     if len(line) > SPOKEN_LIMIT:
         line = line[: SPOKEN_LIMIT - 3] + "..."
     return line
 
 
+def line_editor() -> bool:
+    """Turn on the standard library's line editor (GNU readline, or libedit) for
+    ``input()``: Left and Right, Home and End, Backspace, Up and Down through the lines
+    typed before, as in a shell. Bracketed paste is turned off, so no mode escape is
+    written around each line. False where there is no ``readline`` module."""
+    try:
+        import readline
+    except ImportError:  # Windows, or a Python built without it
+        return False
+    if "libedit" not in (readline.__doc__ or ""):
+        for setting in ("set enable-bracketed-paste off", "set enable-meta-key off"):
+            with contextlib.suppress(Exception):  # an older readline without the setting
+                readline.parse_and_bind(setting)
+    return True
+
+
+def keys_as_typed(fileno: int) -> None:
+    """Keep the terminal out of its line mode for the whole session, as the line editor
+    has it while a line is typed, so that what is typed while the game is speaking
+    waits for the editor as typed: a Ctrl+D then ends the input (in line mode the
+    terminal keeps it as a NUL, which the editor ignores). Ctrl+C still interrupts.
+    The terminal's modes come back at exit, and on SIGTERM (which then exits as
+    interrupted)."""
+    import atexit
+    import signal
+    import termios
+
+    try:
+        saved = termios.tcgetattr(fileno)
+        keys = termios.tcgetattr(fileno)
+        keys[3] &= ~termios.ICANON  # the echo stays: the editor echoes as the terminal does
+        keys[6][termios.VMIN], keys[6][termios.VTIME] = 1, 0
+        termios.tcsetattr(fileno, termios.TCSADRAIN, keys)
+    except (OSError, termios.error):
+        return
+
+    def restore() -> None:
+        with contextlib.suppress(OSError, termios.error):
+            termios.tcsetattr(fileno, termios.TCSADRAIN, saved)
+
+    atexit.register(restore)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+
+        def terminated(number: int, frame: object) -> None:
+            raise SystemExit(128 + number)
+
+        signal.signal(signal.SIGTERM, terminated)
+
+
+_ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?")
+
+
+def strip_escapes(line: str) -> str:
+    """``line`` without terminal escape sequences (an arrow key as ``ESC [ D``) nor other
+    control characters: what was typed, never what a key sent."""
+    line = _ESCAPE.sub("", line)
+    return "".join(char for char in line if char == "\t" or unicodedata.category(char) != "Cc")
+
+
 class Console:
     """One player's plain lines: ``say`` to ``out``, ``read`` from ``inp``."""
 
-    def __init__(self, out: TextIO, inp: TextIO) -> None:
+    def __init__(self, out: TextIO, inp: TextIO, *, edited: bool = False) -> None:
         self.out = out
         self.inp = inp
+        self.edited = edited
+        """Lines are read with ``input()`` and the line editor (a terminal)."""
         self.said: list[str] = []
         """Every line said, in order (the tests and the speech script read them)."""
+
+    @classmethod
+    def standard(cls) -> Console:
+        """Standard output and input; on a terminal, typed lines are edited with the
+        line editor (``line_editor``); through a pipe, plain lines are read."""
+        edited = sys.stdin.isatty() and sys.stdout.isatty() and line_editor()
+        if edited:
+            keys_as_typed(sys.stdin.fileno())
+        return cls(sys.stdout, sys.stdin, edited=edited)
 
     def say(self, text: str) -> None:
         """Write ``text`` as one safe line, flushed now. Nothing is said for ''."""
@@ -63,6 +147,14 @@ class Console:
 
     def read(self) -> str | None:
         """The next line typed (without its newline), or None at the end of the input."""
+        if self.edited:
+            try:
+                line = input()
+            except EOFError:
+                return None
+            # A key the editor does not bind may still slip an escape into the line:
+            # a command never holds one.
+            return strip_escapes(line[:INPUT_LIMIT])
         with contextlib.suppress(ValueError):  # input closed under us: treat as its end
             line = self.inp.readline(INPUT_LIMIT)
             if not line:
@@ -70,8 +162,8 @@ class Console:
             rest = line
             while len(rest) == INPUT_LIMIT and not rest.endswith("\n"):
                 rest = self.inp.readline(INPUT_LIMIT)  # the rest of a huge line: dropped
-            return line.rstrip("\r\n")
+            return strip_escapes(line.rstrip("\r\n"))
         return None
 
 
-__all__ = ["INPUT_LIMIT", "Console", "plain_text"]
+__all__ = ["INPUT_LIMIT", "Console", "line_editor", "plain_text", "strip_escapes"]

@@ -17,7 +17,7 @@ from ..core.odds.standing import compute_odds, odds_at_hand
 from ..core.seats import TurnError
 from ..core.session import GameSession
 from ..core.store.saving import GameSaver
-from ..core.text import plural
+from ..core.text import parse_whole, plural
 from . import words
 from .commands import DIE, describe_commands, help_line, read_line, unknown_line
 from .console import Console
@@ -30,6 +30,8 @@ PUZZLE_COMMANDS = ("where", "board", "hint", "odds", "route", "undo", "new", "sa
 
 EXIT_OK = 0
 EXIT_INTERRUPTED = 130
+SAY_MOST = 50
+"""The most lines ``say N`` repeats."""
 
 
 def luck_line(session: GameSession) -> str | None:
@@ -69,6 +71,8 @@ class PlainGame:
         self.resumed = resumed
         self.luck = luck
         self.last_line: str | None = None
+        self.over_said = False
+        """The game is over and a roll was answered so: the next ones are not."""
 
     # -- what is said
 
@@ -121,7 +125,8 @@ class PlainGame:
                 f"{self.die_words()}"
             )
         elif not session.computer_to_move and not game.history:
-            self.say(f"{words.name(game.players[game.current])}: type roll, or press Enter.")
+            who = words.name(game.players[game.current], game.current)
+            self.say(f"{who}: type roll, or press Enter.")
 
     # -- running
 
@@ -167,14 +172,14 @@ class PlainGame:
                 self.say(help_line(self.names, die=self.die_words() if session.puzzle else None))
         elif command == "roll":
             if game.over:
-                self.say("The game is over: type new for another, or quit.")
+                self.over_once("The game is over: type new for another, or quit.")
             else:
                 self.make_move(None)
         elif command == DIE:
             if not session.puzzle:
                 self.say("Classic mode: the die decides. Type roll, or press Enter.")
             elif game.over:
-                self.say("The puzzle is solved: type new for another try, or quit.")
+                self.over_once("The puzzle is solved: type new for another try, or quit.")
             else:
                 assert typed.die is not None
                 self.make_move(typed.die)
@@ -184,11 +189,11 @@ class PlainGame:
             self.board(typed.rest)
         elif command == "hint":
             seat = session.hint_seat
-            who = words.name(game.players[seat])
+            who = words.name(game.players[seat], seat)
             self.say(words.hint_line(session.board, game.positions[seat], who))
         elif command == "route":
             seat = session.hint_seat
-            who = words.name(game.players[seat])
+            who = words.name(game.players[seat], seat)
             self.say(words.route_line(session.board, game.positions[seat], who))
         elif command == "odds":
             self.odds()
@@ -197,7 +202,7 @@ class PlainGame:
         elif command == "new":
             self.new_game()
         elif command == "say":
-            self.say(self.last_line or "No move yet.")
+            self.say_again(typed.rest)
         elif command == "resume":
             self.resume_offered()
         return True
@@ -213,6 +218,7 @@ class PlainGame:
             self.say(f"Game {offer.id} cannot be read back: {error}. Playing the new game.")
             return
         self.session = session
+        self.over_said = False
         if self.saver is not None:
             self.saver.resumed(session, offer.id)
         self.resumed = offer.id
@@ -224,15 +230,36 @@ class PlainGame:
         self.say(words.positions_line(game))
         self.prompt()
 
+    def over_once(self, text: str) -> None:
+        """Said to the first roll after the end only: a script's remaining lines (``yes
+        roll | snl play``) are not each answered with it."""
+        if not self.over_said:
+            self.over_said = True
+            self.say(text)
+
+    def say_again(self, rest: str) -> None:
+        """``say``: the last move again; ``say 3``: the last 3 lines said."""
+        count = parse_whole(rest.strip())
+        if count is None or count < 1:
+            self.say(self.last_line or "No move yet.")
+            return
+        for line in self.console.said[-min(count, SAY_MOST) :]:
+            self.say(line)
+
     def board(self, rest: str) -> None:
         session, game = self.session, self.session.game
-        self.say(words.board_line(session.board))
+        if parse_whole(rest.strip()) is None:
+            self.say(words.board_line(session.board))
         if rest.strip().casefold().startswith("a"):
             for text in words.all_jumps_lines(session.board):
                 self.say(text)
             return
+        number = parse_whole(rest.strip())
+        if number is not None:  # board 47: what is on square 47
+            self.say(words.square_line(session.board, number))
+            return
         seat = session.hint_seat
-        who = words.name(game.players[seat])
+        who = words.name(game.players[seat], seat)
         self.say(words.near_jumps_line(session.board, game.positions[seat], who))
 
     def odds(self) -> None:
@@ -291,7 +318,8 @@ class PlainGame:
             return
         game = session.game
         self.say(
-            f"Took back {undone.move.die}: {words.name(game.players[undone.player])} "
+            f"Took back {undone.move.die}: "
+            f"{words.name(game.players[undone.player], undone.player)} "
             f"{words.where(game.positions[undone.player])} again."
         )
         self.save()
@@ -304,6 +332,7 @@ class PlainGame:
         abandoned = not session.game.over and bool(session.game.history)
         session.new_game(again=session.puzzle and session.game.over)
         self.last_line = None
+        self.over_said = False
         if abandoned:
             self.say("The unfinished game is left as abandoned.")
         self.say(f"New game. {words.start_line(session.game, session.mode)}")

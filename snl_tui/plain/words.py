@@ -12,10 +12,11 @@ import math
 from collections.abc import Sequence
 
 from ..core.board import Board, Jump
-from ..core.engine import Game, Player, Turn
+from ..core.engine import Game, Move, Player, Turn, move
 from ..core.odds.standing import CERTAIN, Odds
-from ..core.solver import least_rolls_from, optimal_dice, optimal_route
+from ..core.solver import Solution, least_rolls_from, optimal_dice, optimal_route
 from ..core.text import escape_controls, one_line, percent, plural
+from .console import plain_text
 
 ROUTE_SPOKEN = 12
 """Moves of an optimal route the ``route`` command spells out before '... and N more'."""
@@ -24,20 +25,25 @@ NEAR_TURNS = 2
 """``board`` names the jumps within this many turns' reach (``faces`` squares a turn)."""
 
 
-def plain_name(text: str) -> str:
+def plain_name(text: str, seat: int | None = None) -> str:
     """A name from outside (a player, a seat in a room) as said: one line, control
-    characters escaped."""
-    return escape_controls(one_line(text)) or "someone"
+    characters escaped, without what a screen reader would spell out or skip (emoji,
+    skin tones, joiners). A name with nothing left to say (emoji only) is 'seat N'
+    (``seat`` counts from 0), or 'someone' when the seat is not known."""
+    said = plain_text(text)
+    if not any(char.isalnum() for char in said):
+        return f"seat {seat + 1}" if seat is not None else "someone"
+    return said
 
 
-def name(player: Player) -> str:
-    """A player's name as said."""
-    return plain_name(player.name)
+def name(player: Player, seat: int | None = None) -> str:
+    """A player's name as said (``seat``: its index, for a name with nothing to say)."""
+    return plain_name(player.name, seat)
 
 
-def to_move(player: Player) -> str:
+def to_move(player: Player, seat: int | None = None) -> str:
     """'Bo to move.', and 'Your move.' for the player called You."""
-    who = name(player)
+    who = name(player, seat)
     return "Your move." if who.casefold() == "you" else f"{who} to move."
 
 
@@ -70,6 +76,52 @@ def jump_words(jump: Jump) -> str:
     return f"a snake down to {jump.end}"
 
 
+def move_words(moved: Move) -> str:
+    """Where a die takes a token, in words: 'from off the board to 1, a ladder up to 38',
+    'from 45 to 48, bounced back from the goal', 'past the goal, stays on 97'."""
+    if moved.forfeited:
+        return f"past the goal, stays {where(moved.start)}"
+    text = f"{from_where(moved.start)} to {moved.landed}"
+    if moved.bounced:
+        text += ", bounced back from the goal"
+    for index, jump in enumerate(moved.jumps):
+        text += ", then " if index else ", "
+        text += jump_words(jump)
+    return text + (", the goal" if moved.won else "")
+
+
+SOLVE_SPOKEN = 40
+"""Moves ``snl solve --screen-reader`` says one a line; a longer route says its ends."""
+
+
+def solve_lines(board: Board, label: str, solution: Solution, routes: int | None) -> list[str]:
+    """``snl solve --screen-reader``: the least rolls, then each roll of one optimal
+    route in words ('Roll 1. A 1: from off the board to 1, a ladder up to 38.')."""
+    title = escape_controls(one_line(label)) or "The board"
+    origin = "off the board" if solution.start <= 0 else f"square {solution.start}"
+    if not solution.reachable:
+        return [f"{title}: the goal, square {board.goal}, cannot be reached from {origin}."]
+    if solution.moves == 0:
+        return [f"{title}: already on the goal, square {board.goal}."]
+    lines = [
+        f"{title}: {plural(solution.moves, 'roll')} from {origin} to the goal, "
+        f"square {board.goal}. One best route:"
+    ]
+    position = solution.start
+    half = SOLVE_SPOKEN // 2
+    for number, die in enumerate(solution.rolls, start=1):
+        moved = move(board, position, die)
+        if solution.moves <= SOLVE_SPOKEN or number <= half or number > solution.moves - half:
+            lines.append(f"Roll {number}. A {die}: {move_words(moved)}.")
+        elif number == half + 1:
+            lines.append(f"... {solution.moves - SOLVE_SPOKEN} more rolls (--json has them all).")
+        position = moved.end
+    if routes is not None:
+        only = ": this one is the only one" if routes == 1 else ""
+        lines.append(f"Optimal routes: {routes} distinct sequences of die values{only}.")
+    return lines
+
+
 def rules_words(board: Board) -> str:
     """The board's rules as a clause: 'start off the board; exact finish; 6-sided die'."""
     return board.rules.describe().replace(" · ", "; ")
@@ -80,7 +132,7 @@ def turn_line(game: Game, turn: Turn, *, chosen: bool = False) -> str:
     happens next ('Bo to move.', 'Ann rolls again.', 'Ann wins in 23 turns!'). ``game``
     is the game after the move (its winner and whose move is next)."""
     move = turn.move
-    who = name(game.players[turn.player])
+    who = name(game.players[turn.player], turn.player)
     if turn.passed:
         return f"{who}'s turn is skipped, {where(move.start)}. {next_words(game, turn)}".rstrip()
     verb = "chose" if chosen else "rolled"
@@ -106,27 +158,29 @@ def next_words(game: Game, turn: Turn) -> str:
     if game.winner is not None:
         winner = game.winner
         turns = plural(game.turns_taken[winner], "turn")
-        who = name(game.players[winner])
+        who = name(game.players[winner], winner)
         if len(game.players) == 1:
             return f"{who} finished in {turns} and {plural(len(game.history), 'roll')}."
         return f"{who} {'win' if who.casefold() == 'you' else 'wins'} in {turns}!"
     if turn.again and game.current == turn.player:
-        return f"{name(game.players[turn.player])} rolls again."
+        who = name(game.players[turn.player], turn.player)
+        return f"{who} {'roll' if who.casefold() == 'you' else 'rolls'} again."
     if len(game.players) == 1:
         return ""
-    return to_move(game.players[game.current])
+    return to_move(game.players[game.current], game.current)
 
 
 def positions_line(game: Game) -> str:
     """'Ann on 14, Bo off the board. Bo to move. The goal is 100.'"""
     parts = [
-        f"{name(player)} {where(game.positions[seat])}" for seat, player in enumerate(game.players)
+        f"{name(player, seat)} {where(game.positions[seat])}"
+        for seat, player in enumerate(game.players)
     ]
     text = and_list(parts) + "."
     if game.winner is not None:
-        text += f" {name(game.players[game.winner])} won."
+        text += f" {name(game.players[game.winner], game.winner)} won."
     elif len(game.players) > 1:
-        text += f" {to_move(game.players[game.current])}"
+        text += f" {to_move(game.players[game.current], game.current)}"
     return f"{text} The goal is {game.board.goal}."
 
 
@@ -162,6 +216,27 @@ def near_jumps_line(board: Board, square: int, who: str = "you") -> str:
         for start, end in ahead
     ]
     return f"{head}: " + "; ".join(spoken) + "."
+
+
+def square_line(board: Board, square: int) -> str:
+    """What is on ``square``: 'Square 47: a snake starts here, down to 26.', or where a
+    snake or ladder ends, or nothing."""
+    if not 1 <= square <= board.goal:
+        return f"There is no square {square}: the squares go from 1 to {board.goal}."
+    jump = board.jump_at(square)
+    parts = []
+    if square == board.goal:
+        parts.append("the goal")
+    if jump is not None:
+        way = "up" if jump.kind == "ladder" else "down"
+        parts.append(f"a {jump.kind} starts here, {way} to {jump.end}")
+    parts += [
+        f"the {j.kind} from {j.start} ends here"
+        for j in board.ladders + board.snakes
+        if j.end == square
+    ]
+    said = "; ".join(parts) if parts else "nothing: no snake or ladder starts or ends here"
+    return f"Square {square}: {said}."
 
 
 def all_jumps_lines(board: Board) -> list[str]:
@@ -216,7 +291,7 @@ def share(value: float | None) -> str:
 def odds_line(odds: Odds, game: Game, seat: int) -> str:
     """The odds of random play for ``seat``: expected turns left, the chance to finish
     within 5 and 10 turns, each seat's chance to win."""
-    who = name(game.players[seat])
+    who = name(game.players[seat], seat)
     if odds.finished:
         return f"{who} is on the goal."
     if odds.why_unavailable is not None and odds.expected_turns is None:
@@ -239,8 +314,10 @@ def odds_line(odds: Odds, game: Game, seat: int) -> str:
     text += "."
     if len(odds.win_chances) > 1:
         chances = [
-            f"{name(player)} {share(chance)}"
-            for player, chance in zip(game.players, odds.win_chances, strict=False)
+            f"{name(player, seat)} {share(chance)}"
+            for seat, (player, chance) in enumerate(
+                zip(game.players, odds.win_chances, strict=False)
+            )
         ]
         text += f" Chances to win: {', '.join(chances)}."
     if odds.why_unavailable is not None:
@@ -250,7 +327,10 @@ def odds_line(odds: Odds, game: Game, seat: int) -> str:
 
 def start_line(game: Game, mode: str) -> str:
     """The first line of a game: who plays, in which order, and who starts."""
-    players = [name(player) + (" (computer)" if player.computer else "") for player in game.players]
+    players = [
+        name(player, seat) + (" (computer)" if player.computer else "")
+        for seat, player in enumerate(game.players)
+    ]
     if mode == "puzzle":
         return (
             f"Puzzle for {players[0]}: choose every die value and reach {game.board.goal} "
@@ -266,6 +346,7 @@ __all__ = [
     "and_list",
     "board_line",
     "hint_line",
+    "move_words",
     "name",
     "near_jumps_line",
     "next_words",
@@ -273,6 +354,8 @@ __all__ = [
     "positions_line",
     "route_line",
     "rules_words",
+    "solve_lines",
+    "square_line",
     "start_line",
     "turn_line",
 ]

@@ -288,7 +288,7 @@ def test_screenreader_in_the_address_turns_on_the_terminals_screen_reader_mode(
     browser: Any, serve: Callable[..., str]
 ) -> None:
     url = serve("--no-animation")
-    reader = open_game(browser, url + "?screenreader=1", 1280, 800)
+    reader = open_game(browser, url + "?screenreader=terminal", 1280, 800)
     sighted = open_game(browser, url, 1280, 800)
     try:
         wait_for(lambda: "Roll" in screen_text(reader), "the game in the screen-reader tab")

@@ -18,9 +18,23 @@ if TYPE_CHECKING:
 
 
 def print_table(
-    header: Sequence[str], rows: Sequence[Sequence[str]], right: set[int], out: TextIO
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    right: set[int],
+    out: TextIO,
+    *,
+    spoken: bool = False,
 ) -> None:
+    """Columns under a header; ``spoken`` (a screen reader) says each row as one line of
+    'header value' pairs instead, leaving out the empty ones ('-')."""
     rows = [tuple(safe_line(cell, 60) for cell in row) for row in rows]  # names from the store
+    if spoken:
+        for row in rows:
+            pairs = [
+                f"{name} {cell}" for name, cell in zip(header, row, strict=True) if cell != "-"
+            ]
+            print("; ".join(pairs) + ".", file=out)
+        return
     widths = [max(cell_width(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         cells = [
@@ -104,7 +118,7 @@ def _median(values: Sequence[float]) -> float | None:
     return (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def print_board(board: dict[str, Any], out: TextIO) -> None:
+def print_board(board: dict[str, Any], out: TextIO, *, spoken: bool = False) -> None:
     expected = board["expected_turns"]
     exact = (
         f"exact: {expected:.1f} turns expected, median {board['median_turns']}"
@@ -126,7 +140,7 @@ def print_board(board: dict[str, Any], out: TextIO) -> None:
         "puzzle avg",
     )
     rows = [_player_row(player, board) for player in board["players"]]
-    print_table(header, rows, {1, 2, 3, 4, 5, 6, 7}, out)
+    print_table(header, rows, {1, 2, 3, 4, 5, 6, 7}, out, spoken=spoken)
 
 
 PUZZLE_LEGEND = (

@@ -21,7 +21,7 @@ def unplain(text: str) -> list[str]:
             or 0x2500 <= code <= 0x259F
             or 0x2800 <= code <= 0x28FF
             or unicodedata.category(char) == "So"
-            or code >= 0x1F000
+            or 0x1F000 <= code < 0x20000  # emoji and pictographs (not CJK beyond)
             or char in "\ufe0f\u200d\u2192\u00b7"  # also no arrows or middle dots
         ):
             found.append(f"U+{code:04X}")

@@ -67,3 +67,36 @@ def test_computers_alone_play_to_the_end_at_once() -> None:
     assert len(moves) == len(session.game.history)
     assert said[-2] == "Type new for another game, or quit."
     assert said[-1] == "Goodbye."
+
+
+def test_game_over_is_said_once_and_the_input_then_ends_cleanly() -> None:
+    board = load_board("classic")
+    session = GameSession(GameSettings(board, (Player("You"), Player("CPU", True)), seed=5))
+    said = run(session, "roll\n" * 235)
+    assert session.game.over
+    assert said.count("The game is over: type new for another, or quit.") == 1
+    assert said[-1] == "Goodbye."
+
+
+def test_a_name_with_nothing_to_say_is_its_seat_and_skin_tones_are_not_read() -> None:
+    board = load_board("classic")
+    players = (Player("\U0001f40d\U0001f3fd"), Player("Bo\U0001f44b\U0001f3ff"))
+    session = GameSession(GameSettings(board, players, seed=3))
+    said = run(session, "roll\nwhere\n")
+    text = "\n".join(said)
+    assert "Players in turn order: seat 1 and Bo. First to 100 wins." in said
+    assert "seat 1: type roll, or press Enter." in said
+    assert "seat 1 rolled " in text and ": type roll" not in text.replace("seat 1: type", "")
+    assert "\U0001f3fd" not in text and "\U0001f3ff" not in text
+
+
+def test_you_roll_again_board_n_and_say_n() -> None:
+    board = load_board("classic")
+    six = board.with_rules(board.rules.replace(six_again=True))
+    session = GameSession(GameSettings(six, (Player("You"),), seed=5))
+    said = run(session, "roll\n" * 12 + "board 47\nboard 80\nsay 3\n")
+    assert any(line.endswith("You roll again.") for line in said)
+    assert not any("You rolls" in line for line in said)
+    assert "Square 47: a snake starts here, down to 26." in said
+    assert "Square 80: a ladder starts here, up to 100." in said
+    assert said[-4:-1] == said[-7:-4]  # say 3: the three lines before it, again

@@ -57,3 +57,34 @@ def test_a_short_game_speaks_to_a_wav_file(tmp_path: Path) -> None:
     assert words / 6 < seconds < words, (words, seconds)
     loud = sum(1 for sample in samples if abs(sample) > 1000)
     assert loud > len(samples) // 10  # speech, not silence
+
+
+def test_a_whole_game_by_ear_takes_no_more_than_its_words(tmp_path: Path) -> None:
+    """Far more rolls typed than the game needs (a script's ``yes roll``): the end is
+    said once, so the speech is the moves and a few lines, not minutes of repeats."""
+    espeak = shutil.which("espeak-ng")
+    if espeak is None:
+        pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)")
+    board = load_board("throws-30")
+    session = GameSession(GameSettings(board, (Player("Ann"), Player("CPU", True)), seed=4))
+    console = Console(io.StringIO(), io.StringIO("roll\n" * 235))
+    assert PlainGame(session, console, luck=lambda _: None).run() == 0
+    lines = console.said
+    moves = len(session.game.history)
+    assert (
+        session.game.over and lines.count("The game is over: type new for another, or quit.") == 1
+    )
+    assert len(lines) <= moves + 8  # the opening, the moves, the end, goodbye
+    text = tmp_path / "game.txt"
+    text.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    sound = tmp_path / "game.wav"
+    subprocess.run(
+        [espeak, "-v", "en", "-w", str(sound), "-f", str(text)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    with wave.open(str(sound), "rb") as recording:
+        seconds = recording.getnframes() / recording.getframerate()
+    words = sum(len(line.split()) for line in lines)
+    assert words / 6 < seconds < words / 1.5, (words, seconds)

@@ -1,0 +1,113 @@
+"""The browser page for screen readers, in Chromium's accessibility tree (SPEC 17).
+
+``snl serve``'s ``/?screenreader=1`` runs the plain mode behind an accessible page: a
+live region (role log) that gets each line the game says once, and a text input that
+takes ``roll``, with the lines typed before on Up. Read through Playwright's ARIA
+snapshots (what a screen reader is given), never through pixels.
+
+Skipped, with the reason, when Playwright, textual-serve or ``/usr/bin/chromium`` is
+missing (``test_browser``'s fixtures).
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .test_browser import browser, serve, wait_for  # noqa: F401 - the fixtures
+
+MOVE = re.compile(r"^(You|CPU) rolled (\d+): ")
+FRAMES = """
+window.__frames = [];
+(function () {
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => window.__frames.push(event.data));
+    }
+  };
+})();
+"""
+
+
+def log_lines(page: Any) -> list[str]:
+    """The paragraphs of the live region a screen reader is given (not those hidden)."""
+    snapshot = page.locator("#log").aria_snapshot()
+    lines = []
+    for row in snapshot.splitlines():
+        found = re.match(r'\s*- paragraph: "?(.*?)"?$', row)
+        if found:
+            lines.append(found[1])
+    return lines
+
+
+def test_the_text_page_announces_each_move_once(
+    browser: Any,  # noqa: F811
+    serve: Callable[..., str],  # noqa: F811
+) -> None:
+    url = serve("--no-save")
+    page = browser.new_page()
+    page.add_init_script(FRAMES)
+    try:
+        page.goto(url + "?screenreader=1")
+        snapshot = page.locator("body").aria_snapshot()
+        assert '- log "Game"' in snapshot and '- textbox "Command"' in snapshot
+        assert page.locator("canvas").count() == 0  # no terminal drawn for the eye
+        wait_for(lambda: any("type roll" in line for line in log_lines(page)), "the game")
+        assert page.evaluate("document.activeElement.id") == "command"
+        page.keyboard.type("roll")
+        page.keyboard.press("Enter")
+        wait_for(lambda: any(MOVE.match(line) for line in log_lines(page)), "the first roll")
+        page.keyboard.press("ArrowUp")  # the line typed before
+        assert page.input_value("#command") == "roll"
+        page.keyboard.press("Enter")
+        wait_for(lambda: len([1 for line in log_lines(page) if MOVE.match(line)]) >= 4, "moves")
+        lines = log_lines(page)
+        # Each line the game said is one paragraph, once, in order.
+        assert lines == page.evaluate("window.__frames")[: len(lines)]
+        moves = [line for line in lines if MOVE.match(line)]
+        assert [MOVE.match(line)[1] for line in moves][:4] == ["You", "CPU", "You", "CPU"]  # type: ignore[index]
+        assert not any(line.startswith(">") for line in lines)  # typed lines: not announced
+        live = page.get_attribute("#log", "aria-live")
+        assert live == "polite" and page.get_attribute("#log", "aria-relevant") == "additions"
+        page.keyboard.type("quit")
+        page.keyboard.press("Enter")
+        wait_for(lambda: "The game has ended" in page.inner_text("#status"), "the end")
+        assert log_lines(page)[-1] == "Goodbye."
+    finally:
+        page.close()
+
+
+def test_the_board_page_offers_the_text_page_first(
+    browser: Any,  # noqa: F811
+    serve: Callable[..., str],  # noqa: F811
+) -> None:
+    url = serve("--no-save")
+    page = browser.new_page()
+    try:
+        page.goto(url + "?delay=1")  # the board page, not connecting yet
+        first = page.locator("a.screen-reader-choice")
+        assert first.get_attribute("href") == "/?screenreader=1"
+        assert "screen reader" in first.inner_text()
+    finally:
+        page.close()
+    # A page from another site may not start a plain game.
+    request = urllib.request.Request(
+        url + "plain/ws",
+        headers={
+            "Origin": "http://evil.example",
+            "Connection": "Upgrade",
+            "Upgrade": "websocket",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+            "Sec-WebSocket-Version": "13",
+        },
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 403
