@@ -45,6 +45,12 @@ def plain_text(text: str) -> str:
             or LEGACY_COMPUTING <= char <= "\U0001fbff"
         ):
             continue
+        if "\U0001f000" <= char <= "\U0001ffff":  # enclosed and pictographic supplements:
+            # a compatibility form is said as what it stands for (U+1F100 is "0."), the rest
+            # are pictures with nothing to say.
+            char = unicodedata.normalize("NFKC", char)
+            if char >= "\U0001f000":
+                continue
         kept.append(char)
     line = escape_controls(one_line("".join(kept)))
     if len(line) > SPOKEN_LIMIT:
