@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -18,7 +19,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..core.board import Board
 from ..core.errors import BoardError, SnlError
 from ..core.text import clip, escape_controls, plural, quote
-from .common import BOARD_HELP, EXIT_OK, add_rule_options, board_from_args, whole_number
+from .common import (
+    BOARD_HELP,
+    EXIT_OK,
+    add_rule_options,
+    add_screen_reader,
+    board_from_args,
+    screen_reader_wanted,
+    whole_number,
+)
 
 if TYPE_CHECKING:
     from ..lab.judge import Verdict
@@ -77,7 +86,7 @@ def add_judge_parser(commands: argparse._SubParsersAction[Any]) -> None:
         type=seconds,
         default=None,
         metavar="SECONDS",
-        help="time per board (default 2)",
+        help="CPU seconds per board (default 2)",
     )
     judge.add_argument(
         "--memory",
@@ -87,6 +96,7 @@ def add_judge_parser(commands: argparse._SubParsersAction[Any]) -> None:
         help="memory the solution may use (default 512; 0: no limit)",
     )
     judge.add_argument("--json", action="store_true", help="print one JSON object")
+    add_screen_reader(judge)
     judge.add_argument(
         "--show", action="store_true", help="open the failing board in the learn screen"
     )
@@ -146,18 +156,24 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         if not path.is_file():
             raise JudgeUsageError(f"no such file: {quote(args.solution)}")
         runner = PythonRunner(path, time_limit=time_limit, memory_mb=memory)
+    from ..lab.sandbox import become_subreaper
+
+    become_subreaper()  # the solution's orphans come back to the judge, which ends them
     shown = Progress(args.boards, sys.stderr)
-    with runner:
-        try:
+    previous = {sig: signal.signal(sig, _end) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        with runner:
             verdict = judge(runner, judge_cases(args.boards, args.seed), progress=shown)
-        finally:
-            shown.done()
+    finally:
+        shown.done()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     failure = verdict.failure
     explained = None
     if failure is not None:
         from ..lab.report import explain
 
-        explained = explain(failure)
+        explained = explain(failure, time_limit)
     if args.json:
         data = verdict.to_json()
         if explained is not None:
@@ -169,27 +185,47 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
             )
         out.write(json.dumps(data) + "\n")
     else:
-        write_verdict(out, runner.label, verdict, explained)
+        words = screen_reader_wanted(args)
+        write_verdict(out, runner.label, verdict, explained, words=words)
     if args.show and explained is not None and failure is not None and not failure.outcome.fatal:
         out.flush()
         return show(explained) or EXIT_REJECTED
     return EXIT_OK if verdict.accepted else EXIT_REJECTED
 
 
+def _end(number: int, frame: object) -> None:
+    """SIGTERM or SIGHUP: leave through the ``with runner`` that ends the solution."""
+    raise SystemExit(128 + number)
+
+
 class Progress:
-    """'judging: 350 of 1,000 boards' on stderr while judging, when stderr is a terminal;
-    ``done`` ends the line."""
+    """What the judge is doing, on one line of stderr when it is a terminal: 'judging:
+    350 of 1,000 boards', 'shrinking the failing board: 40 boards tried'...; ``done``
+    ends the line."""
 
     def __init__(self, total: int, err: TextIO) -> None:
         self.total, self.err = total, err
         self.shown = False
         self.on = err.isatty()
+        self.width = 0
 
-    def __call__(self, checked: int) -> None:
-        if self.on and (checked % PROGRESS_EVERY == 0 or checked == self.total):
-            self.err.write(f"\rjudging: {checked:,} of {self.total:,} boards")
-            self.err.flush()
-            self.shown = True
+    def __call__(self, stage: str, count: int) -> None:
+        if not self.on:
+            return
+        if stage == "judging":
+            if count % PROGRESS_EVERY and count != self.total and count != 1:
+                return
+            text = f"judging: {count:,} of {self.total:,} boards"
+        elif stage == "fresh":
+            text = "re-running the failing board in a fresh process"
+        elif stage == "shrinking":
+            text = f"shrinking the failing board: {plural(count, 'board')} tried"
+        else:
+            text = f"checking what the answers say: {plural(count, 'more board')} tried"
+        self.err.write("\r" + text.ljust(self.width))
+        self.width = len(text)
+        self.err.flush()
+        self.shown = True
 
     def done(self) -> None:
         if self.shown:
@@ -197,9 +233,17 @@ class Progress:
             self.err.flush()
 
 
-def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explained | None) -> None:
-    """The judge's report in words."""
-    from ..lab.report import draw, route_text
+def write_verdict(
+    out: TextIO,
+    label: str,
+    verdict: Verdict,
+    explained: Explained | None,
+    *,
+    words: bool = False,
+) -> None:
+    """The judge's report; ``words``: plain words for a screen reader (no drawn board, no
+    arrows)."""
+    from ..lab.report import draw, draw_words, route_text
 
     name = clip(escape_controls(label), 60)
     failure = verdict.failure
@@ -210,9 +254,15 @@ def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explaine
         )
         return
     what = {"wrong": "wrong answer", "error": "error", "timeout": "time-out"}[failure.verdict]
+    if failure.slow:
+        what = "too slow"
+    elif failure.fresh is not None:
+        what = "wrong answer after earlier boards"
     if failure.outcome.fatal:  # it never ran: the board it was given says nothing
         reason = failure.outcome.text.rstrip(".")
         out.write(f"{what}: {name} did not run, so no board was judged: {reason}.\n")
+        for line in explained.printed:
+            out.write("    " + line + "\n")
         return
     side = failure.side
     out.write(f"{what}: {name} fails on this {side}x{side} board (board {verdict.boards:,} ")
@@ -223,16 +273,22 @@ def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explaine
             f"{plural(failure.shrink_tries, 'try', 'tries')}"
         )
     out.write(").\n\n")
-    for line in draw(explained.board):
+    for line in draw_words(explained.board) if words else draw(explained.board):
         out.write("    " + line + "\n")
     out.write("\n")
-    out.write("board:    " + json.dumps(failure.matrix, separators=(",", ":")) + "\n")
+    board = json.dumps(failure.matrix, separators=(",", ":"))
+    out.write("board:    " + board + "\n")
     out.write(f"expected: {failure.expected}\n")
     out.write(f"got:      {explained.got}\n")
-    out.write(f"route:    {route_text(explained.route, explained.rolls)}\n")
+    out.write(f"route:    {route_text(explained.route, explained.rolls, words=words)}\n")
     out.write("\n" + explained.reason + "\n")
-    board = json.dumps(failure.matrix, separators=(",", ":"))
-    out.write(f"Watch the search on it: add --show, or run snl learn '{board}'\n")
+    for line in explained.details:
+        out.write(line + "\n")
+    if explained.printed:
+        out.write("\nWhat it printed on this board:\n")
+        for line in explained.printed:
+            out.write("    " + line + "\n")
+    out.write(f"\nWatch the search on it: add --show, or run snl learn '{board}'\n")
 
 
 def show(explained: Explained) -> int:

@@ -12,8 +12,10 @@ of snl: it runs in the child process only.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import resource
 import sys
 import traceback
 from typing import Any, TextIO
@@ -27,6 +29,9 @@ from heapq import heappush, heappop
 """What LeetCode's Python 3 has in scope before a solution (a subset that matters here)."""
 REPR_LIMIT = 200
 RECURSION_LIMIT = 10_000
+BACKSTOP = 120
+"""CPU seconds a board may take before the kernel ends the process (the judge's own
+limit is far lower)."""
 
 
 def send(out: TextIO, message: dict[str, Any]) -> None:
@@ -59,13 +64,32 @@ def load(path: str) -> Any:
 
 
 def limit(memory_mb: int) -> None:
-    """The limits the judge also sets from outside, set before the solution loads."""
-    import resource
-
+    """The limits the judge also sets at the start, set again before the solution loads:
+    the address space bounds shared mappings too (``mmap(-1, n)``), which the data
+    segment does not count."""
     if memory_mb > 0:
         size = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_DATA, (size, size))
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def cpu_now() -> float:
+    """CPU seconds of this process and the children it waited for."""
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    theirs = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + theirs.ru_utime + theirs.ru_stime
+
+
+def cpu_backstop() -> None:
+    """A CPU-time limit a few seconds past this board's start (SIGXCPU ends the process):
+    the judge stops a slow board itself, this catches what it could not."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    soft = int(used.ru_utime + used.ru_stime) + BACKSTOP
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
 def main() -> int:
@@ -90,20 +114,32 @@ def main() -> int:
     send(out, {"ready": True})
     for line in boards:
         board = json.loads(line)
+        cpu_backstop()
+        began = cpu_now()
         try:
             result = solution().snakesAndLadders(board)
         except BaseException as error:
-            send(out, {"error": describe(error, path)})
+            flush()
+            send(out, {"error": describe(error, path), "cpu": cpu_now() - began})
             continue
+        used = cpu_now() - began
+        flush()
         if type(result) is int and -(2**63) <= result < 2**63:
-            send(out, {"answer": result})
+            send(out, {"answer": result, "cpu": used})
         else:
             try:
                 text = repr(result)
             except BaseException:
                 text = f"<a {type(result).__name__}>"
-            send(out, {"other": text[:REPR_LIMIT]})
+            send(out, {"other": text[:REPR_LIMIT], "cpu": used})
     return 0
+
+
+def flush() -> None:
+    """What the solution printed goes out before its answer."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
 
 
 if __name__ == "__main__":

@@ -131,13 +131,24 @@ def test_progress_shows_on_a_terminal_only() -> None:
     for stream in (terminal, pipe):
         shown = Progress(120, stream)
         for checked in range(1, 121):
-            shown(checked)
+            shown("judging", checked)
+        shown("fresh", 1)
+        for tried in range(1, 3):
+            shown("shrinking", tried)
+        shown("proving", 1)
         shown.done()
-    assert terminal.getvalue().split("\r")[1:] == [
+    lines = [line.rstrip(" \n") for line in terminal.getvalue().split("\r")[1:]]
+    assert lines == [
+        "judging: 1 of 120 boards",
         "judging: 50 of 120 boards",
         "judging: 100 of 120 boards",
-        "judging: 120 of 120 boards\n",
+        "judging: 120 of 120 boards",
+        "re-running the failing board in a fresh process",
+        "shrinking the failing board: 1 board tried",
+        "shrinking the failing board: 2 boards tried",
+        "checking what the answers say: 1 more board tried",
     ]
+    assert terminal.getvalue().endswith("\n")
     assert pipe.getvalue() == ""
 
 

@@ -81,7 +81,8 @@ async def test_running_to_the_end_reads_the_route_back(monkeypatch: pytest.Monke
 
 async def test_a_judged_board_opens_on_the_route_and_the_suspects() -> None:
     made = case("test", 3, {4: 1, 5: 1, 6: 1})
-    failure = Failure("wrong", made.rows(), made.expected, Outcome("answer", 3), "test", 3)
+    # 1 roll where 2 are needed: the squares 1 roll reaches are the facts shown.
+    failure = Failure("wrong", made.rows(), made.expected, Outcome("answer", 1), "test", 3)
     explained = explain(failure)
     app, screen = learning(explained.board, judged=explained)
     async with app.run_test(size=SIZE) as pilot:
@@ -92,7 +93,7 @@ async def test_a_judged_board_opens_on_the_route_and_the_suspects() -> None:
         assert labels(screen) == {s: i for i, s in enumerate(route) if i}
         suspected = {s for s, state in view.cell_states.items() if 2 in state.tokens}
         assert suspected == set(explained.suspects) and suspected
-        assert "rolls 1 to 5" in text_of(screen, "#learn-judged")
+        assert "No sequence of 1 roll reaches square 9" in text_of(screen, "#learn-judged")
         await pilot.press("space")
         assert screen.position == 0
         await pilot.press("b", "b")

@@ -1,0 +1,208 @@
+"""Where a solution runs: a session of its own, limits on CPU time and memory, and
+nothing of it left when the judge ends.
+
+* ``spawn`` starts a child in its own session with ``PR_SET_PDEATHSIG`` (it is killed
+  when the judge dies, even by SIGKILL), ``RLIMIT_CPU`` (a backstop: the judge watches
+  the CPU time itself, ``cpu_seconds``), ``RLIMIT_AS`` where the program allows it (a
+  Python solution: the address space bounds shared mappings too, which ``RLIMIT_DATA``
+  does not count), ``RLIMIT_DATA``, no core files and a cap on the files it writes. Every
+  child carries a marker in its environment, ``SNL_JUDGE_RUN``, that its descendants
+  inherit.
+* ``kill_tree`` ends the child and everything it started: its process group, every
+  process in its session, every descendant, and every process carrying its marker (one
+  that called ``setsid`` and forked again escapes the group, not the marker), repeated
+  until none is left, and reaps those reparented to the judge.
+* ``become_subreaper`` makes the judge the parent of the orphans its solutions leave
+  (``PR_SET_CHILD_SUBREAPER``), so none of them is adopted by init while the judge runs.
+* ``memory_bytes`` reads what the tree holds in memory (shared memory included): the
+  judge kills a command that passes its limit with memory ``RLIMIT_DATA`` does not see.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import resource
+import secrets
+import signal
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+MARKER = "SNL_JUDGE_RUN"
+FILE_LIMIT = 64 * 1024 * 1024
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+TICKS = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+KILL_ROUNDS = 50
+
+_libc: ctypes.CDLL | None = None
+
+
+def _prctl(option: int, value: int) -> bool:
+    global _libc
+    if _libc is None:
+        try:
+            _libc = ctypes.CDLL(None, use_errno=True)
+        except OSError:  # pragma: no cover - every Linux has a libc
+            return False
+    return int(_libc.prctl(option, value, 0, 0, 0)) == 0
+
+
+def become_subreaper() -> bool:
+    """Adopt the orphans of this process's descendants (Linux 3.4+)."""
+    return _prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _limits(cpu_seconds: float, memory_mb: int, address_space: bool) -> None:
+    if cpu_seconds > 0:
+        soft = int(cpu_seconds) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
+    if memory_mb > 0:
+        size = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_DATA, (size, size))
+        if address_space:
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+
+
+def spawn(
+    command: Sequence[str],
+    *,
+    cpu_seconds: float,
+    memory_mb: int,
+    address_space: bool,
+    cwd: Path | None = None,
+) -> subprocess.Popen[bytes]:
+    """Start ``command`` with pipes on its three streams, in a session of its own, with
+    its limits and the judge's death as its own (``cpu_seconds`` 0: no CPU limit)."""
+    parent = os.getpid()
+    _prctl(0, 0) if _libc is None else None  # load libc before the fork
+    env = dict(os.environ)
+    env[MARKER] = f"{parent}-{secrets.token_hex(6)}"
+
+    def prepare() -> None:  # runs in the child, between fork and exec
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the judge died before the line above
+            os._exit(1)
+        _limits(cpu_seconds, memory_mb, address_space)
+
+    process = subprocess.Popen(
+        list(command),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        cwd=cwd,
+        env=env,
+        preexec_fn=prepare,
+    )
+    process.marker = env[MARKER]  # type: ignore[attr-defined]
+    return process
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (None: it is gone)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_bytes().decode("ascii", "replace")
+    except OSError:
+        return None
+    return text.rpartition(")")[2].split()
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time of process ``pid`` (user and system, its threads and the children it
+    has waited for); None when it is gone."""
+    fields = _stat(pid)
+    if fields is None or len(fields) < 15:
+        return None
+    return sum(int(value) for value in fields[11:15]) / TICKS
+
+
+def memory_bytes(pid: int) -> int:
+    """Resident memory of ``pid`` and its descendants, shared memory included."""
+    total = 0
+    for member in tree(pid, ""):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            total += int(Path(f"/proc/{member}/statm").read_text().split()[1]) * PAGE
+    return total
+
+
+def tree(root: int, marker: str) -> set[int]:
+    """``root`` and every process of its session or group, every descendant, and every
+    process whose environment holds ``marker``."""
+    parents: dict[int, int] = {}
+    found = {root}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        fields = _stat(pid)
+        if fields is None or len(fields) < 4 or fields[0] == "Z":
+            continue
+        parents[pid] = int(fields[1])
+        if root in (int(fields[2]), int(fields[3])):
+            found.add(pid)
+        elif marker:
+            with contextlib.suppress(OSError):
+                if f"{MARKER}={marker}".encode() in Path(f"/proc/{name}/environ").read_bytes():
+                    found.add(pid)
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in found and pid not in found:
+                found.add(pid)
+                grew = True
+    return found
+
+
+def _living(pid: int) -> bool:
+    fields = _stat(pid)
+    return fields is not None and fields[0] != "Z"
+
+
+_adopted: set[int] = set()
+"""Descendants seen by ``kill_tree``: those this process adopted are its to reap."""
+
+
+def kill_tree(process: subprocess.Popen[bytes]) -> None:
+    """Kill ``process`` and everything it started, wherever it went; reap the child and
+    the orphans this process adopted; close the pipes."""
+    marker = getattr(process, "marker", "")
+    me = os.getpid()
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    for _ in range(KILL_ROUNDS):
+        living = [pid for pid in tree(process.pid, marker) - {me} if _living(pid)]
+        if not living:
+            break
+        for pid in living:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        _adopted.update(living)
+        _adopted.discard(process.pid)
+        reap_adopted(block=True)
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
+    with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL cannot be ignored
+        process.wait(timeout=5)
+    reap_adopted()
+
+
+def reap_adopted(*, block: bool = False) -> None:
+    """Reap the descendants seen that this process adopted and that have ended (``block``:
+    wait for those killed)."""
+    for pid in list(_adopted):
+        try:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:  # not this process's child (init reaps it), or reaped
+            _adopted.discard(pid)
+            continue
+        if done:
+            _adopted.discard(pid)
