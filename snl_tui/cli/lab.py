@@ -218,6 +218,8 @@ class Progress:
             text = f"judging: {count:,} of {self.total:,} boards"
         elif stage == "fresh":
             text = "re-running the failing board in a fresh process"
+        elif stage == "measuring":
+            text = f"too slow: measuring its CPU time, board {count} of 5"
         elif stage == "shrinking":
             text = f"shrinking the failing board: {plural(count, 'board')} tried"
         else:

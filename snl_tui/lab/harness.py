@@ -1,6 +1,9 @@
 """The judge's harness, run as a script inside the solution's own process.
 
-``python -I harness.py MEMORY_MB SOLUTION.py``: puts the memory limit on itself, loads
+``python -I harness.py MEMORY_MB SOLUTION.py`` starts as a supervisor (``supervise``): it
+forks the process that runs the solution, says that process's id, and stays its parent,
+adopting and ending whatever the solution leaves behind. The solution's process puts the
+memory limit on itself, loads
 the file's ``class Solution`` with what LeetCode's Python puts in scope (``List``,
 ``deque``, ``collections``...), says ``ready``, then answers one JSON board per line on
 stdin with one JSON line on stdout: ``{"answer": 4}`` for a whole number,
@@ -16,6 +19,7 @@ import contextlib
 import json
 import os
 import resource
+import signal
 import sys
 import traceback
 from typing import Any, TextIO
@@ -29,6 +33,9 @@ from heapq import heappush, heappop
 """What LeetCode's Python 3 has in scope before a solution (a subset that matters here)."""
 REPR_LIMIT = 200
 RECURSION_LIMIT = 10_000
+MARKER = "SNL_JUDGE_RUN"
+"""The judge's mark in the environment of every process of one run (``sandbox``)."""
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
 BACKSTOP = 120
 """CPU seconds a board may take before the kernel ends the process (the judge's own
 limit is far lower)."""
@@ -142,5 +149,122 @@ def flush() -> None:
             stream.flush()
 
 
+def descendants(marker: str) -> set[int]:
+    """Every process below this one, and every process carrying the judge's marker (one
+    that left with ``setsid``)."""
+    me = os.getpid()
+    parents: dict[int, int] = {}
+    found: set[int] = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as file:
+                fields = file.read().rpartition(b")")[2].split()
+            if fields[0] == b"Z":
+                continue
+            parents[int(name)] = int(fields[1])
+            if marker:
+                with open(f"/proc/{name}/environ", "rb") as file:
+                    if marker.encode() in file.read():
+                        found.add(int(name))
+        except (OSError, IndexError, ValueError):
+            continue
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if (parent == me or parent in found) and pid not in found:
+                found.add(pid)
+                grew = True
+    return found
+
+
+def end_all(marker: str) -> None:
+    """Kill everything below this process, and reap it."""
+    for _ in range(50):
+        living = descendants(marker)
+        if not living:
+            break
+        for pid in living:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        reap()
+
+
+def reap() -> int | None:
+    """Reap every ended child; the status of the solution's process when it was one."""
+    status = None
+    while True:
+        try:
+            pid, code = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return status
+        if pid == 0:
+            return status
+        if pid == CHILD[0]:
+            status = code
+
+
+CHILD = [0]
+
+
+def supervise() -> int:
+    """The solution's parent, which the judge starts: a subreaper that adopts every
+    orphan the solution leaves, ends them all when the solution's process ends or the
+    judge dies (PR_SET_PDEATHSIG), and exits as the solution's process did. Its first
+    line on stdout is the solution's process id (the judge reads that one's CPU time)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    value = os.environ.get(MARKER)
+    marker = f"{MARKER}={value}" if value else ""
+    judge = os.getppid()
+    go_read, go_write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(go_write)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        os.read(go_read, 1)  # the judge knows this process's id now
+        os.close(go_read)
+        sys.exit(main())
+    CHILD[0] = child
+    os.close(go_read)
+    os.write(1, (json.dumps({"pid": child}) + "\n").encode())
+    # The solution's pipes are its own: the judge sees their end when it ends.
+    nothing = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(nothing, fd)
+    os.close(nothing)
+    os.write(go_write, b"go")
+    os.close(go_write)
+
+    def leave(number: int, frame: object) -> None:
+        end_all(marker)
+        os._exit(128 + number)
+
+    for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(number, leave)
+    if os.getppid() != judge:
+        leave(signal.SIGTERM, None)
+    status = None
+    while status is None:
+        try:
+            pid, code = os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+        if pid == child:
+            status = code
+    end_all(marker)
+    if status is None:
+        return 1
+    if os.WIFSIGNALED(status):
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    return os.waitstatus_to_exitcode(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(supervise())

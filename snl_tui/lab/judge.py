@@ -57,6 +57,11 @@ MODEL_POOL = 3_000
 """Random boards of each side run through a proven mistake's model to find a smaller one
 where it goes wrong."""
 MODEL_SECONDS = 5.0
+MEASURE_TIMES = 3
+"""A board too slow for the limit is run again with this many times the limit, to say
+how slow it is."""
+MEASURABLE = 0.01
+"""CPU seconds below which a time says nothing of growth."""
 Progress = Callable[[str, int], None]
 """``progress(stage, count)``: stage 'judging', 'fresh', 'shrinking' or 'proving'."""
 
@@ -97,6 +102,9 @@ class Failure:
     proof: Proof | None = None
     cpu_by_side: dict[int, float] = field(default_factory=dict)
     """The most CPU seconds the solution took on a board of each side."""
+    scaled: dict[int, float | None] = field(default_factory=dict)
+    """A slow solution's CPU seconds on the failing board scaled to smaller sides, and
+    on the board itself given ``MEASURE_TIMES`` its time (None: it ran past that)."""
 
     @property
     def side(self) -> int:
@@ -117,17 +125,23 @@ class Failure:
         return self.verdict == "timeout" and not self.outcome.stalled and self.side > ENDLESS_SIDE
 
     def growth(self) -> float | None:
-        """The exponent k of a CPU time growing like n^k, from the two largest sides
-        measured (the failing board's counts as the limit): None when unknown."""
-        points = [(side, cpu) for side, cpu in sorted(self.cpu_by_side.items()) if cpu >= 0.005]
-        if self.outcome.cpu is not None and self.side not in self.cpu_by_side:
-            points.append((self.side, self.outcome.cpu))
+        """The exponent k of a CPU time growing like n^k: the least-squares slope of
+        log(time) on log(side) over the scaled boards (else the random boards), the
+        times under 10 ms left out; None when fewer than two remain."""
+        source = self.scaled or self.cpu_by_side
+        points = [
+            (math.log(side), math.log(cpu))
+            for side, cpu in sorted(source.items())
+            if cpu is not None and cpu >= MEASURABLE
+        ]
         if len(points) < 2:
             return None
-        (n1, t1), (n2, t2) = points[-2], points[-1]
-        if n2 <= n1 or t2 <= t1:
+        mean_x = sum(x for x, _ in points) / len(points)
+        mean_y = sum(y for _, y in points) / len(points)
+        spread = sum((x - mean_x) ** 2 for x, _ in points)
+        if spread == 0:
             return None
-        return math.log(t2 / t1) / math.log(n2 / n1)
+        return sum((x - mean_x) * (y - mean_y) for x, y in points) / spread
 
 
 @dataclass(frozen=True)
@@ -214,12 +228,48 @@ def judge(
             fresh = fresh_run(runner, failure, progress)
             if fresh is not None:
                 return Verdict(kind, checked, time.perf_counter() - began, fresh)
-        if shrinking and not failure.slow and not outcome.stalled:
+        if failure.slow:
+            failure = measure(runner, failure, progress)
+        elif shrinking and not outcome.stalled:
             failure = shrink(runner, failure, evidence, progress)
         if failure.verdict == "wrong":
             failure = diagnose(runner, failure, evidence, progress)
         return Verdict(kind, checked, time.perf_counter() - began, failure)
     return Verdict("accepted", checked, time.perf_counter() - began)
+
+
+def measure(runner: Runner, failure: Failure, progress: Progress | None) -> Failure:
+    """A too-slow failure with its CPU time measured: the board run again with
+    ``MEASURE_TIMES`` the limit, and the same board scaled down to a quarter, a third, a
+    half and two thirds of its side (its growth), until one is too slow as well."""
+    scaled: dict[int, float | None] = {}
+    side = failure.side
+    sides = sorted({max(MIN_SIDE + 1, side * k // 12) for k in (3, 4, 6, 8)} - {side})
+    for count, less in enumerate(sides, 1):
+        if progress is not None:
+            progress("measuring", count)
+        outcome = runner.run(scaled_board(failure.matrix, less))
+        scaled[less] = outcome.cpu if outcome.kind != "timeout" else None
+        if outcome.kind == "timeout":
+            break
+    if progress is not None:
+        progress("measuring", len(sides) + 1)
+    with runner.longer(runner.time_limit * MEASURE_TIMES) as longer:
+        outcome = longer.run(failure.matrix)
+    scaled[side] = outcome.cpu if outcome.kind != "timeout" else None
+    return replace(failure, scaled=scaled)
+
+
+def scaled_board(matrix: Matrix, side: int) -> Matrix:
+    """``matrix``'s jumps scaled to a ``side x side`` board (those that still fit)."""
+    goal, new_goal = len(matrix) ** 2, side * side
+    kept: dict[int, int] = {}
+    for start, end in jumps_of(matrix).items():
+        a = moved(start, "scale", 0, new_goal / goal)
+        b = new_goal if end == goal else moved(end, "scale", 0, new_goal / goal)
+        if 2 <= a < new_goal and 1 <= b <= new_goal and a != b and a not in kept:
+            kept[a] = b
+    return matrix_of(side, kept)
 
 
 def fresh_run(runner: Runner, failure: Failure, progress: Progress | None) -> Failure | None:

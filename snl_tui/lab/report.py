@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..core.board import Board
 from ..core.solver import solve
 from ..core.text import escape_controls, plural
-from .judge import Failure
+from .judge import MEASURE_TIMES, Failure
 from .mistakes import answer_of
 from .runner import DEFAULT_TIME_LIMIT
 from .search import forward_distances
@@ -114,12 +114,18 @@ def explain(failure: Failure, time_limit: float = DEFAULT_TIME_LIMIT) -> Explain
         if outcome.stalled:
             reason = f"It gave {outcome.text}."
         elif failure.slow:
-            reason = (
-                f"Too slow: {cpu:.1f} s of CPU on this {size} board (limit {time_limit:g} s)."
-                " A breadth-first search looks at each square once, with six rolls from "
-                "each: it answers a 20x20 board in a millisecond or two."
+            measured = failure.scaled.get(failure.side)
+            took = (
+                f"{measured:.1f} s of CPU"
+                if measured is not None
+                else f"more than {cpu * MEASURE_TIMES if failure.scaled else cpu:.1f} s of CPU"
             )
-            details.append(growth_text(failure, cpu))
+            reason = (
+                f"Too slow: {took} on this {size} board (limit {time_limit:g} s). A "
+                "breadth-first search looks at each square once, with six rolls from each: "
+                "it answers a 20x20 board in a millisecond or two."
+            )
+            details.append(growth_text(failure))
         else:
             reason = (
                 f"No answer within {time_limit:g} s of CPU on this {size} board, where a "
@@ -165,15 +171,20 @@ def facts(board: Board, expected: int, got: int, route: list[int]) -> str:
     return f"The route below reaches square {goal} in {plural(expected, 'roll')}."
 
 
-def growth_text(failure: Failure, cpu: float) -> str:
-    """'CPU time by size: 10x10 0.02 s, 15x15 0.31 s, 20x20 over 2 s: about n^6.1.'"""
+def growth_text(failure: Failure) -> str:
+    """'CPU time on this board scaled down: 10x10 0.02 s, 13x13 0.31 s, 20x20 3.1 s; it
+    grows about as n^5.0 (a breadth-first search: n^2).'"""
+    if failure.scaled:
+        head = "CPU time on this board scaled down"
+        times = failure.scaled
+    else:
+        head = "CPU time by board size (the slowest board of each)"
+        times = dict(failure.cpu_by_side)
     shown = [
-        f"{side}x{side} {seconds:.2f} s"
-        for side, seconds in sorted(failure.cpu_by_side.items())
-        if side < failure.side
-    ][-4:]
-    shown.append(f"{failure.side}x{failure.side} over {cpu:.1f} s")
-    text = "CPU time by board size (the slowest board of each): " + ", ".join(shown)
+        f"{side}x{side} " + ("too slow" if seconds is None else f"{seconds:.2f} s")
+        for side, seconds in sorted(times.items())
+    ][-5:]
+    text = f"{head}: " + ", ".join(shown)
     power = failure.growth()
     if power is not None:
         text += f"; it grows about as n^{power:.1f} (a breadth-first search: n^2)"

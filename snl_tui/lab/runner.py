@@ -91,7 +91,12 @@ class Runner:
         raise NotImplementedError
 
     def fresh(self) -> Runner:
-        """A runner of the same solution that has answered no board yet."""
+        """A runner of the same solution that has answered no board yet (this one when
+        every board already runs in a process of its own)."""
+        raise NotImplementedError
+
+    def longer(self, time_limit: float) -> Runner:
+        """A runner of the same solution, in a new process, with another time limit."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -137,11 +142,19 @@ def first_error_line(stderr: bytes) -> str:
 class Watch:
     """Reads a child's stdout and stderr while watching its CPU time and memory."""
 
-    def __init__(self, process: subprocess.Popen[bytes], cpu_limit: float, memory_mb: int) -> None:
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        cpu_limit: float,
+        memory_mb: int,
+        pid: int | None = None,
+    ) -> None:
         self.process = process
+        self.pid = pid if pid is not None else process.pid
+        """The process whose CPU time counts (the solution's, below a supervisor)."""
         self.cpu_limit = cpu_limit
         self.memory = memory_mb * 1024 * 1024
-        self.base = cpu_seconds(process.pid) or 0.0
+        self.base = cpu_seconds(self.pid) or 0.0
         self.used = 0.0
         self.stdout = b""
         self.stderr = b""
@@ -192,7 +205,7 @@ class Watch:
                 self.read(fd, fd == err)
             if ready and done():
                 return "done"
-            now = cpu_seconds(process.pid)
+            now = cpu_seconds(self.pid)
             if now is None:
                 continue  # it ended: its pipes close
             self.used = now - self.base
@@ -202,7 +215,7 @@ class Watch:
                 moved_at, last = time.monotonic(), now
             elif time.monotonic() - moved_at > STALL:
                 return "stalled"
-            if self.memory and memory_bytes(process.pid) > self.memory:
+            if self.memory and memory_bytes(self.pid) > self.memory:
                 return "memory"
 
 
@@ -244,12 +257,17 @@ class PythonRunner(Runner):
         self.label = path.name
         self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
+        self.pid: int | None = None
+        """The solution's process (the supervisor's child)."""
         self.starts = 0
         """How many children were started (a crash or a time-out costs one more)."""
 
     def fresh(self) -> PythonRunner:
+        return self.longer(self.time_limit)
+
+    def longer(self, time_limit: float) -> PythonRunner:
         return PythonRunner(
-            self.path, time_limit=self.time_limit, memory_mb=self.memory_mb, python=self.python
+            self.path, time_limit=time_limit, memory_mb=self.memory_mb, python=self.python
         )
 
     def _start(self) -> Outcome | None:
@@ -263,8 +281,10 @@ class PythonRunner(Runner):
             address_space=True,
             cwd=self.path.parent,
         )
-        self.buffer = b""
+        self.buffer, self.pid = b"", None
         outcome = self._answer(START_LIMIT)
+        if outcome is None and self.pid is not None:
+            outcome = self._answer(START_LIMIT)  # the pid came: now the ready
         if outcome is None:
             return None
         self.close()
@@ -295,7 +315,7 @@ class PythonRunner(Runner):
         """The child's next reply as an Outcome (None: it said ``ready``)."""
         process = self.process
         assert process is not None
-        watch = Watch(process, limit, self.memory_mb)
+        watch = Watch(process, limit, self.memory_mb, self.pid)
         watch.stdout = self.buffer
         how = watch.until(lambda: b"\n" in watch.stdout)
         watch.drain()
@@ -309,6 +329,9 @@ class PythonRunner(Runner):
             if not isinstance(reply, dict):
                 reply = {"error": "the harness's answer was odd"}
             if reply.get("ready") is True:
+                return None
+            if type(reply.get("pid")) is int and self.pid is None:
+                self.pid = int(reply["pid"])
                 return None
             cpu = reply.get("cpu")
             used = float(cpu) if isinstance(cpu, (int, float)) else watch.used
@@ -367,6 +390,9 @@ class CommandRunner(Runner):
 
     def fresh(self) -> CommandRunner:
         return self  # every board is a new process
+
+    def longer(self, time_limit: float) -> CommandRunner:
+        return CommandRunner(self.command, time_limit=time_limit, memory_mb=self.memory_mb)
 
     def run(self, matrix: list[list[int]]) -> Outcome:
         try:

@@ -10,7 +10,7 @@ import pytest
 
 from snl_tui.core.board import Board
 from snl_tui.core.solver import solve
-from snl_tui.lab.boards import judge_cases, leetcode_problem
+from snl_tui.lab.boards import edge_cases, examples, judge_cases, leetcode_problem
 from snl_tui.lab.judge import judge, verdict_of
 from snl_tui.lab.mistakes import MISTAKES
 from snl_tui.lab.report import explain
@@ -65,7 +65,7 @@ def test_a_wrong_solution_is_rejected_on_a_small_board(name: str) -> None:
         failure = verdict.failure
         assert failure is not None
         assert verdict.verdict == kind, failure
-        assert failure.side <= (5 if mistake == "dfs-memo" else 4), failure.matrix
+        assert failure.side <= (5 if mistake in ("dfs-memo", "depth-cap") else 4), failure.matrix
         assert leetcode_problem(failure.matrix) is None
         assert failure.expected == solve(Board.from_matrix(failure.matrix)).moves
         # The failure is real: the smallest board fails the same way when run again.
@@ -105,3 +105,25 @@ def test_the_boards_are_leetcode_boards_of_growing_size() -> None:
     # The same seed gives the same boards; another seed others.
     assert [c.matrix for c in judge_cases(300, 5)] == [c.matrix for c in cases]
     assert [c.matrix for c in judge_cases(300, 6)] != [c.matrix for c in cases]
+
+
+def test_a_slow_but_right_solution_is_too_slow_by_cpu_time() -> None:
+    """O(n^6), right on every board: too slow on the 20x20 size probe, said with its CPU
+    time and its growth on the same board scaled down. A small CPU limit keeps this to
+    seconds; the limit is CPU time, so a loaded machine changes how long the test takes,
+    not its result."""
+    limit = 0.3
+    with PythonRunner(SOLUTIONS / "slow_correct.py", time_limit=limit) as runner:
+        verdict = judge(runner, judge_cases(BOARDS, SEED))
+    failure = verdict.failure
+    assert failure is not None and verdict.verdict == "timeout"
+    assert failure.slow and failure.side == 20 and failure.shrink_tries == 0
+    assert failure.outcome.cpu is not None and failure.outcome.cpu >= limit
+    # Right where it answered in time: every board before the probe.
+    assert verdict.boards == len(examples()) + len(edge_cases()) + 1
+    small = [cpu for side, cpu in failure.scaled.items() if side < 10]
+    assert small and all(cpu is not None and cpu < limit for cpu in small)
+    explained = explain(failure, limit)
+    assert explained.reason.startswith("Too slow: ")
+    assert "on this 20x20 board (limit 0.3 s)" in explained.reason
+    assert "CPU time on this board scaled down: " in explained.details[0]

@@ -1,16 +1,19 @@
 # Right but slow: Bellman-Ford over the squares (n * n passes of every square and every
-# die), finding each square's cell by walking the rows: about n^5 for an n x n board.
+# die), finding each square's cell by counting the squares up to it: about n^6 for an
+# n x n board.
 class Solution:
     def snakesAndLadders(self, board):
         n = len(board)
         goal = n * n
 
         def cell(s):
+            label = 1
             for level in range(n):
-                if s <= (level + 1) * n:
-                    offset = s - 1 - level * n
-                    col = offset if level % 2 == 0 else n - 1 - offset
-                    return n - 1 - level, col
+                cols = range(n) if level % 2 == 0 else range(n - 1, -1, -1)
+                for col in cols:
+                    if label == s:
+                        return n - 1 - level, col
+                    label += 1
             raise ValueError(s)
 
         inf = float("inf")
