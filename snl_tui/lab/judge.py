@@ -401,12 +401,15 @@ def diagnose(
     keys = sorted({key for key, _ in alive}, key=order.index)
     if len(keys) != 1:
         return replace(failure, proof=Proof(None, "", len(ordered), 0, tuple(keys)))
+    failure = smaller_by_model(failure, alive[0], ask)
+    alive = consistent(ordered, alive)  # the boards just asked included
+    if len({key for key, _ in alive}) != 1:
+        return replace(failure, proof=Proof(None, "", len(ordered), 0, tuple(keys)))
     pair = alive[0]
-    failure = smaller_by_model(failure, pair, ask)
     wrong_boards = sum(
         1 for seen in ordered if answer_of(pair, seen.matrix, seen.expected)[0] != seen.expected
     )
-    if consistent(ordered, [pair]) != [pair] or wrong_boards < 2:
+    if wrong_boards < 2:
         return replace(failure, proof=Proof(None, "", len(ordered), 0, tuple(keys)))
     proof = Proof(BY_KEY[pair[0]], pair[1], len(ordered), wrong_boards)
     return replace(failure, proof=proof)
