@@ -183,7 +183,7 @@ class Watch:
                 break
             self.read(err, True)
 
-    def until(self, done: object, *, stop_on_close: bool = True) -> str:
+    def until(self, done: object, *, stop_on_close: bool = True, exit_fd: int | None = None) -> str:
         """Read until ``done()`` holds ('done'), stdout closes ('closed'), the CPU time
         passes the limit ('cpu'), memory passes its limit ('memory'), stdout grows past
         ``OUTPUT_LIMIT`` ('output') or the child waits without computing ('stalled')."""
@@ -192,6 +192,7 @@ class Watch:
         assert process.stdout is not None and process.stderr is not None
         out, err = process.stdout.fileno(), process.stderr.fileno()
         moved_at, last = time.monotonic(), self.base
+        polls = 0
         while True:
             if done():
                 return "done"
@@ -200,9 +201,12 @@ class Watch:
             if len(self.stdout) > OUTPUT_LIMIT:
                 return "output"
             watched = [fd for fd in (out, err) if fd not in self.closed]
+            if exit_fd is not None:
+                watched.append(exit_fd)  # readable when the process has ended
             ready, _, _ = select.select(watched, [], [], POLL)
             for fd in ready:
-                self.read(fd, fd == err)
+                if fd != exit_fd:
+                    self.read(fd, fd == err)
             if ready and done():
                 return "done"
             now = cpu_seconds(self.pid)
@@ -215,7 +219,8 @@ class Watch:
                 moved_at, last = time.monotonic(), now
             elif time.monotonic() - moved_at > STALL:
                 return "stalled"
-            if self.memory and memory_bytes(self.pid) > self.memory:
+            polls += 1
+            if self.memory and memory_bytes(self.pid, descendants=polls % 10 == 0) > self.memory:
                 return "memory"
 
 
@@ -448,7 +453,15 @@ class CommandRunner(Runner):
             usage.append(rusage.ru_utime + rusage.ru_stime)
             return True
 
-        how = watch.until(ended, stop_on_close=False)
+        try:
+            exit_fd: int | None = os.pidfd_open(process.pid)
+        except (AttributeError, OSError):  # before Linux 5.3: a look every POLL seconds
+            exit_fd = None
+        try:
+            how = watch.until(ended, stop_on_close=False, exit_fd=exit_fd)
+        finally:
+            if exit_fd is not None:
+                os.close(exit_fd)
         if how == "cpu":
             return replace(too_slow(watch.used, limit), **kept)
         if how == "stalled":
@@ -469,7 +482,10 @@ class CommandRunner(Runner):
             if line:
                 text += ": " + line
             return Outcome("error", text=text, cpu=used, **kept)
-        return replace(parse_answer(watch.stdout), cpu=used, **kept)
+        answer = parse_answer(watch.stdout)
+        if answer.kind == "answer":
+            kept["stdout"] = b""  # the answer itself is shown as the answer
+        return replace(answer, cpu=used, **kept)
 
 
 def parse_answer(stdout: bytes) -> Outcome:

@@ -104,13 +104,26 @@ def spawn(
     return process
 
 
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/PID/stat after the command name (None: it is gone)."""
+def _read(path: str) -> bytes | None:
     try:
-        text = Path(f"/proc/{pid}/stat").read_bytes().decode("ascii", "replace")
+        fd = os.open(path, os.O_RDONLY)
     except OSError:
         return None
-    return text.rpartition(")")[2].split()
+    try:
+        return os.read(fd, 1 << 16)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (None: it is gone); field 0
+    is the state, 1 the parent, 2 the group, 3 the session, 19 the start time."""
+    data = _read(f"/proc/{pid}/stat")
+    if data is None:
+        return None
+    return data.rpartition(b")")[2].decode("ascii", "replace").split()
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -122,34 +135,37 @@ def cpu_seconds(pid: int) -> float | None:
     return sum(int(value) for value in fields[11:15]) / TICKS
 
 
-def memory_bytes(pid: int) -> int:
-    """Resident memory of ``pid`` and its descendants, shared memory included."""
+def memory_bytes(pid: int, *, descendants: bool = True) -> int:
+    """Resident memory of ``pid`` (and its descendants), shared memory included."""
     total = 0
-    for member in tree(pid, ""):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            total += int(Path(f"/proc/{member}/statm").read_text().split()[1]) * PAGE
+    for member in tree(pid, "") if descendants else (pid,):
+        data = _read(f"/proc/{member}/statm")
+        with contextlib.suppress(ValueError, IndexError):
+            total += int((data or b"0 0").split()[1]) * PAGE
     return total
 
 
 def tree(root: int, marker: str) -> set[int]:
     """``root`` and every process of its session or group, every descendant, and every
-    process whose environment holds ``marker``."""
+    process whose environment holds ``marker``: among the processes started since
+    ``root`` (no other can be one of these)."""
     parents: dict[int, int] = {}
     found = {root}
+    first = _stat(root)
+    since = int(first[19]) if first is not None and len(first) > 19 else 0
+    mark = f"{MARKER}={marker}".encode()
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         pid = int(name)
         fields = _stat(pid)
-        if fields is None or len(fields) < 4 or fields[0] == "Z":
+        if fields is None or len(fields) < 20 or fields[0] == "Z" or int(fields[19]) < since:
             continue
         parents[pid] = int(fields[1])
-        if root in (int(fields[2]), int(fields[3])):
+        if root in (int(fields[2]), int(fields[3])) or (
+            marker and mark in (_read(f"/proc/{name}/environ") or b"")
+        ):
             found.add(pid)
-        elif marker:
-            with contextlib.suppress(OSError):
-                if f"{MARKER}={marker}".encode() in Path(f"/proc/{name}/environ").read_bytes():
-                    found.add(pid)
     grew = True
     while grew:
         grew = False
