@@ -56,7 +56,9 @@ MODEL_TRIES = 12
 MODEL_POOL = 3_000
 """Random boards of each side run through a proven mistake's model to find a smaller one
 where it goes wrong."""
-MODEL_SECONDS = 5.0
+MODEL_SECONDS = 30.0
+"""A bound on that search (under a second on an idle machine: the count decides, this
+only keeps a verdict within about a minute on a very loaded one)."""
 MEASURE_TIMES = 3
 """A board too slow for the limit is run again with this many times the limit, to say
 how slow it is."""
