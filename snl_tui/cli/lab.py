@@ -173,7 +173,7 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
     if failure is not None:
         from ..lab.report import explain
 
-        explained = explain(failure, time_limit)
+        explained = explain(failure, time_limit, words=screen_reader_wanted(args))
     if args.json:
         data = verdict.to_json()
         if explained is not None:
@@ -185,8 +185,7 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
             )
         out.write(json.dumps(data) + "\n")
     else:
-        words = screen_reader_wanted(args)
-        write_verdict(out, runner.label, verdict, explained, words=words)
+        write_verdict(out, runner.label, verdict, explained, words=screen_reader_wanted(args))
     if args.show and explained is not None and failure is not None and not failure.outcome.fatal:
         out.flush()
         return show(explained) or EXIT_REJECTED

@@ -16,6 +16,7 @@ of snl: it runs in the child process only.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import resource
@@ -106,6 +107,8 @@ def main() -> int:
     # the solution (or an os.write(1, ...)) never reaches the judge as an answer.
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
+    if isinstance(sys.stdout, io.TextIOWrapper):  # in order with what goes to stderr
+        sys.stdout.reconfigure(line_buffering=True)
     # Boards come in on a private copy of stdin too: an input() in the solution reads
     # nothing rather than the next board.
     boards = os.fdopen(os.dup(0), "r", encoding="utf-8")

@@ -46,7 +46,10 @@ class Explained:
     """What the solution printed on the board (escaped, bounded)."""
 
 
-def explain(failure: Failure, time_limit: float = DEFAULT_TIME_LIMIT) -> Explained:
+def explain(
+    failure: Failure, time_limit: float = DEFAULT_TIME_LIMIT, *, words: bool = False
+) -> Explained:
+    """``failure`` in words; ``words``: no arrows (a screen reader's)."""
     board = Board.from_matrix(failure.matrix, name="failing board")
     solution = solve(board)
     route = [solution.start, *solution.squares] if solution.reachable else []
@@ -89,7 +92,8 @@ def explain(failure: Failure, time_limit: float = DEFAULT_TIME_LIMIT) -> Explain
                     min(len(squares), len(route)),
                 )
                 details.append(
-                    f"Its route: {' -> '.join(map(str, squares))}; they part after square "
+                    f"Its route: {(', ' if words else ' -> ').join(map(str, squares))}; they "
+                    "part after square "
                     f"{route[max(0, part - 1)]}."
                 )
         else:
@@ -150,7 +154,7 @@ def explain(failure: Failure, time_limit: float = DEFAULT_TIME_LIMIT) -> Explain
         reason,
         mistakes,
         details,
-        printed_lines(outcome.stdout, outcome.stderr),
+        printed_lines(outcome.stdout, outcome.stderr, merged=outcome.merged),
     )
 
 
@@ -168,7 +172,7 @@ def facts(board: Board, expected: int, got: int, route: list[int]) -> str:
             f": after {plural(got, 'roll')} the token can be on {_list(reached)}" if reached else ""
         )
         return f"No sequence of {plural(got, 'roll')} reaches square {goal}{where}."
-    return f"The route below reaches square {goal} in {plural(expected, 'roll')}."
+    return f"The route shown reaches square {goal} in {plural(expected, 'roll')}."
 
 
 def growth_text(failure: Failure) -> str:
@@ -191,11 +195,13 @@ def growth_text(failure: Failure) -> str:
     return text + "."
 
 
-def printed_lines(stdout: bytes, stderr: bytes) -> list[str]:
+def printed_lines(stdout: bytes, stderr: bytes, *, merged: bool = False) -> list[str]:
     """What the solution printed, escaped: the first lines and the last two of each
-    stream (a command's error is at its start, the runtime's notes at its end)."""
+    stream (a command's error is at its start, the runtime's notes at its end);
+    ``merged``: stderr holds both streams, in the order they were written."""
     lines: list[str] = []
-    for name, data in (("stdout", stdout), ("stderr", stderr)):
+    second = "stdout and stderr" if merged else "stderr"
+    for name, data in (("stdout", stdout), (second, stderr)):
         text = data.decode("utf-8", "replace").rstrip("\n")
         if not text.strip():
             continue
@@ -242,8 +248,15 @@ def draw_words(board: Board) -> list[str]:
             if jump is not None:
                 way = "ladder up" if jump.kind == "ladder" else "snake down"
                 words.append(f"square {square}, {way} to {jump.end}")
-        where = "top row" if row == 0 else ("bottom row" if row == board.rows - 1 else "row")
-        head = f"{where}, squares {squares[0]} to {squares[-1]}"
+        if row == 0:
+            where = "top row"
+        elif row == board.rows - 1:
+            where = "bottom row"
+        else:
+            where = f"row {row + 1} from the top"
+        low, high = min(squares), max(squares)
+        way = "left to right" if squares[0] < squares[-1] else "right to left"
+        head = f"{where}, squares {low} to {high}, {way}"
         lines.append(head + (": " + "; ".join(words) if words else ", no jumps") + ".")
     return lines
 

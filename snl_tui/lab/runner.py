@@ -74,7 +74,8 @@ class Outcome:
     stdout: bytes = b""
     """What it printed on stdout, beyond its answer (the first ``PRINTED_LIMIT`` bytes)."""
     stderr: bytes = b""
-    """What it printed on stderr (a Python solution's prints too)."""
+    """What it printed on stderr (``merged``: and on stdout, a Python solution's)."""
+    merged: bool = False
 
     def shown(self) -> str:
         """The answer as a person reads it: '3', "'3'" (a string), 'None'."""
@@ -325,6 +326,7 @@ class PythonRunner(Runner):
         how = watch.until(lambda: b"\n" in watch.stdout)
         watch.drain()
         printed = watch.stderr
+        kept: dict[str, Any] = {"stderr": printed[:PRINTED_LIMIT], "merged": True}
         if how == "done":
             line, _, self.buffer = watch.stdout.partition(b"\n")
             try:
@@ -341,14 +343,14 @@ class PythonRunner(Runner):
             cpu = reply.get("cpu")
             used = float(cpu) if isinstance(cpu, (int, float)) else watch.used
             if used > limit:
-                return replace(too_slow(used, limit), stderr=printed[:PRINTED_LIMIT])
-            return replace(reply_outcome(reply), cpu=used, stderr=printed[:PRINTED_LIMIT])
+                return replace(too_slow(used, limit), **kept)
+            return replace(reply_outcome(reply), cpu=used, **kept)
         if how == "cpu":
-            return replace(too_slow(watch.used, limit), stderr=printed[:PRINTED_LIMIT])
+            return replace(too_slow(watch.used, limit), **kept)
         if how == "stalled":
-            return replace(stalled(watch.used), stderr=printed[:PRINTED_LIMIT])
+            return replace(stalled(watch.used), **kept)
         if how == "memory":
-            return replace(over_memory(self.memory_mb), stderr=printed[:PRINTED_LIMIT])
+            return replace(over_memory(self.memory_mb), **kept)
         if how == "output":
             return Outcome("error", text="the harness's answer was too long")
         # closed: it died
@@ -359,7 +361,8 @@ class PythonRunner(Runner):
         said = first_error_line(watch.stderr)
         if said:
             text += ": " + said
-        return Outcome("error", text=text, cpu=watch.used, stderr=watch.stderr[:PRINTED_LIMIT])
+        printed = watch.stderr[:PRINTED_LIMIT]
+        return Outcome("error", text=text, cpu=watch.used, stderr=printed, merged=True)
 
     def close(self) -> None:
         if self.process is not None:
