@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from ..lab.report import Explained
 
 EXIT_REJECTED = 1
-PROGRESS_EVERY = 50
-"""Boards between two progress lines (on a terminal's stderr only)."""
 DEFAULT_BOARDS = 1000
 DEFAULT_SEED = 909
 LEARN_DEFAULT_BOARD = "leetcode-1"
@@ -199,8 +197,8 @@ def _end(number: int, frame: object) -> None:
 
 class Progress:
     """What the judge is doing, on one line of stderr when it is a terminal: 'judging:
-    350 of 1,000 boards', 'shrinking the failing board: 40 boards tried'...; ``done``
-    ends the line."""
+    board 350 of 1,000', 'shrinking the failing board: 40 boards tried'...; ``done``
+    clears the line."""
 
     def __init__(self, total: int, err: TextIO) -> None:
         self.total, self.err = total, err
@@ -212,9 +210,8 @@ class Progress:
         if not self.on:
             return
         if stage == "judging":
-            if count % PROGRESS_EVERY and count != self.total and count != 1:
-                return
-            text = f"judging: {count:,} of {self.total:,} boards"
+            # Every board, named before it runs: a slow one is the one on the line.
+            text = f"judging: board {count:,} of {self.total:,}"
         elif stage == "fresh":
             text = "re-running the failing board in a fresh process"
         elif stage == "measuring":
@@ -229,8 +226,9 @@ class Progress:
         self.shown = True
 
     def done(self) -> None:
+        """Clear the line: the report follows."""
         if self.shown:
-            self.err.write("\n")
+            self.err.write("\r" + " " * self.width + "\r")
             self.err.flush()
 
 

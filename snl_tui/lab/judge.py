@@ -59,7 +59,7 @@ where it goes wrong."""
 MODEL_SECONDS = 30.0
 """A bound on that search (under a second on an idle machine: the count decides, this
 only keeps a verdict within about a minute on a very loaded one)."""
-MEASURE_TIMES = 3
+MEASURE_TIMES = 5
 """A board too slow for the limit is run again with this many times the limit, to say
 how slow it is."""
 MEASURABLE = 0.01
@@ -206,10 +206,10 @@ def judge(
     cpu_by_side: dict[int, float] = {}
     for case in cases:
         checked += 1
-        outcome = runner.run(case.rows())
-        kind = verdict_of(outcome, case.expected)
         if progress is not None:
             progress("judging", checked)
+        outcome = runner.run(case.rows())
+        kind = verdict_of(outcome, case.expected)
         if kind == "accepted":
             evidence.append(_seen(case.rows(), case.expected, outcome))
             if outcome.cpu is not None:
@@ -226,7 +226,7 @@ def judge(
         )
         if outcome.fatal:
             return Verdict(kind, checked, time.perf_counter() - began, failure)
-        if checked > 1:
+        if checked > 1 and kind != "timeout":
             fresh = fresh_run(runner, failure, progress)
             if fresh is not None:
                 return Verdict(kind, checked, time.perf_counter() - began, fresh)

@@ -122,7 +122,7 @@ def explain(
             took = (
                 f"{measured:.1f} s of CPU"
                 if measured is not None
-                else f"more than {cpu * MEASURE_TIMES if failure.scaled else cpu:.1f} s of CPU"
+                else f"more than {time_limit * MEASURE_TIMES if failure.scaled else cpu:g} s of CPU"
             )
             reason = (
                 f"Too slow: {took} on this {size} board (limit {time_limit:g} s). A "
@@ -261,15 +261,23 @@ def draw_words(board: Board) -> list[str]:
     return lines
 
 
+ROUTE_MOVES = 12
+"""Moves of a route shown whole; a longer one shows its first and last few."""
+
+
 def route_text(route: list[int], rolls: list[int], *, words: bool = False) -> str:
     """'1 -(1)-> 15 -(2)-> 13': the squares, each move's die value on its arrow; in
-    ``words``: 'from 1 roll 1 to 15, roll 2 to 13'."""
+    ``words``: 'from 1 roll 1 to 15, roll 2 to 13'. A route of more than
+    ``ROUTE_MOVES`` moves shows its first six and last three, and how many in all."""
     if not route:
         return "none: the goal cannot be reached"
+    moves = list(zip(rolls, route[1:], strict=True))
+    shown: list[tuple[int, int] | None] = list(moves)
+    if len(moves) > ROUTE_MOVES:
+        shown = [*moves[:6], None, *moves[-3:]]
     if words:
-        moves = [f"roll {die} to {square}" for die, square in zip(rolls, route[1:], strict=True)]
-        return f"from {route[0]} " + ", ".join(moves)
-    parts = [str(route[0])]
-    for die, square in zip(rolls, route[1:], strict=True):
-        parts.append(f"-({die})-> {square}")
-    return " ".join(parts)
+        parts = [f"roll {m[0]} to {m[1]}" if m else "..." for m in shown]
+        text = f"from {route[0]} " + ", ".join(parts)
+    else:
+        text = " ".join([str(route[0])] + [f"-({m[0]})-> {m[1]}" if m else "..." for m in shown])
+    return text + (f" ({len(moves)} rolls)" if len(moves) > ROUTE_MOVES else "")

@@ -93,7 +93,7 @@ def judge_process(solution: Path) -> subprocess.Popen[bytes]:
     )
 
 
-@pytest.mark.parametrize("how", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize("how", [signal.SIGHUP, signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
 def test_nothing_outlives_the_judge(tmp_path: Path, how: signal.Signals) -> None:
     solution, pids = escaping(tmp_path)
     judge = judge_process(solution)
