@@ -96,11 +96,12 @@ def explain(
                     "part after square "
                     f"{route[max(0, part - 1)]}."
                 )
+            if not suspects:
+                suspects = reached_in(board, outcome.value)
         else:
             reason = f"Your answer is {got}, the least is {failure.expected}."
             reason += " " + facts(board, failure.expected, outcome.value, route)
-            distances = forward_distances(board)
-            suspects = sorted(s for s, d in distances.items() if d == outcome.value)
+            suspects = reached_in(board, outcome.value)
             if proof is not None and len(proof.fitting) > 1:
                 reason += (
                     " Several known mistakes give these answers and the boards tried do not "
@@ -156,6 +157,11 @@ def explain(
         details,
         printed_lines(outcome.stdout, outcome.stderr, merged=outcome.merged),
     )
+
+
+def reached_in(board: Board, rolls: int) -> list[int]:
+    """The squares whose least number of rolls is ``rolls``."""
+    return sorted(s for s, d in forward_distances(board).items() if d == rolls)
 
 
 def facts(board: Board, expected: int, got: int, route: list[int]) -> str:

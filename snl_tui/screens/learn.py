@@ -176,10 +176,10 @@ class LearnScreen(Screen[None]):
             )
             code.show_lines(())
             self.query_one("#learn-title", Static).update(f"{title}: the judged board")
+            marked = "; ? marks the squares your answer could come from" if judged.suspects else ""
             self.query_one("#learn-step", Static).update(
                 f"Expected {judged.expected}, your solution: {judged.got}. The optimal route "
-                "is marked »1, »2...; ? marks the squares your answer could come from. "
-                "Press space to step through the search."
+                f"is marked »1, »2...{marked}. Press space to step through the search."
             )
             self.query_one("#learn-queue", Static).update("")
             return
