@@ -23,7 +23,6 @@ from .common import (
     BOARD_HELP,
     EXIT_OK,
     add_rule_options,
-    add_screen_reader,
     board_from_args,
     screen_reader_wanted,
     whole_number,
@@ -94,7 +93,14 @@ def add_judge_parser(commands: argparse._SubParsersAction[Any]) -> None:
         help="memory the solution may use (default 512; 0: no limit)",
     )
     judge.add_argument("--json", action="store_true", help="print one JSON object")
-    add_screen_reader(judge)
+    judge.add_argument(
+        "--screen-reader",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the report in plain words (the board row by row, the route as 'from 1 roll 3 "
+        "to 4'), no drawing or arrows (default: on with the setting screen_reader = true "
+        "or TERM=dumb)",
+    )
     judge.add_argument(
         "--show", action="store_true", help="open the failing board in the learn screen"
     )
