@@ -174,15 +174,21 @@ class Watch:
         else:
             self.stdout += chunk
 
-    def drain(self) -> None:
-        """Read what stderr holds now, without waiting."""
-        assert self.process.stderr is not None
-        err = self.process.stderr.fileno()
-        while err not in self.closed:
-            ready, _, _ = select.select([err], [], [], 0)
+    def drain(self, *, stdout: bool = False) -> None:
+        """Read what stderr (and ``stdout``) holds now, without waiting."""
+        process = self.process
+        assert process.stderr is not None and process.stdout is not None
+        err, out = process.stderr.fileno(), process.stdout.fileno()
+        streams = [err, out] if stdout else [err]
+        while True:
+            open_ones = [fd for fd in streams if fd not in self.closed]
+            ready, _, _ = select.select(open_ones, [], [], 0) if open_ones else ([], [], [])
             if not ready:
                 break
-            self.read(err, True)
+            for fd in ready:
+                self.read(fd, fd == err)
+            if len(self.stdout) > OUTPUT_LIMIT:
+                break
 
     def until(self, done: object, *, stop_on_close: bool = True, exit_fd: int | None = None) -> str:
         """Read until ``done()`` holds ('done'), stdout closes ('closed'), the CPU time
@@ -428,24 +434,11 @@ class CommandRunner(Runner):
         except (BrokenPipeError, OSError):
             pass
         watch = Watch(process, self.time_limit, self.memory_mb)
-        how = watch.until(lambda: False)
-        limit = self.time_limit
-        kept: dict[str, Any] = {
-            "stdout": watch.stdout[:PRINTED_LIMIT],
-            "stderr": watch.stderr[:PRINTED_LIMIT],
-        }
-        if how == "cpu":
-            return replace(too_slow(watch.used, limit), **kept)
-        if how == "stalled":
-            return replace(stalled(watch.used), **kept)
-        if how == "memory":
-            return replace(over_memory(self.memory_mb), **kept)
-        if how == "output":
-            return Outcome("error", text=f"printed more than {OUTPUT_LIMIT} bytes", **kept)
-        # stdout closed: wait for its end, watching its time and memory still
         usage: list[float] = []
 
         def ended() -> bool:
+            """The command has exited (reaped here, with its CPU time): a process it
+            left holding its pipes open does not keep the judge waiting."""
             try:
                 pid, status, rusage = os.wait4(process.pid, os.WNOHANG)
             except ChildProcessError:
@@ -465,14 +458,20 @@ class CommandRunner(Runner):
         finally:
             if exit_fd is not None:
                 os.close(exit_fd)
+        watch.drain(stdout=True)
+        limit = self.time_limit
+        kept: dict[str, Any] = {
+            "stdout": watch.stdout[:PRINTED_LIMIT],
+            "stderr": watch.stderr[:PRINTED_LIMIT],
+        }
         if how == "cpu":
             return replace(too_slow(watch.used, limit), **kept)
         if how == "stalled":
             return replace(stalled(watch.used), **kept)
         if how == "memory":
             return replace(over_memory(self.memory_mb), **kept)
-        watch.drain()
-        kept["stderr"] = watch.stderr[:PRINTED_LIMIT]
+        if how == "output" or len(watch.stdout) > OUTPUT_LIMIT:
+            return Outcome("error", text=f"printed more than {OUTPUT_LIMIT} bytes", **kept)
         used = usage[0] if usage else watch.used
         if used > limit:
             return replace(too_slow(used, limit), **kept)
