@@ -165,3 +165,14 @@ def test_shared_memory_stops_a_command_at_its_limit() -> None:
     with CommandRunner([sys.executable, "-c", program], memory_mb=128, time_limit=60) as runner:
         outcome = runner.run(LEETCODE_2)
     assert outcome.kind == "error" and "used more than 128 MB" in outcome.text
+
+
+def test_a_command_that_leaves_a_process_holding_its_pipes(tmp_path: Path) -> None:
+    """Its answer counts when it exits; the process it left is ended with it."""
+    pid_file = tmp_path / "pid"
+    script = f"read x; sleep 100 & echo $! > {pid_file}; echo 1"
+    with CommandRunner(["sh", "-c", script]) as runner:
+        outcome = runner.run(LEETCODE_2)
+    assert outcome.kind == "answer" and outcome.value == 1
+    left = int(pid_file.read_text())
+    wait_for(lambda: not alive(left), "the background process to end")
