@@ -180,6 +180,8 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         explained = explain(failure, time_limit, words=screen_reader_wanted(args))
     if args.json:
         data = verdict.to_json()
+        if failure is not None and failure.proof is not None and failure.proof.mistake:
+            data.update(proven_on_boards=failure.proof.boards)
         if explained is not None:
             data.update(
                 route=explained.route,

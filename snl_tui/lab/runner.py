@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..core.text import clip, escape_controls
-from .sandbox import cpu_seconds, kill_tree, memory_bytes, spawn
+from .sandbox import cpu_seconds, kill_marked, kill_tree, memory_bytes, new_marker, spawn
 
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds of CPU time a solution may take on one board."""
@@ -401,6 +401,8 @@ class CommandRunner(Runner):
         self.time_limit = time_limit
         self.memory_mb = memory_mb
         self.label = " ".join(command)
+        self.marker = new_marker()
+        """In the environment of every process of every board (``sandbox``)."""
 
     def fresh(self) -> CommandRunner:
         return self  # every board is a new process
@@ -415,6 +417,8 @@ class CommandRunner(Runner):
                 cpu_seconds=self.time_limit + 1,
                 memory_mb=self.memory_mb,
                 address_space=False,  # a JVM or V8 reserves far more than it uses
+                fast=True,
+                marker=self.marker,
             )
         except OSError as error:
             name = clip(escape_controls(self.command[0]))
@@ -424,7 +428,12 @@ class CommandRunner(Runner):
         try:
             return self._talk(process, json.dumps(matrix).encode() + b"\n")
         finally:
-            kill_tree(process)
+            kill_tree(process, quick=True)
+
+    def close(self) -> None:
+        """What any board's command left and a quick look could miss (a process id
+        that wrapped around) is found by the runner's marker."""
+        kill_marked(self.marker)
 
     def _talk(self, process: subprocess.Popen[bytes], board: bytes) -> Outcome:
         assert process.stdin is not None
