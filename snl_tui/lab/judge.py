@@ -230,6 +230,7 @@ def judge(
             fresh = fresh_run(runner, failure, progress)
             if fresh is not None:
                 return Verdict(kind, checked, time.perf_counter() - began, fresh)
+        evidence.append(_seen(case.rows(), case.expected, outcome))
         if failure.slow:
             failure = measure(runner, failure, progress)
         elif shrinking and not outcome.stalled:
