@@ -58,12 +58,27 @@ def _row_parity(n: int, square: int) -> tuple[int, int]:
     return row, (n - 1 - offset if row % 2 == 1 else offset)
 
 
-CELLS: dict[str, Callable[[int, int], tuple[int, int]]] = {
+def _off_by_one(n: int, square: int) -> tuple[int, int]:
+    """``divmod(s, n)`` for ``divmod(s - 1, n)``: the goal's row is -1, which Python
+    reads as the bottom row."""
+    level, offset = divmod(square, n)
+    return n - 1 - level, (offset if level % 2 == 0 else n - 1 - offset)
+
+
+def _off_by_one_guarded(n: int, square: int) -> tuple[int, int] | None:
+    """The same, with the cells off the board taken as holding no jump."""
+    row, col = _off_by_one(n, square)
+    return (row, col) if 0 <= row < n else None
+
+
+CELLS: dict[str, Callable[[int, int], tuple[int, int] | None]] = {
     "right": _right,
     "no-zigzag": _no_zigzag,
     "wrong-rows": _wrong_rows,
     "from-top": _from_top,
     "row-parity": _row_parity,
+    "off-by-one": _off_by_one,
+    "off-by-one-guarded": _off_by_one_guarded,
 }
 
 
@@ -73,15 +88,18 @@ def flat(matrix: Matrix, cell: str = "right") -> Flat:
     to = CELLS[cell]
     values = [-1]
     for square in range(1, n * n + 1):
-        row, col = to(n, square)
-        values.append(matrix[row][col])
+        where = to(n, square)
+        values.append(-1 if where is None else matrix[where[0]][where[1]])
     return tuple(values)
 
 
 def _true_square(n: int, cell: str, square: int) -> int:
     """The square the right numbering gives the cell a learner's ``cell`` calls
     ``square``."""
-    row, col = CELLS[cell](n, square)
+    where = CELLS[cell](n, square)
+    if where is None:
+        return square
+    row, col = where[0] % n, where[1]
     level = n - 1 - row
     return level * n + (col if level % 2 == 0 else n - 1 - col) + 1
 
@@ -289,6 +307,16 @@ MISTAKES: tuple[Mistake, ...] = (
         "numbers the rows from the top",
         "square 1 is in the bottom row (board[n - 1]), not the top one",
         (("", _on("from-top")),),
+    ),
+    Mistake(
+        "cell-off-by-one",
+        "finds a square's cell from s, not s - 1",
+        "square s is in row (s - 1) // n from the bottom, at (s - 1) % n: with divmod(s, n) "
+        "the last square of each row lands on the next row",
+        (
+            ("board[-1] for the goal", _on("off-by-one")),
+            ("no jump off the board", _on("off-by-one-guarded")),
+        ),
     ),
     Mistake(
         "row-parity",

@@ -27,6 +27,7 @@ WRONG = {
     "wrong_chain.py": ("wrong", "chain"),
     "wrong_rows_from_top.py": ("wrong", "row-parity"),
     "wrong_no_zigzag.py": ("wrong", "no-zigzag"),
+    "wrong_cell_off_by_one.py": ("wrong", "cell-off-by-one"),
     "wrong_wrong_rows.py": ("wrong", "wrong-rows"),
     "wrong_from_top.py": ("wrong", "from-top"),
     "wrong_seven_faces.py": ("wrong", "seven-faces"),
