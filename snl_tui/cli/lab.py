@@ -163,7 +163,9 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
     from ..lab.sandbox import become_subreaper
 
     become_subreaper()  # the solution's orphans come back to the judge, which ends them
+    words = screen_reader_wanted(args)
     shown = Progress(args.boards, sys.stderr)
+    shown.on = shown.on and not words  # a screen reader would read every redraw
     previous = {sig: signal.signal(sig, _end) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
         with runner:
@@ -177,7 +179,7 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
     if failure is not None:
         from ..lab.report import explain
 
-        explained = explain(failure, time_limit, words=screen_reader_wanted(args))
+        explained = explain(failure, time_limit, words=words)
     if args.json:
         data = verdict.to_json()
         if failure is not None and failure.proof is not None and failure.proof.mistake:
@@ -191,7 +193,7 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
             )
         out.write(json.dumps(data) + "\n")
     else:
-        write_verdict(out, runner.label, verdict, explained, words=screen_reader_wanted(args))
+        write_verdict(out, runner.label, verdict, explained, words=words)
     if args.show and explained is not None and failure is not None and not failure.outcome.fatal:
         out.flush()
         return show(explained) or EXIT_REJECTED
