@@ -308,10 +308,11 @@ class LearnScreen(Screen[None]):
     def _set_speed(self, speed: int) -> None:
         """Another speed for the run (kept for the next run when none is going)."""
         self.speed = max(0, min(speed, len(RUN_DELAYS) - 1))
-        if self.runner is not None:
+        if self.runner is not None:  # the title shows the speed
             self.runner.stop()
             self.runner = self.set_interval(RUN_DELAYS[self.speed], self._tick)
-        self.notify(f"Run speed: {RUN_DELAYS[self.speed]:g} s a step", timeout=1.5)
+        else:
+            self.notify(f"Run speed: {RUN_DELAYS[self.speed]:g} s a step", timeout=1.5)
         if self.position != INTRO:
             self.show_position()
 
