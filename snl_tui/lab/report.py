@@ -77,7 +77,7 @@ def explain(
             mistakes = [mistake.key]
             variant = ""
             if mistake.key == "depth-cap":
-                variant = f" (at {plural(int(proof.variant), 'roll')})"
+                variant = f" (the boards tried fit a cap of {plural(int(proof.variant), 'roll')})"
             reason = (
                 f"Your solution {mistake.title}{variant}: a reference with exactly that "
                 f"mistake gives your answers on all {proof.boards} boards tried, the "
