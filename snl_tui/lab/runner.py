@@ -403,6 +403,9 @@ class CommandRunner(Runner):
         self.label = " ".join(command)
         self.marker = new_marker()
         """In the environment of every process of every board (``sandbox``)."""
+        self.reaper: subprocess.Popen[bytes] | None = None
+        """Ends every process with the marker if the judge dies (a command's own
+        children outlive its PR_SET_PDEATHSIG)."""
 
     def fresh(self) -> CommandRunner:
         return self  # every board is a new process
@@ -411,6 +414,8 @@ class CommandRunner(Runner):
         return CommandRunner(self.command, time_limit=time_limit, memory_mb=self.memory_mb)
 
     def run(self, matrix: list[list[int]]) -> Outcome:
+        if self.reaper is None:
+            self.reaper = start_reaper(self.marker)
         try:
             process = spawn(
                 self.command,
@@ -432,8 +437,18 @@ class CommandRunner(Runner):
 
     def close(self) -> None:
         """What any board's command left and a quick look could miss (a process id
-        that wrapped around) is found by the runner's marker."""
+        that wrapped around) is found by the runner's marker; the reaper leaves."""
         kill_marked(self.marker)
+        reaper, self.reaper = self.reaper, None
+        if reaper is not None:
+            with contextlib.suppress(OSError):
+                assert reaper.stdin is not None
+                reaper.stdin.close()
+            try:
+                reaper.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                reaper.kill()
+                reaper.wait()
 
     def _talk(self, process: subprocess.Popen[bytes], board: bytes) -> Outcome:
         assert process.stdin is not None
@@ -497,6 +512,21 @@ class CommandRunner(Runner):
         if answer.kind == "answer":
             kept["stdout"] = b""  # the answer itself is shown as the answer
         return replace(answer, cpu=used, **kept)
+
+
+def start_reaper(marker: str) -> subprocess.Popen[bytes] | None:
+    """The harness as a command runner's reaper (None when it cannot start: the runner
+    still ends what it can see while the judge lives)."""
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-I", str(HARNESS), "--reaper", marker],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        return None
 
 
 def parse_answer(stdout: bytes) -> Outcome:

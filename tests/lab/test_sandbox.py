@@ -176,3 +176,28 @@ def test_a_command_that_leaves_a_process_holding_its_pipes(tmp_path: Path) -> No
     assert outcome.kind == "answer" and outcome.value == 1
     left = int(pid_file.read_text())
     wait_for(lambda: not alive(left), "the background process to end")
+
+
+def test_a_command_s_daemon_ends_with_a_killed_judge(tmp_path: Path) -> None:
+    """A command's PR_SET_PDEATHSIG is its own, not its children's: the runner's reaper
+    ends a child that left with setsid when the judge is killed outright."""
+    pid_file = tmp_path / "pid"
+    write = f"echo $$ > {pid_file}.tmp; mv {pid_file}.tmp {pid_file}"
+    script = f"read x; setsid sh -c '{write}; exec sleep 600' & while :; do :; done"
+    judge = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", "judge", "--time-limit", "60", "--", "sh", "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        wait_for(pid_file.exists, "the command to start its daemon")
+        daemon = int(pid_file.read_text())
+        assert alive(daemon)
+        os.kill(judge.pid, signal.SIGKILL)
+        judge.communicate(timeout=BOUND)
+        wait_for(lambda: not alive(daemon), "the daemon to end")
+    finally:
+        if judge.poll() is None:
+            judge.kill()
+            judge.wait()
