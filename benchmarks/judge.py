@@ -1,6 +1,8 @@
 """Judge speed: boards judged per second for a correct Python solution (target: 1,000
-boards in under 10 s), the same through a compiled C command (one process a board), and
-the time to shrink a failure to its smallest board.
+boards in under 10 s), the same through a compiled C command (one process a board), the
+time to shrink a failure to its smallest board and the mistake named, and the time to a
+verdict for a right, a wrong, a slow (right but O(n^6)) and an endless solution at the
+default limit of 2 s of CPU a board (target: about a minute at most).
 
 The Python solution answers every board in one child process (the harness); the boards
 and their expected answers are made in this process, as ``snl judge`` makes them. Each
@@ -98,6 +100,26 @@ def main() -> None:
                 f"{args.boards / best:8,.0f} boards/s"
             )
 
+    print("time to a verdict at the default CPU limit (one run each):")
+    for name in ("correct_textbook.py", "wrong_dfs_memo.py", "slow_correct.py", "wrong_loops.py"):
+        with PythonRunner(SOLUTIONS / name) as runner:
+            seconds, verdict = timed_judge(runner, args.boards)
+        failure = verdict.failure  # type: ignore[attr-defined]
+        what = verdict.verdict  # type: ignore[attr-defined]
+        if failure is not None:
+            proof = failure.proof
+            named = proof.mistake.key if proof is not None and proof.mistake else "none named"
+            what += f" on {failure.side}x{failure.side}"
+            what += f" (mistake: {named})" if what.startswith("wrong") else ""
+            if failure.slow:
+                measured = failure.scaled.get(failure.side)
+                what = f"too slow on {failure.side}x{failure.side}: " + (
+                    f"{measured:.1f} s of CPU" if measured is not None else "past 3x the limit"
+                )
+                power = failure.growth()
+                what += f", about n^{power:.1f}" if power is not None else ""
+        print(f"  {name:26} {seconds:6.1f} s  {what}")
+
     print("time to find and shrink a failure (wrong solutions, judged from the first board):")
     for name in sorted(SOLUTIONS.glob("wrong_*.py")):
         times, shrinks = [], []
@@ -107,11 +129,13 @@ def main() -> None:
             failure = verdict.failure  # type: ignore[attr-defined]
             times.append(seconds)
             shrinks.append(failure.shrink_seconds)
+        proof = failure.proof
+        named = proof.mistake.key if proof is not None and proof.mistake else "-"
         print(
-            f"  {name.name:26} {verdict.verdict:8} found on board {verdict.boards:4}"  # type: ignore[attr-defined]
+            f"  {name.name:28} {verdict.verdict:8} found on board {verdict.boards:4}"  # type: ignore[attr-defined]
             f" ({failure.found_side}x{failure.found_side}), shrunk to "
             f"{failure.side}x{failure.side} in {failure.shrink_tries:4} tries, "
-            f"{min(shrinks) * 1000:6.1f} ms; judged in {min(times):5.2f} s"
+            f"{min(shrinks) * 1000:6.1f} ms; judged in {min(times):5.2f} s; mistake: {named}"
         )
 
 

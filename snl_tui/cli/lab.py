@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
     from ..lab.report import Explained
 
 EXIT_REJECTED = 1
-PROGRESS_EVERY = 50
-"""Boards between two progress lines (on a terminal's stderr only)."""
 DEFAULT_BOARDS = 1000
 DEFAULT_SEED = 909
 LEARN_DEFAULT_BOARD = "leetcode-1"
@@ -85,7 +84,7 @@ def add_judge_parser(commands: argparse._SubParsersAction[Any]) -> None:
         type=seconds,
         default=None,
         metavar="SECONDS",
-        help="time per board (default 2)",
+        help="CPU seconds per board (default 2)",
     )
     judge.add_argument(
         "--memory",
@@ -98,7 +97,11 @@ def add_judge_parser(commands: argparse._SubParsersAction[Any]) -> None:
     judge.add_argument(
         "--show", action="store_true", help="open the failing board in the learn screen"
     )
-    add_screen_reader(judge, "the report in words, and --show's search in plain lines")
+    add_screen_reader(
+        judge,
+        "the report in plain words (the board row by row, the route as 'from 1 roll 3 to 4'),"
+        " no drawing or arrows, and --show's search in plain lines",
+    )
 
 
 def add_learn_parser(commands: argparse._SubParsersAction[Any]) -> None:
@@ -156,26 +159,34 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         if not path.is_file():
             raise JudgeUsageError(f"no such file: {quote(args.solution)}")
         runner = PythonRunner(path, time_limit=time_limit, memory_mb=memory)
-    plain = not args.json and screen_reader_wanted(args)
+    from ..lab.sandbox import become_subreaper
+
+    become_subreaper()  # the solution's orphans come back to the judge, which ends them
+    words = not args.json and screen_reader_wanted(args)
     shown = Progress(args.boards, sys.stderr)
-    shown.on = shown.on and not plain  # no line redrawn under a screen reader
-    with runner:
-        try:
+    shown.on = shown.on and not words  # a screen reader would read every redraw
+    previous = {sig: signal.signal(sig, _end) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        with runner:
             verdict = judge(runner, judge_cases(args.boards, args.seed), progress=shown)
-        finally:
-            shown.done()
+    finally:
+        shown.done()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     failure = verdict.failure
     explained = None
-    if plain:
+    if words:
         from ..plain.speech import SpokenOut
 
         out = SpokenOut(out)  # type: ignore[assignment]
     if failure is not None:
         from ..lab.report import explain
 
-        explained = explain(failure)
+        explained = explain(failure, time_limit, words=words)
     if args.json:
         data = verdict.to_json()
+        if failure is not None and failure.proof is not None and failure.proof.mistake:
+            data.update(proven_on_boards=failure.proof.boards)
         if explained is not None:
             data.update(
                 route=explained.route,
@@ -185,38 +196,67 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
             )
         out.write(json.dumps(data) + "\n")
     else:
-        write_verdict(out, runner.label, verdict, explained)
+        write_verdict(out, runner.label, verdict, explained, words=words)
     if args.show and explained is not None and failure is not None and not failure.outcome.fatal:
         out.flush()
-        return show(explained, plain=plain) or EXIT_REJECTED
+        return show(explained, plain=words) or EXIT_REJECTED
     out.flush()
     return EXIT_OK if verdict.accepted else EXIT_REJECTED
 
 
+def _end(number: int, frame: object) -> None:
+    """SIGTERM or SIGHUP: leave through the ``with runner`` that ends the solution."""
+    raise SystemExit(128 + number)
+
+
 class Progress:
-    """'judging: 350 of 1,000 boards' on stderr while judging, when stderr is a terminal;
-    ``done`` ends the line."""
+    """What the judge is doing, on one line of stderr when it is a terminal: 'judging:
+    board 350 of 1,000', 'shrinking the failing board: 40 boards tried'...; ``done``
+    clears the line."""
 
     def __init__(self, total: int, err: TextIO) -> None:
         self.total, self.err = total, err
         self.shown = False
         self.on = err.isatty()
+        self.width = 0
 
-    def __call__(self, checked: int) -> None:
-        if self.on and (checked % PROGRESS_EVERY == 0 or checked == self.total):
-            self.err.write(f"\rjudging: {checked:,} of {self.total:,} boards")
-            self.err.flush()
-            self.shown = True
+    def __call__(self, stage: str, count: int) -> None:
+        if not self.on:
+            return
+        if stage == "judging":
+            # Every board, named before it runs: a slow one is the one on the line.
+            text = f"judging: board {count:,} of {self.total:,}"
+        elif stage == "fresh":
+            text = "re-running the failing board in a fresh process"
+        elif stage == "measuring":
+            text = f"too slow: measuring its CPU time, board {count} of 5"
+        elif stage == "shrinking":
+            text = f"shrinking the failing board: {plural(count, 'board')} tried"
+        else:
+            text = f"checking what the answers say: {plural(count, 'more board')} tried"
+        self.err.write("\r" + text.ljust(self.width))
+        self.width = len(text)
+        self.err.flush()
+        self.shown = True
 
     def done(self) -> None:
+        """Clear the line: the report follows."""
         if self.shown:
-            self.err.write("\n")
+            self.err.write("\r" + " " * self.width + "\r")
             self.err.flush()
 
 
-def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explained | None) -> None:
-    """The judge's report in words."""
-    from ..lab.report import draw, route_text
+def write_verdict(
+    out: TextIO,
+    label: str,
+    verdict: Verdict,
+    explained: Explained | None,
+    *,
+    words: bool = False,
+) -> None:
+    """The judge's report; ``words``: plain words for a screen reader (no drawn board, no
+    arrows)."""
+    from ..lab.report import draw, draw_words, route_text
 
     name = clip(escape_controls(label), 60)
     failure = verdict.failure
@@ -227,9 +267,15 @@ def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explaine
         )
         return
     what = {"wrong": "wrong answer", "error": "error", "timeout": "time-out"}[failure.verdict]
+    if failure.slow:
+        what = "too slow"
+    elif failure.fresh is not None:
+        what = "wrong answer after earlier boards"
     if failure.outcome.fatal:  # it never ran: the board it was given says nothing
         reason = failure.outcome.text.rstrip(".")
         out.write(f"{what}: {name} did not run, so no board was judged: {reason}.\n")
+        for line in explained.printed:
+            out.write("    " + line + "\n")
         return
     side = failure.side
     out.write(f"{what}: {name} fails on this {side}x{side} board (board {verdict.boards:,} ")
@@ -240,22 +286,22 @@ def write_verdict(out: TextIO, label: str, verdict: Verdict, explained: Explaine
             f"{plural(failure.shrink_tries, 'try', 'tries')}"
         )
     out.write(").\n\n")
-    if getattr(out, "spoken", False):  # plain mode: the board's jumps in words
-        from ..plain.words import all_jumps_lines
-
-        drawn = all_jumps_lines(explained.board)
-    else:
-        drawn = ["    " + line for line in draw(explained.board)]
-    for line in drawn:
-        out.write(line + "\n")
+    for line in draw_words(explained.board) if words else draw(explained.board):
+        out.write("    " + line + "\n")
     out.write("\n")
-    out.write("board:    " + json.dumps(failure.matrix, separators=(",", ":")) + "\n")
+    board = json.dumps(failure.matrix, separators=(",", ":"))
+    out.write("board:    " + board + "\n")
     out.write(f"expected: {failure.expected}\n")
     out.write(f"got:      {explained.got}\n")
-    out.write(f"route:    {route_text(explained.route, explained.rolls)}\n")
+    out.write(f"route:    {route_text(explained.route, explained.rolls, words=words)}\n")
     out.write("\n" + explained.reason + "\n")
-    board = json.dumps(failure.matrix, separators=(",", ":"))
-    out.write(f"Watch the search on it: add --show, or run snl learn '{board}'\n")
+    for line in explained.details:
+        out.write(line + "\n")
+    if explained.printed:
+        out.write("\nWhat it printed on this board:\n")
+        for line in explained.printed:
+            out.write("    " + line + "\n")
+    out.write(f"\nWatch the search on it: add --show, or run snl learn '{board}'\n")
 
 
 def show(explained: Explained, *, plain: bool = False) -> int:

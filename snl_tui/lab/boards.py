@@ -147,9 +147,16 @@ def random_cases(count: int, seed: int) -> Iterator[Case]:
         yield random_case(rng, min(side, MAX_SIDE), index + 1)
 
 
+def size_probe() -> Case:
+    """The largest board LeetCode gives, without jumps (the most squares to search):
+    tried before the random boards, so a solution too slow for it is told at once rather
+    than after hundreds of boards that each take most of the limit."""
+    return case(f"size: {MAX_SIDE}x{MAX_SIDE} without jumps", MAX_SIDE, {})
+
+
 def judge_cases(count: int, seed: int) -> Iterator[Case]:
-    """The boards ``snl judge`` tries: the examples, the edge cases, then random boards,
-    ``count`` in all (the examples and the edge cases first, whatever ``count`` is)."""
-    fixed = examples() + edge_cases()
+    """The boards ``snl judge`` tries: the examples, the edge cases, the size probe, then
+    random boards, ``count`` in all (the fixed ones first, whatever ``count`` is)."""
+    fixed = examples() + edge_cases() + [size_probe()]
     yield from fixed[:count]
     yield from random_cases(max(0, count - len(fixed)), seed)

@@ -1,6 +1,9 @@
 """The judge's harness, run as a script inside the solution's own process.
 
-``python -I harness.py MEMORY_MB SOLUTION.py``: puts the memory limit on itself, loads
+``python -I harness.py MEMORY_MB SOLUTION.py`` starts as a supervisor (``supervise``): it
+forks the process that runs the solution, says that process's id, and stays its parent,
+adopting and ending whatever the solution leaves behind. The solution's process puts the
+memory limit on itself, loads
 the file's ``class Solution`` with what LeetCode's Python puts in scope (``List``,
 ``deque``, ``collections``...), says ``ready``, then answers one JSON board per line on
 stdin with one JSON line on stdout: ``{"answer": 4}`` for a whole number,
@@ -12,8 +15,12 @@ of snl: it runs in the child process only.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
+import resource
+import signal
 import sys
 import traceback
 from typing import Any, TextIO
@@ -27,6 +34,12 @@ from heapq import heappush, heappop
 """What LeetCode's Python 3 has in scope before a solution (a subset that matters here)."""
 REPR_LIMIT = 200
 RECURSION_LIMIT = 10_000
+MARKER = "SNL_JUDGE_RUN"
+"""The judge's mark in the environment of every process of one run (``sandbox``)."""
+PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
+BACKSTOP = 120
+"""CPU seconds a board may take before the kernel ends the process (the judge's own
+limit is far lower)."""
 
 
 def send(out: TextIO, message: dict[str, Any]) -> None:
@@ -59,13 +72,32 @@ def load(path: str) -> Any:
 
 
 def limit(memory_mb: int) -> None:
-    """The limits the judge also sets from outside, set before the solution loads."""
-    import resource
-
+    """The limits the judge also sets at the start, set again before the solution loads:
+    the address space bounds shared mappings too (``mmap(-1, n)``), which the data
+    segment does not count."""
     if memory_mb > 0:
         size = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_DATA, (size, size))
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def cpu_now() -> float:
+    """CPU seconds of this process and the children it waited for."""
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    theirs = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + theirs.ru_utime + theirs.ru_stime
+
+
+def cpu_backstop() -> None:
+    """A CPU-time limit a few seconds past this board's start (SIGXCPU ends the process):
+    the judge stops a slow board itself, this catches what it could not."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    soft = int(used.ru_utime + used.ru_stime) + BACKSTOP
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
 def main() -> int:
@@ -75,6 +107,8 @@ def main() -> int:
     # the solution (or an os.write(1, ...)) never reaches the judge as an answer.
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
+    if isinstance(sys.stdout, io.TextIOWrapper):  # in order with what goes to stderr
+        sys.stdout.reconfigure(line_buffering=True)
     # Boards come in on a private copy of stdin too: an input() in the solution reads
     # nothing rather than the next board.
     boards = os.fdopen(os.dup(0), "r", encoding="utf-8")
@@ -90,21 +124,177 @@ def main() -> int:
     send(out, {"ready": True})
     for line in boards:
         board = json.loads(line)
+        cpu_backstop()
+        began = cpu_now()
         try:
             result = solution().snakesAndLadders(board)
         except BaseException as error:
-            send(out, {"error": describe(error, path)})
+            flush()
+            send(out, {"error": describe(error, path), "cpu": cpu_now() - began})
             continue
+        used = cpu_now() - began
+        flush()
         if type(result) is int and -(2**63) <= result < 2**63:
-            send(out, {"answer": result})
+            send(out, {"answer": result, "cpu": used})
         else:
             try:
                 text = repr(result)
             except BaseException:
                 text = f"<a {type(result).__name__}>"
-            send(out, {"other": text[:REPR_LIMIT]})
+            send(out, {"other": text[:REPR_LIMIT], "cpu": used})
+    return 0
+
+
+def flush() -> None:
+    """What the solution printed goes out before its answer."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+
+
+def descendants(marker: str) -> set[int]:
+    """Every process below this one, and every process carrying the judge's marker (one
+    that left with ``setsid``)."""
+    me = os.getpid()
+    parents: dict[int, int] = {}
+    found: set[int] = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as file:
+                fields = file.read().rpartition(b")")[2].split()
+            if fields[0] == b"Z":
+                continue
+            parents[int(name)] = int(fields[1])
+            if marker:
+                with open(f"/proc/{name}/environ", "rb") as file:
+                    if marker.encode() in file.read():
+                        found.add(int(name))
+        except (OSError, IndexError, ValueError):
+            continue
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if (parent == me or parent in found) and pid not in found:
+                found.add(pid)
+                grew = True
+    return found
+
+
+def end_all(marker: str) -> None:
+    """Kill everything below this process, and reap it."""
+    for _ in range(50):
+        living = descendants(marker)
+        if not living:
+            break
+        for pid in living:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        reap()
+
+
+def reap() -> int | None:
+    """Reap every ended child; the status of the solution's process when it was one."""
+    status = None
+    while True:
+        try:
+            pid, code = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return status
+        if pid == 0:
+            return status
+        if pid == CHILD[0]:
+            status = code
+
+
+CHILD = [0]
+
+
+def supervise() -> int:
+    """The solution's parent, which the judge starts: a subreaper that adopts every
+    orphan the solution leaves, ends them all when the solution's process ends or the
+    judge dies (PR_SET_PDEATHSIG), and exits as the solution's process did. Its first
+    line on stdout is the solution's process id (the judge reads that one's CPU time)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    value = os.environ.get(MARKER)
+    marker = f"{MARKER}={value}" if value else ""
+    judge = os.getppid()
+    go_read, go_write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(go_write)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        os.read(go_read, 1)  # the judge knows this process's id now
+        os.close(go_read)
+        sys.exit(main())
+    CHILD[0] = child
+    os.close(go_read)
+    os.write(1, (json.dumps({"pid": child}) + "\n").encode())
+    # The solution's pipes are its own: the judge sees their end when it ends.
+    nothing = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(nothing, fd)
+    os.close(nothing)
+    os.write(go_write, b"go")
+    os.close(go_write)
+
+    def leave(number: int, frame: object) -> None:
+        end_all(marker)
+        os._exit(128 + number)
+
+    for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(number, leave)
+    if os.getppid() != judge:
+        leave(signal.SIGTERM, None)
+    status = None
+    while status is None:
+        try:
+            pid, code = os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+        if pid == child:
+            status = code
+    end_all(marker)
+    if status is None:
+        return 1
+    if os.WIFSIGNALED(status):
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    return os.waitstatus_to_exitcode(status)
+
+
+def reaper(value: str) -> int:
+    """``harness.py --reaper MARKER``: the watch a command runner keeps beside its
+    commands (which it cannot be the parent of): when the judge dies (PR_SET_PDEATHSIG)
+    or signals it, every process carrying the marker is ended; when the judge closes its
+    stdin, it leaves quietly."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    marker = f"{MARKER}={value}"
+    judge = os.getppid()
+
+    def leave(number: int, frame: object) -> None:
+        end_all(marker)
+        os._exit(128 + number)
+
+    for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(number, leave)
+    if os.getppid() != judge or judge == 1:
+        leave(signal.SIGTERM, None)
+    while os.read(0, 4096):
+        pass
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if sys.argv[1:2] == ["--reaper"]:
+        sys.exit(reaper(sys.argv[2]))
+    sys.exit(supervise())

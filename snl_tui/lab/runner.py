@@ -1,20 +1,20 @@
-"""Running a person's solution: in its own process, with a time limit per board and a
-memory limit, its output treated as untrusted text.
+"""Running a person's solution: in its own process (``sandbox``), with a CPU-time limit
+per board and a memory limit, its output treated as untrusted text.
 
 Two kinds of solution:
 
 * ``PythonRunner``: a file with LeetCode's ``class Solution``. One child process runs the
   harness (``harness.py``) and answers many boards, one JSON line each way, which is what
   makes a thousand boards take seconds rather than a thousand interpreter starts. A child
-  that crashes, or runs past a board's time limit (it is killed), is started again for
-  the next board.
+  that crashes, or runs past a board's CPU time (it is killed), is started again for the
+  next board.
 * ``CommandRunner``: any command (a compiled C program, ``java Solution``...) that reads
   one board as a line of JSON on stdin and prints the answer; one process per board.
 
-Each child runs in a session of its own (a time-out kills its whole process group), with
-``RLIMIT_DATA`` as the memory limit, no core files and a cap on the files it may write
-(``limit``).
-Everything it prints is read in bounded amounts and never shown unescaped.
+Time is CPU time, read from /proc while waiting and from the child's own account when it
+answers, so a loaded machine does not make a solution slow. A child that uses no CPU for
+``STALL`` seconds of waiting is waiting for something that never comes (a sleep, input):
+it is stopped too. What the solution prints is kept (bounded, escaped) for the report.
 """
 
 from __future__ import annotations
@@ -22,28 +22,35 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import resource
 import select
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from ..core.text import clip, escape_controls
+from .sandbox import cpu_seconds, kill_marked, kill_tree, memory_bytes, new_marker, spawn
 
 DEFAULT_TIME_LIMIT = 2.0
-"""Seconds a solution may take on one board."""
+"""Seconds of CPU time a solution may take on one board."""
 DEFAULT_MEMORY_MB = 512
-"""Memory a solution may use (its data segment: the heap and anonymous mappings)."""
+"""Memory a solution may use (address space for Python; resident memory, shared memory
+included, for a command)."""
 START_LIMIT = 20.0
-"""Seconds a Python child may take to start and load the solution."""
+"""Seconds of CPU time a Python child may take to start and load the solution."""
+STALL = 10.0
+"""Seconds of waiting without using CPU time after which a child is waiting for
+something that never comes."""
+POLL = 0.05
+"""Seconds between two looks at a running child's CPU time and memory."""
 OUTPUT_LIMIT = 64 * 1024
-"""Bytes of one answer (and of the kept end of stderr): more is an error, not memory."""
-FILE_LIMIT = 64 * 1024 * 1024
+"""Bytes of one answer (and of the kept output): more is an error, not memory."""
+PRINTED_LIMIT = 4096
+"""Bytes of what the solution printed on one board that are kept for the report."""
 HARNESS = Path(__file__).with_name("harness.py")
 
 OutcomeKind = Literal["answer", "other", "error", "timeout"]
@@ -55,11 +62,20 @@ class Outcome:
 
     kind: OutcomeKind
     """``answer``: a whole number; ``other``: something else (``text`` shows it);
-    ``error``: it crashed (``text`` says how); ``timeout``: no answer in time."""
+    ``error``: it crashed (``text`` says how); ``timeout``: no answer within the CPU
+    time (``stalled``: it stopped using CPU time and waited)."""
     value: int | None = None
     text: str = ""
     fatal: bool = False
     """The solution cannot run at all (it does not load): no board would do better."""
+    cpu: float | None = None
+    """CPU seconds it used on the board (None: not measured)."""
+    stalled: bool = False
+    stdout: bytes = b""
+    """What it printed on stdout, beyond its answer (the first ``PRINTED_LIMIT`` bytes)."""
+    stderr: bytes = b""
+    """What it printed on stderr (``merged``: and on stdout, a Python solution's)."""
+    merged: bool = False
 
     def shown(self) -> str:
         """The answer as a person reads it: '3', "'3'" (a string), 'None'."""
@@ -75,8 +91,17 @@ class Runner:
     def run(self, matrix: list[list[int]]) -> Outcome:
         raise NotImplementedError
 
+    def fresh(self) -> Runner:
+        """A runner of the same solution that has answered no board yet (this one when
+        every board already runs in a process of its own)."""
+        raise NotImplementedError
+
+    def longer(self, time_limit: float) -> Runner:
+        """A runner of the same solution, in a new process, with another time limit."""
+        raise NotImplementedError
+
     def close(self) -> None:
-        """End the child process, if one is running."""
+        """End the child process and all it started, if one is running."""
 
     def __enter__(self) -> Runner:
         return self
@@ -85,55 +110,11 @@ class Runner:
         self.close()
 
 
-def limit(pid: int, memory_mb: int) -> None:
-    """Put the limits on process ``pid``: its data segment (the memory limit), no core
-    files, a cap on the files it writes. Set from outside (``prlimit``) as soon as it
-    starts: a ``preexec_fn`` would do it before the program runs, but costs every start a
-    full fork (about 3 ms instead of 1 with vfork); the harness sets them itself too."""
-    try:
-        if memory_mb > 0:
-            size = memory_mb * 1024 * 1024
-            resource.prlimit(pid, resource.RLIMIT_DATA, (size, size))
-        resource.prlimit(pid, resource.RLIMIT_CORE, (0, 0))
-        resource.prlimit(pid, resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
-    except (ProcessLookupError, PermissionError):
-        pass  # it has already ended (its answer says how)
-
-
-def kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Kill the child and everything it started (its own session), and reap it."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    for stream in (process.stdin, process.stdout, process.stderr):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
-    with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL cannot be ignored
-        process.wait(timeout=5)
-
-
-def start(
-    command: Sequence[str], memory_mb: int, cwd: Path | None = None
-) -> subprocess.Popen[bytes]:
-    """Start ``command`` in a session of its own, with pipes on all three streams."""
-    process = subprocess.Popen(
-        list(command),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        cwd=cwd,
-    )
-    limit(process.pid, memory_mb)
-    return process
-
-
-def death_text(process: subprocess.Popen[bytes], stderr: bytes) -> str:
-    """'exited with status 1: <the last line it wrote on stderr>' (escaped)."""
-    code = process.poll()
+def death_text(code: int | None) -> str:
+    """'exited with status 1', 'was killed by SIGSEGV'."""
     if code is None:
-        what = "stopped answering"
-    elif code < 0:
+        return "stopped answering"
+    if code < 0:
         try:
             name = signal.Signals(-code).name
         except ValueError:
@@ -141,12 +122,133 @@ def death_text(process: subprocess.Popen[bytes], stderr: bytes) -> str:
         what = f"was killed by {name}"
         if -code == signal.SIGKILL:
             what += " (out of memory?)"
-    else:
-        what = f"exited with status {code}"
-    last = [line for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-    if last:
-        what += ": " + clip(escape_controls(last[-1].strip()), 160)
-    return what
+        if -code == signal.SIGXCPU:
+            what += " (out of CPU time)"
+        return what
+    return f"exited with status {code}"
+
+
+def first_error_line(stderr: bytes) -> str:
+    """The line of stderr that says what went wrong: the first naming an error, else the
+    first line (escaped, clipped)."""
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        return ""
+    words = ("error", "exception", "panicked", "fault", "abort", "what()")
+    named = [line for line in lines if any(word in line.lower() for word in words)]
+    return clip(escape_controls((named or lines)[0]), 160)
+
+
+class Watch:
+    """Reads a child's stdout and stderr while watching its CPU time and memory."""
+
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        cpu_limit: float,
+        memory_mb: int,
+        pid: int | None = None,
+    ) -> None:
+        self.process = process
+        self.pid = pid if pid is not None else process.pid
+        """The process whose CPU time counts (the solution's, below a supervisor)."""
+        self.cpu_limit = cpu_limit
+        self.memory = memory_mb * 1024 * 1024
+        self.base = cpu_seconds(self.pid) or 0.0
+        self.used = 0.0
+        self.stdout = b""
+        self.stderr = b""
+        self.stderr_size = 0
+        self.closed: set[int] = set()
+
+    def read(self, fd: int, err: bool) -> None:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            self.closed.add(fd)
+        elif err:
+            self.stderr_size += len(chunk)
+            room = OUTPUT_LIMIT - len(self.stderr)
+            if room > 0:
+                self.stderr += chunk[:room]
+        else:
+            self.stdout += chunk
+
+    def drain(self, *, stdout: bool = False) -> None:
+        """Read what stderr (and ``stdout``) holds now, without waiting."""
+        process = self.process
+        assert process.stderr is not None and process.stdout is not None
+        err, out = process.stderr.fileno(), process.stdout.fileno()
+        streams = [err, out] if stdout else [err]
+        while True:
+            open_ones = [fd for fd in streams if fd not in self.closed]
+            ready, _, _ = select.select(open_ones, [], [], 0) if open_ones else ([], [], [])
+            if not ready:
+                break
+            for fd in ready:
+                self.read(fd, fd == err)
+            if len(self.stdout) > OUTPUT_LIMIT:
+                break
+
+    def until(self, done: object, *, stop_on_close: bool = True, exit_fd: int | None = None) -> str:
+        """Read until ``done()`` holds ('done'), stdout closes ('closed'), the CPU time
+        passes the limit ('cpu'), memory passes its limit ('memory'), stdout grows past
+        ``OUTPUT_LIMIT`` ('output') or the child waits without computing ('stalled')."""
+        assert callable(done)
+        process = self.process
+        assert process.stdout is not None and process.stderr is not None
+        out, err = process.stdout.fileno(), process.stderr.fileno()
+        moved_at, last = time.monotonic(), self.base
+        polls = 0
+        while True:
+            if done():
+                return "done"
+            if out in self.closed and stop_on_close:
+                return "closed"
+            if len(self.stdout) > OUTPUT_LIMIT:
+                return "output"
+            watched = [fd for fd in (out, err) if fd not in self.closed]
+            if exit_fd is not None:
+                watched.append(exit_fd)  # readable when the process has ended
+            ready, _, _ = select.select(watched, [], [], POLL)
+            for fd in ready:
+                if fd != exit_fd:
+                    self.read(fd, fd == err)
+            if ready and done():
+                return "done"
+            now = cpu_seconds(self.pid)
+            if now is None:
+                continue  # it ended: its pipes close
+            self.used = now - self.base
+            if self.used > self.cpu_limit:
+                return "cpu"
+            if now > last + 0.01:
+                moved_at, last = time.monotonic(), now
+            elif time.monotonic() - moved_at > STALL:
+                return "stalled"
+            polls += 1
+            if self.memory and memory_bytes(self.pid, descendants=polls % 10 == 0) > self.memory:
+                return "memory"
+
+
+def too_slow(used: float, limit: float) -> Outcome:
+    return Outcome(
+        "timeout", text=f"no answer within {limit:g} s of CPU time", cpu=max(used, limit)
+    )
+
+
+def stalled(used: float) -> Outcome:
+    return Outcome(
+        "timeout",
+        text=f"no answer, and no CPU time used for {STALL:g} s: it waits for something "
+        "(input? a sleep? a lock?)",
+        cpu=used,
+        stalled=True,
+    )
+
+
+def over_memory(memory_mb: int) -> Outcome:
+    return Outcome("error", text=f"used more than {memory_mb} MB of memory")
 
 
 class PythonRunner(Runner):
@@ -167,22 +269,38 @@ class PythonRunner(Runner):
         self.label = path.name
         self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
-        self.stderr = b""
+        self.pid: int | None = None
+        """The solution's process (the supervisor's child)."""
         self.starts = 0
         """How many children were started (a crash or a time-out costs one more)."""
+
+    def fresh(self) -> PythonRunner:
+        return self.longer(self.time_limit)
+
+    def longer(self, time_limit: float) -> PythonRunner:
+        return PythonRunner(
+            self.path, time_limit=time_limit, memory_mb=self.memory_mb, python=self.python
+        )
 
     def _start(self) -> Outcome | None:
         """Start a child and wait for its ``ready``; an Outcome when loading failed."""
         self.starts += 1
         command = [self.python, "-I", str(HARNESS), str(self.memory_mb), str(self.path)]
-        self.process = start(command, self.memory_mb, self.path.parent)
-        self.buffer, self.stderr = b"", b""
-        reply = self._reply(START_LIMIT)
-        if reply is not None and reply.get("ready") is True:
+        self.process = spawn(
+            command,
+            cpu_seconds=0,
+            memory_mb=self.memory_mb,
+            address_space=True,
+            cwd=self.path.parent,
+        )
+        self.buffer, self.pid = b"", None
+        outcome = self._answer(START_LIMIT)
+        if outcome is None and self.pid is not None:
+            outcome = self._answer(START_LIMIT)  # the pid came: now the ready
+        if outcome is None:
             return None
-        outcome = self._outcome(reply, START_LIMIT)
         self.close()
-        return Outcome(outcome.kind, outcome.value, outcome.text, fatal=True)
+        return replace(outcome, fatal=True)
 
     def run(self, matrix: list[list[int]]) -> Outcome:
         if self.process is None:
@@ -196,7 +314,8 @@ class PythonRunner(Runner):
             process.stdin.flush()
         except (BrokenPipeError, OSError):
             pass  # it died: the reply says how
-        outcome = self._outcome(self._reply(self.time_limit), self.time_limit)
+        outcome = self._answer(self.time_limit)
+        assert outcome is not None
         process = self.process
         if process is not None and (
             outcome.kind == "timeout" or (outcome.kind == "error" and process.poll() is not None)
@@ -204,78 +323,68 @@ class PythonRunner(Runner):
             self.close()  # killed or dead: the next board starts a new child
         return outcome
 
-    def _outcome(self, reply: dict[str, object] | None, limit: float) -> Outcome:
-        if reply is None:
-            process = self.process
-            if process is not None and process.poll() is None:
-                return Outcome("timeout", text=f"no answer within {limit:g} s")
-            assert process is not None
-            return Outcome(
-                "error", text="the solution's process " + death_text(process, self.stderr)
-            )
-        if "answer" in reply and type(reply["answer"]) is int:
-            return Outcome("answer", reply["answer"])
-        if "other" in reply:
-            return Outcome("other", text=clip(escape_controls(str(reply["other"])), 160))
-        if "error" in reply:
-            return Outcome("error", text=clip(escape_controls(str(reply["error"])), 200))
-        return Outcome("error", text="the harness said something unexpected")
-
-    def _reply(self, limit: float) -> dict[str, object] | None:
-        """The child's next JSON line, or None when it died or ``limit`` seconds passed."""
+    def _answer(self, limit: float) -> Outcome | None:
+        """The child's next reply as an Outcome (None: it said ``ready``)."""
         process = self.process
-        assert process is not None and process.stdout is not None and process.stderr is not None
-        out, err = process.stdout.fileno(), process.stderr.fileno()
-        deadline = time.monotonic() + limit
-        watched = [out, err]
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if out not in watched:
-                self._wait_for_exit()
+        assert process is not None
+        watch = Watch(process, limit, self.memory_mb, self.pid)
+        watch.stdout = self.buffer
+        how = watch.until(lambda: b"\n" in watch.stdout)
+        watch.drain()
+        printed = watch.stderr
+        kept: dict[str, Any] = {"stderr": printed[:PRINTED_LIMIT], "merged": True}
+        if how == "done":
+            line, _, self.buffer = watch.stdout.partition(b"\n")
+            try:
+                reply = json.loads(line)
+            except ValueError:
+                reply = {"error": "the harness's answer was not JSON"}
+            if not isinstance(reply, dict):
+                reply = {"error": "the harness's answer was odd"}
+            if reply.get("ready") is True:
                 return None
-            if left <= 0:
+            if type(reply.get("pid")) is int and self.pid is None:
+                self.pid = int(reply["pid"])
                 return None
-            ready, _, _ = select.select(watched, [], [], left)
-            for fd in ready:
-                chunk = os.read(fd, 65536)
-                if fd == out:
-                    if not chunk:
-                        watched.remove(out)
-                    self.buffer += chunk
-                    if len(self.buffer) > OUTPUT_LIMIT and b"\n" not in self.buffer:
-                        return {"error": "the harness's answer was too long"}
-                else:
-                    if not chunk:
-                        watched.remove(err)
-                    self.stderr = (self.stderr + chunk)[-OUTPUT_LIMIT:]
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            return {"error": "the harness's answer was not JSON"}
-        return reply if isinstance(reply, dict) else {"error": "the harness's answer was odd"}
-
-    def _wait_for_exit(self) -> None:
-        """The child closed its answers: collect the end of its stderr and its exit."""
-        process = self.process
-        assert process is not None and process.stderr is not None
-        err = process.stderr.fileno()
-        deadline = time.monotonic() + 1.0
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([err], [], [], deadline - time.monotonic())
-            if not ready:
-                break
-            chunk = os.read(err, 65536)
-            if not chunk:
-                break
-            self.stderr = (self.stderr + chunk)[-OUTPUT_LIMIT:]
+            cpu = reply.get("cpu")
+            used = float(cpu) if isinstance(cpu, (int, float)) else watch.used
+            if used > limit:
+                return replace(too_slow(used, limit), **kept)
+            return replace(reply_outcome(reply), cpu=used, **kept)
+        if how == "cpu":
+            return replace(too_slow(watch.used, limit), **kept)
+        if how == "stalled":
+            return replace(stalled(watch.used), **kept)
+        if how == "memory":
+            return replace(over_memory(self.memory_mb), **kept)
+        if how == "output":
+            return Outcome("error", text="the harness's answer was too long")
+        # closed: it died
         with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+            process.wait(timeout=5)
+        watch.drain()
+        text = "the solution's process " + death_text(process.poll())
+        said = first_error_line(watch.stderr)
+        if said:
+            text += ": " + said
+        printed = watch.stderr[:PRINTED_LIMIT]
+        return Outcome("error", text=text, cpu=watch.used, stderr=printed, merged=True)
 
     def close(self) -> None:
         if self.process is not None:
-            kill_group(self.process)
+            kill_tree(self.process)
             self.process = None
+
+
+def reply_outcome(reply: dict[str, object]) -> Outcome:
+    """The harness's reply to a board as an Outcome."""
+    if "answer" in reply and type(reply["answer"]) is int:
+        return Outcome("answer", reply["answer"])
+    if "other" in reply:
+        return Outcome("other", text=clip(escape_controls(str(reply["other"])), 160))
+    if "error" in reply:
+        return Outcome("error", text=clip(escape_controls(str(reply["error"])), 200))
+    return Outcome("error", text="the harness said something unexpected")
 
 
 class CommandRunner(Runner):
@@ -292,10 +401,30 @@ class CommandRunner(Runner):
         self.time_limit = time_limit
         self.memory_mb = memory_mb
         self.label = " ".join(command)
+        self.marker = new_marker()
+        """In the environment of every process of every board (``sandbox``)."""
+        self.reaper: subprocess.Popen[bytes] | None = None
+        """Ends every process with the marker if the judge dies (a command's own
+        children outlive its PR_SET_PDEATHSIG)."""
+
+    def fresh(self) -> CommandRunner:
+        return self  # every board is a new process
+
+    def longer(self, time_limit: float) -> CommandRunner:
+        return CommandRunner(self.command, time_limit=time_limit, memory_mb=self.memory_mb)
 
     def run(self, matrix: list[list[int]]) -> Outcome:
+        if self.reaper is None:
+            self.reaper = start_reaper(self.marker)
         try:
-            process = start(self.command, self.memory_mb)
+            process = spawn(
+                self.command,
+                cpu_seconds=self.time_limit + 1,
+                memory_mb=self.memory_mb,
+                address_space=False,  # a JVM or V8 reserves far more than it uses
+                fast=True,
+                marker=self.marker,
+            )
         except OSError as error:
             name = clip(escape_controls(self.command[0]))
             return Outcome(
@@ -304,49 +433,107 @@ class CommandRunner(Runner):
         try:
             return self._talk(process, json.dumps(matrix).encode() + b"\n")
         finally:
-            kill_group(process)
+            kill_tree(process, quick=True)
+
+    def close(self) -> None:
+        """What any board's command left and a quick look could miss (a process id
+        that wrapped around) is found by the runner's marker; the reaper leaves."""
+        kill_marked(self.marker)
+        reaper, self.reaper = self.reaper, None
+        if reaper is not None:
+            with contextlib.suppress(OSError):
+                assert reaper.stdin is not None
+                reaper.stdin.close()
+            try:
+                reaper.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                reaper.kill()
+                reaper.wait()
 
     def _talk(self, process: subprocess.Popen[bytes], board: bytes) -> Outcome:
-        assert process.stdin is not None and process.stdout is not None
-        assert process.stderr is not None
+        assert process.stdin is not None
         try:
             process.stdin.write(board)
             process.stdin.close()
         except (BrokenPipeError, OSError):
             pass
-        out, err = process.stdout.fileno(), process.stderr.fileno()
-        stdout, stderr = b"", b""
-        deadline = time.monotonic() + self.time_limit
-        watched = [out, err]
-        while watched:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return Outcome("timeout", text=f"no answer within {self.time_limit:g} s")
-            ready, _, _ = select.select(watched, [], [], left)
-            for fd in ready:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    watched.remove(fd)
-                elif fd == out:
-                    stdout += chunk
-                    if len(stdout) > OUTPUT_LIMIT:
-                        return Outcome("error", text=f"printed more than {OUTPUT_LIMIT} bytes")
-                else:
-                    stderr = (stderr + chunk)[-OUTPUT_LIMIT:]
+        watch = Watch(process, self.time_limit, self.memory_mb)
+        usage: list[float] = []
+
+        def ended() -> bool:
+            """The command has exited (reaped here, with its CPU time): a process it
+            left holding its pipes open does not keep the judge waiting."""
+            try:
+                pid, status, rusage = os.wait4(process.pid, os.WNOHANG)
+            except ChildProcessError:
+                return True
+            if pid == 0:
+                return False
+            process.returncode = os.waitstatus_to_exitcode(status)
+            usage.append(rusage.ru_utime + rusage.ru_stime)
+            return True
+
         try:
-            process.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            return Outcome("timeout", text=f"no answer within {self.time_limit:g} s")
-        if process.returncode != 0:
-            return Outcome("error", text="the command " + death_text(process, stderr))
-        return parse_answer(stdout)
+            exit_fd: int | None = os.pidfd_open(process.pid)
+        except (AttributeError, OSError):  # before Linux 5.3: a look every POLL seconds
+            exit_fd = None
+        try:
+            how = watch.until(ended, stop_on_close=False, exit_fd=exit_fd)
+        finally:
+            if exit_fd is not None:
+                os.close(exit_fd)
+        watch.drain(stdout=True)
+        limit = self.time_limit
+        kept: dict[str, Any] = {
+            "stdout": watch.stdout[:PRINTED_LIMIT],
+            "stderr": watch.stderr[:PRINTED_LIMIT],
+        }
+        if how == "cpu":
+            return replace(too_slow(watch.used, limit), **kept)
+        if how == "stalled":
+            return replace(stalled(watch.used), **kept)
+        if how == "memory":
+            return replace(over_memory(self.memory_mb), **kept)
+        if how == "output" or len(watch.stdout) > OUTPUT_LIMIT:
+            return Outcome("error", text=f"printed more than {OUTPUT_LIMIT} bytes", **kept)
+        used = usage[0] if usage else watch.used
+        if used > limit:
+            return replace(too_slow(used, limit), **kept)
+        code = process.returncode
+        if code is not None and code < 0 and -code == signal.SIGXCPU:
+            return replace(too_slow(used, limit), **kept)
+        if code != 0:
+            text = "the command " + death_text(code)
+            line = first_error_line(watch.stderr)
+            if line:
+                text += ": " + line
+            return Outcome("error", text=text, cpu=used, **kept)
+        answer = parse_answer(watch.stdout)
+        if answer.kind == "answer":
+            kept["stdout"] = b""  # the answer itself is shown as the answer
+        return replace(answer, cpu=used, **kept)
+
+
+def start_reaper(marker: str) -> subprocess.Popen[bytes] | None:
+    """The harness as a command runner's reaper (None when it cannot start: the runner
+    still ends what it can see while the judge lives)."""
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-I", str(HARNESS), "--reaper", marker],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        return None
 
 
 def parse_answer(stdout: bytes) -> Outcome:
     """A command's output as an answer: one whole number (spaces around it allowed)."""
     text = stdout.decode("utf-8", "replace").strip()
     if not text:
-        return Outcome("error", text="the command printed nothing")
+        return Outcome("other", text="nothing (it printed no answer)")
     body = text[1:] if text[:1] in "+-" else text
     if body.isascii() and body.isdigit() and len(body) <= 18:
         return Outcome("answer", int(text))

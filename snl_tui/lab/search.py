@@ -13,11 +13,12 @@ and a board of thousands of squares costs a few numbers a step.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..core.board import Board
 from ..core.engine import legal_dice, move
-from ..core.text import place
+from ..core.text import place, plural
 
 MAX_SQUARES = 10_000
 """Boards larger than this are too big to watch square by square."""
@@ -136,6 +137,13 @@ def textbook_code(board: Board) -> tuple[tuple[CodeLine, ...], tuple[str, ...]]:
         else CodeLine("            if board[r][c] != -1:", "jump")
     )
     lines = [
+        CodeLine("def cell(board, s):  # square -> (row, column)", "cell"),
+        CodeLine("    rows, cols = len(board), len(board[0])", "cell"),
+        CodeLine("    level, c = divmod(s - 1, cols)  # level 0: bottom", "cell"),
+        CodeLine("    if level % 2 == 1:  # odd levels: right to left", "cell"),
+        CodeLine("        c = cols - 1 - c", "cell"),
+        CodeLine("    return rows - 1 - level, c  # row 0: the top", "cell"),
+        CodeLine(""),
         CodeLine("def snakes_and_ladders(board):"),
         CodeLine("    goal = len(board) * len(board[0])"),
         CodeLine(f"    dist, came_from = {{{first}: 0}}, {{}}", "init"),
@@ -143,12 +151,12 @@ def textbook_code(board: Board) -> tuple[tuple[CodeLine, ...], tuple[str, ...]]:
         CodeLine("    while queue:", "loop"),
         CodeLine("        s = queue.popleft()", "pop"),
         CodeLine(f"        for s2 in range(s + 1, min(s + {faces}, goal) + 1):", "die"),
-        CodeLine("            r, c = cell(s2)", "die"),
+        CodeLine("            r, c = cell(board, s2)", "die"),
         jump,
         CodeLine(
             "                s2 = board[r][c]  # one jump only"
             if not rules.chain
-            else "                s2 = board[r][c]; r, c = cell(s2)",
+            else "                s2 = board[r][c]; r, c = cell(board, s2)",
             "jump",
         ),
         CodeLine("            if s2 not in dist:", "seen"),
@@ -178,6 +186,23 @@ def jump_words(board: Board, square: int) -> str:
     jump = board.jump_at(square)
     assert jump is not None
     return f"a {jump.kind} to {jump.end}"
+
+
+def try_dice(dice: Sequence[int]) -> str:
+    """'try the dice 1 to 6'; 'only a 1 can move' when one value is left."""
+    if len(dice) == 1:
+        return f"only a {dice[0]} can move"
+    if list(dice) == list(range(dice[0], dice[-1] + 1)):
+        return f"try the dice {dice[0]} to {dice[-1]}"
+    return "try the dice " + ", ".join(map(str, dice))
+
+
+def where(board: Board, square: int) -> str:
+    """' (cell(4) = row 2, column 3)': where a square is in the matrix."""
+    if not 1 <= square <= board.goal:
+        return ""
+    row, col = board.position_of(square)
+    return f" (cell({square}) = row {row}, column {col})"
 
 
 def breadth_first(board: Board) -> Search:
@@ -215,8 +240,7 @@ def breadth_first(board: Board) -> Search:
         dice = legal_dice(board, here)
         add(
             ("pop",),
-            f"Take {named(here)} off the queue (distance {level}): try the dice "
-            f"{dice[0]}..{dice[-1]} from it."
+            f"Take {named(here)} off the queue (distance {level}): {try_dice(dice)} from it."
             if dice
             else f"Take {named(here)} off the queue.",
             here=here,
@@ -226,7 +250,7 @@ def breadth_first(board: Board) -> Search:
             moved = move(board, here, die)
             end = moved.end
             labels: tuple[str, ...] = ("die",)
-            text = f"Die {die}: {named(here)} -> {moved.landed}"
+            text = f"Die {die}: {named(here)} -> {moved.landed}" + where(board, moved.landed)
             one_jump = None
             if moved.jumps:
                 labels += ("jump",)
@@ -299,7 +323,7 @@ def breadth_first(board: Board) -> Search:
     shown = " -> ".join(str(s) for s in search.route)
     add(
         ("done",),
-        f"The route: {shown}, {search.answer} rolls.",
+        f"The route: {shown}, {plural(search.answer, 'roll')}.",
         end=goal,
         level=search.answer,
         route=len(search.back),

@@ -35,8 +35,19 @@ if TYPE_CHECKING:
     from ..lab.report import Explained
 
 LEARN_CSS = Path(__file__).with_name("learn.tcss")
-RUN_DELAY = 0.15
-"""Seconds between steps while the search runs by itself."""
+RUN_DELAYS = (1.0, 0.5, 0.25, 0.15, 0.08, 0.04, 0.02)
+"""Seconds between steps while the search runs by itself, slowest first (``+``/``-``)."""
+RUN_SPEED = 3
+"""The speed a run starts at: an index of ``RUN_DELAYS``."""
+SHADES = (
+    ("board--route", "reached (»n: in n rolls)"),
+    ("queued", "in the queue"),
+    ("expanding", "taken off the queue"),
+    ("ended", "where the move ends"),
+    ("one-jump", "a jump not taken (one a move)"),
+    ("route", "the route"),
+)
+"""The search's shading, as the key beside the board explains it."""
 INTRO = -1
 """The position before the first step when a judged board is shown."""
 SIDE_WIDTH = 62
@@ -54,6 +65,8 @@ class LearnScreen(Screen[None]):
         Binding("space,n,right", "step", "Step"),
         Binding("l", "level", "Level"),
         Binding("r", "run", "Run"),
+        Binding("plus,equals_sign", "faster", "Faster"),
+        Binding("minus", "slower", "Slower"),
         Binding("b,left", "back", "Back"),
         Binding("home", "first", "Start", show=False),
         Binding("end", "last", "End", show=False),
@@ -72,6 +85,7 @@ class LearnScreen(Screen[None]):
         self.search: Search = breadth_first(board)
         self.position = INTRO if judged is not None else 0
         self.runner: Timer | None = None
+        self.speed = RUN_SPEED
         labels = [line.label for line in self.search.code]
         self.code_lines = {
             label: [i for i, other in enumerate(labels) if other == label] for label in labels
@@ -85,6 +99,7 @@ class LearnScreen(Screen[None]):
                 yield Static(id="learn-step", markup=False)
                 yield Static(id="learn-queue", markup=False)
                 yield Static(id="learn-key", markup=False)
+                yield Static(id="learn-shading", markup=False)
                 if self.judged is not None:
                     yield Static(self._judged_text(), id="learn-judged", markup=False)
                 with VerticalScroll(id="learn-code-scroll"):
@@ -95,6 +110,21 @@ class LearnScreen(Screen[None]):
         self._fit_side()
         self.show_position()
         self.call_after_refresh(self._show_key)
+        self.query_one("#learn-shading", Static).update(self._shading_text())
+
+    def _shading_text(self) -> Text:
+        """What each shade on the board means: a sample of the shade, then its words,
+        one a line."""
+        board = self.query_one(LearnBoard)
+        text = Text("Shading:")
+        shades = [*SHADES, ("suspect", "your answer's squares")] if self.judged else SHADES
+        for mark, words in shades:
+            name = mark if mark.startswith("board--") else f"learn--{mark}"
+            style = board.rich_style + board.get_component_rich_style(name)
+            text.append("\n")
+            text.append("    ", style)
+            text.append(f" {words}")
+        return text
 
     def on_resize(self) -> None:
         self._fit_side()
@@ -146,10 +176,10 @@ class LearnScreen(Screen[None]):
             )
             code.show_lines(())
             self.query_one("#learn-title", Static).update(f"{title}: the judged board")
+            marked = "; ? marks the squares your answer could come from" if judged.suspects else ""
             self.query_one("#learn-step", Static).update(
                 f"Expected {judged.expected}, your solution: {judged.got}. The optimal route "
-                "is marked »1, »2...; ? marks the squares your answer could come from. "
-                "Press space to step through the search."
+                f"is marked »1, »2...{marked}. Press space to step through the search."
             )
             self.query_one("#learn-queue", Static).update("")
             return
@@ -179,8 +209,11 @@ class LearnScreen(Screen[None]):
         current = [i for label in step.labels for i in self.code_lines.get(label, [])]
         code.show_lines(current)
         self.call_after_refresh(self._code_in_view, current)
+        running = ""
+        if self.runner is not None:
+            running = f", running: {RUN_DELAYS[self.speed]:g} s a step (+ faster, - slower)"
         self.query_one("#learn-title", Static).update(
-            f"{title}: step {self.position + 1} of {total}, level {step.level}"
+            f"{title}: step {self.position + 1} of {total}, level {step.level}{running}"
         )
         self.query_one("#learn-step", Static).update(step.text)
         self.query_one("#learn-queue", Static).update(self._queue_text(view))
@@ -261,8 +294,27 @@ class LearnScreen(Screen[None]):
         """Step by itself until the end (again: stop)."""
         if self.runner is not None:
             self.stop_running()
+            self.show_position()
             return
-        self.runner = self.set_interval(RUN_DELAY, self._tick)
+        self.runner = self.set_interval(RUN_DELAYS[self.speed], self._tick)
+        self.show_position()
+
+    def action_faster(self) -> None:
+        self._set_speed(self.speed + 1)
+
+    def action_slower(self) -> None:
+        self._set_speed(self.speed - 1)
+
+    def _set_speed(self, speed: int) -> None:
+        """Another speed for the run (kept for the next run when none is going)."""
+        self.speed = max(0, min(speed, len(RUN_DELAYS) - 1))
+        if self.runner is not None:  # the title shows the speed
+            self.runner.stop()
+            self.runner = self.set_interval(RUN_DELAYS[self.speed], self._tick)
+        else:
+            self.notify(f"Run speed: {RUN_DELAYS[self.speed]:g} s a step", timeout=1.5)
+        if self.position != INTRO:
+            self.show_position()
 
     def _tick(self) -> None:
         self.go(self.position + 1)

@@ -131,12 +131,22 @@ def test_progress_shows_on_a_terminal_only() -> None:
     for stream in (terminal, pipe):
         shown = Progress(120, stream)
         for checked in range(1, 121):
-            shown(checked)
+            shown("judging", checked)
+        shown("fresh", 1)
+        for tried in range(1, 3):
+            shown("shrinking", tried)
+        shown("proving", 1)
         shown.done()
-    assert terminal.getvalue().split("\r")[1:] == [
-        "judging: 50 of 120 boards",
-        "judging: 100 of 120 boards",
-        "judging: 120 of 120 boards\n",
+    lines = [line.rstrip(" ") for line in terminal.getvalue().split("\r")[1:]]
+    # Each board named before it runs: a slow board is the one the line shows.
+    assert lines[:120] == [f"judging: board {n} of 120" for n in range(1, 121)]
+    assert lines[120:] == [
+        "re-running the failing board in a fresh process",
+        "shrinking the failing board: 1 board tried",
+        "shrinking the failing board: 2 boards tried",
+        "checking what the answers say: 1 more board tried",
+        "",  # cleared for the report
+        "",
     ]
     assert pipe.getvalue() == ""
 
@@ -179,3 +189,70 @@ def test_a_command_that_does_not_start_is_one_line(
     assert out.count("\n") == 1 and out.startswith("error: "), out
     assert "did not run, so no board was judged: cannot run " in out
     assert out.endswith(": No such file or directory.\n"), out
+
+
+def test_the_report_in_words_for_a_screen_reader(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["judge", str(SOLUTIONS / "wrong_five_faces.py"), "--screen-reader"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "▼" not in out and "▲" not in out and "-(" not in out and "->" not in out
+    assert "square 6, snake down to 1" in out
+    route = next(line for line in out.splitlines() if line.startswith("route:"))
+    assert route.startswith("route: from 1 roll ") and "to 9" in route
+    assert "bottom row, squares 1 to 3, left to right" in out
+
+
+def test_what_a_python_solution_printed_is_shown_in_order_and_escaped(
+    write_solution: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_solution(
+        """
+        import sys
+        class Solution:
+            def snakesAndLadders(self, board):
+                print("size", len(board), "\\x1b[31mred")
+                print("to stderr", file=sys.stderr)
+                return len(board)
+        """
+    )
+    assert main(["judge", str(path)]) == 1
+    out = capsys.readouterr().out
+    printed = out.split("What it printed on this board:\n")[1].splitlines()
+    assert printed[:3] == [
+        "    stdout and stderr:",
+        "      | size 2 \\x1b[31mred",
+        "      | to stderr",
+    ]
+    assert "\x1b" not in out
+    # Facts, not a guess: no known mistake answers the side of the board.
+    assert "Your answer is 2, the least is 1." in out
+
+
+def test_a_command_that_prints_nothing_printed_no_answer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["judge", "--", "true"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("wrong answer: true fails on this 2x2 board")
+    assert "It printed no answer" in out and "crash" not in out
+
+
+def test_a_command_s_error_shows_its_first_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    script = (
+        "import sys; sys.stdin.readline(); "
+        "print('Traceback (most recent call last):', file=sys.stderr); "
+        "[print(f'  frame {i}', file=sys.stderr) for i in range(30)]; "
+        "print('ValueError: the real error', file=sys.stderr); "
+        "print('note: the runtime says goodbye', file=sys.stderr); sys.exit(1)"
+    )
+    assert main(["judge", "--", sys.executable, "-c", script]) == 1
+    out = capsys.readouterr().out
+    assert "It crashed: the command exited with status 1: ValueError: the real error." in out
+    shown = out.split("What it printed on this board:\n")[1].splitlines()
+    assert shown[:3] == [
+        "    stderr:",
+        "      | Traceback (most recent call last):",
+        "      |   frame 0",
+    ]
+    assert "      | note: the runtime says goodbye" in shown
+    assert any("lines more" in line for line in shown)

@@ -65,7 +65,7 @@ async def test_levels_on_leetcode_1_match_the_solver() -> None:
 
 
 async def test_running_to_the_end_reads_the_route_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(learn, "RUN_DELAY", 0.001)
+    monkeypatch.setattr(learn, "RUN_DELAYS", (0.001,) * len(learn.RUN_DELAYS))
     board = load_board("leetcode-1")
     app, screen = learning(board)
     async with app.run_test(size=SIZE) as pilot:
@@ -81,7 +81,8 @@ async def test_running_to_the_end_reads_the_route_back(monkeypatch: pytest.Monke
 
 async def test_a_judged_board_opens_on_the_route_and_the_suspects() -> None:
     made = case("test", 3, {4: 1, 5: 1, 6: 1})
-    failure = Failure("wrong", made.rows(), made.expected, Outcome("answer", 3), "test", 3)
+    # 1 roll where 2 are needed: the squares 1 roll reaches are the facts shown.
+    failure = Failure("wrong", made.rows(), made.expected, Outcome("answer", 1), "test", 3)
     explained = explain(failure)
     app, screen = learning(explained.board, judged=explained)
     async with app.run_test(size=SIZE) as pilot:
@@ -92,7 +93,7 @@ async def test_a_judged_board_opens_on_the_route_and_the_suspects() -> None:
         assert labels(screen) == {s: i for i, s in enumerate(route) if i}
         suspected = {s for s, state in view.cell_states.items() if 2 in state.tokens}
         assert suspected == set(explained.suspects) and suspected
-        assert "rolls 1 to 5" in text_of(screen, "#learn-judged")
+        assert "No sequence of 1 roll reaches square 9" in text_of(screen, "#learn-judged")
         await pilot.press("space")
         assert screen.position == 0
         await pilot.press("b", "b")
@@ -187,3 +188,76 @@ async def test_the_marks_are_told_beside_a_board_without_its_legend(
         assert bool(board.legend) is not shown
         assert key.display is shown
         assert text_of(screen, "#learn-key").startswith("»n reached in n rolls, @ ")
+
+
+async def test_the_run_has_a_speed_control() -> None:
+    board = load_board("leetcode-1")
+    app, screen = learning(board)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        start = screen.speed
+        await pilot.press("minus", "minus")
+        assert screen.speed == start - 2 and screen.runner is None
+        await pilot.press("r")
+        assert screen.runner is not None
+        assert f"running: {learn.RUN_DELAYS[start - 2]:g} s a step" in text_of(
+            screen, "#learn-title"
+        )
+        await pilot.press("plus")
+        assert screen.speed == start - 1 and screen.runner is not None
+        await pilot.press("r")
+        assert screen.runner is None and "running" not in text_of(screen, "#learn-title")
+        for _ in range(len(learn.RUN_DELAYS) + 1):
+            await pilot.press("plus")
+        assert screen.speed == len(learn.RUN_DELAYS) - 1
+
+
+async def test_the_code_defines_cell_and_each_die_says_where_it_lands() -> None:
+    board = load_board("leetcode-1")
+    app, screen = learning(board)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        code = [line.text for line in screen.search.code]
+        assert code[0].startswith("def cell(board, s):")
+        assert "            r, c = cell(board, s2)" in code
+        for step in screen.search.steps:
+            if step.labels[0] == "die":
+                assert step.landed is not None
+                row, col = board.position_of(step.landed)
+                assert f"(cell({step.landed}) = row {row}, column {col})" in step.text
+        shading = text_of(screen, "#learn-shading")
+        assert shading.splitlines()[:3] == [
+            "Shading:",
+            "     reached (»n: in n rolls)",
+            "     in the queue",
+        ]
+
+
+async def test_queued_squares_stand_out_at_256_colours() -> None:
+    """The queue's shade maps to a 256-colour index no unqueued square has (it shared
+    one with the odd squares before)."""
+    from rich.color import ColorSystem
+
+    board = load_board("leetcode-1")
+    app, screen = learning(board)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen.go(9)  # square 1 expanded: 3..7 wait in the queue
+        await settle(pilot)
+        view = screen.query_one(LearnBoard)
+        queued = {s for s, mark in view.marks.items() if mark == "queued"}
+        assert queued
+        shades: dict[str, set[int]] = {"queued": set(), "other": set()}
+        for y in range(view.size.height):
+            for segment in view.render_line(y):
+                text, style = segment.text.strip(), segment.style
+                if not text.isdigit() or style is None or style.bgcolor is None:
+                    continue
+                index = style.bgcolor.downgrade(ColorSystem.EIGHT_BIT).number
+                square = int(text)
+                if square in queued:
+                    shades["queued"].add(index)  # type: ignore[arg-type]
+                elif square not in view.marks and square <= board.goal:
+                    shades["other"].add(index)  # type: ignore[arg-type]
+        assert shades["queued"] and shades["other"]
+        assert not shades["queued"] & shades["other"], shades

@@ -15,7 +15,7 @@ from snl_tui.core.files.formats import load_board
 from snl_tui.core.solver import solve
 from snl_tui.lab.boards import expected_answer, jumps_of, leetcode_problem, matrix_of
 from snl_tui.lab.judge import smaller
-from snl_tui.lab.mistakes import search
+from snl_tui.lab.mistakes import MISTAKES, bfs, flat
 from snl_tui.lab.search import breadth_first, forward_distances
 from tests.unit.reference import leetcode_909
 from tests.unit.strategies import boards
@@ -87,11 +87,18 @@ def test_the_one_jump_rule_is_shown() -> None:
 @settings(max_examples=200, deadline=None)
 @given(leetcode_matrices())
 def test_the_models_without_a_mistake_are_leetcode(matrix: list[list[int]]) -> None:
-    answer, squares = search(matrix)
-    assert answer == expected_answer(matrix) == leetcode_909(matrix)
-    if answer > 0:
+    answer, squares = bfs(flat(matrix))
+    expected = expected_answer(matrix)
+    assert answer == expected == leetcode_909(matrix)
+    if answer is not None and answer > 0:
         board = Board.from_matrix(matrix)
         assert squares[0] == 1 and squares[-1] == board.goal
+    # Every model ends (an answer, or None for a search that would never end), and a
+    # mistake is a mistake: on some boards only.
+    for mistake in MISTAKES:
+        for _, model in mistake.variants:
+            got, _ = model(matrix, expected)
+            assert got is None or isinstance(got, int)
 
 
 @settings(max_examples=100, deadline=None)

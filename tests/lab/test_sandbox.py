@@ -1,0 +1,203 @@
+"""Nothing of a solution outlives the judge, and its memory is bounded: the judge ended by
+SIGHUP (its terminal closed), SIGTERM or SIGKILL; a solution that kills its parent; one
+that leaves with ``setsid`` and forks again; one that maps 2 GB of shared memory.
+
+Each solution writes the ids of the processes it starts to a file; the tests wait for
+that file, end the judge the way they test, then wait (bounded) for every one of those
+processes to be gone. The waits are conditions with a generous bound, never a time the
+result depends on."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from snl_tui.core.files.formats import load_board
+from snl_tui.lab.runner import CommandRunner, PythonRunner
+from tests.processes import alive
+
+LEETCODE_2 = load_board("leetcode-2").to_matrix()
+BOUND = 60.0
+"""Seconds at most any wait here takes (on a loaded machine; usually well under one)."""
+
+ESCAPE = """
+import os, subprocess, time
+
+
+class Solution:
+    def snakesAndLadders(self, board):
+        # A child in a session of its own, and a grandchild that setsid()s and forks
+        # again (a daemon): neither is in the solution's process group.
+        child = subprocess.Popen(["sleep", "600"], start_new_session=True)
+        first = os.fork()
+        if first == 0:
+            os.setsid()
+            if os.fork() == 0:
+                with open(PIDS + ".daemon", "w") as file:
+                    file.write(str(os.getpid()))
+                os.execvp("sleep", ["sleep", "601"])
+            os._exit(0)
+        os.waitpid(first, 0)
+        while not os.path.exists(PIDS + ".daemon"):
+            time.sleep(0.01)
+        time.sleep(0.05)
+        daemon = int(open(PIDS + ".daemon").read())
+        pids = [os.getpid(), os.getppid(), child.pid, daemon]
+        with open(PIDS + ".tmp", "w") as file:
+            file.write(" ".join(map(str, pids)))
+        os.replace(PIDS + ".tmp", PIDS)
+        ACTION
+        while True:
+            pass
+"""
+
+
+def escaping(tmp_path: Path, action: str = "") -> tuple[Path, Path]:
+    """A solution that starts escaping processes, writes their ids, does ``action``,
+    then loops; and the file its ids go to."""
+    pids = tmp_path / "pids"
+    source = ESCAPE.replace("PIDS", repr(str(pids))).replace("ACTION", action or "pass")
+    path = tmp_path / "escape.py"
+    path.write_text(source, encoding="utf-8")
+    return path, pids
+
+
+def wait_for(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + BOUND
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"still waiting after {BOUND:g} s: {what}")
+        time.sleep(0.05)
+
+
+def started(pids: Path) -> list[int]:
+    wait_for(pids.exists, "the solution to start its processes")
+    found = [int(pid) for pid in pids.read_text().split()]
+    assert len(found) >= 4, found  # itself, its supervisor, the child, the daemon
+    return found
+
+
+def judge_process(solution: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", "judge", str(solution), "--time-limit", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
+@pytest.mark.parametrize("how", [signal.SIGHUP, signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_nothing_outlives_the_judge(tmp_path: Path, how: signal.Signals) -> None:
+    solution, pids = escaping(tmp_path)
+    judge = judge_process(solution)
+    try:
+        processes = started(pids)
+        os.kill(judge.pid, how)
+        judge.communicate(timeout=BOUND)
+        assert judge.returncode in (128 + how, -how)
+        wait_for(lambda: not any(map(alive, processes)), "every process to end")
+    finally:
+        if judge.poll() is None:
+            judge.kill()
+            judge.wait()
+
+
+def test_a_solution_that_kills_its_parent_leaves_nothing(tmp_path: Path) -> None:
+    solution, pids = escaping(tmp_path, "os.kill(os.getppid(), 9)")
+    judge = judge_process(solution)
+    try:
+        processes = started(pids)
+        wait_for(lambda: not any(map(alive, processes)), "every process to end")
+        out, _ = judge.communicate(timeout=BOUND)
+    finally:
+        if judge.poll() is None:
+            judge.kill()
+            judge.wait()
+    assert judge.returncode == 1
+    assert b"error" in out and b"killed by SIGKILL" in out
+
+
+def test_a_runner_closed_ends_a_setsid_daemon(tmp_path: Path) -> None:
+    """In the judge's own process (no subreaper): the daemon is found by its marker."""
+    solution, pids = escaping(tmp_path, "return 1")
+    with PythonRunner(solution) as runner:
+        outcome = runner.run(LEETCODE_2)
+        processes = started(pids)
+        assert outcome.kind == "answer" and outcome.value == 1
+        assert all(map(alive, processes[2:]))
+    wait_for(lambda: not any(map(alive, processes)), "every process to end")
+
+
+def test_shared_memory_cannot_pass_the_python_limit(tmp_path: Path) -> None:
+    path = tmp_path / "shared.py"
+    path.write_text(
+        "import mmap\n"
+        "class Solution:\n"
+        "    def snakesAndLadders(self, board):\n"
+        "        hog = mmap.mmap(-1, 2 << 30)\n"
+        "        hog[:: 1 << 12] = b'x' * ((2 << 30) >> 12)\n"
+        "        return len(hog)\n",
+        encoding="utf-8",
+    )
+    with PythonRunner(path, memory_mb=256) as runner:
+        outcome = runner.run(LEETCODE_2)
+    assert outcome.kind == "error" and "OSError" in outcome.text
+
+
+def test_shared_memory_stops_a_command_at_its_limit() -> None:
+    """A command may reserve what it likes (a JVM does), not fill it: 2 GB of shared
+    memory, touched page by page, is stopped once it holds more than its limit."""
+    program = (
+        "import mmap, sys\n"
+        "sys.stdin.readline()\n"
+        "hog = mmap.mmap(-1, 2 << 30)\n"
+        "for at in range(0, 2 << 30, 1 << 12):\n"
+        "    hog[at] = 1\n"
+        "print(1)\n"
+    )
+    with CommandRunner([sys.executable, "-c", program], memory_mb=128, time_limit=60) as runner:
+        outcome = runner.run(LEETCODE_2)
+    assert outcome.kind == "error" and "used more than 128 MB" in outcome.text
+
+
+def test_a_command_that_leaves_a_process_holding_its_pipes(tmp_path: Path) -> None:
+    """Its answer counts when it exits; the process it left is ended with it."""
+    pid_file = tmp_path / "pid"
+    script = f"read x; sleep 100 & echo $! > {pid_file}; echo 1"
+    with CommandRunner(["sh", "-c", script]) as runner:
+        outcome = runner.run(LEETCODE_2)
+    assert outcome.kind == "answer" and outcome.value == 1
+    left = int(pid_file.read_text())
+    wait_for(lambda: not alive(left), "the background process to end")
+
+
+def test_a_command_s_daemon_ends_with_a_killed_judge(tmp_path: Path) -> None:
+    """A command's PR_SET_PDEATHSIG is its own, not its children's: the runner's reaper
+    ends a child that left with setsid when the judge is killed outright."""
+    pid_file = tmp_path / "pid"
+    write = f"echo $$ > {pid_file}.tmp; mv {pid_file}.tmp {pid_file}"
+    script = f"read x; setsid sh -c '{write}; exec sleep 600' & while :; do :; done"
+    judge = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", "judge", "--time-limit", "60", "--", "sh", "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        wait_for(pid_file.exists, "the command to start its daemon")
+        daemon = int(pid_file.read_text())
+        assert alive(daemon)
+        os.kill(judge.pid, signal.SIGKILL)
+        judge.communicate(timeout=BOUND)
+        wait_for(lambda: not alive(daemon), "the daemon to end")
+    finally:
+        if judge.poll() is None:
+            judge.kill()
+            judge.wait()
