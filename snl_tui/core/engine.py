@@ -114,26 +114,10 @@ def next_position(board: Board, position: int, die: int) -> int:
     return landing_table(board)[landed]
 
 
-def turn_table(board: Board) -> tuple[list[list[int]], int, bool]:
-    """What one turn does, for the Markov analysis: ``(rows, faces, again)``.
-
-    Usually the roll table itself (``faces`` equally likely rolls; ``again``: a top roll
-    that does not win continues the turn). Under ``three_sixes`` a turn has at most three
-    rolls and its end depends on where it began (a third top face goes back there), so
-    rows[p] lists the ``faces**3`` equally likely ends of a whole turn from p, with
-    ``again`` False: each entry is one turn.
-    """
-    rules = board.rules
-    rows = roll_table(board)
-    if not rules.three_sixes:
-        return rows, rules.faces, rules.six_again
-    return turn_outcomes(rows, board.goal, rules.faces), rules.faces**3, False
-
-
 def turn_outcomes(rows: Sequence[Sequence[int]], goal: int, faces: int) -> list[list[int]]:
     """Under ``three_sixes``: the ``faces**3`` equally likely ends of a whole turn from
     each position below the goal, given its roll table (``rows[p][d - 1]``, as
-    ``roll_table``). A top face that does not win rolls again; a third one in a row
+    ``model.TurnModel.rolls``). A top face that does not win rolls again; a third one in a row
     sends the token back to where the turn began."""
     top = faces - 1
 
@@ -157,25 +141,6 @@ def turn_outcomes(rows: Sequence[Sequence[int]], goal: int, faces: int) -> list[
                 ends.append(start)  # the third top face: back to the turn's start
         turns.append(ends)
     return turns
-
-
-def roll_table(board: Board) -> list[list[int]]:
-    """rows[p][d - 1]: where rolling ``d`` from position ``p`` ends (jumps applied).
-
-    The same answer as ``next_position`` for every position below the goal and every
-    face, built in one pass: only the last ``faces`` positions can overshoot, so only
-    they go through ``count_to``. (The Markov analysis reads this table.)
-    """
-    goal, faces = board.goal, board.rules.faces
-    landing = landing_table(board)
-    rows = []
-    for p in range(goal):
-        if p + faces <= goal:
-            rows.append(list(landing[p + 1 : p + faces + 1]))
-        else:
-            counted = [count_to(board, p, d) for d in range(1, faces + 1)]
-            rows.append([p if t is None else landing[t] for t in counted])
-    return rows
 
 
 def legal_dice(board: Board, position: int) -> tuple[int, ...]:

@@ -364,13 +364,6 @@ class Chain:
         result[states[~np.isfinite(result[states])]] = math.nan  # finite, too large
         return result
 
-    @property
-    def second_moment(self) -> np.ndarray:
-        """E[T^2] of the finishing turn from each position: ``variance`` + E[T]^2."""
-        with np.errstate(all="ignore"):
-            second: np.ndarray = self.variance + self.expected * self.expected
-        return second
-
     def visits_from(self, start: int) -> np.ndarray | None:
         """Expected number of turns that begin on each position (0..goal) in a game
         from ``start``; they sum to the expected turns. None unless ``start`` is safe.
@@ -466,7 +459,7 @@ class Chain:
 
     @cached_property
     def _landings(self) -> np.ndarray:
-        return positions_in(self.dest, self.size)
+        return np.flatnonzero(np.bincount(self.dest.ravel(), minlength=self.size))
 
     @cached_property
     def _window(self) -> _Window | None:
@@ -1393,15 +1386,6 @@ class _Gather:
 # -- the roll table and the move graph -------------------------------------------------
 
 
-def roll_array(board: Board) -> tuple[np.ndarray, int, bool]:
-    """(dest, width, again): the board's ``TurnTable`` as arrays. ``dest[p, d - 1]`` is
-    where face d from p ends, with a goal row that loops onto itself (the goal absorbs);
-    ``again``: a top roll that does not win continues the turn. Under ``three_sixes`` the
-    rows are the engine's whole-turn outcomes (each entry one turn)."""
-    table = turn_table_of(board)
-    return table.dest, table.width, table.again
-
-
 def turn_table_of(board: Board) -> TurnTable:
     """What one turn does on ``board`` (``model.TurnModel``), refusing a ``three_sixes``
     table too large to hold."""
@@ -1438,16 +1422,6 @@ def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
         return can_finish, np.ones(size, dtype=bool)
     safe = ~reaching(here, there, size, ~can_finish)
     return can_finish, safe
-
-
-def positions_in(values: np.ndarray, size: int) -> np.ndarray:
-    """The distinct entries of ``values`` (positions below ``size``), ascending: what
-    ``np.unique`` gives, without it (it imports ``numpy.ma``, a noticeable share of a
-    short ``snl analyze``)."""
-    present = np.zeros(size, dtype=bool)
-    present[values.ravel()] = True
-    found: np.ndarray = np.flatnonzero(present)
-    return found
 
 
 _CHAINS: WeakKeyDictionary[Board, Chain] = WeakKeyDictionary()

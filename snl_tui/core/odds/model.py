@@ -55,14 +55,6 @@ class TurnTable:
         share: np.ndarray = self.ends_turn(states).sum(axis=1) / self.width
         return share
 
-    def continuing(self) -> np.ndarray:
-        """Per position: does its top outcome continue the turn (``again``, not won)?"""
-        if not self.again:
-            return np.zeros(self.goal + 1, dtype=bool)
-        continues: np.ndarray = self.dest[:, -1] != self.goal
-        continues[self.goal] = False
-        return continues
-
 
 class TurnModel:
     """A board size and rules, read off the engine: ``table(landing)`` is the turn
@@ -155,6 +147,7 @@ def reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) 
     bounds = np.searchsorted(np.asarray(there)[order], np.arange(size + 1))
     seen = np.asarray(seeds, dtype=bool).copy()
     frontier = np.flatnonzero(seen)
+    slot = np.zeros(size, dtype=np.intp)  # for keeping one copy of each position found
     while len(frontier):
         starts, ends = bounds[frontier], bounds[frontier + 1]
         lengths = ends - starts
@@ -165,7 +158,10 @@ def reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) 
         found = sources[np.arange(total) + offsets]
         found = found[~seen[found]]
         seen[found] = True
-        frontier = sorted_distinct(found)
+        # One copy of each: the last write to a slot wins, so one index per position.
+        order = np.arange(len(found))
+        slot[found] = order
+        frontier = found[slot[found] == order]
     return seen
 
 
@@ -185,19 +181,6 @@ def _reaching_in_scipy(
     seen = np.zeros(size + 1, dtype=bool)
     seen[order] = True
     return seen[:size]
-
-
-def sorted_distinct(values: np.ndarray) -> np.ndarray:
-    """The distinct entries of a 1-d integer array, ascending (``np.unique`` without
-    importing ``numpy.ma``, a noticeable share of a short ``snl analyze``)."""
-    ordered = np.sort(values)
-    if len(ordered) < 2:
-        return ordered
-    keep = np.empty(len(ordered), dtype=bool)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    distinct: np.ndarray = ordered[keep]
-    return distinct
 
 
 def moves_of(dest: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
