@@ -9,10 +9,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from itertools import pairwise
 from typing import Any
 
 from .board import Board, Jump
 from .errors import MoveError, SnlError
+from .rules import Rules
 from .text import escape_controls
 
 MAX_PLAYERS = 4
@@ -114,32 +116,87 @@ def next_position(board: Board, position: int, die: int) -> int:
     return landing_table(board)[landed]
 
 
-def turn_outcomes(rows: Sequence[Sequence[int]], goal: int, faces: int) -> list[list[int]]:
-    """Under ``three_sixes``: the ``faces**3`` equally likely ends of a whole turn from
-    each position below the goal, given its roll table (``rows[p][d - 1]``, as
-    ``model.TurnModel.rolls``). A top face that does not win rolls again; a third one in a row
-    sends the token back to where the turn began."""
-    top = faces - 1
+TOPS_THAT_CANCEL = 3
+"""Under ``three_sixes``: this many top faces rolled in a row cancel the turn."""
 
-    def after(p: int, die_index: int) -> int:
-        return goal if p == goal else rows[p][die_index]
+
+@dataclass(frozen=True)
+class TurnShape:
+    """What the rules make of a turn, apart from where each roll goes (``count_to`` and
+    the landing table say that): which faces roll again, and when a run of them cancels
+    the turn. The one place these rules live: the game, ``turn_outcomes`` and every odds
+    path (through ``odds.model.TurnModel``) read them here."""
+
+    faces: int
+    again: tuple[bool, ...]
+    """Per face (index ``die - 1``): does it earn another roll in the same turn (unless
+    it wins: a winning roll ends the game at once)?"""
+    cancel_after: int | None
+    """That many again-faces in a row cancel the turn, winning or not: the token goes
+    back to where the turn began (``three_sixes``); None: never."""
+
+    @classmethod
+    def of(cls, rules: Rules) -> TurnShape:
+        faces = rules.faces
+        again = tuple(rules.six_again and die == faces for die in range(1, faces + 1))
+        return cls(faces, again, TOPS_THAT_CANCEL if rules.three_sixes else None)
+
+    def rolls_again(self, die: int, won: bool) -> bool:
+        """Does rolling ``die`` (which wins or not) give the same player another roll?"""
+        return self.again[die - 1] and not won
+
+    def cancels(self, tops: int) -> bool:
+        """Does the ``tops``-th again-face in a row cancel the turn?"""
+        return self.cancel_after is not None and tops >= self.cancel_after
+
+    @property
+    def whole_turns(self) -> bool:
+        """A turn's end depends on where it began (a cancelled turn goes back there), so
+        the odds count whole turns (``turn_outcomes``), not single rolls."""
+        return self.cancel_after is not None
+
+    @property
+    def width(self) -> int:
+        """Equally likely outcomes of one entry of the odds' turn table: a roll, or a
+        whole turn of up to ``cancel_after`` rolls."""
+        return self.faces**self.cancel_after if self.cancel_after is not None else self.faces
+
+
+def turn_shape(rules: Rules) -> TurnShape:
+    """The rules' ``TurnShape`` (cached: the game asks on every roll)."""
+    return _SHAPES.get(rules) or _SHAPES.setdefault(rules, TurnShape.of(rules))
+
+
+_SHAPES: dict[Rules, TurnShape] = {}
+
+
+def turn_outcomes(rows: Sequence[Sequence[int]], goal: int, shape: TurnShape) -> list[list[int]]:
+    """Under a shape that cancels (``three_sixes``): the ``shape.width`` equally likely
+    ends of a whole turn from each position below the goal, given its roll table
+    (``rows[p][d - 1]``: where rolling d from p ends, as ``odds.model.TurnModel.rolls``).
+    An again-face that does not win rolls again; the ``cancel_after``-th one in a row
+    sends the token back to where the turn began."""
+    assert shape.cancel_after is not None
+    levels, faces = shape.cancel_after, shape.faces
+
+    def ends(start: int, here: int, tops: int, out: list[int]) -> None:
+        weight = faces ** (levels - 1 - tops)  # equally likely ends behind one roll now
+        for die in range(1, faces + 1):
+            again = shape.again[die - 1]
+            if again and shape.cancels(tops + 1):
+                out.append(start)
+                continue
+            there = rows[here][die - 1]
+            if shape.rolls_again(die, there == goal):
+                ends(start, there, tops + 1, out)
+            else:
+                out.extend([there] * weight)
 
     turns = []
     for start in range(goal):
-        ends: list[int] = []
-        for first in range(faces):
-            one = after(start, first)
-            if first != top or one == goal:
-                ends += [one] * (faces * faces)
-                continue
-            for second in range(faces):
-                two = after(one, second)
-                if second != top or two == goal:
-                    ends += [two] * faces
-                    continue
-                ends += [after(two, third) for third in range(top)]
-                ends.append(start)  # the third top face: back to the turn's start
-        turns.append(ends)
+        row: list[int] = []
+        ends(start, start, 0, row)
+        turns.append(row)
     return turns
 
 
@@ -212,32 +269,39 @@ def move(board: Board, position: int, die: int) -> Move:
     if landed is None:
         return Move(start=position, die=die, landed=position, end=position, forfeited=True)
     goal = board.goal
+    # The squares passed one by one: counting 1, 2, ... of the die by the same rule (a
+    # bounce turns at the goal; ``finish`` stays there, so a repeat is no step).
     steps: list[int] = []
-    square, direction = position, 1
-    for _ in range(die):
-        if square + direction > goal or square + direction < 1:
-            direction = -direction
-        square += direction
-        steps.append(square)
-        if square == goal and board.rules.overshoot == "finish":
-            break
-    jumps: list[Jump] = []
-    end = landed
-    jump = board.jump_at(end)
-    while jump is not None:
-        jumps.append(jump)
-        end = jump.end
-        jump = board.jump_at(end) if board.rules.chain else None
+    for count in range(1, die + 1):
+        square = count_to(board, position, count)
+        assert square is not None  # a shorter count never overshoots further
+        if not steps or square != steps[-1]:
+            steps.append(square)
+    assert steps[-1] == landed
+    end = landing_table(board)[landed]
     return Move(
         start=position,
         die=die,
         landed=landed,
         end=end,
-        jumps=tuple(jumps),
+        jumps=jumps_taken(board, landed),
         steps=tuple(steps),
-        bounced=position + die > goal and board.rules.overshoot == "bounce",
+        bounced=any(b < a for a, b in pairwise((position, *steps))),
         won=end == goal,
     )
+
+
+def jumps_taken(board: Board, square: int) -> tuple[Jump, ...]:
+    """The jumps a token landing on ``square`` takes, in order: the one starting there,
+    and under ``chain`` each one its end starts, to the landing table's end."""
+    end = landing_table(board)[square]
+    jumps: list[Jump] = []
+    while square != end:
+        jump = board.jump_at(square)
+        assert jump is not None
+        jumps.append(jump)
+        square = jump.end
+    return tuple(jumps)
 
 
 @dataclass(frozen=True)
@@ -419,7 +483,6 @@ class Game:
         if die == PASS and type(die) is int:
             return self._pass()
         player = self.current
-        rules = self.board.rules
         result = move(self.board, self.positions[player], die)
         if not self._in_turn:
             self.turns_taken[player] += 1
@@ -428,16 +491,16 @@ class Game:
             # Replaying a saved game: these rolls were drawn from the RNG originally.
             self._pending_draws -= 1
             drawn = True
-        top = rules.six_again and die == rules.faces
-        self._tops = self._tops + 1 if top else 0
-        # Three top faces *rolled* in a row: a puzzle's chosen values are not rolls.
-        cancelled = rules.three_sixes and drawn and self._tops == 3
+        shape = turn_shape(self.board.rules)
+        self._tops = self._tops + 1 if shape.again[die - 1] else 0
+        # Top faces *rolled* in a row: a puzzle's chosen values are not rolls.
+        cancelled = drawn and shape.cancels(self._tops)
         if cancelled:
             self.positions[player] = self._turn_start
         else:
             self.positions[player] = result.end
         won = result.won and not cancelled
-        again = top and not won and not cancelled
+        again = shape.rolls_again(die, won) and not cancelled
         turn = Turn(
             player=player,
             move=result,

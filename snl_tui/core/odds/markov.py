@@ -204,12 +204,12 @@ class Chain:
         if refused is not None:
             raise AnalysisError(refused)
         self.goal = goal = board.goal
-        # dest[p, d - 1]: where face d from p ends (the engine's rules), or under
-        # three_sixes the equally likely ends of a whole turn, each one turn. The goal
-        # row loops onto itself so that the goal absorbs.
-        self.turns = turn_table_of(board)
-        self.dest, self.faces, self.six_again = self.turns.dest, self.turns.width, self.turns.again
-        self.per_roll = not board.rules.three_sixes  # dest's entries are single rolls
+        # dest[p, d - 1]: where face d from p ends (the engine's rules), or the equally
+        # likely ends of a whole turn, each one turn (``TurnTable.whole_turns``). The
+        # goal row loops onto itself so that the goal absorbs.
+        self.turns = turns = turn_table_of(board)
+        self.dest, self.faces = turns.dest, turns.width
+        self.rolls_again = turns.rolls_again  # some outcome continues the turn
         self.size = goal + 1
         self.can_finish, self.safe = _reachability(self.dest, goal)
         self.doomed = ~self.can_finish
@@ -466,7 +466,7 @@ class Chain:
         """The turn as sliding sums over the squares (``_Window``), where the roll table
         has that shape and the table is too large for a dense matrix; else None."""
         landings = len(self._landings)
-        if not self.per_roll or self.six_again or landings <= tuning.DENSE_TURN_LIMIT:
+        if self.turns.whole_turns or self.rolls_again or landings <= tuning.DENSE_TURN_LIMIT:
             return None
         if landings < tuning.WINDOW_SHARE * self.size:
             return None  # many jumps: the gathers over the landing squares cost less
@@ -485,7 +485,7 @@ class Chain:
             kept[self.dest[self.kept]],
             kept[self.goal],
             self.faces,
-            self.six_again,
+            self.turns.continues_turn(self.kept),
             window=self._window,
         )
 
@@ -723,16 +723,17 @@ class Chain:
         if index >= 0:
             return Column(cdfs[index], float(left[last.slot(index)]))
         # One roll from here lands on kept positions. A roll that ends the turn leaves
-        # t - 1 turns for the rest; a top roll under six_again continues the same turn,
-        # which from there on is distributed like a fresh turn: it leaves t.
+        # t - 1 turns for the rest; a roll that continues the turn (``continues_turn``)
+        # is from there on distributed like a fresh turn: it leaves t.
         length = len(next(iter(cdfs.values())))
         derived = np.zeros(length)
         unresolved = 0.0
-        for face, there in enumerate(self.dest[position].tolist(), start=1):
+        goes_on = self.turns.continues_turn(position).tolist()
+        for there, again in zip(self.dest[position].tolist(), goes_on, strict=True):
             k = int(self.kept_index[there])
             if there == self.goal:
                 derived += 1.0
-            elif self.six_again and face == self.faces:
+            elif again:
                 derived += cdfs[k]
                 unresolved += float(left[last.slot(k)])
             else:
@@ -1127,13 +1128,13 @@ def _grown(rows: np.ndarray, last: int, count: int) -> np.ndarray:
 class _TurnOperator:
     """Applies one turn to a vector of values on positions: ``out = T @ values``.
 
-    T = (I - A)^-1 B, where A holds the top-face rolls that continue the turn
-    (``six_again``, not winning) and B every roll that ends it (without ``six_again``,
-    A = 0 and T is the per-roll matrix).
+    T = (I - A)^-1 B, where A holds the rolls that continue the turn (``continues``,
+    from ``TurnTable.continues_turn``) and B every roll that ends it (when none
+    continues, A = 0 and T is the per-roll matrix).
 
     Small boards use T as a dense matrix. Larger ones never form it: B is a sparse
-    matrix (``faces`` entries a row), and since A has at most one entry per row (each
-    position has one top-face successor), (I - A)^-1 y = sum_k (1/f)^k y(succ^k) is
+    matrix (``faces`` entries a row), and since A has at most one entry per row (the
+    engine's die has one face that rolls again), (I - A)^-1 y = sum_k (1/f)^k y(succ^k) is
     summed by pointer doubling, a handful of gathers per turn, exact far below double
     precision.
     """
@@ -1143,7 +1144,7 @@ class _TurnOperator:
         dest: np.ndarray,
         goal: int,
         faces: int,
-        six_again: bool,
+        continues: np.ndarray,
         dense: bool | None = None,
         window: _Window | None = None,
     ) -> None:
@@ -1159,24 +1160,25 @@ class _TurnOperator:
         sink = size  # an extra entry that always holds 0: "this roll does not end here"
         ending = dest.copy()
         succ = np.full(size + 1, sink, dtype=np.intp)
-        if six_again:
-            top = dest[:, -1]
-            continues = top != goal
-            continues[goal] = False
-            ending[continues, -1] = sink
-            succ[:size][continues] = top[continues]
+        again = bool(continues.any())
+        if again:
+            going_on = continues.any(axis=1)
+            if (continues.sum(axis=1) > 1).any():  # pragma: no cover - one face rolls again
+                raise AssertionError("more than one outcome of a roll continues the turn")
+            ending[continues] = sink
+            succ[:size][going_on] = dest[continues]
         if dense if dense is not None else size <= tuning.DENSE_TURN_LIMIT:
             rows = np.repeat(np.arange(size), faces)
             b = np.zeros((size, size + 1))
             np.add.at(b, (rows, ending.ravel()), self.scale)
-            if six_again:
+            if again:
                 a = np.zeros((size, size + 1))
                 np.add.at(a, (np.arange(size), succ[:size]), self.scale)
                 b = np.linalg.solve(np.eye(size) - a[:, :size], b[:, :size])
             self.dense = np.ascontiguousarray(b[:, :size])
             return
         self.gather = _Gather(ending, self.scale, goal)
-        if six_again:
+        if again:
             weight = self.scale
             while True:  # until the next block of terms weighs below 1e-18
                 self.levels.append((succ, weight))
@@ -1391,7 +1393,7 @@ def turn_table_of(board: Board) -> TurnTable:
     table too large to hold."""
     rules = board.rules
     model = TurnModel.of(board)
-    if rules.three_sixes and board.goal * model.width > MAX_TURN_TABLE_CELLS:
+    if model.shape.whole_turns and board.goal * model.width > MAX_TURN_TABLE_CELLS:
         raise AnalysisError(
             f"three tops in a row on a {rules.faces}-sided die: the exact odds "
             f"of {board.goal} squares need {board.goal * model.width:,} turn outcomes (at "

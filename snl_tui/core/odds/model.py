@@ -1,8 +1,9 @@
 """One turn of random play, read off the engine's tables: the model every odds figure uses.
 
 The engine (``core/engine.py``) is the one place a rule lives: where counting a die lands
-(``count_to``), what landing on a square does (``jump_table``, ``resolve_landing``) and,
-under ``three_sixes``, what a whole turn does (``turn_outcomes``). ``TurnModel`` reads
+(``count_to``), what landing on a square does (``jump_table``, ``resolve_landing``) and
+what the rules make of a turn (``TurnShape``: which faces roll again, when a run of them
+cancels the turn, and then what a whole turn does: ``turn_outcomes``). ``TurnModel`` reads
 those once per board size and rules into numpy arrays, and ``TurnTable`` is what one turn
 does on one board: the chain (``markov``), the exact fractions, the jump effects and the
 generator all build on it, so a new rule changes the engine and ``Rules``, nothing here.
@@ -31,23 +32,35 @@ class TurnTable:
     """What one turn does on one board: ``dest[p, i]`` (positions 0..goal, the goal row
     looping onto itself) is one of ``width`` equally likely outcomes from ``p``.
 
-    ``again``: the last outcome of a row (the die's top face) does not end the turn
-    unless it wins: the token rolls again (``six_again``). Without it every outcome
-    ends the turn; under ``three_sixes`` each outcome is a whole turn already."""
+    ``again[i]``: outcome i (a die face) does not end the turn unless it wins: the token
+    rolls again. Which faces do is the engine's ``TurnShape``; where a turn's end depends
+    on where it began (``whole_turns``), each outcome is a whole turn already."""
 
     dest: np.ndarray
     goal: int
     width: int
-    again: bool
+    again: np.ndarray
+    """Per outcome (a bool per column of ``dest``): rolls again unless it wins."""
     die: int
-    """The die's faces: ``width``, but under ``three_sixes`` (``width`` = die**3)."""
+    """The die's faces: ``width``, unless each outcome is a whole turn."""
+    whole_turns: bool = False
+    """Each outcome is a whole turn of up to a few rolls (``engine.turn_outcomes``)."""
+
+    @property
+    def rolls_again(self) -> bool:
+        """Does some outcome roll again (so a turn may take several rolls)?"""
+        return bool(self.again.any())
 
     def ends_turn(self, states: np.ndarray | slice | int = slice(None)) -> np.ndarray:
         """Per outcome of the rows ``states``: does it end the turn without winning?"""
-        ends: np.ndarray = self.dest[states] != self.goal
-        if self.again:
-            ends[..., -1] = False
+        ends: np.ndarray = (self.dest[states] != self.goal) & ~self.again
         return ends
+
+    def continues_turn(self, states: np.ndarray | slice | int = slice(None)) -> np.ndarray:
+        """Per outcome of the rows ``states``: does the same turn go on (a roll again that
+        does not win)?"""
+        goes_on: np.ndarray = (self.dest[states] != self.goal) & self.again
+        return goes_on
 
     def turn_cost(self, states: np.ndarray | slice = slice(None)) -> np.ndarray:
         """Per row of ``states``: the chance that one outcome ends the turn without
@@ -64,6 +77,7 @@ class TurnModel:
         self.goal = goal
         self.rules = rules
         self.faces = faces = rules.faces
+        self.shape = engine.turn_shape(rules)
         # Counting d from p: p + d while on the board (count_to's own first case), the
         # engine's count_to for the last ``faces`` positions (overshoot, forfeits).
         # int32 (a million squares fit): half the memory traffic of the default integers.
@@ -96,8 +110,8 @@ class TurnModel:
 
     @property
     def width(self) -> int:
-        """Equally likely outcomes of one turn (``faces**3`` under ``three_sixes``)."""
-        return self.faces**3 if self.rules.three_sixes else self.faces
+        """Equally likely outcomes of one entry of the turn table (``TurnShape.width``)."""
+        return self.shape.width
 
     def landing_of(self, board: Board) -> np.ndarray:
         """The board's landing table (the engine's jump table, chains followed)."""
@@ -126,12 +140,15 @@ class TurnModel:
     def table(self, landing: np.ndarray) -> TurnTable:
         """What one turn does on the board with this landing table."""
         rolls = self.rolls(landing)
-        if not self.rules.three_sixes:
-            return TurnTable(rolls, self.goal, self.faces, self.rules.six_again, self.faces)
-        turns = engine.turn_outcomes(rolls[: self.goal].tolist(), self.goal, self.faces)
-        width = self.width
+        shape = self.shape
+        if not shape.whole_turns:
+            again = np.array(shape.again, dtype=bool)
+            return TurnTable(rolls, self.goal, self.faces, again, self.faces)
+        turns = engine.turn_outcomes(rolls[: self.goal].tolist(), self.goal, shape)
+        width = shape.width
         dest = np.array([*turns, [self.goal] * width], dtype=np.int32).reshape(-1, width)
-        return TurnTable(dest, self.goal, width, False, self.faces)
+        never = np.zeros(width, dtype=bool)
+        return TurnTable(dest, self.goal, width, never, self.faces, whole_turns=True)
 
 
 def reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
