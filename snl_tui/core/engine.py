@@ -10,12 +10,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import Board, Jump
 from .errors import MoveError, SnlError
 from .rules import Rules
 from .text import escape_controls
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_PLAYERS = 4
 
@@ -106,6 +109,29 @@ def landing_table(board: Board) -> Sequence[int]:
 
 def _landing(board: Board) -> tuple[int, ...]:
     return tuple([t if v < 0 else v for t, v in enumerate(jump_table(board))])
+
+
+def landing_array(board: Board) -> np.ndarray:
+    """``landing_table`` as a numpy int32 array (kept per board; read-only), built with
+    numpy: each jump's end, then under ``chain`` the ends' own landings by pointer
+    doubling until nothing moves (log2 of the longest chain passes)."""
+    return board.derived("engine.landing_array", _landing_array)
+
+
+def _landing_array(board: Board) -> np.ndarray:
+    import numpy as np
+
+    cells = board.cell_array()
+    squares = np.arange(len(cells), dtype=np.int32)
+    landing: np.ndarray = np.where(cells < 0, squares, cells).astype(np.int32)
+    if board.rules.chain:
+        while True:
+            further = landing[landing]
+            if np.array_equal(further, landing):
+                break
+            landing = further
+    landing.flags.writeable = False
+    return landing
 
 
 def next_position(board: Board, position: int, die: int) -> int:

@@ -4,6 +4,10 @@ With default rules this is exactly LeetCode 909's answer. Two views:
 
 * ``solve(board, start)`` runs one breadth-first search forward from ``start`` and stops
   at the goal: the fast path for a single question (and for the CLI and the benchmark).
+  Up to ``ARRAY_SEARCH_SQUARES`` squares it walks Python lists (no numpy import for a
+  small board's ``snl solve``); past it each level is a handful of numpy operations over
+  the whole frontier, and a run of levels that only walks a stretch free of jumps is
+  written in one step (``_search_arrays``).
 * ``distances_to_goal(board)`` runs one backward search from the goal and answers every
   square at once; the hint panel uses it for "which die values stay optimal" without
   searching again after each move. It is cached per board.
@@ -12,12 +16,18 @@ With default rules this is exactly LeetCode 909's answer. Two views:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .board import Board
-from .engine import count_to, jump_table, landing_table, next_position
+from .engine import count_to, jump_table, landing_array, landing_table, next_position
 from .errors import MoveError
 
+if TYPE_CHECKING:
+    import numpy as np
+
 UNREACHABLE = -1
+ARRAY_SEARCH_SQUARES = 10_000
+"""Boards of more squares than this are searched level by level in numpy."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,8 @@ def solve(board: Board, start: int | None = None) -> Solution:
     goal = board.goal
     if position == goal:
         return Solution(0, [], [], position)
+    if goal > ARRAY_SEARCH_SQUARES:
+        return _search_arrays(board, position)
     faces = board.rules.faces
     jumps = jump_table(board)  # -1 (or the square itself): no jump
     plain = board.rules.overshoot == "stay"
@@ -119,7 +131,144 @@ def solve(board: Board, start: int | None = None) -> Solution:
     return Solution(UNREACHABLE, [], [], position)
 
 
-def _route(parent: list[int], die_used: bytearray, start: int, goal: int, moves: int) -> Solution:
+def _search_arrays(board: Board, position: int) -> Solution:
+    """``solve`` as a level-synchronous breadth-first search over numpy arrays.
+
+    ``ends[t]``: where a roll that counts to ``t`` (``position + die``, up to
+    ``goal + faces - 1``) ends, from the engine (``count_to`` past the goal, the landing
+    table), or -1 for a forfeited roll. Each level gathers every roll of the frontier at
+    once; a landing square is expanded only the first time a roll reaches it.
+
+    Where the frontier is one run of squares whose rolls below its top are all spent and
+    the squares above it start no jump and are not reached yet, every following level
+    only walks on by ``faces`` squares until the next such square: those levels are
+    written in one step (a board without jumps is a handful of levels, not goal / 6)."""
+    import numpy as np
+
+    goal, faces = board.goal, board.rules.faces
+    ends = _roll_ends(board)
+    walk = ends[: goal + 1] == np.arange(goal + 1, dtype=np.int32)  # lands on itself
+    size = goal + 1
+    parent = np.full(size + 1, -1, dtype=np.int32)
+    parent[size] = size  # the sink, where a forfeited roll "ends": never a new position
+    die_used = np.zeros(size, dtype=np.int32)
+    landed = np.zeros(goal + faces + 1, dtype=bool)
+    slot = np.zeros(size + 1, dtype=np.int32)
+    parent[position] = position
+    frontier = np.array([position], dtype=np.int32)
+    depth = 0
+    while len(frontier):
+        depth += 1
+        # The frontier in increasing order: each square's rolls need counting only past
+        # the previous square's top, so the union of the windows is gathered once.
+        frontier.sort()
+        low = frontier + 1
+        np.maximum(low[1:], frontier[:-1] + (faces + 1), out=low[1:])
+        length = np.maximum(frontier + (faces + 1) - low, 0)
+        total = int(length.sum())
+        first = np.cumsum(length) - length
+        targets = np.repeat(low - first, length) + np.arange(total, dtype=np.int32)
+        sources = np.repeat(frontier, length)
+        fresh = ~landed[targets]
+        targets, sources = targets[fresh], sources[fresh]
+        landed[targets] = True
+        there = ends[targets]
+        keep = parent[there] < 0  # a forfeit ends on the sink, whose parent is set
+        there, sources = there[keep], sources[keep]
+        parent[there] = sources  # a position reached twice: the last write, both arrays
+        die_used[there] = targets[keep] - sources
+        order = np.arange(len(there), dtype=np.int32)
+        slot[there] = order
+        frontier = there[slot[there] == order]
+        if parent[goal] >= 0:
+            return _route_arrays(parent, die_used, position, goal, depth)
+        if len(frontier) and len(frontier) <= faces:
+            bottom, top = int(frontier.min()), int(frontier.max())
+            if top - bottom < faces and landed[bottom + 1 : top + 1].all():
+                walked = _walk_on(walk, landed, parent, die_used, top, goal, faces)
+                if walked is not None:
+                    depth += walked[0]
+                    frontier = walked[1]
+    return Solution(UNREACHABLE, [], [], position)
+
+
+def _walk_on(
+    walk: np.ndarray,
+    landed: np.ndarray,
+    parent: np.ndarray,
+    die_used: np.ndarray,
+    top: int,
+    goal: int,
+    faces: int,
+) -> tuple[int, np.ndarray] | None:
+    """From a frontier whose every roll lands above ``top`` (its highest square), the
+    levels that only walk on: squares ``top + 1 ..`` up to the first one that starts a
+    jump, is reached already or is the goal, ``faces`` a level. Writes them as the
+    levels would (the parent ``faces`` squares back, ``top`` for the first level) and
+    returns (levels written, the last level's squares as the new frontier), or None
+    when not one whole level is free to walk."""
+    import numpy as np
+
+    end = top + 1
+    span = faces
+    while end < goal:  # the first square not free to walk on, by doubling windows
+        window = slice(end, min(end + span, goal))
+        free = walk[window] & ~landed[window] & (parent[window] < 0)
+        if not free.all():
+            end += int(np.argmin(free))
+            break
+        end = window.stop
+        span *= 2
+    levels = (end - 1 - top) // faces  # whole levels; the search goes on from the last
+    if levels <= 0:
+        return None
+    last = top + levels * faces
+    squares = np.arange(top + 1, last + 1)
+    landed[top + 1 : last + 1] = True
+    back = np.maximum(squares - faces, top)
+    parent[top + 1 : last + 1] = back
+    die_used[top + 1 : last + 1] = squares - back
+    return levels, np.arange(last - faces + 1, last + 1, dtype=np.int32)
+
+
+def _roll_ends(board: Board) -> np.ndarray:
+    """Index t (0 .. goal + faces - 1): where a roll that counts to square t ends (the
+    engine's ``count_to`` and landing table), or ``goal + 1`` (a sink) where such a roll
+    is forfeited. Kept per board."""
+    return board.derived("solver.roll_ends", _compute_roll_ends)
+
+
+def _compute_roll_ends(board: Board) -> np.ndarray:
+    import numpy as np
+
+    goal, faces = board.goal, board.rules.faces
+    landing = landing_array(board)
+    beyond = [count_to(board, 0, t) for t in range(goal + 1, goal + faces)]
+    past = np.array([goal + 1 if t is None else landing[t] for t in beyond], dtype=np.int32)
+    ends: np.ndarray = np.concatenate((landing, past))
+    return ends
+
+
+def _route_arrays(
+    parent: np.ndarray, die_used: np.ndarray, start: int, goal: int, moves: int
+) -> Solution:
+    if moves > 1000:  # a long route: one conversion beats a million scalar reads
+        return _route(parent.tolist(), die_used.tolist(), start, goal, moves)
+    squares: list[int] = []
+    rolls: list[int] = []
+    square = goal
+    while square != start:
+        squares.append(square)
+        rolls.append(int(die_used[square]))
+        square = int(parent[square])
+    squares.reverse()
+    rolls.reverse()
+    return Solution(moves, rolls, squares, start)
+
+
+def _route(
+    parent: list[int], die_used: bytearray | list[int], start: int, goal: int, moves: int
+) -> Solution:
     squares: list[int] = []
     rolls: list[int] = []
     square = goal

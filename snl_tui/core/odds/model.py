@@ -114,11 +114,8 @@ class TurnModel:
         return self.shape.width
 
     def landing_of(self, board: Board) -> np.ndarray:
-        """The board's landing table (the engine's jump table, chains followed)."""
-        jumps = np.fromiter(engine.jump_table(board), dtype=np.int32, count=self.goal + 1)
-        squares = np.arange(self.goal + 1, dtype=np.int32)
-        landing: np.ndarray = np.where(jumps < 0, squares, jumps)
-        return landing
+        """The board's landing table (the engine's, chains followed; read-only)."""
+        return engine.landing_array(board)
 
     def landing_of_jumps(self, jumps: dict[int, int] | Sequence[tuple[int, int]]) -> np.ndarray:
         """The landing table of a board of this size and rules with ``jumps``."""
