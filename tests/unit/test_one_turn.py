@@ -20,8 +20,9 @@ from snl_tui.core.board import Board
 from snl_tui.core.engine import Game, Player
 from snl_tui.core.odds.analysis import analyze, clear_cache
 from snl_tui.core.odds.exact import exact_expected_turns
-from snl_tui.core.odds.markov import AnalysisError, _System, chain_of, expected_turns, turn_table_of
+from snl_tui.core.odds.markov import AnalysisError, chain_of, expected_turns, turn_table_of
 from snl_tui.core.odds.model import TurnModel
+from snl_tui.core.odds.system import System
 from snl_tui.core.solver import distances_to_goal, solve
 
 from .strategies import boards
@@ -159,7 +160,7 @@ def test_every_odds_path_agrees_with_the_turns_the_game_plays(board: Board) -> N
     states = np.flatnonzero(chain.safe[:-1])
     cost = table.turn_cost(states)
     for plain in (True, False):
-        system = _System(table.dest, states, table.width, table.die, plain=plain)
+        system = System(table.dest, states, table.width, table.die, plain=plain)
         got = 1.0 + float(system.solve(cost)[system.index[start]])
         assert got == pytest.approx(want, rel=1e-9), plain
     try:

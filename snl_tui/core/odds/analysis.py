@@ -21,16 +21,13 @@ from ..solver import distances_to_goal
 from .markov import (
     MAX_ANALYSIS_SQUARES,
     MAX_DISTRIBUTION_SQUARES,
-    TAIL_TOLERANCE,
     AnalysisError,
     Chain,
-    Column,
     Progress,
-    TailBounds,
     chain_of,
     clear_cache,
-    forecast,
 )
+from .stretch import TAIL_TOLERANCE, Column, TailBounds, forecast
 
 __all__ = [
     "MAX_ANALYSIS_SQUARES",

@@ -743,7 +743,7 @@ class PlainSolver:
 
     @cached_property
     def relative_error(self) -> float:
-        """8 eps cond(I - R), as the chain's other solver gives it (see ``_System``)."""
+        """8 eps cond(I - R), as the chain's other solver gives it (see ``system.System``)."""
         return self._error_of(self._checked_solve(self._ones, False))
 
     @staticmethod

@@ -23,8 +23,13 @@ import numpy as np
 
 from .. import engine
 from ..board import Board, Jump
+from ..errors import SnlError
 from ..rules import Rules
 from . import tuning
+
+
+class AnalysisError(SnlError, ValueError):
+    """A board that cannot be analysed exactly (too large)."""
 
 
 @dataclass(frozen=True, eq=False)
