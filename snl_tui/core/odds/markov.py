@@ -68,10 +68,10 @@ from ..board import MAX_SIDE, Board
 from . import tuning
 from .distribution import Distribution
 from .model import AnalysisError as AnalysisError
-from .model import TurnModel, TurnTable, moves_of, reaching
+from .model import TurnModel, TurnTable, reachability, reaching
 from .ready import SETTLED
 from .stretch import Column, Done, Stretch, TailBounds, Wait, stretch_length
-from .system import System
+from .system import MAX_RELATIVE_ERROR, System
 from .update import RowUpdate
 
 if TYPE_CHECKING:
@@ -84,9 +84,6 @@ MAX_DISTRIBUTION_SQUARES = 200 * 200
 """Largest board whose finishing-turn distribution (median, percentiles, P(within k),
 most likely turn, win chances, game rounds) is computed; past it those figures are left
 out, and say so."""
-MAX_RELATIVE_ERROR = 1e-6
-"""A solve whose error bound (``System.relative_error``) exceeds this is not shown: the
-figure is "finite, but too large to compute"."""
 MAX_TURN_TABLE_CELLS = 4_000_000
 """Turn outcomes held for ``three_sixes`` (faces**3 per square): 80 MB of Python ints."""
 
@@ -147,7 +144,7 @@ class Chain:
         self.dest, self.faces = turns.dest, turns.width
         self.rolls_again = turns.rolls_again  # some outcome continues the turn
         self.size = goal + 1
-        self.can_finish, self.safe = _reachability(self.dest, goal)
+        self.can_finish, self.safe = reachability(self.dest, goal)
         self.doomed = ~self.can_finish
         # safe: finishes with probability 1 (cannot even reach a doomed position).
         self.risky = self.can_finish & ~self.safe
@@ -422,30 +419,6 @@ def turn_table_of(board: Board) -> TurnTable:
     return model.table(model.landing_of(board))
 
 
-def _reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
-    """(can reach the goal, finishes surely) per position, from the move graph alone.
-
-    A position finishes with probability 1 exactly when no position it can reach is
-    doomed (a finite chain then ends in its only closed class, the goal). Deciding this
-    on the graph makes infinite expectations exact and instant.
-    """
-    size = goal + 1
-    squares = np.arange(goal)
-    if (dest[:goal] > squares[:, None]).any(axis=1).all():
-        # Every position has a move forward, so by induction from the top every one
-        # can reach the goal, and none is doomed: no search needed (most boards).
-        every = np.ones(size, dtype=bool)
-        return every, every.copy()
-    here, there = moves_of(dest)
-    seeds = np.zeros(size, dtype=bool)
-    seeds[goal] = True
-    can_finish = reaching(here, there, size, seeds)
-    if can_finish.all():
-        return can_finish, np.ones(size, dtype=bool)
-    safe = ~reaching(here, there, size, ~can_finish)
-    return can_finish, safe
-
-
 _CHAINS: WeakKeyDictionary[Board, Chain] = WeakKeyDictionary()
 
 
@@ -515,14 +488,14 @@ def expected_from_table(table: TurnTable, start: int) -> float:
     """``expected_turns`` on a turn table (``model.TurnTable``).
 
     A game from ``start`` ends surely exactly when ``start`` cannot reach a position from
-    which the goal is unreachable (``_reachability``'s safe positions; every position a
+    which the goal is unreachable (``model.reachability``'s safe positions; every position a
     game from there reaches is safe too), so the expectation is solved over the safe
     positions, the system the chain itself solves: ``math.inf`` when ``start`` is not
     one of them."""
     dest, goal = table.dest, table.goal
     if start == goal:
         return 0.0
-    _, safe = _reachability(dest, goal)
+    _, safe = reachability(dest, goal)
     if not safe[start]:
         return math.inf
     safe[goal] = False

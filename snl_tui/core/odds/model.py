@@ -259,3 +259,32 @@ def idle_jumps(board: Board) -> list[Jump]:
         starts = np.flatnonzero(is_start)
         fired = reaching(cells[starts], starts, goal + 1, fired) & is_start
     return [Jump(a, b) for a, b in board.jumps.items() if not fired[a]]
+
+
+def reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
+    """(can reach the goal, finishes surely) per position, from the move graph alone.
+
+    A position finishes with probability 1 exactly when no position it can reach is
+    doomed (a finite chain then ends in its only closed class, the goal). Deciding this
+    on the graph makes infinite expectations exact and instant.
+    """
+    size = goal + 1
+    squares = np.arange(goal)
+    if (dest[:goal] > squares[:, None]).any(axis=1).all():
+        # Every position has a move forward, so by induction from the top every one
+        # can reach the goal, and none is doomed: no search needed (most boards).
+        every = np.ones(size, dtype=bool)
+        return every, every.copy()
+    here, there = moves_of(dest)
+    seeds = np.zeros(size, dtype=bool)
+    seeds[goal] = True
+    can_finish = reaching(here, there, size, seeds)
+    if can_finish.all():
+        return can_finish, np.ones(size, dtype=bool)
+    safe = ~reaching(here, there, size, ~can_finish)
+    return can_finish, safe
+
+
+def finishes_surely(dest: np.ndarray, goal: int) -> np.ndarray:
+    """Per position: does a game from there end with probability 1 (``reachability``)?"""
+    return reachability(dest, goal)[1]

@@ -13,6 +13,10 @@ import numpy as np
 
 from .band import PlainSolver, pays, plain_structure
 
+MAX_RELATIVE_ERROR = 1e-6
+"""A solve whose error bound (``System.relative_error``) exceeds this is not shown: the
+figure is "finite, but too large to compute"."""
+
 
 class System:
     """I - R over ``states`` (per-roll matrix R restricted to them), solved as the plain
