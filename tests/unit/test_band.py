@@ -22,10 +22,11 @@ from snl_tui import load_board
 from snl_tui.core.board import Board
 from snl_tui.core.files.formats import dump_board
 from snl_tui.core.odds.analysis import analyze, clear_cache
-from snl_tui.core.odds.band import PlainSolver, Renewal, plain_structure
+from snl_tui.core.odds.band import PlainSolver, Renewal
 from snl_tui.core.odds.markov import turn_table_of
 from snl_tui.core.odds.model import TurnModel, reaching
 from snl_tui.core.odds.tuning import SEARCH_IN_NUMPY
+from snl_tui.core.odds.walk import plain_structure
 from snl_tui.core.rules import Rules
 
 from .strategies import boards

@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from .band import PlainSolver, pays, plain_structure
+from .band import PlainSolver
+from .walk import pays, plain_structure
 
 MAX_RELATIVE_ERROR = 1e-6
 """A solve whose error bound (``System.relative_error``) exceeds this is not shown: the
