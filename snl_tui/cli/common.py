@@ -17,7 +17,6 @@ from ..core.engine import Player
 from ..core.errors import SnlError
 from ..core.files.formats import load_board
 from ..core.rules import RULE_NAMES, RULE_OPTIONS, Rules
-from ..core.session import parse_players as session_parse_players
 from ..core.text import LINE_LIMIT, clip, parse_whole, quote, safe_line
 
 if TYPE_CHECKING:
@@ -114,7 +113,9 @@ def board_from_args(args: argparse.Namespace) -> Board:
 def parse_players(text: str) -> list[Player]:
     """``"Ann,cpu,cpu:Robo"`` -> players: the session's one parser (``--players: `` first)."""
     try:
-        return session_parse_players(text)
+        from ..core.session import parse_players  # seats: only for the game's commands
+
+        return parse_players(text)
     except SnlError as error:  # a sentence for the dialog, a clause like argparse's here
         sentence = str(error).rstrip(".")
         raise UsageError(f"argument --players: {sentence[:1].lower()}{sentence[1:]}") from None

@@ -13,7 +13,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import SnlError
-from ..core.odds.report import LUCK_LEGEND
 from ..core.store.history import PUZZLE_LEGEND, board_summary, print_board, print_table
 from ..core.text import quote, safe_line
 
@@ -135,6 +134,8 @@ def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
         if index:
             print(file=out)
         print_board(board, out)
+    from ..core.odds.report import LUCK_LEGEND  # fractions, decimal: only for stats
+
     print(f"\navg length: turns to reach the goal in the games won; {LUCK_LEGEND}", file=out)
     print(PUZZLE_LEGEND, file=out)
     return EXIT_OK
