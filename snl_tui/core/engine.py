@@ -44,6 +44,13 @@ def count_to(board: Board, position: int, die: int) -> int | None:
     return 1 + (offset if offset <= goal - 1 else period - offset)
 
 
+def forfeits_past_goal(board: Board) -> bool:
+    """Is every roll past the goal forfeited (the token stays)? Then every legal roll
+    counts forward onto the board, and a search can skip ``count_to`` (the solver's fast
+    path asks this rather than a rule's name)."""
+    return count_to(board, board.goal, 1) is None
+
+
 def jump_table(board: Board) -> Sequence[int]:
     """Index t: where a token landing on t is sent, or -1 (or t itself) for no jump.
 

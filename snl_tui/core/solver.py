@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from . import engine
 from .board import Board
-from .engine import count_to, jump_table, landing_array, landing_table, next_position
 from .errors import MoveError
 
 if TYPE_CHECKING:
@@ -75,8 +75,8 @@ def solve(board: Board, start: int | None = None) -> Solution:
     if goal > ARRAY_SEARCH_SQUARES:
         return _search_arrays(board, position)
     faces = board.rules.faces
-    jumps = jump_table(board)  # -1 (or the square itself): no jump
-    plain = board.rules.overshoot == "stay"
+    jumps = engine.jump_table(board)  # -1 (or the square itself): no jump
+    plain = engine.forfeits_past_goal(board)
     size = goal + 1
     parent = [-1] * size  # previous position on the route, -1 = not reached yet
     die_used = bytearray(size)
@@ -97,7 +97,7 @@ def solve(board: Board, start: int | None = None) -> Solution:
             if top > goal and not plain:
                 # Overshoot rules only matter in the last stretch: the slow, exact path.
                 for die in range(1, faces + 1):
-                    target = count_to(board, here, die)
+                    target = engine.count_to(board, here, die)
                     assert target is not None
                     if landed[target]:
                         continue
@@ -242,8 +242,8 @@ def _compute_roll_ends(board: Board) -> np.ndarray:
     import numpy as np
 
     goal, faces = board.goal, board.rules.faces
-    landing = landing_array(board)
-    beyond = [count_to(board, 0, t) for t in range(goal + 1, goal + faces)]
+    landing = engine.landing_array(board)
+    beyond = [engine.count_to(board, 0, t) for t in range(goal + 1, goal + faces)]
     past = np.array([goal + 1 if t is None else landing[t] for t in beyond], dtype=np.int32)
     ends: np.ndarray = np.concatenate((landing, past))
     return ends
@@ -297,7 +297,7 @@ def distances_to_goal(board: Board) -> tuple[int, ...]:
 def _distances(board: Board) -> tuple[int, ...]:
     goal = board.goal
     faces = board.rules.faces
-    final = landing_table(board)
+    final = engine.landing_table(board)
     # Landing squares whose jumps end on a square, and which squares start a jump.
     sent_to: dict[int, list[int]] = {}
     jump_start = bytearray(goal + 1)
@@ -306,10 +306,10 @@ def _distances(board: Board) -> tuple[int, ...]:
         sent_to.setdefault(final[start], []).append(start)
     # Moves past the goal (bounce and finish): explicit, they are few.
     overshoot_preds: dict[int, list[int]] = {}
-    if board.rules.overshoot != "stay":
+    if not engine.forfeits_past_goal(board):
         for here in range(max(0, goal - faces + 1), goal):
             for die in range(goal - here + 1, faces + 1):
-                target = count_to(board, here, die)
+                target = engine.count_to(board, here, die)
                 assert target is not None
                 overshoot_preds.setdefault(final[target], []).append(here)
     dist = [UNREACHABLE] * (goal + 1)
@@ -370,7 +370,7 @@ def count_optimal_routes(board: Board, square: int | None = None) -> int:
     for here in order:
         total = 0
         for die in range(1, faces + 1):
-            there = next_position(board, here, die)
+            there = engine.next_position(board, here, die)
             if dist[there] == dist[here] - 1:
                 total += routes[there]
         routes[here] = total
@@ -394,9 +394,9 @@ def optimal_dice(board: Board, square: int) -> tuple[int, ...]:
         return ()
     best = []
     for die in range(1, board.rules.faces + 1):
-        if count_to(board, position, die) is None:
+        if engine.count_to(board, position, die) is None:
             continue
-        if dist[next_position(board, position, die)] == here - 1:
+        if dist[engine.next_position(board, position, die)] == here - 1:
             best.append(die)
     return tuple(best)
 
@@ -418,7 +418,7 @@ def optimal_route(board: Board, square: int | None = None, limit: int | None = N
     squares: list[int] = []
     while position != board.goal and (limit is None or len(rolls) < limit):
         die = optimal_dice(board, position)[0]
-        position = next_position(board, position, die)
+        position = engine.next_position(board, position, die)
         rolls.append(die)
         squares.append(position)
     return Solution(moves, rolls, squares, origin)
