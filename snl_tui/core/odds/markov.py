@@ -64,6 +64,7 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
+from .. import engine
 from ..board import MAX_SIDE, Board
 from . import tuning
 from .distribution import Distribution
@@ -416,7 +417,7 @@ def turn_table_of(board: Board) -> TurnTable:
             f"of {board.goal} squares need {board.goal * model.width:,} turn outcomes (at "
             f"most {MAX_TURN_TABLE_CELLS:,})"
         )
-    return model.table(model.landing_of(board))
+    return model.table(engine.landing_array(board))
 
 
 _CHAINS: WeakKeyDictionary[Board, Chain] = WeakKeyDictionary()
