@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import os
 import re
 import sys
@@ -58,6 +57,8 @@ class Parser(argparse.ArgumentParser):
         choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
         if choice is not None:
             options = re.findall(r"'([^']*)'", choice.group(2))
+            import difflib  # only for a near miss
+
             near = difflib.get_close_matches(choice.group(1), options, n=1, cutoff=0.6)
             if near:
                 message += f": did you mean '{near[0]}'?"

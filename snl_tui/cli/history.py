@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import SnlError
@@ -17,6 +16,8 @@ from ..core.store.history import PUZZLE_LEGEND, board_summary, print_board, prin
 from ..core.text import quote, safe_line
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from ..core.store.games import Store
 
 COMMANDS = ("games", "stats")
