@@ -243,15 +243,15 @@ class Board:
         # Validate with C-level scans over the cell types and the values (numpy's for a
         # large board, whose array the solver and the odds then read); only when they
         # find a problem does a Python loop look for the first bad cell.
-        if set(map(type, flat)) != {int}:
-            _raise_first_bad_cell(flat, rows, cols)
-        cells: tuple[int, ...] = tuple(flat)  # type: ignore[arg-type]  # all ints: checked
         array = None
         if goal > ARRAY_CHECK_SQUARES:
             array = _checked_array(flat, goal)
             if array is None:
                 _raise_first_bad_cell(flat, rows, cols)
-        else:
+        elif set(map(type, flat)) != {int}:
+            _raise_first_bad_cell(flat, rows, cols)
+        cells: tuple[int, ...] = tuple(flat)  # type: ignore[arg-type]  # all ints: checked
+        if array is None:
             values = set(cells)
             if min(values) < -1 or max(values) > goal or 0 in values:
                 _raise_first_bad_cell(flat, rows, cols)
@@ -431,15 +431,25 @@ def _cell_array(board: Board) -> np.ndarray:
 
 
 def _checked_array(cells: list[object], goal: int) -> np.ndarray | None:
-    """The cells (all ints) as a read-only int32 array, or None when one is out of range
-    (below -1, 0 or past the goal)."""
+    """The cells as a read-only int32 array, or None when one is not a whole number in
+    range (-1, or 1 to the goal).
+
+    numpy's conversion refuses text, None and huge numbers but takes a float or a bool
+    as the whole number it stands for, so two more C-level scans make up for the type
+    check: a sum of the cells stays an ``int`` only if no cell is a float (or another
+    kind of number), and the cells that read 1 are looked at for ``True`` (``False``
+    reads 0, which the range refuses)."""
     import numpy as np
 
     try:
         array = np.array(cells, dtype=np.int64)
-    except OverflowError:
+    except (OverflowError, ValueError, TypeError):
         return None
     if int(array.min()) < -1 or int(array.max()) > goal or not array.all():
+        return None
+    if type(sum(cells)) is not int:  # type: ignore[arg-type]
+        return None
+    if any(cells[i] is True for i in np.flatnonzero(array == 1).tolist()):
         return None
     checked = array.astype(np.int32)
     checked.flags.writeable = False

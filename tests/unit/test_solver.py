@@ -328,6 +328,8 @@ def test_the_array_search_walks_long_stretches_and_keeps_the_route() -> None:
         (True, "cell is not a whole number"),
         (2.0, "cell is not a whole number"),
         ("x", "cell is not a whole number"),
+        (-1.0, "cell is not a whole number"),
+        (None, "cell is not a whole number"),
         (2**70, "square"),
     ],
 )
