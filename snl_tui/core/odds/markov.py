@@ -5,9 +5,10 @@ one turn does comes from the turn model (``model.TurnTable``, read off the engin
 tables: no rule is restated here); everything else is linear algebra on that table.
 
 * A **roll** moves the token once (the engine's unit).
-* A **turn** is the whole run of rolls while the die shows its top face under
-  ``six_again`` (a top roll that wins ends the game at once); under ``three_sixes`` each
-  entry of the table is a whole turn. All the figures here count turns.
+* A **turn** is the whole run of rolls while a face that rolls again shows (the engine's
+  ``TurnShape``; a roll that wins ends the game at once); where a turn's end depends on
+  where it began (``three_sixes``) each entry of the table is a whole turn. All the
+  figures here count turns.
 
 What is computed, once per board and cached (boards are immutable and hashable):
 
@@ -17,13 +18,13 @@ What is computed, once per board and cached (boards are immutable and hashable):
   gives up;
 * one solver of I - R over the positions that finish surely, reused for every
   right-hand side: the expected turns, their variance and the expected visits (the
-  transposed system). Two paths, chosen by the system's size and shape only (never by
-  what is imported):
+  transposed system): ``system.System``. Two paths, chosen by the system's size and
+  shape only (never by what is imported):
 
-  - the plain walk plus corrections (``band``): every system is the walk of the die
+  - the plain walk plus corrections (``walk``, ``band``): every system is the walk of the die
     plus a rank-one correction per jump and per row that is not the walk's (the
     overshoot rows, every whole turn under ``three_sixes``, each position left out of
-    the system), taken while that rank stays small against the size (``band.pays``):
+    the system), taken while that rank stays small against the size (``walk.pays``):
     most boards under every rule, with no scipy, which a short ``snl analyze`` would
     otherwise spend most of its time importing; the 1000 x 1000 boards of
     ``benchmarks/analysis.py`` need it too, where a sparse factorisation fills in;
@@ -34,7 +35,8 @@ What is computed, once per board and cached (boards are immutable and hashable):
 * the probability of ever finishing (a second factorisation, only when some position
   finishes with a probability strictly between 0 and 1);
 * the turn table ``P(finished within t turns | start on p)`` for every turn ``t`` and
-  position ``p``, by iterating the turn operator backwards from the goal until every
+  position ``p`` (``distribution.Distribution``, with ``stretch`` and ``turn_step``), by
+  iterating the turn operator backwards from the goal until every
   position's unresolved mass is below ``TAIL_TOLERANCE``. It is kept for every position
   while it fits in ``tuning.TABLE_CELLS``; past that the iteration goes on from the table's last
   turn for the positions asked about only (``columns``), within ``tuning.COLUMN_WORK``. A
