@@ -197,3 +197,12 @@ def test_the_solver_s_neighbours_are_the_engine_s_moves(board: Board) -> None:
         want = least_rolls_by_next_position(board, start)
         assert distances[start] == want
         assert solve(board, start).moves == want
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(max_side=9, max_faces=20))
+def test_the_landing_array_is_the_landing_table(board: Board) -> None:
+    """The numpy landing table (pointer doubling along chains) the solver's array search
+    and the odds read is the engine's own, square by square, chains and all."""
+    assert engine.landing_array(board).tolist() == list(engine.landing_table(board))
+    assert board.cell_array().tolist() == list(board.cells)
