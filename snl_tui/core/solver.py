@@ -151,9 +151,9 @@ def _search_arrays(board: Board, position: int) -> Solution:
     size = goal + 1
     parent = np.full(size + 1, -1, dtype=np.int32)
     parent[size] = size  # the sink, where a forfeited roll "ends": never a new position
-    die_used = np.zeros(size, dtype=np.int32)
     landed = np.zeros(goal + faces + 1, dtype=bool)
-    slot = np.zeros(size + 1, dtype=np.int32)
+    slot = np.zeros(size + 1, dtype=np.int32)  # keeps one copy of a position reached twice
+    mark = np.zeros(size + 1, dtype=bool)  # the same, in square order, for a wide level
     parent[position] = position
     frontier = np.array([position], dtype=np.int32)
     depth = 0
@@ -161,7 +161,6 @@ def _search_arrays(board: Board, position: int) -> Solution:
         depth += 1
         # The frontier in increasing order: each square's rolls need counting only past
         # the previous square's top, so the union of the windows is gathered once.
-        frontier.sort()
         low = frontier + 1
         np.maximum(low[1:], frontier[:-1] + (faces + 1), out=low[1:])
         length = np.maximum(frontier + (faces + 1) - low, 0)
@@ -174,18 +173,22 @@ def _search_arrays(board: Board, position: int) -> Solution:
         landed[targets] = True
         there = ends[targets]
         keep = parent[there] < 0  # a forfeit ends on the sink, whose parent is set
-        there, sources = there[keep], sources[keep]
-        parent[there] = sources  # a position reached twice: the last write, both arrays
-        die_used[there] = targets[keep] - sources
-        order = np.arange(len(there), dtype=np.int32)
-        slot[there] = order
-        frontier = there[slot[there] == order]
+        there = there[keep]
+        parent[there] = sources[keep]  # a position reached twice: the last write
+        if len(there) > size >> 6:  # a wide level: one pass over the squares
+            mark[there] = True
+            frontier = np.flatnonzero(mark).astype(np.int32)
+            mark[frontier] = False
+        else:
+            order = np.arange(len(there), dtype=np.int32)
+            slot[there] = order
+            frontier = np.sort(there[slot[there] == order])
         if parent[goal] >= 0:
-            return _route_arrays(parent, die_used, position, goal, depth)
+            return _route_arrays(parent, ends, position, goal, depth, faces)
         if len(frontier) and len(frontier) <= faces:
-            bottom, top = int(frontier.min()), int(frontier.max())
+            bottom, top = int(frontier[0]), int(frontier[-1])
             if top - bottom < faces and landed[bottom + 1 : top + 1].all():
-                walked = _walk_on(walk, landed, parent, die_used, top, goal, faces)
+                walked = _walk_on(walk, landed, parent, top, goal, faces)
                 if walked is not None:
                     depth += walked[0]
                     frontier = walked[1]
@@ -196,7 +199,6 @@ def _walk_on(
     walk: np.ndarray,
     landed: np.ndarray,
     parent: np.ndarray,
-    die_used: np.ndarray,
     top: int,
     goal: int,
     faces: int,
@@ -225,9 +227,7 @@ def _walk_on(
     last = top + levels * faces
     squares = np.arange(top + 1, last + 1)
     landed[top + 1 : last + 1] = True
-    back = np.maximum(squares - faces, top)
-    parent[top + 1 : last + 1] = back
-    die_used[top + 1 : last + 1] = squares - back
+    parent[top + 1 : last + 1] = np.maximum(squares - faces, top)
     return levels, np.arange(last - faces + 1, last + 1, dtype=np.int32)
 
 
@@ -250,25 +250,26 @@ def _compute_roll_ends(board: Board) -> np.ndarray:
 
 
 def _route_arrays(
-    parent: np.ndarray, die_used: np.ndarray, start: int, goal: int, moves: int
+    parent: np.ndarray, ends: np.ndarray, start: int, goal: int, moves: int, faces: int
 ) -> Solution:
-    if moves > 1000:  # a long route: one conversion beats a million scalar reads
-        return _route(parent.tolist(), die_used.tolist(), start, goal, moves)
-    squares: list[int] = []
-    rolls: list[int] = []
+    """The route to the goal along ``parent``, each roll the smallest die value whose
+    count ends on the next square (``ends``), all of them read at once."""
+    import numpy as np
+
+    squares = [goal]
+    parents = parent.tolist() if moves > 1000 else parent  # a long route: one conversion
     square = goal
     while square != start:
+        square = int(parents[square])
         squares.append(square)
-        rolls.append(int(die_used[square]))
-        square = int(parent[square])
     squares.reverse()
-    rolls.reverse()
-    return Solution(moves, rolls, squares, start)
+    route = np.array(squares, dtype=np.int64)
+    counted = ends[route[:-1, None] + np.arange(1, faces + 1)]
+    rolls = np.argmax(counted == route[1:, None], axis=1) + 1
+    return Solution(moves, rolls.tolist(), squares[1:], start)
 
 
-def _route(
-    parent: list[int], die_used: bytearray | list[int], start: int, goal: int, moves: int
-) -> Solution:
+def _route(parent: list[int], die_used: bytearray, start: int, goal: int, moves: int) -> Solution:
     squares: list[int] = []
     rolls: list[int] = []
     square = goal
