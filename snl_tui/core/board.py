@@ -442,7 +442,7 @@ def _checked_array(cells: list[object], goal: int) -> np.ndarray | None:
     import numpy as np
 
     try:
-        array = np.array(cells, dtype=np.int64)
+        array = np.array(cells, dtype=np.int32)  # a goal fits: at most 1000 x 1000
     except (OverflowError, ValueError, TypeError):
         return None
     if int(array.min()) < -1 or int(array.max()) > goal or not array.all():
@@ -451,9 +451,8 @@ def _checked_array(cells: list[object], goal: int) -> np.ndarray | None:
         return None
     if any(cells[i] is True for i in np.flatnonzero(array == 1).tolist()):
         return None
-    checked = array.astype(np.int32)
-    checked.flags.writeable = False
-    return checked
+    array.flags.writeable = False
+    return array
 
 
 def _cell_of(rows: int, cols: int, square: int) -> tuple[int, int]:
