@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from collections.abc import Callable
 from typing import TextIO
@@ -205,6 +204,8 @@ def cmd_boards(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_OK
     header = ("name", "size", "least rolls", "description")
     widths = [max(cell_width(row[i]) for row in [header, *rows]) for i in range(3)]
+    import shutil  # only for the table of boards
+
     room = max(20, shutil.get_terminal_size((100, 24)).columns - sum(widths) - 7)
     for row in [header, *rows]:
         text = " ".join(row[3].split())

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import os
 import re
 import sys
@@ -17,7 +16,6 @@ from ..core.engine import Player
 from ..core.errors import SnlError
 from ..core.files.formats import load_board
 from ..core.rules import RULE_NAMES, RULE_OPTIONS, Rules
-from ..core.session import parse_players as session_parse_players
 from ..core.text import LINE_LIMIT, clip, parse_whole, quote, safe_line
 
 if TYPE_CHECKING:
@@ -59,6 +57,8 @@ class Parser(argparse.ArgumentParser):
         choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
         if choice is not None:
             options = re.findall(r"'([^']*)'", choice.group(2))
+            import difflib  # only for a near miss
+
             near = difflib.get_close_matches(choice.group(1), options, n=1, cutoff=0.6)
             if near:
                 message += f": did you mean '{near[0]}'?"
@@ -114,7 +114,9 @@ def board_from_args(args: argparse.Namespace) -> Board:
 def parse_players(text: str) -> list[Player]:
     """``"Ann,cpu,cpu:Robo"`` -> players: the session's one parser (``--players: `` first)."""
     try:
-        return session_parse_players(text)
+        from ..core.session import parse_players  # seats: only for the game's commands
+
+        return parse_players(text)
     except SnlError as error:  # a sentence for the dialog, a clause like argparse's here
         sentence = str(error).rstrip(".")
         raise UsageError(f"argument --players: {sentence[:1].lower()}{sentence[1:]}") from None

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import SnlError
-from ..core.odds.report import LUCK_LEGEND
 from ..core.store.history import PUZZLE_LEGEND, board_summary, print_board, print_table
 from ..core.text import quote, safe_line
 from .common import SPOKEN_REPORT_HELP, add_screen_reader, screen_reader_wanted
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from ..core.store.games import Store
 
 COMMANDS = ("games", "stats")
@@ -148,6 +148,8 @@ def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
         if index:
             print(file=out)
         print_board(board, out, spoken=getattr(args, "spoken", False))
+    from ..core.odds.report import LUCK_LEGEND  # fractions, decimal: only for stats
+
     print(f"\navg length: turns to reach the goal in the games won; {LUCK_LEGEND}", file=out)
     print(PUZZLE_LEGEND, file=out)
     return EXIT_OK

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
 from ..core.limits import check_playable
-from ..core.session import GameSession
 
 if TYPE_CHECKING:
     from ..core.board import Board
     from ..core.engine import Player
+    from ..core.session import GameSession
     from ..core.store.games import SavedGame, Store
     from ..core.store.settings import Settings
 from .common import (
@@ -84,7 +84,7 @@ def _play_plain(
 ) -> int:
     """``snl play --screen-reader``: the same game in plain lines (``snl_tui.plain``)."""
 
-    from ..core.session import GameSettings
+    from ..core.session import GameSession, GameSettings
     from ..core.store.saving import GameSaver
     from ..plain.console import Console
     from ..plain.game import PlainGame
@@ -143,6 +143,8 @@ def _saved_game(store: Store, text: str | None) -> SavedGame:
 
 
 def _session(saved: SavedGame) -> GameSession:
+    from ..core.session import GameSession  # the game's modules: only for its commands
+
     try:
         check_playable(saved.board)
         return GameSession.from_dict(saved.data)

@@ -15,11 +15,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import is_not
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from .errors import BoardError
 from .rules import Rules
 from .text import is_unsafe_char, quote
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_SIDE = 1000
 JumpKind = Literal["ladder", "snake"]
@@ -185,6 +188,11 @@ class Board:
         memo[key] = value
         return value
 
+    def cell_array(self) -> np.ndarray:
+        """``cells`` as a read-only numpy int32 array (kept; ``from_matrix`` builds it
+        while checking a large matrix)."""
+        return self.derived("cells.array", _cell_array)
+
     def has_derived(self, key: str) -> bool:
         """Whether ``derived(key, ...)`` has been computed already (it returns at once)."""
         return key in self._memo
@@ -232,14 +240,21 @@ class Board:
                 )
             flat.extend(row if level % 2 == 0 else reversed(row))
         goal = rows * cols
-        # Validate with C-level scans over the cell types and the distinct values; only
-        # when they find a problem does a Python loop look for the first bad cell.
-        if set(map(type, flat)) != {int}:
+        # Validate with C-level scans over the cell types and the values (numpy's for a
+        # large board, whose array the solver and the odds then read); only when they
+        # find a problem does a Python loop look for the first bad cell.
+        array = None
+        if goal > ARRAY_CHECK_SQUARES:
+            array = _checked_array(flat, goal)
+            if array is None:
+                _raise_first_bad_cell(flat, rows, cols)
+        elif set(map(type, flat)) != {int}:
             _raise_first_bad_cell(flat, rows, cols)
         cells: tuple[int, ...] = tuple(flat)  # type: ignore[arg-type]  # all ints: checked
-        values = set(cells)
-        if min(values) < -1 or max(values) > goal or 0 in values:
-            _raise_first_bad_cell(flat, rows, cols)
+        if array is None:
+            values = set(cells)
+            if min(values) < -1 or max(values) > goal or 0 in values:
+                _raise_first_bad_cell(flat, rows, cols)
         if cells[goal] not in (-1, goal):
             raise BoardError(
                 f"a jump cannot start on the goal (square {goal})",
@@ -247,6 +262,8 @@ class Board:
             )
         board = cls.__new__(cls)
         board._set(rows, cols, cells, rules, name, description)
+        if array is not None:
+            board._memo["cells.array"] = array
         if board.rules.chain:
             _check_no_cycle(board._jumps)
         return board
@@ -399,6 +416,43 @@ def _jump_dict(board: Board) -> dict[int, int]:
     cells = board.cells
     marked = compress(range(len(cells)), map(is_not, cells, repeat(-1)))
     return {s: v for s in marked if (v := cells[s]) != s and v != -1}
+
+
+ARRAY_CHECK_SQUARES = 10_000
+"""A matrix of more squares than this is checked in numpy (``_checked_array``)."""
+
+
+def _cell_array(board: Board) -> np.ndarray:
+    import numpy as np
+
+    array = np.array(board.cells, dtype=np.int32)
+    array.flags.writeable = False
+    return array
+
+
+def _checked_array(cells: list[object], goal: int) -> np.ndarray | None:
+    """The cells as a read-only int32 array, or None when one is not a whole number in
+    range (-1, or 1 to the goal).
+
+    numpy's conversion refuses text, None and huge numbers but takes a float or a bool
+    as the whole number it stands for, so two more C-level scans make up for the type
+    check: a sum of the cells stays an ``int`` only if no cell is a float (or another
+    kind of number), and the cells that read 1 are looked at for ``True`` (``False``
+    reads 0, which the range refuses)."""
+    import numpy as np
+
+    try:
+        array = np.array(cells, dtype=np.int32)  # a goal fits: at most 1000 x 1000
+    except (OverflowError, ValueError, TypeError):
+        return None
+    if int(array.min()) < -1 or int(array.max()) > goal or not array.all():
+        return None
+    if type(sum(cells)) is not int:  # type: ignore[arg-type]
+        return None
+    if any(cells[i] is True for i in np.flatnonzero(array == 1).tolist()):
+        return None
+    array.flags.writeable = False
+    return array
 
 
 def _cell_of(rows: int, cols: int, square: int) -> tuple[int, int]:

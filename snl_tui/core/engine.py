@@ -9,11 +9,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 from .board import Board, Jump
 from .errors import MoveError, SnlError
+from .players import Player as Player
+from .players import unique_names as unique_names
+from .rules import Rules
 from .text import escape_controls
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_PLAYERS = 4
 
@@ -37,6 +44,13 @@ def count_to(board: Board, position: int, die: int) -> int | None:
     period = 2 * (goal - 1)
     offset = (target - 1) % period
     return 1 + (offset if offset <= goal - 1 else period - offset)
+
+
+def forfeits_past_goal(board: Board) -> bool:
+    """Is every roll past the goal forfeited (the token stays)? Then every legal roll
+    counts forward onto the board, and a search can skip ``count_to`` (the solver's fast
+    path asks this rather than a rule's name)."""
+    return count_to(board, board.goal, 1) is None
 
 
 def jump_table(board: Board) -> Sequence[int]:
@@ -106,6 +120,29 @@ def _landing(board: Board) -> tuple[int, ...]:
     return tuple([t if v < 0 else v for t, v in enumerate(jump_table(board))])
 
 
+def landing_array(board: Board) -> np.ndarray:
+    """``landing_table`` as a numpy int32 array (kept per board; read-only), built with
+    numpy: each jump's end, then under ``chain`` the ends' own landings by pointer
+    doubling until nothing moves (log2 of the longest chain passes)."""
+    return board.derived("engine.landing_array", _landing_array)
+
+
+def _landing_array(board: Board) -> np.ndarray:
+    import numpy as np
+
+    cells = board.cell_array()
+    squares = np.arange(len(cells), dtype=np.int32)
+    landing: np.ndarray = np.where(cells < 0, squares, cells).astype(np.int32)
+    if board.rules.chain:
+        while True:
+            further = landing[landing]
+            if np.array_equal(further, landing):
+                break
+            landing = further
+    landing.flags.writeable = False
+    return landing
+
+
 def next_position(board: Board, position: int, die: int) -> int:
     """Where the token ends after rolling ``die`` from ``position`` (jumps applied)."""
     landed = count_to(board, position, die)
@@ -114,68 +151,88 @@ def next_position(board: Board, position: int, die: int) -> int:
     return landing_table(board)[landed]
 
 
-def turn_table(board: Board) -> tuple[list[list[int]], int, bool]:
-    """What one turn does, for the Markov analysis: ``(rows, faces, again)``.
-
-    Usually the roll table itself (``faces`` equally likely rolls; ``again``: a top roll
-    that does not win continues the turn). Under ``three_sixes`` a turn has at most three
-    rolls and its end depends on where it began (a third top face goes back there), so
-    rows[p] lists the ``faces**3`` equally likely ends of a whole turn from p, with
-    ``again`` False: each entry is one turn.
-    """
-    rules = board.rules
-    rows = roll_table(board)
-    if not rules.three_sixes:
-        return rows, rules.faces, rules.six_again
-    return turn_outcomes(rows, board.goal, rules.faces), rules.faces**3, False
+TOPS_THAT_CANCEL = 3
+"""Under ``three_sixes``: this many top faces rolled in a row cancel the turn."""
 
 
-def turn_outcomes(rows: Sequence[Sequence[int]], goal: int, faces: int) -> list[list[int]]:
-    """Under ``three_sixes``: the ``faces**3`` equally likely ends of a whole turn from
-    each position below the goal, given its roll table (``rows[p][d - 1]``, as
-    ``roll_table``). A top face that does not win rolls again; a third one in a row
+@dataclass(frozen=True)
+class TurnShape:
+    """What the rules make of a turn, apart from where each roll goes (``count_to`` and
+    the landing table say that): which faces roll again, and when a run of them cancels
+    the turn. The one place these rules live: the game, ``turn_outcomes`` and every odds
+    path (through ``odds.model.TurnModel``) read them here."""
+
+    faces: int
+    again: tuple[bool, ...]
+    """Per face (index ``die - 1``): does it earn another roll in the same turn (unless
+    it wins: a winning roll ends the game at once)?"""
+    cancel_after: int | None
+    """That many again-faces in a row cancel the turn, winning or not: the token goes
+    back to where the turn began (``three_sixes``); None: never."""
+
+    @classmethod
+    def of(cls, rules: Rules) -> TurnShape:
+        faces = rules.faces
+        again = tuple(rules.six_again and die == faces for die in range(1, faces + 1))
+        return cls(faces, again, TOPS_THAT_CANCEL if rules.three_sixes else None)
+
+    def rolls_again(self, die: int, won: bool) -> bool:
+        """Does rolling ``die`` (which wins or not) give the same player another roll?"""
+        return self.again[die - 1] and not won
+
+    def cancels(self, tops: int) -> bool:
+        """Does the ``tops``-th again-face in a row cancel the turn?"""
+        return self.cancel_after is not None and tops >= self.cancel_after
+
+    @property
+    def whole_turns(self) -> bool:
+        """A turn's end depends on where it began (a cancelled turn goes back there), so
+        the odds count whole turns (``turn_outcomes``), not single rolls."""
+        return self.cancel_after is not None
+
+    @property
+    def width(self) -> int:
+        """Equally likely outcomes of one entry of the odds' turn table: a roll, or a
+        whole turn of up to ``cancel_after`` rolls."""
+        return self.faces**self.cancel_after if self.cancel_after is not None else self.faces
+
+
+def turn_shape(rules: Rules) -> TurnShape:
+    """The rules' ``TurnShape`` (cached: the game asks on every roll)."""
+    return _SHAPES.get(rules) or _SHAPES.setdefault(rules, TurnShape.of(rules))
+
+
+_SHAPES: dict[Rules, TurnShape] = {}
+
+
+def turn_outcomes(rows: Sequence[Sequence[int]], goal: int, shape: TurnShape) -> list[list[int]]:
+    """Under a shape that cancels (``three_sixes``): the ``shape.width`` equally likely
+    ends of a whole turn from each position below the goal, given its roll table
+    (``rows[p][d - 1]``: where rolling d from p ends, as ``odds.model.TurnModel.rolls``).
+    An again-face that does not win rolls again; the ``cancel_after``-th one in a row
     sends the token back to where the turn began."""
-    top = faces - 1
+    assert shape.cancel_after is not None
+    levels, faces = shape.cancel_after, shape.faces
 
-    def after(p: int, die_index: int) -> int:
-        return goal if p == goal else rows[p][die_index]
+    def ends(start: int, here: int, tops: int, out: list[int]) -> None:
+        weight = faces ** (levels - 1 - tops)  # equally likely ends behind one roll now
+        for die in range(1, faces + 1):
+            again = shape.again[die - 1]
+            if again and shape.cancels(tops + 1):
+                out.append(start)
+                continue
+            there = rows[here][die - 1]
+            if shape.rolls_again(die, there == goal):
+                ends(start, there, tops + 1, out)
+            else:
+                out.extend([there] * weight)
 
     turns = []
     for start in range(goal):
-        ends: list[int] = []
-        for first in range(faces):
-            one = after(start, first)
-            if first != top or one == goal:
-                ends += [one] * (faces * faces)
-                continue
-            for second in range(faces):
-                two = after(one, second)
-                if second != top or two == goal:
-                    ends += [two] * faces
-                    continue
-                ends += [after(two, third) for third in range(top)]
-                ends.append(start)  # the third top face: back to the turn's start
-        turns.append(ends)
+        row: list[int] = []
+        ends(start, start, 0, row)
+        turns.append(row)
     return turns
-
-
-def roll_table(board: Board) -> list[list[int]]:
-    """rows[p][d - 1]: where rolling ``d`` from position ``p`` ends (jumps applied).
-
-    The same answer as ``next_position`` for every position below the goal and every
-    face, built in one pass: only the last ``faces`` positions can overshoot, so only
-    they go through ``count_to``. (The Markov analysis reads this table.)
-    """
-    goal, faces = board.goal, board.rules.faces
-    landing = landing_table(board)
-    rows = []
-    for p in range(goal):
-        if p + faces <= goal:
-            rows.append(list(landing[p + 1 : p + faces + 1]))
-        else:
-            counted = [count_to(board, p, d) for d in range(1, faces + 1)]
-            rows.append([p if t is None else landing[t] for t in counted])
-    return rows
 
 
 def legal_dice(board: Board, position: int) -> tuple[int, ...]:
@@ -247,75 +304,39 @@ def move(board: Board, position: int, die: int) -> Move:
     if landed is None:
         return Move(start=position, die=die, landed=position, end=position, forfeited=True)
     goal = board.goal
+    # The squares passed one by one: counting 1, 2, ... of the die by the same rule (a
+    # bounce turns at the goal; ``finish`` stays there, so a repeat is no step).
     steps: list[int] = []
-    square, direction = position, 1
-    for _ in range(die):
-        if square + direction > goal or square + direction < 1:
-            direction = -direction
-        square += direction
-        steps.append(square)
-        if square == goal and board.rules.overshoot == "finish":
-            break
-    jumps: list[Jump] = []
-    end = landed
-    jump = board.jump_at(end)
-    while jump is not None:
-        jumps.append(jump)
-        end = jump.end
-        jump = board.jump_at(end) if board.rules.chain else None
+    for count in range(1, die + 1):
+        square = count_to(board, position, count)
+        assert square is not None  # a shorter count never overshoots further
+        if not steps or square != steps[-1]:
+            steps.append(square)
+    assert steps[-1] == landed
+    end = landing_table(board)[landed]
     return Move(
         start=position,
         die=die,
         landed=landed,
         end=end,
-        jumps=tuple(jumps),
+        jumps=jumps_taken(board, landed),
         steps=tuple(steps),
-        bounced=position + die > goal and board.rules.overshoot == "bounce",
+        bounced=any(b < a for a, b in pairwise((position, *steps))),
         won=end == goal,
     )
 
 
-@dataclass(frozen=True)
-class Player:
-    name: str
-    computer: bool = False
-
-    @classmethod
-    def parse(cls, text: str) -> Player:
-        """'Ann' is a human; 'cpu' or 'cpu:Robo' is a computer player."""
-        text = text.strip()
-        lowered = text.lower()
-        if lowered == "cpu":
-            return cls("CPU", computer=True)
-        if lowered.startswith("cpu:"):
-            name = text[4:].strip() or "CPU"
-            return cls(name, computer=True)
-        return cls(text)
-
-
-def unique_names(players: Sequence[Player]) -> list[Player]:
-    """The players with distinct names: a repeated name gets a number, 'CPU', 'CPU 2'.
-
-    The first player of a name keeps it; each later one gets the lowest ' 2', ' 3', ...
-    that no player (as given) already has. Names compare without case ('ann' repeats
-    'Ann'). Whether a player is a computer does not change. The one place the naming rule
-    lives: the command line and the new-game dialog both make their players through it.
-    """
-    taken = {player.name.casefold() for player in players}
-    seen: set[str] = set()
-    named = []
-    for player in players:
-        key = player.name.casefold()
-        if key in seen:
-            number = 2
-            while f"{key} {number}" in taken:
-                number += 1
-            player = Player(f"{player.name} {number}", player.computer)
-            key = player.name.casefold()
-            taken.add(key)
-        seen.add(key)
-        named.append(player)
-    return named
+def jumps_taken(board: Board, square: int) -> tuple[Jump, ...]:
+    """The jumps a token landing on ``square`` takes, in order: the one starting there,
+    and under ``chain`` each one its end starts, to the landing table's end."""
+    end = landing_table(board)[square]
+    jumps: list[Jump] = []
+    while square != end:
+        jump = board.jump_at(square)
+        assert jump is not None
+        jumps.append(jump)
+        square = jump.end
+    return tuple(jumps)
 
 
 @dataclass(frozen=True)
@@ -454,7 +475,6 @@ class Game:
         if die == PASS and type(die) is int:
             return self._pass()
         player = self.current
-        rules = self.board.rules
         result = move(self.board, self.positions[player], die)
         if not self._in_turn:
             self.turns_taken[player] += 1
@@ -463,16 +483,16 @@ class Game:
             # Replaying a saved game: these rolls were drawn from the RNG originally.
             self._pending_draws -= 1
             drawn = True
-        top = rules.six_again and die == rules.faces
-        self._tops = self._tops + 1 if top else 0
-        # Three top faces *rolled* in a row: a puzzle's chosen values are not rolls.
-        cancelled = rules.three_sixes and drawn and self._tops == 3
+        shape = turn_shape(self.board.rules)
+        self._tops = self._tops + 1 if shape.again[die - 1] else 0
+        # Top faces *rolled* in a row: a puzzle's chosen values are not rolls.
+        cancelled = drawn and shape.cancels(self._tops)
         if cancelled:
             self.positions[player] = self._turn_start
         else:
             self.positions[player] = result.end
         won = result.won and not cancelled
-        again = top and not won and not cancelled
+        again = shape.rolls_again(die, won) and not cancelled
         turn = Turn(
             player=player,
             move=result,

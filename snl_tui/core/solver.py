@@ -4,6 +4,10 @@ With default rules this is exactly LeetCode 909's answer. Two views:
 
 * ``solve(board, start)`` runs one breadth-first search forward from ``start`` and stops
   at the goal: the fast path for a single question (and for the CLI and the benchmark).
+  Up to ``ARRAY_SEARCH_SQUARES`` squares it walks Python lists (no numpy import for a
+  small board's ``snl solve``); past it each level is a handful of numpy operations over
+  the whole frontier, and a run of levels that only walks a stretch free of jumps is
+  written in one step (``_search_arrays``).
 * ``distances_to_goal(board)`` runs one backward search from the goal and answers every
   square at once; the hint panel uses it for "which die values stay optimal" without
   searching again after each move. It is cached per board.
@@ -12,12 +16,18 @@ With default rules this is exactly LeetCode 909's answer. Two views:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from . import engine
 from .board import Board
-from .engine import count_to, jump_table, landing_table, next_position
 from .errors import MoveError
 
+if TYPE_CHECKING:
+    import numpy as np
+
 UNREACHABLE = -1
+ARRAY_SEARCH_SQUARES = 10_000
+"""Boards of more squares than this are searched level by level in numpy."""
 
 
 @dataclass(frozen=True)
@@ -62,9 +72,11 @@ def solve(board: Board, start: int | None = None) -> Solution:
     goal = board.goal
     if position == goal:
         return Solution(0, [], [], position)
+    if goal > ARRAY_SEARCH_SQUARES:
+        return _search_arrays(board, position)
     faces = board.rules.faces
-    jumps = jump_table(board)  # -1 (or the square itself): no jump
-    plain = board.rules.overshoot == "stay"
+    jumps = engine.jump_table(board)  # -1 (or the square itself): no jump
+    plain = engine.forfeits_past_goal(board)
     size = goal + 1
     parent = [-1] * size  # previous position on the route, -1 = not reached yet
     die_used = bytearray(size)
@@ -85,7 +97,7 @@ def solve(board: Board, start: int | None = None) -> Solution:
             if top > goal and not plain:
                 # Overshoot rules only matter in the last stretch: the slow, exact path.
                 for die in range(1, faces + 1):
-                    target = count_to(board, here, die)
+                    target = engine.count_to(board, here, die)
                     assert target is not None
                     if landed[target]:
                         continue
@@ -119,6 +131,144 @@ def solve(board: Board, start: int | None = None) -> Solution:
     return Solution(UNREACHABLE, [], [], position)
 
 
+def _search_arrays(board: Board, position: int) -> Solution:
+    """``solve`` as a level-synchronous breadth-first search over numpy arrays.
+
+    ``ends[t]``: where a roll that counts to ``t`` (``position + die``, up to
+    ``goal + faces - 1``) ends, from the engine (``count_to`` past the goal, the landing
+    table), or -1 for a forfeited roll. Each level gathers every roll of the frontier at
+    once; a landing square is expanded only the first time a roll reaches it.
+
+    Where the frontier is one run of squares whose rolls below its top are all spent and
+    the squares above it start no jump and are not reached yet, every following level
+    only walks on by ``faces`` squares until the next such square: those levels are
+    written in one step (a board without jumps is a handful of levels, not goal / 6)."""
+    import numpy as np
+
+    goal, faces = board.goal, board.rules.faces
+    ends = _roll_ends(board)
+    walk = ends[: goal + 1] == np.arange(goal + 1, dtype=np.int32)  # lands on itself
+    size = goal + 1
+    parent = np.full(size + 1, -1, dtype=np.int32)
+    parent[size] = size  # the sink, where a forfeited roll "ends": never a new position
+    landed = np.zeros(goal + faces + 1, dtype=bool)
+    slot = np.zeros(size + 1, dtype=np.int32)  # keeps one copy of a position reached twice
+    mark = np.zeros(size + 1, dtype=bool)  # the same, in square order, for a wide level
+    parent[position] = position
+    frontier = np.array([position], dtype=np.int32)
+    depth = 0
+    while len(frontier):
+        depth += 1
+        # The frontier in increasing order: each square's rolls need counting only past
+        # the previous square's top, so the union of the windows is gathered once.
+        low = frontier + 1
+        np.maximum(low[1:], frontier[:-1] + (faces + 1), out=low[1:])
+        length = np.maximum(frontier + (faces + 1) - low, 0)
+        total = int(length.sum())
+        first = np.cumsum(length) - length
+        targets = np.repeat(low - first, length) + np.arange(total, dtype=np.int32)
+        sources = np.repeat(frontier, length)
+        fresh = ~landed[targets]
+        targets, sources = targets[fresh], sources[fresh]
+        landed[targets] = True
+        there = ends[targets]
+        keep = parent[there] < 0  # a forfeit ends on the sink, whose parent is set
+        there = there[keep]
+        parent[there] = sources[keep]  # a position reached twice: the last write
+        if len(there) > size >> 6:  # a wide level: one pass over the squares
+            mark[there] = True
+            frontier = np.flatnonzero(mark).astype(np.int32)
+            mark[frontier] = False
+        else:
+            order = np.arange(len(there), dtype=np.int32)
+            slot[there] = order
+            frontier = np.sort(there[slot[there] == order])
+        if parent[goal] >= 0:
+            return _route_arrays(parent, ends, position, goal, depth, faces)
+        if len(frontier) and len(frontier) <= faces:
+            bottom, top = int(frontier[0]), int(frontier[-1])
+            if top - bottom < faces and landed[bottom + 1 : top + 1].all():
+                walked = _walk_on(walk, landed, parent, top, goal, faces)
+                if walked is not None:
+                    depth += walked[0]
+                    frontier = walked[1]
+    return Solution(UNREACHABLE, [], [], position)
+
+
+def _walk_on(
+    walk: np.ndarray,
+    landed: np.ndarray,
+    parent: np.ndarray,
+    top: int,
+    goal: int,
+    faces: int,
+) -> tuple[int, np.ndarray] | None:
+    """From a frontier whose every roll lands above ``top`` (its highest square), the
+    levels that only walk on: squares ``top + 1 ..`` up to the first one that starts a
+    jump, is reached already or is the goal, ``faces`` a level. Writes them as the
+    levels would (the parent ``faces`` squares back, ``top`` for the first level) and
+    returns (levels written, the last level's squares as the new frontier), or None
+    when not one whole level is free to walk."""
+    import numpy as np
+
+    end = top + 1
+    span = faces
+    while end < goal:  # the first square not free to walk on, by doubling windows
+        window = slice(end, min(end + span, goal))
+        free = walk[window] & ~landed[window] & (parent[window] < 0)
+        if not free.all():
+            end += int(np.argmin(free))
+            break
+        end = window.stop
+        span *= 2
+    levels = (end - 1 - top) // faces  # whole levels; the search goes on from the last
+    if levels <= 0:
+        return None
+    last = top + levels * faces
+    squares = np.arange(top + 1, last + 1)
+    landed[top + 1 : last + 1] = True
+    parent[top + 1 : last + 1] = np.maximum(squares - faces, top)
+    return levels, np.arange(last - faces + 1, last + 1, dtype=np.int32)
+
+
+def _roll_ends(board: Board) -> np.ndarray:
+    """Index t (0 .. goal + faces - 1): where a roll that counts to square t ends (the
+    engine's ``count_to`` and landing table), or ``goal + 1`` (a sink) where such a roll
+    is forfeited. Kept per board."""
+    return board.derived("solver.roll_ends", _compute_roll_ends)
+
+
+def _compute_roll_ends(board: Board) -> np.ndarray:
+    import numpy as np
+
+    goal, faces = board.goal, board.rules.faces
+    landing = engine.landing_array(board)
+    beyond = [engine.count_to(board, 0, t) for t in range(goal + 1, goal + faces)]
+    past = np.array([goal + 1 if t is None else landing[t] for t in beyond], dtype=np.int32)
+    ends: np.ndarray = np.concatenate((landing, past))
+    return ends
+
+
+def _route_arrays(
+    parent: np.ndarray, ends: np.ndarray, start: int, goal: int, moves: int, faces: int
+) -> Solution:
+    """The route to the goal along ``parent``, each roll the smallest die value whose
+    count ends on the next square (``ends``), all of them read at once."""
+    import numpy as np
+
+    squares = [goal]
+    parents = parent.tolist() if moves > 1000 else parent  # a long route: one conversion
+    square = goal
+    while square != start:
+        square = int(parents[square])
+        squares.append(square)
+    squares.reverse()
+    route = np.array(squares, dtype=np.int64)
+    counted = ends[route[:-1, None] + np.arange(1, faces + 1)]
+    rolls = np.argmax(counted == route[1:, None], axis=1) + 1
+    return Solution(moves, rolls.tolist(), squares[1:], start)
+
+
 def _route(parent: list[int], die_used: bytearray, start: int, goal: int, moves: int) -> Solution:
     squares: list[int] = []
     rolls: list[int] = []
@@ -148,7 +298,7 @@ def distances_to_goal(board: Board) -> tuple[int, ...]:
 def _distances(board: Board) -> tuple[int, ...]:
     goal = board.goal
     faces = board.rules.faces
-    final = landing_table(board)
+    final = engine.landing_table(board)
     # Landing squares whose jumps end on a square, and which squares start a jump.
     sent_to: dict[int, list[int]] = {}
     jump_start = bytearray(goal + 1)
@@ -157,10 +307,10 @@ def _distances(board: Board) -> tuple[int, ...]:
         sent_to.setdefault(final[start], []).append(start)
     # Moves past the goal (bounce and finish): explicit, they are few.
     overshoot_preds: dict[int, list[int]] = {}
-    if board.rules.overshoot != "stay":
+    if not engine.forfeits_past_goal(board):
         for here in range(max(0, goal - faces + 1), goal):
             for die in range(goal - here + 1, faces + 1):
-                target = count_to(board, here, die)
+                target = engine.count_to(board, here, die)
                 assert target is not None
                 overshoot_preds.setdefault(final[target], []).append(here)
     dist = [UNREACHABLE] * (goal + 1)
@@ -221,7 +371,7 @@ def count_optimal_routes(board: Board, square: int | None = None) -> int:
     for here in order:
         total = 0
         for die in range(1, faces + 1):
-            there = next_position(board, here, die)
+            there = engine.next_position(board, here, die)
             if dist[there] == dist[here] - 1:
                 total += routes[there]
         routes[here] = total
@@ -245,9 +395,9 @@ def optimal_dice(board: Board, square: int) -> tuple[int, ...]:
         return ()
     best = []
     for die in range(1, board.rules.faces + 1):
-        if count_to(board, position, die) is None:
+        if engine.count_to(board, position, die) is None:
             continue
-        if dist[next_position(board, position, die)] == here - 1:
+        if dist[engine.next_position(board, position, die)] == here - 1:
             best.append(die)
     return tuple(best)
 
@@ -269,7 +419,7 @@ def optimal_route(board: Board, square: int | None = None, limit: int | None = N
     squares: list[int] = []
     while position != board.goal and (limit is None or len(rolls) < limit):
         die = optimal_dice(board, position)[0]
-        position = next_position(board, position, die)
+        position = engine.next_position(board, position, die)
         rolls.append(die)
         squares.append(position)
     return Solution(moves, rolls, squares, origin)

@@ -601,15 +601,18 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     def _square_odds(self, board: Board, square: int) -> None:
         """The expected turns left from a clicked square (the analysis: a worker)."""
+        from ..core.engine import landing_table
         from ..core.errors import SnlError
         from ..core.odds.markov import expected_turns
 
         session = self.session
 
         def compute() -> str:
-            jump = board.jump_at(square)
-            try:  # a token never rests on a jump's start: it goes on from the jump's end
-                expected = expected_turns(board, jump.end if jump is not None else square)
+            # A token never rests on a jump's start: it goes on from where the engine
+            # lands it (under ``chain``, the end of the last jump).
+            rests = landing_table(board)[square]
+            try:
+                expected = expected_turns(board, rests)
             except SnlError:
                 return NOTHING  # type: ignore[no-any-return]
             return session.square_text(square, expected)

@@ -252,3 +252,29 @@ async def test_the_load_dialog_checks_each_board_file(make_app, tmp_path) -> Non
         broken = next(p for p in prompts if "broken.toml" in p)
         assert "2x2" in good and "least rolls 1" in good
         assert "broken:" in broken and "checking" not in broken
+
+
+async def test_a_clicked_square_s_odds_are_where_the_engine_lands_the_token(make_app) -> None:
+    """Under ``chain`` a token landing on 3 climbs to 10 and slides on to 2: the odds
+    shown for square 3 are square 2's, not the first jump's end."""
+    from snl_tui.core.odds.markov import expected_turns
+    from snl_tui.core.rules import Rules
+    from snl_tui.core.text import turns_text
+
+    board = Board(4, 4, [(3, 10), (10, 2)], rules=Rules(chain=True))
+    rests, first_end = expected_turns(board, 2), expected_turns(board, 10)
+    assert turns_text(rests, 1) != turns_text(first_end, 1)
+    app = make_app(board=board, players=[Player("Ann")])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        row, col = view.board.position_of(3)
+        pad_x, pad_y = view._offsets()
+        inset = view.content_region.offset - view.region.offset
+        x = inset.x + pad_x + col * view.cell_width + 1
+        y = inset.y + pad_y + row * view.cell_height + 1
+        assert await pilot.click(BoardView, offset=(x, y))
+        await computed(pilot)
+        text = status_text(screen)
+        assert text.startswith("Square 3: ladder to 10;")
+        assert f"{turns_text(rests, 1)} left on average" in text

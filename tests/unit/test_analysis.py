@@ -21,9 +21,9 @@ from snl_tui.core.odds.analysis import (
     AnalysisError,
     analyze,
 )
-from snl_tui.core.odds.markov import EXTENSION_ERROR
 from snl_tui.core.odds.model import idle_jumps
 from snl_tui.core.odds.report import analysis_json, format_report
+from snl_tui.core.odds.stretch import EXTENSION_ERROR
 from snl_tui.core.rules import Rules
 from snl_tui.core.studio.checks import find_traps, odds_findings
 from snl_tui.core.studio.impacts import jump_impacts
@@ -173,7 +173,7 @@ def test_classic_distribution_matches_plain_forward_iteration() -> None:
     board = classic()
     a = analyze(board)
     plain = plain_cdf(board, 0, 200)
-    # Within 1e-12 turn by turn; a tail written in closed form (chain._extended) is
+    # Within 1e-12 turn by turn; a tail written in closed form (``Distribution._extended``) is
     # within EXTENSION_ERROR (1e-11, a hundredth of what "exact" means).
     bound = 1e-12 + EXTENSION_ERROR
     for t in range(201):

@@ -22,10 +22,11 @@ from snl_tui import load_board
 from snl_tui.core.board import Board
 from snl_tui.core.files.formats import dump_board
 from snl_tui.core.odds.analysis import analyze, clear_cache
-from snl_tui.core.odds.band import PlainSolver, Renewal, plain_structure
-from snl_tui.core.odds.markov import roll_array
+from snl_tui.core.odds.band import PlainSolver, Renewal
+from snl_tui.core.odds.markov import turn_table_of
 from snl_tui.core.odds.model import TurnModel, reaching
 from snl_tui.core.odds.tuning import SEARCH_IN_NUMPY
+from snl_tui.core.odds.walk import plain_structure
 from snl_tui.core.rules import Rules
 
 from .strategies import boards
@@ -64,7 +65,7 @@ def test_solves_match_dense_numpy(board: Board, six_again: bool, seed: int) -> N
         board = Board(
             board.rows, board.cols, board.jumps.items(), rules=board.rules.replace(six_again=True)
         )
-    dest, faces, _ = roll_array(board)
+    dest, faces = turn_table_of(board).dest, turn_table_of(board).width
     structure = plain_structure(dest, faces)
     assert structure is not None
     matrix = dense_system(dest, faces)
@@ -85,7 +86,7 @@ def test_many_blocks(overshoot: str, start: int) -> None:
     """A 24 x 24 board with 60 jumps: three blocks of the back-substitution, coupled
     where a roll crosses from one to the next, against dense numpy."""
     board = random_board(24, 60, seed=start + 7, rules=Rules(start=start, overshoot=overshoot))
-    dest, faces, _ = roll_array(board)
+    dest, faces = turn_table_of(board).dest, turn_table_of(board).width
     structure = plain_structure(dest, faces)
     assert structure is not None and len(structure.starts) == 60
     matrix = dense_system(dest, faces)
@@ -107,7 +108,7 @@ def test_a_board_solved_by_lapack(overshoot: str) -> None:
     from scipy.sparse.linalg import spsolve
 
     board = random_board(250, 200, seed=11, rules=Rules(overshoot=overshoot))
-    dest, faces, _ = roll_array(board)
+    dest, faces = turn_table_of(board).dest, turn_table_of(board).width
     structure = plain_structure(dest, faces)
     assert structure is not None and structure.squares >= 50_000
     n = structure.squares
@@ -276,7 +277,7 @@ def test_a_board_with_a_trap_is_solved_by_the_band() -> None:
     board = trap_board()
     clear_cache()
     chain = chain_of(board)
-    dest, width, _ = roll_array(board)
+    dest, width = turn_table_of(board).dest, turn_table_of(board).width
     matrix = dense_system(dest, width)
     safe = np.flatnonzero(chain.safe[:-1])
     risky = np.flatnonzero(chain.risky)
@@ -343,14 +344,14 @@ def test_structure_reads_the_jumps() -> None:
     """The corrections are exactly the board's jump starts (reached by a roll) and,
     near the goal, the rows whose overshooting rolls stay on the board."""
     board = Board(10, 10, [(4, 14), (17, 7), (62, 19), (99, 80)], rules=Rules(overshoot="stay"))
-    dest, faces, _ = roll_array(board)
+    dest, faces = turn_table_of(board).dest, turn_table_of(board).width
     structure = plain_structure(dest, faces)
     assert structure is not None
     assert structure.starts.tolist() == [4, 17, 62, 99]
     assert structure.ends.tolist() == [14, 7, 19, 80]
     assert structure.rows.tolist() == [95, 96, 97, 98, 99]  # 99 stays on a roll of 2 and up
     finish = Board(10, 10, [(4, 14)], rules=Rules(overshoot="finish"))
-    dest, faces, _ = roll_array(finish)
+    dest, faces = turn_table_of(finish).dest, turn_table_of(finish).width
     plain = plain_structure(dest, faces)
     assert plain is not None and plain.rows.tolist() == []
 
@@ -379,7 +380,7 @@ def test_plain_and_factorised_solves_give_the_same_expectations(rules: Rules) ->
     from snl_tui.core.odds.tuning import REPEATED_SOLVES_RANK
 
     board = random_board(20, 150, seed=3, rules=rules)
-    dest, faces, _ = roll_array(board)
+    dest, faces = turn_table_of(board).dest, turn_table_of(board).width
     structure = plain_structure(dest, faces)
     assert structure is not None and structure.rank > REPEATED_SOLVES_RANK
     clear_cache()
@@ -473,7 +474,7 @@ def test_snl_analyze_at_50x50_needs_no_scipy(tmp_path: Path) -> None:
     }
     table.update({square: 1900 for square in range(2001, 2007)})  # six snake heads in a row
     wall = Board(50, 50, table.items(), rules=Rules())
-    dest, _, _ = roll_array(wall)
+    dest = turn_table_of(wall).dest
     assert not (dest[:2500] > np.arange(2500)[:, None]).any(axis=1).all()  # a search needed
     for seed, board in ((1, random_board(50, 100, seed=1, rules=Rules())), (2, wall)):
         path = tmp_path / f"b{seed}.toml"

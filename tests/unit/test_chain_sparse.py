@@ -16,6 +16,7 @@ from snl_tui.core.board import Board
 from snl_tui.core.engine import next_position
 from snl_tui.core.errors import BoardError
 from snl_tui.core.odds import markov as chain_module
+from snl_tui.core.odds import stretch
 from snl_tui.core.odds.analysis import CLOSED_TAIL, Analysis, analyze, clear_cache
 from snl_tui.core.rules import Rules
 
@@ -215,13 +216,13 @@ def test_a_forecast_stops_the_columns_near_the_first_turn_that_settles_them() ->
         clear_cache()
         readings: list[tuple[int, float]] = []
 
-        def done(columns: list[chain_module.Column], readings: list = readings) -> bool:
+        def done(columns: list[stretch.Column], readings: list = readings) -> bool:
             left = 1.0 - float(columns[0].cdf[-1])
             readings.append((columns[0].horizon, left))
             return left <= target
 
         def wait(turn: int, readings: list = readings) -> int:
-            return chain_module.forecast(readings, turn, target)
+            return stretch.forecast(readings, turn, target)
 
         column = chain_module.chain_of(board).columns(
             [start], done, wait=wait if forecasting else None

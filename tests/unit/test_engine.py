@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from snl_tui.core.board import Board
-from snl_tui.core.engine import Game, Player, legal_dice, move, next_position, roll_table
+from snl_tui.core.engine import Game, Player, legal_dice, move, next_position
 from snl_tui.core.errors import MoveError, SnlError
 from snl_tui.core.rules import Rules
 
@@ -245,12 +245,3 @@ def test_saved_games_round_trip_and_bad_saves_are_refused():
         Game.from_dict(board(), {"rolls": []})
     with pytest.raises(MoveError, match="roll 2"):
         Game.from_dict(board(), {"players": [{"name": "A"}], "rolls": [1, 9]})
-
-
-@given(boards(max_side=5, max_faces=20))
-def test_roll_table_agrees_with_next_position(board):
-    table = roll_table(board)
-    assert len(table) == board.goal
-    faces = board.rules.faces
-    for position in range(board.goal):
-        assert table[position] == [next_position(board, position, d) for d in range(1, faces + 1)]

@@ -80,7 +80,7 @@ def joint_chain_wins(board: Board, players: int) -> list[Fraction]:
     seat's position), solved with ``fractions`` alone; positions ** players states, so
     for tiny boards only. A top roll under six_again keeps the turn."""
     chain = chain_of(board)
-    goal, faces, again = chain.goal, chain.faces, chain.six_again
+    goal, faces, again = chain.goal, chain.faces, chain.rolls_again
     start = board.rules.start_position
     if start == goal:
         return [Fraction(1)] + [Fraction(0)] * (players - 1)

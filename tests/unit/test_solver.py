@@ -14,6 +14,7 @@ from snl_tui.core.engine import landing_table, legal_dice, next_position
 from snl_tui.core.errors import MoveError
 from snl_tui.core.rules import Rules
 from snl_tui.core.solver import (
+    _search_arrays,
     distances_to_goal,
     least_rolls_from,
     optimal_dice,
@@ -267,3 +268,85 @@ def test_count_optimal_routes_against_every_die_sequence(board) -> None:  # type
             here = next_position(board, here, die)
         found += here == board.goal
     assert counted == found
+
+
+# -- the array search (boards past ARRAY_SEARCH_SQUARES), on small boards too -----------
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(square_boards)
+def test_property_the_array_search_matches_leetcode(matrix):
+    n = len(matrix)
+    matrix[n - 1][0] = -1
+    matrix[0][n - 1 if (n - 1) % 2 == 0 else 0] = -1
+    board = Board.from_matrix(matrix)
+    sol = _search_arrays(board, 1)
+    assert sol.moves == leetcode_909(matrix)
+    assert_route_is_sound(board, sol, 1)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(max_side=9, max_faces=20), st.data())
+def test_property_the_array_search_matches_the_brute_force_under_any_rules(board, data):
+    """Rectangular boards, every overshoot, chains, starts and dice: the array search
+    (with its walk over jump-free stretches) against the brute force and the list BFS."""
+    rules = board.rules
+    start = data.draw(st.integers(0, board.goal))
+    expected = brute_force_least_rolls(
+        board.to_matrix(), start, rules.faces, rules.overshoot, rules.chain
+    )
+    sol = _search_arrays(board, start) if start != board.goal else solve(board, start)
+    assert sol.moves == expected
+    assert sol.moves == solve(board, start).moves
+    assert_route_is_sound(board, sol, start)
+
+
+def test_the_array_search_walks_long_stretches_and_keeps_the_route() -> None:
+    """A 120 x 120 board (past ``ARRAY_SEARCH_SQUARES``): long stretches without jumps,
+    a ladder and a snake in them."""
+    for jumps, rules in (
+        ([], Rules()),
+        ([(5_000, 9_000), (11_000, 100)], Rules()),
+        ([(4, 14_390), (14_395, 3)], Rules(overshoot="bounce", faces=4)),
+        ([(10, 20), (20, 7_000)], Rules(chain=True, start=0)),
+    ):
+        board = Board(120, 120, jumps, rules=rules)
+        sol = solve(board)
+        want = brute_force_least_rolls(
+            board.to_matrix(), rules.start_position, rules.faces, rules.overshoot, rules.chain
+        )
+        assert sol.moves == want
+        assert_route_is_sound(board, sol, rules.start_position)
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        (0, "square"),
+        (10_202, "square"),
+        (-2, "square"),
+        (True, "cell is not a whole number"),
+        (2.0, "cell is not a whole number"),
+        ("x", "cell is not a whole number"),
+        (-1.0, "cell is not a whole number"),
+        (None, "cell is not a whole number"),
+        (2**70, "square"),
+    ],
+)
+def test_a_large_matrix_is_checked_like_a_small_one(cell: object, message: str) -> None:
+    """Past ``ARRAY_CHECK_SQUARES`` the cells are checked in numpy: the same errors."""
+    from snl_tui.core.board import ARRAY_CHECK_SQUARES
+    from snl_tui.core.errors import BoardError
+
+    for n in (4, 101):
+        assert (n * n > ARRAY_CHECK_SQUARES) == (n == 101)
+        matrix = [[-1] * n for _ in range(n)]
+        matrix[1][2] = cell  # type: ignore[call-overload]
+        with pytest.raises(BoardError) as small_or_large:
+            Board.from_matrix(matrix)
+        assert message in str(small_or_large.value)
+        assert "row 1, col 2" in str(small_or_large.value)
+    matrix = [[-1] * 101 for _ in range(101)]
+    matrix[1][2] = 17
+    board = Board.from_matrix(matrix)
+    assert board.cell_array().tolist() == list(board.cells)

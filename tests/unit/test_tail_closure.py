@@ -15,12 +15,11 @@ from hypothesis import strategies as st
 from snl_tui.core.board import Board
 from snl_tui.core.odds import tuning
 from snl_tui.core.odds.analysis import EXACT, analyze
-from snl_tui.core.odds.markov import (
+from snl_tui.core.odds.markov import chain_of, clear_cache
+from snl_tui.core.odds.stretch import (
     EXTENSION_ERROR,
     TAIL_TOLERANCE,
     TailBounds,
-    chain_of,
-    clear_cache,
     tail_gap_peak,
 )
 from snl_tui.core.rules import Rules
@@ -121,12 +120,12 @@ def test_a_long_game_stops_far_sooner_and_agrees(monkeypatch: pytest.MonkeyPatch
     closed = analyze(board, players=4)
     wins = closed.win_chances
     chain = chain_of(board)
-    turns_closed = chain.table.t + sum(follow.t for follow in chain._follows)
+    turns_closed = chain.table.t + sum(follow.t for follow in chain.distribution._follows)
     without_closure(monkeypatch)
     clear_cache()
     summed = analyze(board, players=4)
     chain = chain_of(board)
-    turns_summed = chain.table.t + sum(follow.t for follow in chain._follows)
+    turns_summed = chain.table.t + sum(follow.t for follow in chain.distribution._follows)
     assert closed.expected_turns > 100  # a long game
     assert turns_closed * 2 < turns_summed
     assert closed.accuracy_of("win_chances").exact
@@ -180,13 +179,13 @@ def test_a_long_games_mode_is_settled_far_sooner(monkeypatch: pytest.MonkeyPatch
     closed = analyze(board)
     mode = closed.mode_turns
     chain = chain_of(board)
-    turns_closed = chain.table.t + sum(follow.t for follow in chain._follows)
+    turns_closed = chain.table.t + sum(follow.t for follow in chain.distribution._follows)
     without_closure(monkeypatch)
     clear_cache()
     summed = analyze(board)
     assert summed.mode_turns == mode
     chain = chain_of(board)
-    turns_summed = chain.table.t + sum(follow.t for follow in chain._follows)
+    turns_summed = chain.table.t + sum(follow.t for follow in chain.distribution._follows)
     assert turns_closed * 2 < turns_summed
     assert closed.accuracy_of("mode_turns").exact
 
@@ -230,7 +229,7 @@ def test_long_games_write_their_tail_in_closed_form(seed: int) -> None:
     a = analyze(board)
     last = a.percentile_turns(0.99)
     chain = chain_of(board)
-    computed = chain.table.t + max((follow.t for follow in chain._follows), default=0)
+    computed = chain.table.t + max((follow.t for follow in chain.distribution._follows), default=0)
     assert computed < last  # never iterated as far as the percentile it gives
     figures = distribution_figures(board)
     with pytest.MonkeyPatch.context() as patch:

@@ -76,3 +76,30 @@ def test_a_toy_rule_in_the_engine_moves_every_figure(monkeypatch: pytest.MonkeyP
         others = [(a, b) for a, b in classic.jumps.items() if a != impact.start]
         without = reference_expected_turns(classic.with_jumps(others))
         assert impact.expected_turns_without == pytest.approx(without, rel=1e-10)
+
+
+def test_a_toy_rule_in_the_engine_moves_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver asks the engine too: under the toy rule a roll past the goal moves the
+    token (it never stays), so both searches take it, as the engine's moves do."""
+    from snl_tui.core.solver import distances_to_goal, solve
+
+    board = load_board("classic")
+    add_toy_rule(monkeypatch)
+    fresh = board.with_rules(board.rules)  # a new board: no distances kept from before
+    goal = fresh.goal
+    seen, frontier, depth, want = {goal - SLIDE + 1}, [goal - SLIDE + 1], 0, -1
+    while frontier and want < 0:
+        if goal in frontier:
+            want = depth
+            break
+        depth += 1
+        following = []
+        for here in frontier:
+            for die in range(1, fresh.rules.faces + 1):
+                there = engine.next_position(fresh, here, die)
+                if there not in seen:
+                    seen.add(there)
+                    following.append(there)
+        frontier = following
+    assert solve(fresh, goal - SLIDE + 1).moves == want
+    assert distances_to_goal(fresh)[goal - SLIDE + 1] == want

@@ -4,7 +4,6 @@ checks on numbers from a file. No format is defined here: each is one module bes
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -134,6 +133,8 @@ def _near_miss(table: object) -> str:
 
 
 def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    import difflib  # only for a near miss
+
     near = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
     return f": did you mean {near[0]!r}?" if near else ""
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -114,6 +113,8 @@ def write_atomically(path: Path, data: str | bytes) -> None:
         kept_mode = None  # a new file (or none we can see): the umask decides
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
+        import secrets  # hmac, hashlib: only when a file is written
+
         temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
         try:
             fd = os.open(temp, flags, NEW_FILE_MODE)

@@ -21,16 +21,14 @@ from ..solver import distances_to_goal
 from .markov import (
     MAX_ANALYSIS_SQUARES,
     MAX_DISTRIBUTION_SQUARES,
-    TAIL_TOLERANCE,
     AnalysisError,
     Chain,
-    Column,
     Progress,
-    TailBounds,
     chain_of,
     clear_cache,
-    forecast,
 )
+from .stretch import TAIL_TOLERANCE, Column, forecast
+from .wins import geometric_tail, geometric_wins, padded, seat_wins, undecided
 
 __all__ = [
     "MAX_ANALYSIS_SQUARES",
@@ -51,7 +49,7 @@ EXACT = 1e-9
 """A figure whose error bound is at most this is exact (SPEC 12: exact to 1e-9)."""
 CLOSED_TAIL = 1e-11
 """The win chances stop once the rest of the game, summed between two geometric series
-(``_geometric_wins``), is known to within this (a long game's tail, summed turn by turn
+(``geometric_wins``), is known to within this (a long game's tail, summed turn by turn
 to 1e-12, took tens of thousands of turns at 50 x 50)."""
 SHOWN_TURNS, SHOWN_SHARE = 100, 0.99
 """The distribution's figures that ``accuracy`` vouches for: P(finished within k) for
@@ -196,7 +194,7 @@ class Analysis:
 
     def _rounds_from(self, columns: list[Column]) -> tuple[float, float]:
         # E[min T_i] = sum_t prod_i P(T_i > t), seats independent.
-        survivals = [1.0 - cdf for cdf in _padded([column.cdf for column in columns])]
+        survivals = [1.0 - cdf for cdf in padded([column.cdf for column in columns])]
         survival = np.prod(survivals, axis=0)
         partial = float(survival.sum())
         # Past the last turn H, prod_i S_i(t) <= S_j(t) prod_{i != j} S_i(H) for every
@@ -210,7 +208,7 @@ class Analysis:
             rest = max(expected - float(survivals[j].sum()), 0.0)
             others = math.prod(float(s[-1]) for i, s in enumerate(survivals) if i != j)
             bound = min(bound, rest * others)
-        tail = min(_geometric_tail(survival), bound)
+        tail = min(geometric_tail(survival), bound)
         # The chain's tail bounds, when read at this turn: U_i(H + k) lies between
         # u_low_i rho_lo^k and u_i rho_hi^k, so the rest of the sum lies between two
         # geometric series; the midpoint, with half their gap as the bound.
@@ -494,15 +492,15 @@ def analyze(
         )
 
     def wins_of(columns: list[Column]) -> tuple[tuple[float, ...], float, bool]:
-        cdfs = _padded([column.cdf for column in columns])
-        error = _undecided(columns)
-        wins = _win_chances(cdfs, to_move)
+        cdfs = padded([column.cdf for column in columns])
+        error = undecided(columns)
+        wins = seat_wins(cdfs, to_move)
         if error > TAIL_TOLERANCE:
             # The rest of the game summed between two geometric series (see TailBounds),
             # when the chain's rates at turn H are known tightly enough.
             bounds = chain.tail_bounds(squares, len(cdfs[0]) - 1)
             if bounds is not None and all(c.horizon == bounds.turns for c in columns):
-                tail, spread = _geometric_wins(bounds, to_move)
+                tail, spread = geometric_wins(bounds, to_move)
                 if spread < error:
                     wins = tuple(w + t for w, t in zip(wins, tail, strict=True))
                     return wins, spread, True
@@ -513,14 +511,14 @@ def analyze(
     def settled(columns: list[Column]) -> bool:
         # wins_of's verdict without its sums over every turn (asked after each stretch
         # of turns: the sums are made once, at the end).
-        error = _undecided(columns)
+        error = undecided(columns)
         if error <= TAIL_TOLERANCE:
             return True
         horizon = max(column.horizon for column in columns)
         bounds = chain.tail_bounds(squares, horizon)
         if bounds is None or not all(c.horizon == bounds.turns for c in columns):
             return False
-        _, spread = _geometric_wins(bounds, to_move)
+        _, spread = geometric_wins(bounds, to_move)
         closing.append((horizon, spread))
         return spread < error and spread <= CLOSED_TAIL
 
@@ -540,27 +538,6 @@ def analyze(
         if total > 0:
             wins = tuple(w * someone / total for w in wins)
     return Analysis(board, players, squares, to_move, chain, wins, error)
-
-
-def _undecided(columns: Sequence[Column]) -> float:
-    """P(the game is still undecided after the columns' last turn H): no seat has
-    finished and not every seat is doomed (seats independent), prod S_i - prod D_i with
-    S_i = P(not finished within H) and D_i = S_i - (unresolved mass) its doomed part. The
-    win sums up to H leave out at most that much."""
-    unfinished = [max(1.0 - float(column.cdf[-1]), 0.0) for column in columns]
-    doomed = [max(u - c.unresolved, 0.0) for u, c in zip(unfinished, columns, strict=True)]
-    return max(math.prod(unfinished) - math.prod(doomed), 0.0)
-
-
-def _padded(columns: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Columns of one length: a shorter one (resolved earlier) keeps its last value."""
-    length = max(len(column) for column in columns)
-    return [
-        column
-        if len(column) == length
-        else np.concatenate((column, np.full(length - len(column), column[-1])))
-        for column in columns
-    ]
 
 
 def _accuracy(figure: str, error: float, cut: str) -> FigureAccuracy:
@@ -589,65 +566,3 @@ def winner_finished_within(board: Board, players: int, turns: int) -> float:
     """``luck`` of a ``players``-seat game on ``board`` won in ``turns`` turns. Raises
     like ``analyze``."""
     return luck(analyze(board, players=1), players, turns)
-
-
-def _geometric_tail(survival: np.ndarray) -> float:
-    """sum_{t > H} survival(t) when it decays geometrically past the table's end H."""
-    last = float(survival[-1])
-    if last <= 0.0:
-        return 0.0
-    lag = min(32, len(survival) - 1)
-    earlier = float(survival[-1 - lag]) if lag else 0.0
-    rate = (last / earlier) ** (1.0 / lag) if earlier > 0 else 0.0
-    rate = min(max(rate, 0.0), 1.0 - 1e-9)
-    return last * rate / (1.0 - rate)
-
-
-def _geometric_wins(bounds: TailBounds, to_move: int) -> tuple[tuple[float, ...], float]:
-    """Each seat's chance of winning after the last turn H read, and a bound on the error.
-
-    The seat r-th in order from ``to_move`` wins at turn H + k (k >= 1) when it finishes
-    exactly then (F_r(H + k)), the r seats before it are not finished within H + k turns
-    and the rest not within H + k - 1. With F_r(H + k) = f_r s^(k-1) and U_j(H + k) =
-    u_j p^k for rates between their bounds (``TailBounds``), the sum over k is
-    f_r prod_(j != r) u_j p^r / (1 - s p^(P-1)), increasing in both rates: the
-    lower rates give a lower bound and the upper ones an upper bound. The midpoints are
-    returned, and the sum of the seats' half-spreads as the error.
-    """
-    count = len(bounds.unresolved)
-    order = [(to_move + r) % count for r in range(count)]
-    tails = [0.0] * count
-    spread = 0.0
-    for r, seat in enumerate(order):
-        others = [j for j in range(count) if j != seat]
-        low = float(bounds.finishing_low[seat]) * math.prod(
-            float(bounds.unresolved_low[j]) for j in others
-        )
-        low *= bounds.rho_lo**r / (1.0 - bounds.sigma_lo * bounds.rho_lo ** (count - 1))
-        high = float(bounds.finishing_high[seat]) * math.prod(
-            float(bounds.unresolved[j]) for j in others
-        )
-        high *= bounds.rho_hi**r / (1.0 - bounds.sigma_hi * bounds.rho_hi ** (count - 1))
-        tails[seat] = (low + high) / 2
-        spread += (high - low) / 2
-    return tuple(tails), spread
-
-
-def _win_chances(columns: Sequence[np.ndarray], to_move: int) -> tuple[float, ...]:
-    """Each seat's chance of winning, seats independent, in turn order from ``to_move``.
-
-    The seat r-th in order wins at its turn t when it finishes exactly then, the seats
-    before it have not finished within t turns and the seats after it not within t - 1.
-    Turn 0 stands for "already on the goal".
-    """
-    count = len(columns)
-    order = [(to_move + r) % count for r in range(count)]
-    within = np.column_stack([columns[seat] for seat in order])  # (turns, order)
-    exact = np.diff(within, axis=0, prepend=0.0)
-    left = 1.0 - within
-    left_before = np.vstack([np.ones((1, count)), left[:-1]])
-    wins = [0.0] * count
-    for r, seat in enumerate(order):
-        term = exact[:, r] * left[:, :r].prod(axis=1) * left_before[:, r + 1 :].prod(axis=1)
-        wins[seat] = float(term.sum())
-    return tuple(wins)

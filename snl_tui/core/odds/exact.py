@@ -25,6 +25,7 @@ from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
 from ..board import Board
+from ..engine import turn_shape
 from .exact_wins import win_chances
 from .markov import AnalysisError, chain_of
 from .model import reachable_positions
@@ -44,7 +45,7 @@ Row = dict[Hashable, Fraction]
 
 def plain_rules(board: Board) -> bool:
     """A die of at most 6 faces and no roll again (no six_again, so no three_sixes)."""
-    return board.rules.faces <= 6 and not board.rules.six_again
+    return board.rules.faces <= 6 and not any(turn_shape(board.rules).again)
 
 
 def seat_squares(board: Board, players: int) -> int:

@@ -7,9 +7,9 @@ within t turns) and f_t = P(it finishes at turn t exactly), seat i wins with pro
     W_i = sum_(t >= 1) f_t * S_t^(i-1) * S_(t-1)^(P-i)
 
 (the seats before it have not finished within t turns, the seats after it within t - 1).
-A turn is what ``chain`` calls one: the whole run of rolls while the top face shows under
-``six_again`` (the turn matrix is (f I - Top)^-1 End), one of the engine's whole-turn
-outcomes under ``three_sixes``.
+A turn is what ``chain`` calls one: the whole run of rolls while a face that rolls again
+shows (the turn matrix is (f I - Top)^-1 End), or one of the engine's whole-turn outcomes
+(``three_sixes``).
 
 Q is the turn matrix over the positions a game can reach and still finish from; a doomed
 position (the goal unreachable from it) drops out, its token never wins. With r the chance
@@ -99,7 +99,7 @@ class _TurnChain:
         from flint import fmpq_mat, fmpz_mat
 
         chain = chain_of(board)
-        goal, faces, again = chain.goal, chain.faces, chain.six_again
+        goal, faces, again = chain.goal, chain.faces, chain.rolls_again
         start = board.rules.start_position
         self.start_on_goal = start == goal
         positions = [
@@ -113,10 +113,11 @@ class _TurnChain:
         dest = chain.dest[positions]  # (n, faces): where each face ends
         to_goal = (dest == goal).sum(axis=1)
         if again:
-            # A top roll that does not win rolls again in the same turn: the turn matrix is
+            # A roll that continues the turn (``continues_turn``): the turn matrix is
             # (f I - Top)^-1 End, and the finishing chance (f I - Top)^-1 Goal.
-            top = _counts(index, dest[:, -1:], n)
-            end = _counts(index, dest[:, :-1], n)
+            goes_on = chain.turns.continues_turn(np.asarray(positions, dtype=np.intp))
+            top = _counts(index, dest, n, goes_on)
+            end = _counts(index, dest, n, ~goes_on)
             system = fmpz_mat(n, n, (faces * np.eye(n, dtype=np.int64) - top).ravel().tolist())
             rhs = np.concatenate((end, to_goal[:, None]), axis=1)
             solved = system.solve(fmpz_mat(n, n + 1, rhs.ravel().tolist()))
@@ -165,12 +166,17 @@ class _TurnChain:
         return wins
 
 
-def _counts(index: np.ndarray, dest: np.ndarray, n: int) -> np.ndarray:
-    """counts[i, j]: how many of the faces in ``dest[i]`` end on position j (faces that
-    end on the goal or on a doomed position are left out)."""
+def _counts(
+    index: np.ndarray, dest: np.ndarray, n: int, only: np.ndarray | None = None
+) -> np.ndarray:
+    """counts[i, j]: how many of the faces in ``dest[i]`` (those marked in ``only``, when
+    given) end on position j (faces that end on the goal or a doomed position are left
+    out)."""
     target = index[dest]
     rows = np.repeat(np.arange(n), dest.shape[1])
     keep = target.ravel() >= 0
+    if only is not None:
+        keep &= only.ravel()
     counts = np.zeros((n, n), dtype=np.int64)
     np.add.at(counts, (rows[keep], target.ravel()[keep]), 1)
     return counts

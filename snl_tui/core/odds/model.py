@@ -1,8 +1,9 @@
 """One turn of random play, read off the engine's tables: the model every odds figure uses.
 
 The engine (``core/engine.py``) is the one place a rule lives: where counting a die lands
-(``count_to``), what landing on a square does (``jump_table``, ``resolve_landing``) and,
-under ``three_sixes``, what a whole turn does (``turn_outcomes``). ``TurnModel`` reads
+(``count_to``), what landing on a square does (``jump_table``, ``resolve_landing``) and
+what the rules make of a turn (``TurnShape``: which faces roll again, when a run of them
+cancels the turn, and then what a whole turn does: ``turn_outcomes``). ``TurnModel`` reads
 those once per board size and rules into numpy arrays, and ``TurnTable`` is what one turn
 does on one board: the chain (``markov``), the exact fractions, the jump effects and the
 generator all build on it, so a new rule changes the engine and ``Rules``, nothing here.
@@ -22,8 +23,13 @@ import numpy as np
 
 from .. import engine
 from ..board import Board, Jump
+from ..errors import SnlError
 from ..rules import Rules
 from . import tuning
+
+
+class AnalysisError(SnlError, ValueError):
+    """A board that cannot be analysed exactly (too large)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -31,37 +37,41 @@ class TurnTable:
     """What one turn does on one board: ``dest[p, i]`` (positions 0..goal, the goal row
     looping onto itself) is one of ``width`` equally likely outcomes from ``p``.
 
-    ``again``: the last outcome of a row (the die's top face) does not end the turn
-    unless it wins: the token rolls again (``six_again``). Without it every outcome
-    ends the turn; under ``three_sixes`` each outcome is a whole turn already."""
+    ``again[i]``: outcome i (a die face) does not end the turn unless it wins: the token
+    rolls again. Which faces do is the engine's ``TurnShape``; where a turn's end depends
+    on where it began (``whole_turns``), each outcome is a whole turn already."""
 
     dest: np.ndarray
     goal: int
     width: int
-    again: bool
+    again: np.ndarray
+    """Per outcome (a bool per column of ``dest``): rolls again unless it wins."""
     die: int
-    """The die's faces: ``width``, but under ``three_sixes`` (``width`` = die**3)."""
+    """The die's faces: ``width``, unless each outcome is a whole turn."""
+    whole_turns: bool = False
+    """Each outcome is a whole turn of up to a few rolls (``engine.turn_outcomes``)."""
+
+    @property
+    def rolls_again(self) -> bool:
+        """Does some outcome roll again (so a turn may take several rolls)?"""
+        return bool(self.again.any())
 
     def ends_turn(self, states: np.ndarray | slice | int = slice(None)) -> np.ndarray:
         """Per outcome of the rows ``states``: does it end the turn without winning?"""
-        ends: np.ndarray = self.dest[states] != self.goal
-        if self.again:
-            ends[..., -1] = False
+        ends: np.ndarray = (self.dest[states] != self.goal) & ~self.again
         return ends
+
+    def continues_turn(self, states: np.ndarray | slice | int = slice(None)) -> np.ndarray:
+        """Per outcome of the rows ``states``: does the same turn go on (a roll again that
+        does not win)?"""
+        goes_on: np.ndarray = (self.dest[states] != self.goal) & self.again
+        return goes_on
 
     def turn_cost(self, states: np.ndarray | slice = slice(None)) -> np.ndarray:
         """Per row of ``states``: the chance that one outcome ends the turn without
         winning (the right-hand side of the expected turns still to start)."""
         share: np.ndarray = self.ends_turn(states).sum(axis=1) / self.width
         return share
-
-    def continuing(self) -> np.ndarray:
-        """Per position: does its top outcome continue the turn (``again``, not won)?"""
-        if not self.again:
-            return np.zeros(self.goal + 1, dtype=bool)
-        continues: np.ndarray = self.dest[:, -1] != self.goal
-        continues[self.goal] = False
-        return continues
 
 
 class TurnModel:
@@ -72,6 +82,7 @@ class TurnModel:
         self.goal = goal
         self.rules = rules
         self.faces = faces = rules.faces
+        self.shape = engine.turn_shape(rules)
         # Counting d from p: p + d while on the board (count_to's own first case), the
         # engine's count_to for the last ``faces`` positions (overshoot, forfeits).
         # int32 (a million squares fit): half the memory traffic of the default integers.
@@ -104,15 +115,12 @@ class TurnModel:
 
     @property
     def width(self) -> int:
-        """Equally likely outcomes of one turn (``faces**3`` under ``three_sixes``)."""
-        return self.faces**3 if self.rules.three_sixes else self.faces
+        """Equally likely outcomes of one entry of the turn table (``TurnShape.width``)."""
+        return self.shape.width
 
     def landing_of(self, board: Board) -> np.ndarray:
-        """The board's landing table (the engine's jump table, chains followed)."""
-        jumps = np.fromiter(engine.jump_table(board), dtype=np.int32, count=self.goal + 1)
-        squares = np.arange(self.goal + 1, dtype=np.int32)
-        landing: np.ndarray = np.where(jumps < 0, squares, jumps)
-        return landing
+        """The board's landing table (the engine's, chains followed; read-only)."""
+        return engine.landing_array(board)
 
     def landing_of_jumps(self, jumps: dict[int, int] | Sequence[tuple[int, int]]) -> np.ndarray:
         """The landing table of a board of this size and rules with ``jumps``."""
@@ -134,12 +142,15 @@ class TurnModel:
     def table(self, landing: np.ndarray) -> TurnTable:
         """What one turn does on the board with this landing table."""
         rolls = self.rolls(landing)
-        if not self.rules.three_sixes:
-            return TurnTable(rolls, self.goal, self.faces, self.rules.six_again, self.faces)
-        turns = engine.turn_outcomes(rolls[: self.goal].tolist(), self.goal, self.faces)
-        width = self.width
+        shape = self.shape
+        if not shape.whole_turns:
+            again = np.array(shape.again, dtype=bool)
+            return TurnTable(rolls, self.goal, self.faces, again, self.faces)
+        turns = engine.turn_outcomes(rolls[: self.goal].tolist(), self.goal, shape)
+        width = shape.width
         dest = np.array([*turns, [self.goal] * width], dtype=np.int32).reshape(-1, width)
-        return TurnTable(dest, self.goal, width, False, self.faces)
+        never = np.zeros(width, dtype=bool)
+        return TurnTable(dest, self.goal, width, never, self.faces, whole_turns=True)
 
 
 def reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) -> np.ndarray:
@@ -155,6 +166,7 @@ def reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) 
     bounds = np.searchsorted(np.asarray(there)[order], np.arange(size + 1))
     seen = np.asarray(seeds, dtype=bool).copy()
     frontier = np.flatnonzero(seen)
+    slot = np.zeros(size, dtype=np.intp)  # for keeping one copy of each position found
     while len(frontier):
         starts, ends = bounds[frontier], bounds[frontier + 1]
         lengths = ends - starts
@@ -165,7 +177,10 @@ def reaching(here: np.ndarray, there: np.ndarray, size: int, seeds: np.ndarray) 
         found = sources[np.arange(total) + offsets]
         found = found[~seen[found]]
         seen[found] = True
-        frontier = sorted_distinct(found)
+        # One copy of each: the last write to a slot wins, so one index per position.
+        order = np.arange(len(found))
+        slot[found] = order
+        frontier = found[slot[found] == order]
     return seen
 
 
@@ -185,19 +200,6 @@ def _reaching_in_scipy(
     seen = np.zeros(size + 1, dtype=bool)
     seen[order] = True
     return seen[:size]
-
-
-def sorted_distinct(values: np.ndarray) -> np.ndarray:
-    """The distinct entries of a 1-d integer array, ascending (``np.unique`` without
-    importing ``numpy.ma``, a noticeable share of a short ``snl analyze``)."""
-    ordered = np.sort(values)
-    if len(ordered) < 2:
-        return ordered
-    keep = np.empty(len(ordered), dtype=bool)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    distinct: np.ndarray = ordered[keep]
-    return distinct
 
 
 def moves_of(dest: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -257,3 +259,32 @@ def idle_jumps(board: Board) -> list[Jump]:
         starts = np.flatnonzero(is_start)
         fired = reaching(cells[starts], starts, goal + 1, fired) & is_start
     return [Jump(a, b) for a, b in board.jumps.items() if not fired[a]]
+
+
+def reachability(dest: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
+    """(can reach the goal, finishes surely) per position, from the move graph alone.
+
+    A position finishes with probability 1 exactly when no position it can reach is
+    doomed (a finite chain then ends in its only closed class, the goal). Deciding this
+    on the graph makes infinite expectations exact and instant.
+    """
+    size = goal + 1
+    squares = np.arange(goal)
+    if (dest[:goal] > squares[:, None]).any(axis=1).all():
+        # Every position has a move forward, so by induction from the top every one
+        # can reach the goal, and none is doomed: no search needed (most boards).
+        every = np.ones(size, dtype=bool)
+        return every, every.copy()
+    here, there = moves_of(dest)
+    seeds = np.zeros(size, dtype=bool)
+    seeds[goal] = True
+    can_finish = reaching(here, there, size, seeds)
+    if can_finish.all():
+        return can_finish, np.ones(size, dtype=bool)
+    safe = ~reaching(here, there, size, ~can_finish)
+    return can_finish, safe
+
+
+def finishes_surely(dest: np.ndarray, goal: int) -> np.ndarray:
+    """Per position: does a game from there end with probability 1 (``reachability``)?"""
+    return reachability(dest, goal)[1]

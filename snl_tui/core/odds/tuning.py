@@ -9,7 +9,7 @@ were set by are in ``benchmarks/analysis.py`` and ``docs/odds.md``.
 
 from __future__ import annotations
 
-# -- which solver path (markov._System) ---------------------------------------------------
+# -- which solver path (system.System) ---------------------------------------------------
 
 PLAIN_RANK = 1500
 """Up to this many corrections (jumps, rows that are not the plain walk's) the plain walk
@@ -52,7 +52,7 @@ triangular solve (``scipy.linalg.lapack.dtbtrs``: 1000 x 1000 boards, where the 
 blocks take about twice as long over the whole analysis); below it, numpy blocks (no scipy
 import)."""
 
-# -- the turn step (markov._TurnOperator) ---------------------------------------------------
+# -- the turn step (turn_step.TurnOperator) ---------------------------------------------------
 
 DENSE_TURN_LIMIT = 96
 """Up to this many positions a turn is one dense matrix-vector product; above it the
@@ -64,7 +64,7 @@ WINDOW_SHARE = 0.8
 the positions are landing squares; with many jumps (a 50 x 50 board with 1,000 has 73%)
 the gathers over the landing squares alone cost less."""
 
-# -- the distribution of the finishing turn (markov.Chain.columns) ------------------------
+# -- the distribution of the finishing turn (distribution.Distribution.columns) ----------
 
 TABLE_CELLS = 1 << 21
 """Memory cap of the turn table kept for every position (turns x positions float64

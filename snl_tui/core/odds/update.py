@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .blas import one_thread
-from .model import TurnModel, TurnTable
+from .model import TurnModel, TurnTable, finishes_surely
+from .system import MAX_RELATIVE_ERROR, System
 
 SINGULAR = 1e10
 """A change whose k x k system is worse conditioned than this closed a loop the game can
@@ -138,18 +139,19 @@ class DenseUpdate:
         goal = table.goal
         self.table = table
         self.index = np.append(np.arange(goal, dtype=np.intp), -1)
-        matrix = np.eye(goal)
-        rows = np.repeat(np.arange(goal), table.width)
-        cols = table.dest[:goal].ravel()
-        keep = cols < goal
-        np.add.at(matrix, (rows[keep], cols[keep]), -1.0 / table.width)
         self.accepted = 0
-        try:
-            self.inverse: np.ndarray | None = np.linalg.inv(matrix)
-        except np.linalg.LinAlgError:
-            self.inverse = None
+        self.inverse: np.ndarray | None = None
+        # M^-1 from the chain's own solver (``system.System``: the plain walk with
+        # corrections, or SuperLU), one right-hand side per position; only where every
+        # position finishes surely (else M is singular and some game never ends).
+        if not finishes_surely(table.dest, goal).all():
             return
-        self.x = self.inverse @ table.turn_cost(slice(0, goal))
+        system = System(table.dest, np.arange(goal), table.width, table.die)
+        inverse = system.solve(np.eye(goal))
+        if not np.isfinite(inverse).all() or system.relative_error > MAX_RELATIVE_ERROR:
+            return
+        self.inverse = inverse
+        self.x = inverse @ table.turn_cost(slice(0, goal))
 
     def value(self, start: int, x: np.ndarray | None = None) -> float:
         """1 + X(start) (``math.inf`` when it is not a finite expectation)."""

@@ -62,240 +62,54 @@ may lose the last few saves but never corrupts the file.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from ..board import Board
-from ..errors import SnlError
-from ..files.formats import dump_board, parse_board
-from ..text import escape_controls
+from .damage import is_damage, salvage, write_failure
 from .data_dir import DATA_DIR_ENV, default_dir
 from .live import LiveGames
+from .records import (
+    STATUSES,
+    BadRow,
+    BoardRecord,
+    GameSummary,
+    Listing,
+    PlayerRecord,
+    SavedGame,
+    Stats,
+    Status,
+    StoreError,
+    Tally,
+    board_document,
+    board_key,
+    count_of,
+    json_of,
+    now_text,
+    parse_stored_board,
+    players_of,
+    summary_of,
+)
+from .schema import (
+    DB_NAME,
+    GAME_COLUMNS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Unusable,
+    migrate,
+    transaction,
+)
 
-DB_NAME = "games.db"
 BUSY_TIMEOUT = 0.5
 """Seconds a save waits for another snl's write lock before giving up (a save takes
 about a millisecond, so a lock held this long is a stuck or foreign program)."""
 
-Status = Literal["playing", "won", "abandoned"]
-STATUSES: tuple[str, ...] = ("playing", "won", "abandoned")
-MODES: tuple[str, ...] = ("classic", "puzzle")
-
-
 _T = TypeVar("_T")
-
-
-class StoreError(SnlError):
-    """A saved game that cannot be read back (missing, or its row is damaged)."""
-
-
-# -- schema --------------------------------------------------------------------------------
-
-# MIGRATIONS[n] takes the schema from version n to n + 1 (``PRAGMA user_version``). Append,
-# never edit: a database in the wild may be at any version. Each step runs in one
-# transaction together with its version bump, so a crash mid-migration changes nothing.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    # 1: boards (stored whole, once per distinct board) and games.
-    (
-        """CREATE TABLE boards (
-            key TEXT PRIMARY KEY,        -- sha256 of the document
-            document TEXT NOT NULL       -- dump_board(board, "json")
-        )""",
-        """CREATE TABLE games (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            board_key TEXT NOT NULL REFERENCES boards(key),
-            board_name TEXT NOT NULL,
-            players TEXT NOT NULL,       -- JSON list of names, in turn order
-            mode TEXT NOT NULL,          -- classic | puzzle
-            status TEXT NOT NULL,        -- playing | won | abandoned
-            winner TEXT,
-            turns INTEGER NOT NULL,      -- the winner's turns (the length so far while playing)
-            started TEXT NOT NULL,       -- UTC, ISO 8601
-            updated TEXT NOT NULL,
-            data TEXT NOT NULL           -- the session's to_dict(), JSON
-        )""",
-    ),
-    # 2: die rolls per game (a puzzle's score: under six_again turns and rolls differ;
-    # unknown for games saved before), and indexes for resume and stats.
-    (
-        "ALTER TABLE games ADD COLUMN rolls INTEGER",
-        "CREATE INDEX games_by_status ON games(status, updated)",
-        "CREATE INDEX games_by_board ON games(board_key)",
-    ),
-)
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the schema up to ``SCHEMA_VERSION``; returns the version found before.
-
-    Safe when two processes open a new file at once: the version is read again under the
-    write lock. Raises ``_Unusable`` for a file written by a newer snl.
-    """
-    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    if found < 0:  # snl writes 0..SCHEMA_VERSION: the header was overwritten
-        raise sqlite3.DatabaseError(f"database disk image is malformed (schema {found})")
-    if found > SCHEMA_VERSION:
-        raise _Unusable(
-            f"not saving: {DB_NAME} was written by a newer snl (schema {found}, "
-            f"this snl knows {SCHEMA_VERSION})"
-        )
-    if found == SCHEMA_VERSION:
-        return found
-    with _transaction(conn):
-        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        for step in range(version, SCHEMA_VERSION):
-            for statement in MIGRATIONS[step]:
-                try:
-                    conn.execute(statement)
-                except sqlite3.OperationalError as error:
-                    # A table that exists before the step that makes it: the version in
-                    # the header does not match the file, which snl never writes.
-                    if "already exists" in str(error) or "duplicate column" in str(error):
-                        raise sqlite3.DatabaseError(
-                            f"database disk image is malformed (schema {version}: {error})"
-                        ) from None
-                    raise
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    return found
-
-
-@contextmanager
-def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    # IMMEDIATE takes the write lock up front, so a busy store fails at BEGIN (after the
-    # busy timeout) instead of half-way through.
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
-# -- what comes back -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One saved game as ``snl games`` lists it."""
-
-    id: int
-    board_name: str
-    board_key: str
-    players: tuple[str, ...]
-    mode: str
-    status: str
-    """playing | won | abandoned"""
-    winner: str | None
-    turns: int
-    rolls: int | None
-    started: datetime
-    updated: datetime
-
-    @property
-    def status_text(self) -> str:
-        """'in progress', 'won by Ann' or 'abandoned'."""
-        if self.status == "won":
-            return f"won by {self.winner}"
-        return "in progress" if self.status == "playing" else "abandoned"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "board": self.board_name,
-            "players": list(self.players),
-            "mode": self.mode,
-            "started": self.started.isoformat(),
-            "updated": self.updated.isoformat(),
-            "turns": self.turns,
-            "rolls": self.rolls,
-            "status": self.status,
-            "winner": self.winner,
-        }
-
-
-@dataclass(frozen=True)
-class SavedGame(GameSummary):
-    """A saved game with what it takes to resume it: the board and the session's data."""
-
-    board: Board
-    data: dict[str, Any]
-
-
-class Listing(NamedTuple):
-    games: list[GameSummary]
-    """Newest first."""
-    skipped: list[str]
-    """One line per row that failed validation."""
-
-
-@dataclass(frozen=True)
-class PlayerRecord:
-    """One player name's history on one board."""
-
-    player: str
-    games: int
-    """Classic games played to the end (someone won) with this player in them."""
-    wins: int
-    lengths: tuple[int, ...]
-    """Turns this player took to reach the goal, one per classic game they won."""
-    seats: tuple[int, ...] = ()
-    """How many players each of those games had (beside ``lengths``): the luck of a game
-    is measured among games with as many players (``analysis.luck``)."""
-    puzzle_scores: tuple[int, ...] = ()
-    """Die rolls of every won puzzle (their best and average against the optimum)."""
-
-    @property
-    def average_length(self) -> float | None:
-        return sum(self.lengths) / len(self.lengths) if self.lengths else None
-
-    @property
-    def puzzles(self) -> int:
-        """Puzzle games won."""
-        return len(self.puzzle_scores)
-
-    @property
-    def puzzle_best(self) -> int | None:
-        """Least die rolls in a won puzzle (compare with the solver's optimum)."""
-        return min(self.puzzle_scores, default=None)
-
-    @property
-    def puzzle_average(self) -> float | None:
-        scores = self.puzzle_scores
-        return sum(scores) / len(scores) if scores else None
-
-
-@dataclass(frozen=True)
-class BoardRecord:
-    key: str
-    name: str
-    board: Board
-    players: tuple[PlayerRecord, ...]
-    """Sorted by name (case-insensitive)."""
-
-
-class Stats(NamedTuple):
-    boards: list[BoardRecord]
-    """Sorted by board name."""
-    skipped: list[str]
-
-
-class _Unusable(Exception):
-    """Why the store cannot be used at all (the message is for the player)."""
-
-
-class _BadRow(Exception):
-    """A row that fails validation (the message names what is wrong)."""
 
 
 # -- the store -----------------------------------------------------------------------------
@@ -334,7 +148,7 @@ class Store:
         """The games a running snl plays right now (``live.py``): never offered twice."""
         try:
             self._conn = self._connect(timeout, create)
-        except _Unusable as error:
+        except Unusable as error:
             self._disable(str(error))
 
     # -- opening -------------------------------------------------------------------------
@@ -343,20 +157,20 @@ class Store:
         directory = self.path.parent
         if not directory.is_dir():
             if directory.exists():
-                raise _Unusable(f"not saving: {directory} is not a directory")
+                raise Unusable(f"not saving: {directory} is not a directory")
             if not create:
-                raise _Unusable(f"no saved games: {directory} does not exist")
+                raise Unusable(f"no saved games: {directory} does not exist")
             try:
                 directory.mkdir(parents=True, exist_ok=True)
             except OSError as error:
-                raise _Unusable(
+                raise Unusable(
                     f"not saving: cannot make {directory} ({error.strerror or error})"
                 ) from None
         try:
             return self._open(timeout)
         except sqlite3.DatabaseError as error:
-            if not _is_damage(error):
-                raise _Unusable(_write_failure(error, self.path)) from None
+            if not is_damage(error):
+                raise Unusable(write_failure(error, self.path)) from None
         return self._start_afresh()
 
     def _start_afresh(self) -> sqlite3.Connection:
@@ -366,7 +180,7 @@ class Store:
         try:
             conn = self._open(self._timeout)
         except sqlite3.DatabaseError as error:
-            raise _Unusable(_write_failure(error, self.path)) from None
+            raise Unusable(write_failure(error, self.path)) from None
         kept, lost = salvage(aside, conn)
         if kept or lost:
             what = f"kept {kept} of {kept + lost} saved games"
@@ -382,7 +196,7 @@ class Store:
     def _recover(self, error: sqlite3.Error) -> bool:
         """Called with the lock held when a read or write met ``error``: True when it was
         damage and a fresh file (with what could be kept) is now open."""
-        if not _is_damage(error) or self._conn is None:
+        if not is_damage(error) or self._conn is None:
             return False
         self._conn.close()
         self._conn = None
@@ -390,7 +204,7 @@ class Store:
         self._stored_keys.clear()
         try:
             self._conn = self._start_afresh()
-        except _Unusable as unusable:
+        except Unusable as unusable:
             self._disable(str(unusable))
             return False
         return True
@@ -404,7 +218,7 @@ class Store:
             conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
-                raise _Unusable(f"not saving: cannot use WAL mode on {self.path} ({mode})")
+                raise Unusable(f"not saving: cannot use WAL mode on {self.path} ({mode})")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
             # Reading the schema reads page 1: a file of garbage fails here.
@@ -442,7 +256,7 @@ class Store:
                 if extra.exists():
                     extra.replace(aside.with_name(aside.name + suffix))
         except OSError as error:
-            raise _Unusable(
+            raise Unusable(
                 f"not saving: {self.path} is damaged and cannot be moved aside "
                 f"({error.strerror or error})"
             ) from None
@@ -507,7 +321,7 @@ class Store:
         text = json.dumps(data, separators=(",", ":"), allow_nan=False)
         names = json.dumps([str(name) for name in players])
         key, document = self._board_key(board)
-        now = _now()
+        now = now_text()
 
         def write(conn: sqlite3.Connection) -> int:
             if key not in self._stored_keys:
@@ -553,7 +367,7 @@ class Store:
             conn.execute(
                 "UPDATE games SET status=?, winner=?, turns=coalesce(?, turns),"
                 " rolls=coalesce(?, rolls), updated=? WHERE id=?",
-                (status, winner, turns, rolls, _now(), game_id),
+                (status, winner, turns, rolls, now_text(), game_id),
             )
             return True
 
@@ -566,12 +380,12 @@ class Store:
             for attempt in (1, 2):
                 assert self._conn is not None
                 try:
-                    with _transaction(self._conn):
+                    with transaction(self._conn):
                         return work(self._conn)
                 except sqlite3.Error as error:
                     if attempt == 1 and self._recover(error):
                         continue  # the fresh file takes the write
-                    self._disable(_write_failure(error, self.path))
+                    self._disable(write_failure(error, self.path))
             return None
 
     def _board_key(self, board: Board) -> tuple[str, str]:
@@ -579,15 +393,13 @@ class Store:
         cached = self._key_cache.get(id(board))
         if cached is not None and cached[0] is board:
             return cached[1], cached[2]
-        key, document = _board_document(board)
+        key, document = board_document(board)
         self._key_cache[id(board)] = (board, key, document)
         return key, document
 
     # -- reading -------------------------------------------------------------------------
 
-    _COLUMNS = (
-        "id, board_key, board_name, players, mode, status, winner, turns, rolls, started, updated"
-    )
+    _COLUMNS = GAME_COLUMNS
     _SELECT_GAMES = (
         f"SELECT {_COLUMNS}, data, document FROM games"
         " LEFT JOIN boards ON boards.key = games.board_key"
@@ -614,8 +426,8 @@ class Store:
         games, skipped = [], []
         for row in self._read(f"SELECT {self._COLUMNS} FROM games ORDER BY started DESC, id DESC"):
             try:
-                games.append(_summary(row))
-            except _BadRow as error:
+                games.append(summary_of(row))
+            except BadRow as error:
                 skipped.append(f"saved game {row[0]!r} skipped: {error}")
         return Listing(games, skipped)
 
@@ -627,7 +439,7 @@ class Store:
             raise StoreError(f"no saved game {game_id}")
         try:
             return self._saved_game(rows[0])
-        except _BadRow as error:
+        except BadRow as error:
             raise StoreError(f"saved game {game_id} is damaged: {error}") from None
 
     def last_unfinished(self) -> SavedGame | None:
@@ -650,15 +462,15 @@ class Store:
                 continue
             try:
                 games.append(self._saved_game(row))
-            except _BadRow:
+            except BadRow:
                 continue
         return games
 
     def _saved_game(self, row: tuple[Any, ...]) -> SavedGame:
-        summary = _summary(row[:11])
-        data = _json(row[11], "data")
+        summary = summary_of(row[:11])
+        data = json_of(row[11], "data")
         if not isinstance(data, dict):
-            raise _BadRow(f"data is {type(data).__name__}, not an object")
+            raise BadRow(f"data is {type(data).__name__}, not an object")
         board = self._board(summary.board_key, row[12])
         fields = {name: getattr(summary, name) for name in GameSummary.__dataclass_fields__}
         return SavedGame(**fields, board=board, data=data)
@@ -666,10 +478,10 @@ class Store:
     def _board(self, key: str, document: object) -> Board:
         known = self._boards.get(key)
         if known is None:
-            known = _parse_stored_board(key, document)
+            known = parse_stored_board(key, document)
             self._boards[key] = known
         if isinstance(known, str):
-            raise _BadRow(known)
+            raise BadRow(known)
         return known
 
     def stats(self, boards: str | Iterable[str] | None = None) -> Stats:
@@ -686,7 +498,7 @@ class Store:
         if isinstance(boards, str):
             boards = [boards]
         wanted = None if boards is None else {name.casefold() for name in boards}
-        per_board: dict[str, dict[str, _Tally]] = {}
+        per_board: dict[str, dict[str, Tally]] = {}
         names: dict[str, str] = {}
         skipped: list[str] = []
         for key, board_name, players, mode, _, winner, turns, rolls, game_id in rows:
@@ -694,18 +506,18 @@ class Store:
             if wanted is not None and not wanted & names_of_row:
                 continue
             try:
-                seats = _players(players)
+                seats = players_of(players)
                 if not isinstance(winner, str) or winner not in seats:
-                    raise _BadRow(f"winner {winner!r} is not one of the players")
-                length = _count(turns, "turns")
-                moves = None if rolls is None else _count(rolls, "rolls")
-            except _BadRow as error:
+                    raise BadRow(f"winner {winner!r} is not one of the players")
+                length = count_of(turns, "turns")
+                moves = None if rolls is None else count_of(rolls, "rolls")
+            except BadRow as error:
                 skipped.append(f"saved game {game_id!r} skipped: {error}")
                 continue
             tallies = per_board.setdefault(key, {})
             names.setdefault(key, str(board_name))
             for seat in seats:
-                tally = tallies.setdefault(seat, _Tally())
+                tally = tallies.setdefault(seat, Tally())
                 if mode == "puzzle":
                     if seat == winner:
                         tally.puzzle_scores.append(moves if moves is not None else length)
@@ -728,7 +540,7 @@ class Store:
         for key, tallies in per_board.items():
             try:
                 parsed = self._board(key, documents.get(key))
-            except _BadRow as error:
+            except BadRow as error:
                 count = sum(1 for row in rows if row[0] == key)
                 skipped.append(f"{count} saved game(s) on board {names[key]!r} skipped: {error}")
                 continue
@@ -743,226 +555,6 @@ class Store:
             )
         records.sort(key=lambda record: (record.name.casefold(), record.key))
         return Stats(records, skipped)
-
-
-@dataclass
-class _Tally:
-    games: int = 0
-    wins: int = 0
-    lengths: list[int] = field(default_factory=list)
-    seats: list[int] = field(default_factory=list)
-    puzzle_scores: list[int] = field(default_factory=list)
-
-    def record(self, name: str) -> PlayerRecord:
-        return PlayerRecord(
-            name,
-            self.games,
-            self.wins,
-            tuple(self.lengths),
-            tuple(self.seats),
-            tuple(self.puzzle_scores),
-        )
-
-
-# -- validation of what comes back ---------------------------------------------------------
-
-
-def _summary(row: Sequence[Any]) -> GameSummary:
-    game_id, key, board_name, players, mode, status, winner, turns, rolls, started, updated = row
-    if type(game_id) is not int:
-        raise _BadRow(f"id {game_id!r} is not a number")
-    if not isinstance(key, str) or not isinstance(board_name, str):
-        raise _BadRow("board reference is not text")
-    if status not in STATUSES:
-        raise _BadRow(f"unknown status {status!r}")
-    if mode not in MODES:
-        raise _BadRow(f"unknown mode {mode!r}")
-    if status == "won" and not isinstance(winner, str):
-        raise _BadRow("won, but no winner")
-    return GameSummary(
-        id=game_id,
-        board_name=board_name,
-        board_key=key,
-        players=_players(players),
-        mode=mode,
-        status=status,
-        winner=winner if isinstance(winner, str) else None,
-        turns=_count(turns, "turns"),
-        rolls=None if rolls is None else _count(rolls, "rolls"),
-        started=_time(started, "started"),
-        updated=_time(updated, "updated"),
-    )
-
-
-def _json(text: object, what: str) -> Any:
-    if not isinstance(text, str):
-        raise _BadRow(f"{what} is not text")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise _BadRow(f"{what} is not JSON ({error})") from None
-
-
-def _players(text: object) -> tuple[str, ...]:
-    names = _json(text, "players")
-    if (
-        not isinstance(names, list)
-        or not names
-        or not all(isinstance(name, str) and name for name in names)
-    ):
-        raise _BadRow("players is not a list of names")
-    # Names are drawn on the terminal (the resume offer, snl games, stats): an edited
-    # store's escapes are shown, never obeyed.
-    return tuple(escape_controls(name) for name in names)
-
-
-def _count(value: object, what: str) -> int:
-    if type(value) is not int or value < 0:
-        raise _BadRow(f"{what} {value!r} is not a count")
-    return value
-
-
-def _time(value: object, what: str) -> datetime:
-    try:
-        parsed = datetime.fromisoformat(str(value))
-    except ValueError:
-        raise _BadRow(f"{what} {value!r} is not a time") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def board_key(board: Board) -> str:
-    """The key the store files ``board`` under (its games' ``board_key``)."""
-    return _board_document(board)[0]
-
-
-def _board_document(board: Board) -> tuple[str, str]:
-    document = dump_board(board, "json")
-    return hashlib.sha256(document.encode("utf-8")).hexdigest(), document
-
-
-def _parse_stored_board(key: str, document: object) -> Board | str:
-    """The board a row refers to, validated like a board file; or why it is refused."""
-    if document is None:
-        return "its board is missing"
-    if not isinstance(document, str):
-        return "its board is not text"
-    try:
-        return parse_board(document, source="stored board", suffix=".json")
-    except (SnlError, ValueError, TypeError, RecursionError) as error:
-        return f"its board is invalid ({' '.join(str(error).split())})"
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _is_damage(error: sqlite3.Error) -> bool:
-    """Whether ``error`` says the file is damaged: a corrupt page, not a database at all,
-    or text that is not UTF-8 (snl writes only UTF-8, so that is damage too)."""
-    code = getattr(error, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
-    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-        return True
-    text = str(error)
-    return any(
-        sign in text
-        for sign in ("malformed", "Could not decode to UTF-8", "unsupported file format")
-    )
-
-
-SALVAGE_MAX_ROWS = 1_000_000
-"""Rows looked for one by one when a damaged table cannot be read in one pass."""
-_READ_FAILURES = (sqlite3.Error, UnicodeDecodeError)
-"""What reading a damaged file raises (SQLite's message may quote text that is not UTF-8)."""
-
-
-def _readable_rows(conn: sqlite3.Connection, table: str, columns: str) -> list[tuple[Any, ...]]:
-    """Every row of ``table`` that can still be read: in one pass, or (when a damaged
-    page stops the pass) one rowid at a time, skipping the rows that fail."""
-    try:
-        return conn.execute(f"SELECT {columns} FROM {table} ORDER BY rowid").fetchall()
-    except _READ_FAILURES:
-        pass
-    try:
-        (top,) = conn.execute(f"SELECT max(rowid) FROM {table}").fetchone()
-    except _READ_FAILURES:
-        return []
-    rows = []
-    for rowid in range(1, min(int(top or 0), SALVAGE_MAX_ROWS) + 1):
-        try:
-            row = conn.execute(f"SELECT {columns} FROM {table} WHERE rowid = ?", (rowid,))
-            found = row.fetchone()
-        except _READ_FAILURES:
-            continue
-        if found is not None:
-            rows.append(found)
-    return rows
-
-
-def _text_row(row: Sequence[Any]) -> tuple[Any, ...]:
-    """A row read as bytes with its text decoded; UnicodeDecodeError for damaged text."""
-    return tuple(value.decode("utf-8") if isinstance(value, bytes) else value for value in row)
-
-
-def salvage(source: Path, target: sqlite3.Connection) -> tuple[int, int]:
-    """Copy into ``target`` (a fresh store) every game of the damaged file ``source``
-    whose row, data and board read back cleanly, with its id. Returns (kept, lost):
-    games copied, and game rows found but left behind."""
-    try:
-        old = sqlite3.connect(source, isolation_level=None)
-    except _READ_FAILURES:
-        return 0, 0
-    old.text_factory = bytes  # damaged text is found row by row, not by a failed query
-    try:
-        boards: dict[str, str] = {}
-        for row in _readable_rows(old, "boards", "key, document"):
-            try:
-                key, document = _text_row(row)
-            except UnicodeDecodeError:
-                continue
-            if isinstance(_parse_stored_board(str(key), document), Board):
-                boards[str(key)] = str(document)
-        columns = Store._COLUMNS + ", data"
-        kept = lost = 0
-        with _transaction(target):
-            for row in _readable_rows(old, "games", columns):
-                try:
-                    values = _text_row(row)
-                    _summary(values[:11])
-                    if not isinstance(_json(values[11], "data"), dict):
-                        raise _BadRow("data is not an object")
-                    document = boards[values[1]]
-                except (UnicodeDecodeError, _BadRow, KeyError, IndexError):
-                    lost += 1
-                    continue
-                target.execute(
-                    "INSERT OR IGNORE INTO boards (key, document) VALUES (?, ?)",
-                    (values[1], document),
-                )
-                target.execute(
-                    f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * 12)})", values
-                )
-                kept += 1
-        return kept, lost
-    finally:
-        old.close()
-
-
-def _write_failure(error: sqlite3.Error, path: Path) -> str:
-    """One line for the status bar: why the game is not being saved."""
-    code = getattr(error, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
-    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return f"not saving: {path.name} is locked by another program"
-    if primary == sqlite3.SQLITE_READONLY:
-        return f"not saving: {path} is read-only"
-    if primary == sqlite3.SQLITE_FULL:
-        return "not saving: the disk is full"
-    if primary == sqlite3.SQLITE_CANTOPEN:
-        return f"not saving: cannot open {path}"
-    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-        return f"not saving: {path} is damaged"
-    return f"not saving: {path}: {error}"
 
 
 __all__ = [
