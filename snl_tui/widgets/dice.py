@@ -11,6 +11,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input
 
+from ..core.engine import PASS
+
 PIP = "●"
 # Which of the 3x3 pip slots (row-major) are lit for each value.
 PIPS: dict[int, tuple[int, ...]] = {
@@ -60,6 +62,11 @@ class DiceFace(Widget):
         super().__init__(name=name, id=id, classes=classes)
         self.face_strips: dict[tuple[int | None, int, int], list[Strip]] = {}
         """The lines of each face drawn so far, by (value, faces, width)."""
+
+    def validate_value(self, value: int | None) -> int | None:
+        """A passed turn (a skipped seat in a room: the engine's ``PASS``, 0) rolled no
+        die: none is shown."""
+        return None if value == PASS else value
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
