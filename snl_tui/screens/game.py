@@ -40,7 +40,6 @@ from textual.widgets import Footer, Input, Static
 from ..commands import DIE_KEYS, command, game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Player, Turn
-from ..core.odds.standing import compute_odds, odds_at_hand
 from ..core.seats import Driver
 from ..core.session import (
     GameSession,
@@ -65,7 +64,7 @@ from ..messages import (
 )
 from ..widgets.board import BoardView
 from ..widgets.board_picture import board_widget
-from ..widgets.dice import DiceFace, DieInput
+from ..widgets.dice import DiceFace, DieInput, DieValues, StatusLine
 from ..widgets.hint_panel import HintPanel
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
@@ -175,8 +174,9 @@ class GameScreen(DismissOnce[None], Screen[None]):
         hint.display = False
         log = MoveLog(id="log")
         log.border_title = "Moves"
-        dice_row = Horizontal(DiceFace(id="dice"), Static(id="status", markup=False), id="dice-row")
-        die_values = Static(id="die-values")  # puzzle mode: the legal values, to click
+        status = StatusLine(id="status", markup=False)
+        dice_row = Horizontal(DiceFace(id="dice"), status, id="dice-row")
+        die_values = DieValues(id="die-values")  # puzzle mode: the legal values, to click
         return [players, dice_row, *self.table.side_panels(), die_values, hint, log]
 
     def on_mount(self) -> None:
@@ -352,13 +352,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     def _show_die_values(self) -> None:
         """Puzzle mode: the legal die values as links that play them when clicked."""
-        values = self.query_one("#die-values", Static)
         legal = self.session.game.legal_dice() if self.session.puzzle else ()
-        values.display = bool(legal)
-        links = " ".join(f"[@click=screen.pick({die})]{die}[/]" for die in legal)
-        text = f"Play: {links}" if legal else ""
-        if values.content != text:  # one line high: never a new layout
-            values.update(text, layout=False)
+        self.query_one(DieValues).show(legal)
 
     def _show_hint(self) -> None:
         panel = self.query_one(HintPanel)
@@ -370,42 +365,20 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if not self.solver_ready:
             panel.show_message(COMPUTING)
             return
-        # The odds from the analysis (0.4 s on classic the first time, seconds on big
-        # boards) in a worker; shown if the game has not moved on meanwhile. Once the
-        # board's analysis is complete they are lookups, shown at once: in the same
-        # frame as the move (a worker's answer often came a frame later).
         game = self.session.game
-        board, positions, seat = game.board, tuple(game.positions), self.hint_seat()
-        if odds_at_hand(board):
-            odds = compute_odds(board, positions, seat)
-            panel.show_hint(board, game.players, positions, seat, odds=odds, mode=self.mode)
-            return
-        in_background(
-            self,
-            "hint",
-            key=self._hint_key,
-            compute=lambda: compute_odds(board, positions, seat),
-            show=lambda odds: self.query_one(HintPanel).show_hint(
-                board, game.players, positions, seat, odds=odds, mode=self.mode
-            ),
-        )
-
-    def _hint_key(self) -> tuple[int, tuple[int, ...], int]:
-        game = self.session.game
-        return self.session.generation, tuple(game.positions), self.hint_seat()
+        seat = self.hint_seat()
+        panel.show_odds_of(game.board, game.players, game.positions, seat, mode=self.mode)
 
     def _show_status(self, message: str | None = None) -> None:
-        status = self.query_one("#status", Static)
         if message is None:
             message = self.table.status()
-        status.set_class(message is not None, "-error")
+        error = message is not None
         if message is None:
             if self.session.puzzle and not self.solver_ready:
                 message = f"{COMPUTING} (the puzzle's optimum)"
             else:
                 message = self.session.status(keys_of)
-        if status.content != message:  # a fixed height (snl.tcss): never a new layout
-            status.update(message, layout=False)
+        self.query_one(StatusLine).say(message, error=error)
 
     def _show_die(self, value: int | None) -> None:
         self.query_one(DiceFace).value = value
