@@ -47,7 +47,7 @@ from ..core.engine import Player
 from ..core.session import GameSession
 from ..core.text import escape_controls
 from ..messages import MoveArrived, SessionReplaced, SettingChanged, StateChanged, StatusSaid
-from ..net.client import ClientEvent, RoomClient
+from ..net.client import ClientEvent, EventKind, RoomClient
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel
 from ..widgets.turn_clock import TurnClock
@@ -178,33 +178,33 @@ class RoomSession(Table):
 
     def _room_changed(self, event: ClientEvent) -> None:
         client, screen = self.client, self.shown
-        if event.kind in ("welcome", "state", "game"):
+        if event.kind in (EventKind.WELCOME, EventKind.STATE, EventKind.GAME):
             self.rolling = False
             if client.session is not None:
                 screen.post_message(SessionReplaced(client.session))
-            if event.kind == "welcome" and event.message:
+            if event.kind == EventKind.WELCOME and event.message:
                 screen.notify(event.message, markup=False)
-        elif event.kind == "move" and event.turn is not None:
+        elif event.kind == EventKind.MOVE and event.turn is not None:
             self.rolling = False
             screen.post_message(MoveArrived(event.turn))
             return  # the move's end (TurnPlayed) shows the state
-        elif event.kind == "refused" and event.message:
+        elif event.kind == EventKind.REFUSED and event.message:
             self.rolling = False
             screen.notify(event.message, severity="warning", markup=False)
-        elif event.kind == "error" and event.message:
+        elif event.kind == EventKind.ERROR and event.message:
             self.rolling = False
             screen.post_message(StatusSaid(event.message))
             return
-        elif event.kind == "disconnected":
+        elif event.kind == EventKind.DISCONNECTED:
             self.rolling = False
-        elif event.kind == "timer":
+        elif event.kind == EventKind.TIMER:
             self._show_clock()
             return
-        elif event.kind in ("notice", "chat") and event.message:
+        elif event.kind in (EventKind.NOTICE, EventKind.CHAT) and event.message:
             self._write_note(event)
-            if event.kind == "notice" and event.code == "new-game":
+            if event.kind == EventKind.NOTICE and event.code == "new-game":
                 self._close_game_over()
-            if event.kind == "chat":
+            if event.kind == EventKind.CHAT:
                 return
         screen.post_message(StateChanged())
 
@@ -212,7 +212,7 @@ class RoomSession(Table):
         """A chat line or what happened, in the move log between the moves (escaped:
         it came from the network); ``quiet``: no toast (said before we came)."""
         screen = self.shown
-        if event.kind == "chat":
+        if event.kind == EventKind.CHAT:
             said = f"* {event.name} {event.message}" if event.code == "reaction" else None
             text = said or f"<{event.name}> {event.message}"
         else:
