@@ -177,3 +177,19 @@ async def test_an_error_before_the_panels_are_up_does_not_crash_the_screen() -> 
             await wait_until([pilot], lambda: screen.panels_mounted)
             assert app.is_running and "Ann" in status_of(screen)
         await client.close()
+
+
+async def test_a_local_game_screen_has_no_room_in_it() -> None:
+    """The room is composed in: a local game's table offers none of the room's keys
+    (c, b, x say they do nothing), and its words are the session's."""
+    app = SnlApp(animate=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.game_screen
+        assert screen is not None and not isinstance(screen.table, RoomSession)
+        await wait_until([pilot], lambda: screen.ready)
+        for order in ("chat", "toggle_bell", "host_powers"):
+            assert screen.check_action("room", (order,)) is False
+        await pilot.press("c")
+        await pilot.pause()
+        assert "does nothing here" in status_of(screen)
+        assert screen.hint_seat() == screen.session.hint_seat
