@@ -10,8 +10,10 @@ game; ``resume`` (a saved session and its id) continues one. ``open_store`` (the
 line's way) opens the store only after the game's first frame, and with ``offer_last``
 then offers its last unfinished game, before the game begins.
 
-The game is the base screen; ``SnlApp.editing`` (``snl edit``) and ``SnlApp.replaying``
-(``snl replay``) make an app whose base screen is the editor or a replay instead.
+The game is the base screen; ``SnlApp.editing`` (``snl edit``), ``SnlApp.joining``
+(``snl join``) and ``SnlApp.replaying`` (``snl replay``) make an app whose base screen is
+the editor, a room or a replay instead, and no game screen is built for them. The app
+holds the store itself (``saver``), whichever screen it shows.
 """
 
 from __future__ import annotations
@@ -116,15 +118,21 @@ class SnlApp(App[None]):
         """What snl remembers between runs (None: remember nothing, e.g. tests and
         ``--no-save``): changes are written back as the player makes them."""
         self.notices = list(notices)
-        session, game_id = resume if resume is not None else (None, None)
-        self.game_screen = GameScreen(
-            self.settings,
-            animate=animate,
-            saver=GameSaver(store, opener=open_store),
-            before_game=self._offer_last if self.offer_last else None,
-            session=session,
-            game_id=game_id,
-        )
+        self.saver = GameSaver(store, opener=open_store)
+        """Where the game saves (its store opened on first use): the app's, whatever
+        screen it shows; the game screen saves through it."""
+        self.game_screen: GameScreen | None = None
+        """The game as the base screen (None when ``front`` is another screen)."""
+        if front is None:
+            session, game_id = resume if resume is not None else (None, None)
+            self.game_screen = GameScreen(
+                self.settings,
+                animate=animate,
+                saver=self.saver,
+                before_game=self._offer_last if self.offer_last else None,
+                session=session,
+                game_id=game_id,
+            )
         self.open_palette: SnlCommandPalette | None = None
         """The palette ctrl+p opened last (none open twice at once)."""
         self.front_screen = front
@@ -153,11 +161,12 @@ class SnlApp(App[None]):
         """``snl join`` (and ``snl host --name``): a room's game as the base screen,
         from this terminal's seat; ``client`` has been welcomed in the room. ``settings``
         are remembered (the bell's ``b``); ``bell`` False: no bell for your turn."""
-        from .screens.room import RoomScreen
+        from .screens.room import room_screen
 
         ring = bell and (settings is None or settings.turn_bell)
-        room = RoomScreen(client, animate=animate, join_line=join_line, bell=ring)
-        return cls(board=room.session.board, animate=animate, front=room, settings=settings)
+        room = room_screen(client, animate=animate, join_line=join_line, bell=ring)
+        board = room.session.board
+        return cls(board=board, animate=animate, front=room, settings=settings)
 
     @classmethod
     def replaying(cls, session: GameSession, animate: bool = True) -> SnlApp:
@@ -174,11 +183,15 @@ class SnlApp(App[None]):
     def store(self) -> Store | None:
         """Where the game saves (None: nothing is saved); opened on first use when the
         app was given ``open_store`` (after the first frame)."""
-        return self.game_screen.saver.store
+        return self.saver.store
 
     def get_default_screen(self) -> Screen[None] | Screen[Board | None]:
-        # The game is the base screen: no blank default screen is drawn first.
-        return self.front_screen or self.game_screen
+        # The game (or the front screen) is the base screen: no blank default screen first.
+        if self.front_screen is not None:
+            return self.front_screen
+        if self.game_screen is None:
+            raise RuntimeError("an app with neither a game nor a front screen")
+        return self.game_screen
 
     # -- the command palette: Textual's, with its page keys guarded (palette.py) ------------
 
@@ -267,7 +280,7 @@ class SnlApp(App[None]):
                 f"Cannot resume game {event.game_id}: {error}", severity="error", markup=False
             )
             return
-        if not self.game_screen.resume(session, saved.id):
+        if self.game_screen is None or not self.game_screen.resume(session, saved.id):
             self.notify(playing_elsewhere(saved.id), severity="warning", markup=False)
             return
         self.notify(f"Resumed saved game {saved.id}.")
@@ -312,7 +325,7 @@ class SnlApp(App[None]):
             if self.store is not None:
                 self.store.live.release(offered.id)
             return
-        if not self.game_screen.resume(session, offered.id):
+        if self.game_screen is None or not self.game_screen.resume(session, offered.id):
             # Taken by another snl while the offer was open: this one starts afresh.
             self.notify(playing_elsewhere(offered.id), severity="warning", markup=False)
 
@@ -359,7 +372,7 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
     else:
         code = app.return_code or 0
     finally:
-        app.game_screen.saver.let_go()  # the saved game is free again, now, for any snl
+        app.saver.let_go()  # the saved game is free again, now, for any snl
     details = captured.getvalue()
     if code == 0 and not details:
         return 0
@@ -377,7 +390,8 @@ def run_app(app: SnlApp, **run_options: Any) -> int:
         details = f"{plain}\n--- as Textual reported it ---\n{details}"
     where = write_crash_report(details or f"snl exited with status {code}\n")
     print(f"snl: crashed (an internal error); the details are in {where}", file=sys.stderr)
-    if app.game_screen.saver.game_id is not None and not app.game_screen.game.over:
+    game = app.game_screen.game if app.game_screen is not None else None
+    if app.saver.game_id is not None and game is not None and not game.over:
         print("snl: your game was saved after its last move: run snl to resume it", file=sys.stderr)
     return code or EXIT_CRASH
 

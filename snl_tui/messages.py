@@ -10,6 +10,7 @@ from textual.message import Message
 
 from .core.board import Board
 from .core.engine import Turn
+from .core.session import GameSession
 
 
 @dataclass
@@ -88,3 +89,32 @@ class JumpKeyPressed(Message):
 @dataclass
 class RemoveKeyPressed(Message):
     """x or Delete on the editor's board: remove the jump under the cursor."""
+
+
+# -- a table's news for the game screen (a room: what its host sent) ------------------------
+
+
+@dataclass
+class SessionReplaced(Message):
+    """The whole game arrived anew (joining, rejoining, a new game): show ``session``."""
+
+    session: GameSession
+
+
+@dataclass
+class MoveArrived(Message):
+    """A move made elsewhere (a room's host), already played in the session: show it."""
+
+    turn: Turn
+
+
+@dataclass
+class StateChanged(Message):
+    """Who is here, whose turn, the clock...: show the state again (once a move shown)."""
+
+
+@dataclass
+class StatusSaid(Message):
+    """A line for the status line (a room's error)."""
+
+    text: str

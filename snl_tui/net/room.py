@@ -1,5 +1,7 @@
 """A room: one shared game, its seats, the people connected, its timers and the host's
-powers (``snl host``; the server around it is ``net.server``).
+powers (``snl host``; the server around it is ``net.server``). The room seats people and
+plays the game; who they are is ``net.people`` (``Connection``, ``SeatState``), its
+clocks ``net.room_clocks`` and the host's orders ``net.host_powers``, each composed in.
 
 Seats. A room's seats are its players in turn order. A ``cpu`` seat is the computer's;
 each other seat waits for a person. People take the free seats in the order they join
@@ -38,34 +40,28 @@ saved by the server's writer thread (``room_saving``), after the move's frames a
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import math
 import secrets
-import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
-
-from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
 
 from ..core.engine import Player
 from ..core.errors import SnlError
-from ..core.seats import Driver, TurnError
+from ..core.seats import TurnError
 from ..core.session import GameSession
 from ..core.store.saving import GameSaver
-from ..core.text import plural, quote
+from ..core.text import plural
 from .guard import Secret
-from .limits import Limits, Refusal, error, peer_address
+from .host_powers import HostPowers
+from .limits import Limits, Refusal, error
+from .people import Connection, SeatState, token_hash
 from .protocol import (
     CLOSE_POLICY,
-    HAND_TO,
     MAX_HISTORY,
     MAX_RECENT,
     MAX_WATCHERS,
-    TIME_OUT_ACTIONS,
     ProtocolError,
     SeatInfo,
     check_chat,
@@ -73,6 +69,7 @@ from .protocol import (
     name_key,
     state_json,
 )
+from .room_clocks import RoomClocks, Timers
 from .room_saving import RoomRecord, SaveWriter
 
 KEEP_SEAT = 120.0
@@ -98,175 +95,7 @@ class RoomHost(Protocol):
     def strike(self, connection: Connection, code: str, message: str) -> None: ...
 
 
-@dataclass(frozen=True)
-class Timers:
-    """What the room does by itself about slow or absent players (``snl host`` options)."""
-
-    turn_time: float | None = None
-    """Seconds a person has to roll before ``on_time_out`` happens (None: no limit)."""
-    on_time_out: str = "roll"
-    """'roll': the host rolls for them; 'skip': their turn is passed."""
-    away_after: float | None = None
-    """Seconds a person may be gone before the computer plays their seat (None: never)."""
-
-    def __post_init__(self) -> None:
-        if self.on_time_out not in TIME_OUT_ACTIONS:
-            raise SnlError(f"a late turn is rolled for or skipped, not {self.on_time_out!r}")
-        for value in (self.turn_time, self.away_after):
-            if value is not None and not value > 0:
-                raise SnlError("a time limit must be more than 0 seconds")
-
-
-def token_hash(token: str) -> str:
-    """What a room keeps (and saves) of a seat token: never the token itself."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-# -- one connection -------------------------------------------------------------------------
-
-
-_CLOSE = object()
-"""The sender's last item: close the websocket after what is queued before it."""
-
-
-class Connection:
-    """One client: its websocket, its own send queue and where it sits."""
-
-    def __init__(
-        self, websocket: ServerConnection, limits: Limits, address: str | None = None
-    ) -> None:
-        self.websocket = websocket
-        self.limits = limits
-        self.queue: asyncio.Queue[object] = asyncio.Queue(limits.send_queue + 1)
-        self.room: Room | None = None
-        self.seat: int | None = None
-        self.name = ""
-        self.is_host = False
-        """Joined with the room's host key: may skip, hand over, remove and mute."""
-        self.strikes = 0
-        self.muted = False
-        """The host silenced this connection's chat (it stays so under any name)."""
-        self.closing = False
-        self.address = peer_address(websocket) if address is None else address
-        """Where the connection counts as coming from (a browser door's visitor)."""
-        self._allowance = float(limits.burst)
-        self._checked = time.monotonic()
-        self._chat_allowance = float(limits.chat_burst)
-        self._chat_checked = self._checked
-        self._close: tuple[int, str] = (CLOSE_POLICY, "")
-
-    def send(self, frame: str) -> None:
-        """Queue one frame; a reader too far behind is dropped (never waited for)."""
-        if self.closing:
-            return
-        if self.queue.qsize() >= self.limits.send_queue:
-            self.abort()
-            return
-        self.queue.put_nowait(frame)
-
-    def close(self, code: int, reason: str) -> None:
-        """Close after the frames already queued (a refusal is read before the close)."""
-        if self.closing:
-            return
-        self.closing = True
-        self._close = (code, reason)
-        self.queue.put_nowait(_CLOSE)
-
-    def abort(self) -> None:
-        """Drop the connection now (a slow or stuck reader)."""
-        self.closing = True
-        self.websocket.transport.abort()
-
-    def allowed(self) -> bool:
-        """One more message under the rate limit (a token bucket)."""
-        now = time.monotonic()
-        self._allowance = min(
-            float(self.limits.burst), self._allowance + (now - self._checked) * self.limits.rate
-        )
-        self._checked = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
-
-    def may_chat(self) -> bool:
-        """One more chat line under the chat limit (its own, slower token bucket)."""
-        now = time.monotonic()
-        limits = self.limits
-        self._chat_allowance = min(
-            float(limits.chat_burst),
-            self._chat_allowance + (now - self._chat_checked) * limits.chat_rate,
-        )
-        self._chat_checked = now
-        if self._chat_allowance < 1:
-            return False
-        self._chat_allowance -= 1
-        return True
-
-    async def run_sender(self) -> None:
-        """Send the queued frames in order, each within the send timeout."""
-        websocket = self.websocket
-        try:
-            while True:
-                item = await self.queue.get()
-                if item is _CLOSE:
-                    code, reason = self._close
-                    await websocket.close(code, reason)
-                    return
-                assert isinstance(item, str)
-                async with asyncio.timeout(self.limits.send_timeout):
-                    await websocket.send(item)
-        except TimeoutError:
-            self.abort()
-        except ConnectionClosed:
-            self.closing = True
-
-
-# -- rooms ----------------------------------------------------------------------------------
-
-
-@dataclass
-class SeatState:
-    """A seat as the host knows it, token hash included."""
-
-    name: str
-    computer: bool
-    taken: bool
-    token_sha256: str | None = None
-    connection: Connection | None = field(default=None, repr=False)
-    standin: bool = False
-    """The computer plays this person's seat (the host handed it over, or they have been
-    away longer than ``Timers.away_after``) until they come back."""
-    removed: bool = False
-    """The host removed its person: the computer plays it to the end of the game."""
-    free_since: float | None = None
-    """When its person's connection went (the server's clock); None while connected."""
-    muted: bool = False
-    """The host silenced this seat's chat: under any name, with its token."""
-    idle: bool = False
-    """The room itself (not the host) handed this seat to the computer: its person was
-    away, or here but not rolling, for ``Timers.away_after``. Coming back (or rolling)
-    takes it back; a resumed room starts without it (everyone is away from then on)."""
-
-    def info(self, now: float) -> SeatInfo:
-        kind = "computer" if self.computer else "person"
-        connected = self.computer or self.connection is not None
-        away = None
-        if not connected and self.taken and self.free_since is not None:
-            away = int(max(0.0, now - self.free_since))
-        return SeatInfo(
-            self.name,
-            kind,
-            self.taken or self.computer,
-            connected,
-            away,
-            standin=self.standin,
-            removed=self.removed,
-        )
-
-    @property
-    def played_by_computer(self) -> bool:
-        return self.computer or self.standin or self.removed
+# -- rooms --------------------------------------------------------------------------------
 
 
 class Room:
@@ -309,13 +138,10 @@ class Room:
         self.spectators: set[Connection] = set()
         self.recent: deque[str] = deque(maxlen=MAX_RECENT)
         """The last notices and chat lines (frames): a newcomer's welcome carries them."""
-        self._computer_turn: asyncio.TimerHandle | None = None
-        self._turn_timer: asyncio.TimerHandle | None = None
-        self._turn_armed: tuple[int, int, int] | None = None
-        """(seat, moves, game) the turn timer runs for: a seat change elsewhere keeps it."""
-        self._turn_deadline: float | None = None
-        self._idle_timer: asyncio.TimerHandle | None = None
-        self._away_timers: dict[int, asyncio.TimerHandle] = {}
+        self.clocks = RoomClocks(self, server.cpu_delay)
+        """The computer's pause, the turn timer and the away timers (``room_clocks``)."""
+        self.powers = HostPowers(self)
+        """What the host's own client may order (``host_powers``)."""
         self._given_away: dict[str, str] = {}
         """Token hashes that no longer hold a seat -> what to tell their holder."""
         now = server.clock()
@@ -328,9 +154,7 @@ class Room:
     def arm_away_timers(self) -> None:
         """Start ``Timers.away_after`` for every person not here (a resumed room, once
         the server runs): the computer plays for them only after that long."""
-        for index, seat in enumerate(self.seats):
-            if seat.taken and seat.connection is None and index not in self._away_timers:
-                self._arm_away_timer(index)
+        self.clocks.arm_away_timers()
 
     # -- what everyone sees
 
@@ -361,7 +185,7 @@ class Room:
         for connection in self.connections():
             connection.send(frame)
 
-    def _seats_changed(self) -> None:
+    def seats_changed(self) -> None:
         seats = [seat.to_json() for seat in self.seat_infos()]
         self.broadcast(encode("seats", status=self.status, seats=seats, watchers=self.watchers()))
 
@@ -445,7 +269,7 @@ class Room:
         self.spectators.add(connection)
         notice = "You are watching." if spectate else "Every seat is taken: you are watching."
         connection.send(self._welcome("spectator", None, None, notice))
-        self._seats_changed()
+        self.seats_changed()
         self.notice("watching", f"{name} is watching.")
 
     def _take_back(self, connection: Connection, index: int) -> None:
@@ -487,9 +311,9 @@ class Room:
             message = f"the host handed your seat ({seat.name}) over"
             holder.send(encode("refused", code="seat-given-away", message=message))
             holder.close(CLOSE_POLICY, message)
-            self._seats_changed()
+            self.seats_changed()
         self.server.say(f"{self.code}: {seat.name}'s seat is handed over")
-        self._save()  # a resumed room must not give the old token its seat back
+        self.save()  # a resumed room must not give the old token its seat back
 
     def _give_away(self, digest: str, told: str) -> None:
         if len(self._given_away) >= GIVEN_AWAY_KEPT:
@@ -539,22 +363,20 @@ class Room:
         token = secrets.token_urlsafe(18)
         seat.token_sha256 = token_hash(token)
         seat.connection, seat.free_since = connection, None
-        away = self._away_timers.pop(index, None)
-        if away is not None:
-            away.cancel()
+        self.clocks.came_back(index)
         connection.room, connection.seat, connection.name = self, index, seat.name
         connection.send(self._welcome("player", index, token, notice))
-        connection.send(self._timer_frame())
+        connection.send(self.clocks.frame())
         came_back = seat.standin and not seat.removed
         seat.standin, seat.idle = seat.removed, False
         # The new token is saved at once, not with the next move: a host killed before
         # that move and --resumed must know it (the old one no longer holds the seat).
-        self._save()
-        self._seats_changed()
+        self.save()
+        self.seats_changed()
         self.server.say(f"{self.code}: {seat.name} sits in seat {index + 1}")
         if came_back:
             self.notice("back", f"{seat.name} is back and plays their own seat again.")
-        self._next_turn()
+        self.clocks.next_turn()
 
     def _welcome(self, role: str, seat: int | None, token: str | None, notice: str) -> str:
         return encode(
@@ -579,12 +401,12 @@ class Room:
             seat = self.seats[index]
             seat.connection = None
             seat.free_since = self.server.clock()
-            self._seats_changed()
+            self.seats_changed()
             how = "quit" if quit else "lost the connection"
             self.notice("left", f"{seat.name} {how}: the seat is kept for them.")
-            self._arm_away_timer(index)
+            self.clocks.arm_away(index)
         elif watcher:
-            self._seats_changed()
+            self.seats_changed()
             self.notice("watching", f"{connection.name} stopped watching.")
 
     # -- playing
@@ -601,7 +423,7 @@ class Room:
         seat = self.seats[index]
         if seat.idle and seat.standin and not seat.removed:
             seat.idle = seat.standin = False  # back at the keys: their own seat again
-            self._seats_changed()
+            self.seats_changed()
             self.notice("back", f"{seat.name} is back and plays their own seat again.")
         if seat.played_by_computer:
             connection.send(error("not-your-turn", "The computer is playing this seat."))
@@ -620,7 +442,7 @@ class Room:
         except TurnError as refused:
             connection.send(error("not-your-turn", str(refused)))
             return
-        self._moved()
+        self.moved()
 
     def again(self, connection: Connection, token: str) -> None:
         """A new game in the same seats, once this one is over."""
@@ -633,7 +455,7 @@ class Room:
         self.broadcast(encode("game", state=self.state()))
         # After the game: a screen shows the notice in the new game's log.
         self.notice("new-game", f"{connection.name} started a new game in the same seats.")
-        self._next_turn()
+        self.clocks.next_turn()
 
     def _own_seat(self, connection: Connection, token: str) -> int | None:
         index = connection.seat
@@ -646,7 +468,7 @@ class Room:
             return None
         return index
 
-    def _moved(self) -> None:
+    def moved(self) -> None:
         session = self.session
         game = session.game
         turn = game.history[-1]
@@ -662,12 +484,12 @@ class Room:
                 status=self.status,
             )
         )
-        asyncio.get_running_loop().call_soon(self._save)
+        asyncio.get_running_loop().call_soon(self.save)
         if game.winner is not None:
             self.server.say(f"{self.code}: {game.players[game.winner].name} wins")
-        self._next_turn()
+        self.clocks.next_turn()
 
-    def _save(self) -> None:
+    def save(self) -> None:
         """Save the room as it is now: a snapshot here, written by the server's writer
         thread (``room_saving``), after the frames of the move have gone."""
         saver = self.saver
@@ -708,265 +530,19 @@ class Room:
             },
         }
 
-    # -- whose turn, and who plays it
-
-    def _computer_plays(self, seat: int) -> bool:
-        return self.session.driver(seat) is Driver.COMPUTER or self.seats[seat].played_by_computer
-
-    def _next_turn(self) -> None:
-        """After anything that may change whose turn it is or who plays it: the computer's
-        roll after a pause, or the person's turn timer."""
-        self._computer_next()
-        self._arm_turn_timer()
-
-    def _computer_next(self) -> None:
-        """Let the computer roll after a pause when its seat (or a seat it stands in
-        for) is to move."""
-        if self._computer_turn is not None or self.status != "playing":
-            return
-        seat = self.session.seat_to_move
-        if seat is None or not self._computer_plays(seat):
-            return
-        loop = asyncio.get_running_loop()
-        self._computer_turn = loop.call_later(self.server.cpu_delay, self._computer_moves)
-
-    def _computer_moves(self) -> None:
-        self._computer_turn = None
-        seat = self.session.seat_to_move
-        if seat is None or self.status != "playing" or not self._computer_plays(seat):
-            return
-        if len(self.session.game.history) >= MAX_HISTORY:
-            return  # the longest game a room plays: clients would refuse a longer one
-        self.session.move_for(seat)
-        self._moved()
-
-    def _arm_turn_timer(self) -> None:
-        """A person to move has ``Timers.turn_time`` seconds to roll, from the moment
-        their turn began: anything else (a seat taken back, someone joining) leaves
-        their clock running. Connected and not rolling for ``Timers.away_after`` counts
-        as away too (``_idle_too_long``)."""
-        seat = self.session.seat_to_move
-        playing = self.status == "playing" and seat is not None
-        armed = None
-        if playing and seat is not None and not self._computer_plays(seat):
-            armed = (seat, len(self.session.game.history), self.session.game_index)
-        if armed is not None and armed == self._turn_armed:
-            return  # the same turn: its clocks go on
-        for handle in (self._turn_timer, self._idle_timer):
-            if handle is not None:
-                handle.cancel()
-        self._turn_timer = self._idle_timer = None
-        self._turn_armed, self._turn_deadline = armed, None
-        if armed is not None:
-            loop = asyncio.get_running_loop()
-            index, moves, _ = armed
-            limit, idle = self.timers.turn_time, self.timers.away_after
-            if limit is not None:
-                self._turn_timer = loop.call_later(limit, self._time_out, index, moves)
-                self._turn_deadline = loop.time() + limit
-            if idle is not None:
-                self._idle_timer = loop.call_later(idle, self._idle_too_long, index, moves)
-        if self.timers.turn_time is not None:
-            self.broadcast(self._timer_frame())
-
-    def _timer_frame(self) -> str:
-        """How long the seat to move has left to roll (``timer``)."""
-        deadline, armed = self._turn_deadline, self._turn_armed
-        if deadline is None or armed is None:
-            return encode("timer", seat=None, seconds=None)
-        left = max(0, math.ceil(deadline - asyncio.get_running_loop().time()))
-        return encode("timer", seat=armed[0], seconds=left)
-
-    def _idle_too_long(self, index: int, moves: int) -> None:
-        self._idle_timer = None
-        session = self.session
-        if session.seat_to_move != index or len(session.game.history) != moves:
-            return
-        seat = self.seats[index]
-        if self.status != "playing" or seat.played_by_computer:
-            return
-        seat.standin = seat.idle = True
-        self._seats_changed()
-        limit = _seconds(self.timers.away_after)
-        self.notice(
-            "computer",
-            f"{seat.name} has not rolled for {limit}: the computer plays for them until "
-            "they roll again.",
-        )
-        self._next_turn()
-
-    def _time_out(self, seat: int, moves: int) -> None:
-        self._turn_timer = None
-        self._turn_deadline = None
-        session = self.session
-        if session.seat_to_move != seat or len(session.game.history) != moves:
-            return  # the turn was played meanwhile
-        if self.status != "playing" or self._computer_plays(seat):
-            return
-        name, limit = self.seats[seat].name, _seconds(self.timers.turn_time)
-        if self.timers.on_time_out == "skip":
-            self.notice("timed-out", f"{name} did not roll within {limit}: the turn is skipped.")
-            session.skip_for(seat)
-        else:
-            self.notice("timed-out", f"{name} did not roll within {limit}: the host rolls.")
-            session.move_for(seat)
-        self._moved()
-
-    def _arm_away_timer(self, index: int) -> None:
-        limit = self.timers.away_after
-        seat = self.seats[index]
-        if limit is None or seat.played_by_computer:
-            return
-        loop = asyncio.get_running_loop()
-        self._away_timers[index] = loop.call_later(limit, self._away_too_long, index)
-
-    def _away_too_long(self, index: int) -> None:
-        self._away_timers.pop(index, None)
-        seat = self.seats[index]
-        if seat.connection is not None or seat.played_by_computer:
-            return
-        seat.standin = seat.idle = True
-        self._seats_changed()
-        limit = _seconds(self.timers.away_after)
-        self.notice(
-            "computer",
-            f"{seat.name} has been away {limit}: the computer plays for them until they come back.",
-        )
-        self._next_turn()
-
     # -- the host's powers
 
     def host_action(self, connection: Connection, message: dict[str, Any]) -> None:
         """``skip``, ``hand``, ``kick`` or ``mute`` from the host's client (checked)."""
-        kind = message["type"]
-        if not connection.is_host:
-            self.server.strike(connection, "host-only", f"Only the host can {kind}.")
-            return
-        if kind == "mute":
-            self._mute(connection, message["name"], message["muted"])
-            return
-        index = message["seat"]
-        if index >= len(self.seats):
-            connection.send(error("no-seat", f"There is no seat {index + 1}."))
-            return
-        seat = self.seats[index]
-        if seat.computer:
-            connection.send(error("computer-seat", f"{seat.name} is the computer's seat."))
-            return
-        if kind == "skip":
-            self._skip(connection, index)
-        elif kind == "hand":
-            self._hand(connection, index, message["to"])
-        else:
-            self._kick(connection, index)
+        self.powers.act(connection, message)
 
-    def _skip(self, connection: Connection, index: int) -> None:
-        seat = self.seats[index]
-        if self.status != "playing":
-            connection.send(error("not-playing", "There is no turn to skip now."))
-            return
-        try:
-            self.session.skip_for(index)
-        except TurnError as refused:
-            connection.send(error("not-their-turn", str(refused)))
-            return
-        why = "is away" if seat.connection is None else "was taking too long"
-        self.notice("skipped", f"The host skipped {seat.name}'s turn ({seat.name} {why}).")
-        self._moved()
-
-    def _hand(self, connection: Connection, index: int, to: str) -> None:
-        seat = self.seats[index]
-        if to not in HAND_TO:
-            connection.send(error("bad-hand", "A seat goes to the computer, its person or anyone."))
-            return
-        if seat.removed:
-            connection.send(error("removed", f"{seat.name} was removed from this game."))
-            return
-        if not seat.taken:
-            connection.send(error("free-seat", f"Nobody has taken {seat.name}'s seat yet."))
-            return
-        if to == "anyone":
-            if seat.connection is connection:
-                connection.send(error("own-seat", "The host keeps their own seat."))
-                return
-            self.hand_over(index)
-            self.notice(
-                "handed-over",
-                f"The host handed {seat.name}'s seat over: whoever joins as {seat.name} takes it.",
-            )
-            return
-        if (to == "computer") == seat.standin:
-            already = "plays" if seat.standin else "does not play"
-            connection.send(error("no-change", f"The computer {already} {seat.name}'s seat."))
-            return
-        seat.standin, seat.idle = to == "computer", False  # the host's own decision
-        self._seats_changed()
-        if seat.standin:
-            self.notice("computer", f"The host handed {seat.name}'s seat to the computer.")
-        elif seat.connection is None:
-            self.notice("person", f"{seat.name}'s seat waits for {seat.name} again.")
-            self._arm_away_timer(index)
-        else:
-            self.notice("person", f"{seat.name} plays their own seat again.")
-        self._next_turn()
-
-    def _kick(self, connection: Connection, index: int) -> None:
-        seat = self.seats[index]
-        if seat.removed:
-            connection.send(error("removed", f"{seat.name} was removed already."))
-            return
-        if seat.connection is connection:
-            connection.send(error("own-seat", "The host cannot remove their own seat."))
-            return
-        gone = seat.connection
-        seat.removed, seat.standin, seat.taken = True, True, True
-        seat.token_sha256, seat.connection, seat.free_since = None, None, None
-        if gone is not None:
-            gone.seat, gone.room = None, None
-            gone.send(encode("refused", code="removed", message="the host removed you"))
-            gone.close(CLOSE_POLICY, "the host removed you from the game")
-        self._seats_changed()
-        self.notice(
-            "removed", f"The host removed {seat.name}: the computer plays the seat to the end."
-        )
-        self._next_turn()
-
-    def _mute(self, connection: Connection, name: str, muted: bool) -> None:
-        """Silence (or not) a person: their name, their seat (its token, whatever name
-        they come back under) and their connections (a watcher's address too)."""
-        key = name_key(name)
-        seats = [s for s in self.seats if not s.computer and name_key(s.name) == key]
-        people = [c for c in self.connections() if name_key(c.name) == key]
-        if not seats and not people:
-            connection.send(error("no-one", f"Nobody is called {quote(name)} here."))
-            return
-        for seat in seats:
-            seat.muted = muted
-        for person in people:
-            person.muted = muted
-            if person.seat is None:
-                (self.muted_addresses.add if muted else self.muted_addresses.discard)(
-                    person.address
-                )
-        shown = seats[0].name if seats else people[0].name
-        if muted:
-            self.muted.add(key)
-            self.notice("muted", f"The host muted {shown}.")
-        else:
-            self.muted.discard(key)
-            self.notice("unmuted", f"The host let {shown} chat again.")
-        self._save()
-
-    def _is_muted(self, connection: Connection) -> bool:
-        if connection.muted or name_key(connection.name) in self.muted:
-            return True
-        index = connection.seat
-        return index is not None and self.seats[index].muted
+    def strike(self, connection: Connection, code: str, message: str) -> None:
+        self.server.strike(connection, code, message)
 
     # -- chat
 
     def chat(self, connection: Connection, text: str, *, reaction: bool = False) -> None:
-        if self._is_muted(connection):
+        if self.powers.is_muted(connection):
             connection.send(error("muted", "The host muted you: your chat is not sent."))
             return
         if not connection.may_chat():
@@ -982,29 +558,12 @@ class Room:
         self.broadcast(frame)
 
     def stop(self) -> None:
-        timers = (self._computer_turn, self._turn_timer, self._idle_timer)
-        for handle in (*timers, *self._away_timers.values()):
-            if handle is not None:
-                handle.cancel()
-        self._computer_turn = self._turn_timer = self._idle_timer = None
-        self._turn_armed = None
-        self._away_timers.clear()
-
-
-def _seconds(value: float | None) -> str:
-    seconds = round(value or 0)
-    if seconds < 120:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    return f"{seconds // 60} minutes"
+        self.clocks.stop()
 
 
 __all__ = [
     "CPU_DELAY",
     "KEEP_SEAT",
-    "Connection",
     "Room",
     "RoomHost",
-    "SeatState",
-    "Timers",
-    "token_hash",
 ]

@@ -13,8 +13,10 @@ from ..core.errors import SnlError
 from ..core.session import GameSession
 from .guard import Secret
 from .limits import check_board_size
+from .people import SeatState
 from .protocol import normal_code
-from .room import KEEP_SEAT, SeatState, Timers
+from .room import KEEP_SEAT
+from .room_clocks import Timers
 
 if TYPE_CHECKING:
     from ..core.store.games import SavedGame

@@ -56,6 +56,7 @@ from .guard import (
     room_guard,
 )
 from .limits import Limits, Refusal, check_board_size, error, peer_address
+from .people import Connection, SeatState, token_hash
 from .protocol import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
@@ -74,7 +75,8 @@ from .protocol import (
     encode,
     normal_code,
 )
-from .room import CPU_DELAY, KEEP_SEAT, Connection, Room, SeatState, Timers, token_hash
+from .room import CPU_DELAY, KEEP_SEAT, Room
+from .room_clocks import Timers
 from .room_saving import SaveWriter
 from .saved_room import SavedOptions, read_saved_room, saved_options
 

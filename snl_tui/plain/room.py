@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..core.odds.standing import compute_odds
 from ..core.text import parse_whole, plural, quote
+from ..net.client import EventKind
 from . import words
 from .commands import DIE, describe_commands, help_line, read_line, unknown_line
 from .console import Console
@@ -132,9 +133,9 @@ class PlainRoom:
     def tell_event(self, event: ClientEvent) -> None:
         client = self.client
         session = client.session
-        if event.kind == "welcome":
+        if event.kind == EventKind.WELCOME:
             self.welcome(event.message)
-        elif event.kind == "move" and event.turn is not None and session is not None:
+        elif event.kind == EventKind.MOVE and event.turn is not None and session is not None:
             line = words.turn_line(session.game, event.turn)
             self.last_line = line
             self.say(line)
@@ -142,23 +143,23 @@ class PlainRoom:
                 self.say("Type again for another game in the same seats, or quit.")
             elif client.my_turn:
                 self.say("Your turn: type roll, or press Enter.")
-        elif event.kind == "game" and session is not None:
+        elif event.kind == EventKind.GAME and session is not None:
             self.last_line = None
             self.say(f"A new game. {words.start_line(session.game, session.mode)}")
             self.your_turn()
-        elif event.kind == "notice" and event.message:
+        elif event.kind == EventKind.NOTICE and event.message:
             self.say(event.message)  # the host's words: a turn skipped, a seat handed over
-        elif event.kind == "chat" and event.message:
+        elif event.kind == EventKind.CHAT and event.message:
             who = words.plain_name(event.name or "someone")
             joined = ": " if event.code == "reaction" else " says: "
             self.say(f"{who}{joined}{event.message}")
-        elif event.kind in ("error", "refused") and event.message:
+        elif event.kind in (EventKind.ERROR, EventKind.REFUSED) and event.message:
             self.say(event.message)
             if client.refused is not None:
                 self.stopped.set()
-        elif event.kind == "timer":
+        elif event.kind == EventKind.TIMER:
             self.tell_clock()
-        elif event.kind == "disconnected" and not self.lost:
+        elif event.kind == EventKind.DISCONNECTED and not self.lost:
             self.lost = True
             self.say(f"Connection to the room lost: reconnecting to {client.address}.")
         # Seats change with a seats message and with a whole state (either comes first).

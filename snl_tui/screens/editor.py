@@ -10,16 +10,15 @@ figures in its worker, and ``board_files`` reads and writes files.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static
@@ -45,7 +44,9 @@ from ..core.text import parse_whole, plural
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
 from ..widgets.board import min_cell_width
 from ..widgets.board_picture import EditPicture
-from ..widgets.edit_board import HEAT_SHADES, EditBoard
+from ..widgets.edit_board import EditBoard
+from ..widgets.editor_form import EditorForm
+from ..widgets.heat_map import CursorLine, heat_scale, heat_shades
 from ..widgets.studio_panel import NumbersPanel
 from ..widgets.title_bar import TitleBar
 from .dialog import DismissOnce
@@ -139,43 +140,6 @@ def editor_help_text() -> str:
     )
 
 
-def heat_shades(visits: list[float], goal: int) -> dict[int, int]:
-    """Square -> shade 1..HEAT_SHADES by the rank of its expected visits among the
-    squares a turn can begin on (quarters, when there are four shades).
-
-    By rank, not by the share of the most visited square: one square before an exact
-    finish is often visited far more than any other, and would leave every other square
-    in the palest shade. Squares no turn begins on (jump starts, unreachable ones) stay
-    unshaded; equal figures get equal shades.
-    """
-    values = visits[1 : goal + 1]
-    visited = sorted({v for v in values if v > 0 and math.isfinite(v)})
-    if not visited:
-        return {}
-    rank = {value: index for index, value in enumerate(visited)}
-    return {
-        square: 1 + HEAT_SHADES * rank[value] // len(visited)
-        for square, value in enumerate(values, start=1)
-        if value in rank
-    }
-
-
-def heat_ranges(visits: list[float], goal: int) -> dict[int, tuple[float, float]]:
-    """Shade -> (least, most) expected visits of the squares in it: the heat map's scale."""
-    shades = heat_shades(visits, goal)
-    ranges: dict[int, tuple[float, float]] = {}
-    for square, shade in shades.items():
-        value = visits[square]
-        low, high = ranges.get(shade, (value, value))
-        ranges[shade] = (min(low, value), max(high, value))
-    return dict(sorted(ranges.items()))
-
-
-def heat_scale(visits: list[float], goal: int) -> str:
-    """'0.05-0.31 · 0.31-0.48 · ...': each shade's expected visits, palest first."""
-    return " · ".join(f"{low:.2f}-{high:.2f}" for low, high in heat_ranges(visits, goal).values())
-
-
 def content(board: Board) -> tuple[object, ...]:
     """What saving writes (``Board ==`` leaves out the name and the description)."""
     return (board, board.name, board.description)
@@ -209,23 +173,6 @@ class UseBoard:
 
 
 ON_OFF: dict[object, str] = {True: "on", False: "off"}
-
-
-class EditorForm(VerticalScroll, can_focus=False):
-    """The side form. Not focusable itself (a scroll container is by default): the
-    first Tab from the board lands in the Name field, where letters are typed, not taken
-    as the board's commands. The field being edited carries ``-editing`` (its label is
-    then reversed: visible in every theme and colour depth)."""
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        self.call_after_refresh(self.mark_editing)
-
-    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        self.call_after_refresh(self.mark_editing)
-
-    def mark_editing(self) -> None:
-        for field in self.query(".field"):
-            field.set_class(field.has_focus_within, "-editing")
 
 
 class EditorCommands(GameCommands):
@@ -317,7 +264,7 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
                 numbers = NumbersPanel(id="numbers")
                 numbers.border_title = "Numbers"
                 yield numbers
-        yield Static("", id="editor-cursor", markup=False)
+        yield CursorLine("", id="editor-cursor", markup=False)
         yield Static("", id="editor-status", markup=False)
         yield Footer()
 
@@ -458,30 +405,7 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         self._show_marks()
 
     def _show_cursor_line(self) -> None:
-        board, square = self.board, self.cursor
-        parts = [f"Square {square}"]
-        jump = board.jump_at(square)
-        if jump is not None:
-            parts.append(f"start of the {jump.kind} {jump.start} -> {jump.end}")
-        ends = [j for j in (*board.ladders, *board.snakes) if j.end == square]
-        parts += [f"end of the {j.kind} {j.start} -> {j.end}" for j in ends]
-        if square == board.goal:
-            parts.append("the goal")
-        if self.heat_on:
-            if self.visits is None:
-                parts.append("expected visits: computing...")
-            else:
-                value = self.visits[square]
-                shade = heat_shades(self.visits, board.goal).get(square)
-                ranges = heat_ranges(self.visits, board.goal)
-                where = (
-                    f", shade {shade} of {len(ranges)} ({ranges[shade][0]:.2f}-"
-                    f"{ranges[shade][1]:.2f})"
-                    if shade is not None
-                    else ", unshaded (no turn begins here)"
-                )
-                parts.append(f"{value:.2f} expected visits{where}")
-        self.query_one("#editor-cursor", Static).update(" · ".join(parts))
+        self.query_one(CursorLine).show(self.board, self.cursor, self.visits, self.heat_on)
 
     def _status(self, message: str, *, error: bool = False) -> None:
         status = self.query_one("#editor-status", Static)

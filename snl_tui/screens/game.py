@@ -28,7 +28,7 @@ from functools import partial
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Click, Key, Resize
@@ -40,7 +40,6 @@ from textual.widgets import Footer, Input, Static
 from ..commands import DIE_KEYS, command, game_bindings, keys_of
 from ..core.board import Board
 from ..core.engine import Game, Player, Turn
-from ..core.odds.standing import compute_odds, odds_at_hand
 from ..core.seats import Driver
 from ..core.session import (
     GameSession,
@@ -55,19 +54,24 @@ from ..messages import (
     EditRequested,
     GameEnded,
     GameStarted,
+    MoveArrived,
     ResumeRequested,
+    SessionReplaced,
     SettingChanged,
+    StateChanged,
+    StatusSaid,
     TurnPlayed,
 )
 from ..widgets.board import BoardView
 from ..widgets.board_picture import board_widget
-from ..widgets.dice import DiceFace, DieInput
+from ..widgets.dice import DiceFace, DieInput, DieValues, StatusLine
 from ..widgets.hint_panel import HintPanel
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
 from .background import NOTHING, in_background
 from .dialog import DismissOnce
+from .table import Table
 from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
 __all__ = ["GameScreen"]
@@ -86,7 +90,13 @@ COMPUTING = "Computing…"
 class GameScreen(DismissOnce[None], Screen[None]):
     """Where the game is played."""
 
-    BINDINGS = game_bindings()
+    BINDINGS = [
+        *game_bindings(),
+        # A room's keys (its table offers them; a local game hides them).
+        Binding("c", "room('chat')", "Chat"),
+        Binding("b", "room('toggle_bell')", "Bell", show=False),
+        Binding("x", "room('host_powers')", "Host"),
+    ]
     AUTO_FOCUS = "#board"
     HELP = "Roll with r (classic) or pick die values with 1-9 (puzzle). Press ? for help."
 
@@ -100,12 +110,14 @@ class GameScreen(DismissOnce[None], Screen[None]):
         session: GameSession | None = None,
         game_id: int | None = None,
         before_game: Callable[[], object] | None = None,
+        table: Table | None = None,
     ) -> None:
         """``pushed``: over another screen (the editor's ``p``), so quitting goes back to
         it. ``saver`` saves after every move (None: nothing is saved); ``session`` with
         ``game_id`` continues a saved game instead of starting one from ``settings``.
         ``before_game`` runs once after the first frame, before the game begins (the app
-        offers a saved game there)."""
+        offers a saved game there). ``table``: who sits at it (None: everyone here;
+        a room's ``RoomSession``)."""
         # ``-loading`` keeps the header's and the footer's rows until they mount (snl.tcss).
         super().__init__(classes="-loading")
         self.session = session if session is not None else GameSession(settings)
@@ -113,6 +125,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.saver = saver if saver is not None else GameSaver(None)
         if session is not None and game_id is not None:
             self.saver.resumed(session, game_id)
+        self.table = table if table is not None else Table()
         self.animation_on = animate
         self.computer_delay = COMPUTER_DELAY
         self.busy = False
@@ -161,11 +174,13 @@ class GameScreen(DismissOnce[None], Screen[None]):
         hint.display = False
         log = MoveLog(id="log")
         log.border_title = "Moves"
-        dice_row = Horizontal(DiceFace(id="dice"), Static(id="status", markup=False), id="dice-row")
-        die_values = Static(id="die-values")  # puzzle mode: the legal values, to click
-        return [players, dice_row, die_values, hint, log]
+        status = StatusLine(id="status", markup=False)
+        dice_row = Horizontal(DiceFace(id="dice"), status, id="dice-row")
+        die_values = DieValues(id="die-values")  # puzzle mode: the legal values, to click
+        return [players, dice_row, *self.table.side_panels(), die_values, hint, log]
 
     def on_mount(self) -> None:
+        self.table.mounted()
         self._show_titles()
         self._show_tokens()
         # Under a millisecond on the built-in boards, in a worker: it has answered by the
@@ -283,13 +298,13 @@ class GameScreen(DismissOnce[None], Screen[None]):
         return self.solved_board is self.session.board
 
     def shown_players(self) -> Sequence[Player]:
-        """The players as the players panel lists them (a room's screen adds who is you,
+        """The players as the players panel lists them (a room's table adds who is you,
         who is away and which seats are free)."""
-        return self.session.game.players
+        return self.table.shown_players(self.session)
 
     def hint_seat(self) -> int:
-        """The seat the hint, the odds and the route are about (a room's screen: its own)."""
-        return self.session.hint_seat
+        """The seat the hint, the odds and the route are about (a room's table: its own)."""
+        return self.table.hint_seat(self.session)
 
     def _show_titles(self) -> None:
         """The game's name above the board, the rules below it (once: the header says
@@ -319,6 +334,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         log = self.query_one(MoveLog)
         log.chosen = self.session.puzzle
         log.show_history(game.history, game.players)
+        self.table.everything_shown()
         self._show_state()
 
     def _show_state(self) -> None:
@@ -332,16 +348,12 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self._show_status()
         self._show_die_values()
         self._refresh_footer()
+        self.table.state_shown()
 
     def _show_die_values(self) -> None:
         """Puzzle mode: the legal die values as links that play them when clicked."""
-        values = self.query_one("#die-values", Static)
         legal = self.session.game.legal_dice() if self.session.puzzle else ()
-        values.display = bool(legal)
-        links = " ".join(f"[@click=screen.pick({die})]{die}[/]" for die in legal)
-        text = f"Play: {links}" if legal else ""
-        if values.content != text:  # one line high: never a new layout
-            values.update(text, layout=False)
+        self.query_one(DieValues).show(legal)
 
     def _show_hint(self) -> None:
         panel = self.query_one(HintPanel)
@@ -353,40 +365,20 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if not self.solver_ready:
             panel.show_message(COMPUTING)
             return
-        # The odds from the analysis (0.4 s on classic the first time, seconds on big
-        # boards) in a worker; shown if the game has not moved on meanwhile. Once the
-        # board's analysis is complete they are lookups, shown at once: in the same
-        # frame as the move (a worker's answer often came a frame later).
         game = self.session.game
-        board, positions, seat = game.board, tuple(game.positions), self.hint_seat()
-        if odds_at_hand(board):
-            odds = compute_odds(board, positions, seat)
-            panel.show_hint(board, game.players, positions, seat, odds=odds, mode=self.mode)
-            return
-        in_background(
-            self,
-            "hint",
-            key=self._hint_key,
-            compute=lambda: compute_odds(board, positions, seat),
-            show=lambda odds: self.query_one(HintPanel).show_hint(
-                board, game.players, positions, seat, odds=odds, mode=self.mode
-            ),
-        )
-
-    def _hint_key(self) -> tuple[int, tuple[int, ...], int]:
-        game = self.session.game
-        return self.session.generation, tuple(game.positions), self.hint_seat()
+        seat = self.hint_seat()
+        panel.show_odds_of(game.board, game.players, game.positions, seat, mode=self.mode)
 
     def _show_status(self, message: str | None = None) -> None:
-        status = self.query_one("#status", Static)
-        status.set_class(message is not None, "-error")
+        if message is None:
+            message = self.table.status()
+        error = message is not None
         if message is None:
             if self.session.puzzle and not self.solver_ready:
                 message = f"{COMPUTING} (the puzzle's optimum)"
             else:
                 message = self.session.status(keys_of)
-        if status.content != message:  # a fixed height (snl.tcss): never a new layout
-            status.update(message, layout=False)
+        self.query_one(StatusLine).say(message, error=error)
 
     def _show_die(self, value: int | None) -> None:
         self.query_one(DiceFace).value = value
@@ -452,6 +444,42 @@ class GameScreen(DismissOnce[None], Screen[None]):
         else:
             self._maybe_computer_turn()
 
+    # -- what the table sent (a room: its host) ------------------------------------------
+
+    @on(SessionReplaced)
+    def _session_replaced(self, message: SessionReplaced) -> None:
+        """The whole game, sent anew (joining, rejoining, a new game): show it."""
+        if message.session is self.session:
+            return
+        self.workers.cancel_group(self, "animation")
+        self.session = message.session
+        self.busy = False
+        if self.is_mounted:
+            game = self.session.game
+            self.query_one(BoardView).set_board(game.board, token_letters(game.players))
+            self._game_begins()
+
+    @on(MoveArrived)
+    def _move_arrived(self, message: MoveArrived) -> None:
+        """A move made elsewhere (the session has it already): shown as a move here is."""
+        if not self.panels_mounted:
+            return  # mount_panels shows the state as it is
+        self.busy = True
+        if self.animation_on:
+            self.run_worker(self.show_move(message.turn), group="animation", exclusive=True)
+        else:
+            self.post_message(TurnPlayed(message.turn))
+
+    @on(StateChanged)
+    def _state_changed(self) -> None:
+        if self.panels_mounted and not self.busy:  # else the move's end shows it
+            self._show_state()
+
+    @on(StatusSaid)
+    def _status_said(self, message: StatusSaid) -> None:
+        if self.panels_mounted:  # a host may answer before the screen is up
+            self._show_status(message.text)
+
     @on(GameEnded)
     def _game_ended(self) -> None:
         """The end-of-game report (the classic one asks the analysis: seconds on big
@@ -507,11 +535,15 @@ class GameScreen(DismissOnce[None], Screen[None]):
         puzzle's optimum is known, to judge the move)."""
         if self.busy or self.session.driver_to_move is not Driver.LOCAL:
             return False
-        return self.solver_ready or not self.session.puzzle
+        return (self.solver_ready or not self.session.puzzle) and self.table.may_move()
 
     def action_roll(self) -> None:
-        if self.check_action("roll", ()) is True and self.can_move():
+        if self.check_action("roll", ()) is True and not self.table.roll() and self.can_move():
             self._start_move(None)
+
+    def action_room(self, order: str) -> None:
+        """A key only a room offers (chat, the bell, the host's powers): its table's."""
+        self.table.order(order)
 
     def action_pick(self, die: int) -> None:
         """Puzzle mode: play the chosen die value if it is legal, else say why not."""
@@ -541,6 +573,10 @@ class GameScreen(DismissOnce[None], Screen[None]):
         shown are checked by ``can_move``."""
         if self.has_class("too-small") and action not in ("quit", "help"):
             return False  # nothing happens on a board the player cannot see
+        if action == "room" and parameters:
+            action = str(parameters[0])
+        if (offered := self.table.allows(action, self.session)) is not None:
+            return offered
         available = self.session.available(action)
         if available and not self.panels_mounted and action not in ("quit", "help"):
             return None  # the game begins once the panels are up (a key mounts them)
@@ -659,6 +695,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
     # -- dialogs and switches ----------------------------------------------------------
 
     def _after_game_over(self, choice: str | None) -> None:
+        if choice in ("retry", "new") and self.table.again():
+            return  # a room's host starts the next game, in the same seats
         if choice == "retry":
             self.restart(again=True)
         elif choice == "new":
@@ -754,6 +792,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.confirm_then(f"Switch to {mode} mode? The game in progress ends.", switch)
 
     def action_new_game(self) -> None:
+        if self.table.again():
+            return
         from .new_game import NewGameScreen
 
         self.app.push_screen(NewGameScreen(self.settings), self._new_game_chosen)
@@ -793,6 +833,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_quit(self) -> None:
+        if self.table.quit():
+            return
         if self.pushed:
             self.dismiss(None)
             return

@@ -20,37 +20,41 @@ The host's own screen has ``x``: skip the turn of the seat to move, hand a seat 
 computer and back, remove a person, mute someone. The players panel says who is here,
 who is away and for how long, whom the computer stands in for, and who watches.
 
-The client runs on the app's own event loop (the CLI starts it before the app), and tells
-the screen what happened through ``RoomScreen.Changed`` messages, so everything the
-screen does happens in its own message loop and no key ever waits on the network.
+The room is composed into the one game screen, not a subclass of it: ``room_screen``
+makes a ``GameScreen`` whose table (``screens/table.py``) is a ``RoomSession``, the room's
+state beside the game's session (the client, whose turn rings, the chat kept for the log,
+whom the host muted). The session adds the room's widget (the turn clock under the die),
+its words and its keys; what the host sends reaches the screen as messages
+(``SessionReplaced``, ``MoveArrived``, ``StateChanged``, ``StatusSaid``).
+
+The client runs on the app's own event loop (the CLI starts it before the app), and its
+events are handed to the screen's message loop (``call_later``), so everything the screen
+does happens in its own message loop and no key ever waits on the network.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from textual import on
 from textual.app import App
-from textual.binding import Binding
 from textual.driver import Driver
-from textual.message import Message
 from textual.widget import Widget
 
 from ..commands import keys_of
-from ..core.engine import PASS, Player, Turn
-from ..core.session import GameSession, GameSettings
+from ..core.engine import Player
+from ..core.session import GameSession
 from ..core.text import escape_controls
-from ..messages import SettingChanged, TurnPlayed
-from ..net.client import ClientEvent, RoomClient
-from ..widgets.board import BoardView
+from ..messages import MoveArrived, SessionReplaced, SettingChanged, StateChanged, StatusSaid
+from ..net.client import ClientEvent, EventKind, RoomClient
 from ..widgets.move_log import MoveLog
-from ..widgets.players import PlayersPanel, token_letters
+from ..widgets.players import PlayersPanel
 from ..widgets.turn_clock import TurnClock
 from .confirm import ConfirmScreen
 from .game import GameScreen
 from .room_dialogs import ChatDialog, HostDialog, HostOrder, Said, host_orders
+from .table import Table
 from .winner import GameOverScreen
 
 NOTIFICATION = "\x1b]9;snl: your turn\x07\x1b]777;notify;snl;your turn\x07"
@@ -93,39 +97,38 @@ ROOM_HIDDEN = frozenset(
 seats (``n`` is offered again once the game is over: another game in the same seats)."""
 
 
-class RoomScreen(GameScreen):
-    """The shared game of a room, played from this terminal's seat (or watched)."""
+def room_screen(
+    client: RoomClient,
+    *,
+    animate: bool = True,
+    join_line: str | None = None,
+    bell: bool = True,
+) -> GameScreen:
+    """The game screen of a room, from this terminal's seat: ``client`` has been welcomed
+    (it holds the room's session); ``join_line`` is what others type to join (shown by
+    the host's own screen); ``bell`` False: no bell for this seat's turn."""
+    session = client.session
+    if session is None:
+        raise ValueError("the room client has no game yet: wait for its welcome")
+    room = RoomSession(client, join_line=join_line, bell=bell)
+    screen = GameScreen(session.settings, animate=animate, session=session, table=room)
+    # Textual's key panel reads the screen's HELP (a class variable): this screen's own.
+    setattr(screen, "HELP", HELP)  # noqa: B010
+    room.attach(screen)
+    return screen
 
-    HELP = "Press r on your turn: the host rolls your die. Press ? for help."
 
-    BINDINGS = [
-        Binding("c", "chat", "Chat"),
-        Binding("b", "toggle_bell", "Bell", show=False),
-        Binding("x", "host_powers", "Host"),
-    ]
+HELP = "Press r on your turn: the host rolls your die. Press ? for help."
 
-    @dataclass
-    class Changed(Message):
-        """The room client heard something (``ClientEvent``)."""
 
-        event: ClientEvent
+class RoomSession(Table):
+    """A room's state beside the game's session, and what it adds to the game screen."""
 
-    def __init__(
-        self,
-        client: RoomClient,
-        *,
-        animate: bool = True,
-        join_line: str | None = None,
-        bell: bool = True,
-    ) -> None:
-        """``client`` has been welcomed (it holds the room's session); ``join_line`` is
-        what others type to join (shown by the host's own screen)."""
-        session = client.session
-        if session is None:
-            raise ValueError("the room client has no game yet: wait for its welcome")
-        super().__init__(session.settings, animate=animate, session=session)
+    def __init__(self, client: RoomClient, *, join_line: str | None, bell: bool) -> None:
         self.client = client
         self.join_line = join_line
+        self.screen: GameScreen | None = None
+        """The game screen the room is composed into (``attach``)."""
         self.rolling = False
         """A roll was asked of the host and its move has not arrived yet."""
         self.bell_on = bell
@@ -139,91 +142,102 @@ class RoomScreen(GameScreen):
         """The log's chat lines and notices, the last ``MAX_NOTES``: (the game's number,
         the moves shown before it, the line). A full state (a reconnect, a resync)
         rebuilds the log from the moves; these go back in between them."""
-        client.listener = self._heard
-        for earlier in client.recent:  # said before we came: the log opens with them
+
+    @property
+    def shown(self) -> GameScreen:
+        if self.screen is None:
+            raise RuntimeError("the room session is not attached to a screen yet")
+        return self.screen
+
+    @property
+    def session(self) -> GameSession:
+        return self.shown.session
+
+    def attach(self, screen: GameScreen) -> None:
+        """Compose the room into ``screen``: the client's events go to it from now on."""
+        self.screen = screen
+        self.client.listener = self._heard
+        for earlier in self.client.recent:  # said before we came: the log opens with them
             self._write_note(earlier, quiet=True)
 
     def _heard(self, event: ClientEvent) -> None:
-        # Called in the client's task (the same event loop): hand it to the message loop.
-        self.post_message(self.Changed(event))
+        # Called in the client's task (the same event loop): into the screen's message loop.
+        self.shown.call_later(self._room_changed, event)
 
-    def on_mount(self) -> None:
+    def mounted(self) -> None:
+        screen = self.shown
         # The room's address stays in the title bar: the line others type, on the host.
         where = self.join_line if self.join_line is not None else f"room {self.client.address}"
-        self.sub_title = where
+        screen.sub_title = where
         if self.join_line is not None:
-            self.notify(f"Others join with: {self.join_line}", timeout=20, markup=False)
-        self.set_interval(5, self._show_presence)  # "away 2m" grows while nobody moves
+            screen.notify(f"Others join with: {self.join_line}", timeout=20, markup=False)
+        # "away 2m" grows while nobody moves
+        screen.set_interval(5, lambda: screen.post_message(StateChanged()))
 
     # -- what the room says --------------------------------------------------------------
 
-    @on(Changed)
-    def _room_changed(self, message: Changed) -> None:
-        event, client = message.event, self.client
-        if event.kind in ("welcome", "state", "game"):
+    def _room_changed(self, event: ClientEvent) -> None:
+        client, screen = self.client, self.shown
+        if event.kind in (EventKind.WELCOME, EventKind.STATE, EventKind.GAME):
             self.rolling = False
-            if client.session is not None and client.session is not self.session:
-                self._take_session(client.session)
-            if event.kind == "welcome" and event.message:
-                self.notify(event.message, markup=False)
-        elif event.kind == "move" and event.turn is not None:
+            if client.session is not None:
+                screen.post_message(SessionReplaced(client.session))
+            if event.kind == EventKind.WELCOME and event.message:
+                screen.notify(event.message, markup=False)
+        elif event.kind == EventKind.MOVE and event.turn is not None:
             self.rolling = False
-            self._show_room_move(event.turn)
+            screen.post_message(MoveArrived(event.turn))
             return  # the move's end (TurnPlayed) shows the state
-        elif event.kind == "refused" and event.message:
+        elif event.kind == EventKind.REFUSED and event.message:
             self.rolling = False
-            self.notify(event.message, severity="warning", markup=False)
-        elif event.kind == "error" and event.message:
+            screen.notify(event.message, severity="warning", markup=False)
+        elif event.kind == EventKind.ERROR and event.message:
             self.rolling = False
-            if self.panels_mounted:  # a host may answer before the screen is up
-                self._show_status(event.message)
+            screen.post_message(StatusSaid(event.message))
             return
-        elif event.kind == "disconnected":
+        elif event.kind == EventKind.DISCONNECTED:
             self.rolling = False
-        elif event.kind == "timer":
+        elif event.kind == EventKind.TIMER:
             self._show_clock()
             return
-        elif event.kind in ("notice", "chat") and event.message:
+        elif event.kind in (EventKind.NOTICE, EventKind.CHAT) and event.message:
             self._write_note(event)
-            if event.kind == "notice" and event.code == "new-game":
+            if event.kind == EventKind.NOTICE and event.code == "new-game":
                 self._close_game_over()
-            if event.kind == "chat":
+            if event.kind == EventKind.CHAT:
                 return
-        if self.panels_mounted and not self.busy:
-            self._show_state()
+        screen.post_message(StateChanged())
 
     def _write_note(self, event: ClientEvent, *, quiet: bool = False) -> None:
         """A chat line or what happened, in the move log between the moves (escaped:
         it came from the network); ``quiet``: no toast (said before we came)."""
-        if event.kind == "chat":
+        screen = self.shown
+        if event.kind == EventKind.CHAT:
             said = f"* {event.name} {event.message}" if event.code == "reaction" else None
             text = said or f"<{event.name}> {event.message}"
         else:
             text = f"-- {event.message}"
             if not quiet:
-                self.notify(escape_controls(event.message or ""), markup=False)
+                screen.notify(escape_controls(event.message or ""), markup=False)
         text = escape_controls(text)
-        if self.panels_mounted:
-            log = self.query_one(MoveLog)
+        if screen.panels_mounted:
+            log = screen.query_one(MoveLog)
             self.notes.append((self.session.game_index, log.line_count, text))
             log.write_note(text)
         else:  # mount_panels shows the log, these notes with it
             self.notes.append((self.session.game_index, len(self.session.game.history), text))
 
-    def _show_everything(self) -> None:
-        super()._show_everything()
-        self._show_notes()
-
-    def _show_notes(self) -> None:
+    def everything_shown(self) -> None:
         """The log afresh: the game's moves with the kept notes back between them (a
         note from an earlier game comes before this game's first move)."""
         if not self.notes:
             return
-        game, log = self.session.game, self.query_one(MoveLog)
+        session = self.session
+        game, log = session.game, self.shown.query_one(MoveLog)
         history, players = game.history, game.players
         log.show_history([], players)
         for index, moves, text in self.notes:
-            at = min(moves, len(history)) if index == self.session.game_index else 0
+            at = min(moves, len(history)) if index == session.game_index else 0
             log.catch_up(history[: max(at, log.line_count)], players)
             log.write_note(text)
         log.catch_up(history, players)
@@ -231,7 +245,7 @@ class RoomScreen(GameScreen):
     def _close_game_over(self) -> None:
         """Someone started a new game: the last game's dialog closes on every screen
         (the notice in the log says who started it)."""
-        for screen in self.app.screen_stack:
+        for screen in self.shown.app.screen_stack:
             if isinstance(screen, GameOverScreen):
                 screen.dismiss(None)
 
@@ -241,121 +255,108 @@ class RoomScreen(GameScreen):
         if mine == self.was_my_turn:
             return
         self.was_my_turn = mine
-        if self.app.is_web:
-            terminal_write(self.app, TITLE.format("snl - your turn!" if mine else "snl"))
+        app = self.shown.app
+        if app.is_web:
+            terminal_write(app, TITLE.format("snl - your turn!" if mine else "snl"))
         if mine and self.bell_on:
             self.rings += 1
-            self.app.bell()
-            terminal_write(self.app, NOTIFICATION)
+            app.bell()
+            terminal_write(app, NOTIFICATION)
 
-    def action_toggle_bell(self) -> None:
+    # -- the room's keys -----------------------------------------------------------------
+
+    def order(self, name: str) -> None:
+        if name == "chat":
+            self._chat()
+        elif name == "toggle_bell":
+            self._toggle_bell()
+        elif name == "host_powers":
+            self._host_powers()
+
+    def _toggle_bell(self) -> None:
         self.bell_on = not self.bell_on
-        self.notify("Your turn rings a bell." if self.bell_on else "No bell for your turn.")
-        self.post_message(SettingChanged("turn_bell", self.bell_on))
+        screen = self.shown
+        screen.notify("Your turn rings a bell." if self.bell_on else "No bell for your turn.")
+        screen.post_message(SettingChanged("turn_bell", self.bell_on))
 
-    def action_chat(self) -> None:
+    def _chat(self) -> None:
+        screen = self.shown
+
         def said(what: Said | None) -> None:
             if what is None:
                 return
             if what.reaction is not None:
-                self.run_worker(self.client.react(what.reaction), group="room")
+                screen.run_worker(self.client.react(what.reaction), group="room")
             elif what.text:
-                self.run_worker(self.client.chat(what.text), group="room")
+                screen.run_worker(self.client.chat(what.text), group="room")
 
-        self.app.push_screen(ChatDialog(), said)
+        screen.app.push_screen(ChatDialog(), said)
 
-    def action_host_powers(self) -> None:
-        client = self.client
+    def _host_powers(self) -> None:
+        client, screen = self.client, self.shown
         orders = host_orders(client.seats, client.seat, self.session.seat_to_move, self.muted)
 
         def chosen(order: HostOrder | None) -> None:
             if order is None:
                 return
             if order.kind == "skip":
-                self.run_worker(client.skip(order.seat), group="room")
+                screen.run_worker(client.skip(order.seat), group="room")
             elif order.kind == "hand":
-                self.run_worker(client.hand(order.seat, order.to), group="room")
+                screen.run_worker(client.hand(order.seat, order.to), group="room")
             elif order.kind == "kick":
-                self.run_worker(client.kick(order.seat), group="room")
+                screen.run_worker(client.kick(order.seat), group="room")
             else:
                 key = order.name.casefold()
                 if order.muted:
                     self.muted.add(key)
                 else:
                     self.muted.discard(key)
-                self.run_worker(client.mute(order.name, order.muted), group="room")
+                screen.run_worker(client.mute(order.name, order.muted), group="room")
 
-        self.app.push_screen(HostDialog(orders), chosen)
-
-    def _show_presence(self) -> None:
-        if self.panels_mounted and not self.busy:
-            self._show_state()
-
-    def _take_session(self, session: GameSession) -> None:
-        """The host sent the whole game (joining, rejoining, a new game): show it."""
-        self.workers.cancel_group(self, "animation")
-        self.session = session
-        self.busy = False
-        if self.is_mounted:
-            game = session.game
-            self.query_one(BoardView).set_board(game.board, token_letters(game.players))
-            self._game_begins()
-
-    def _show_room_move(self, turn: Turn) -> None:
-        """A move the host made (the client has played it in the session already)."""
-        if not self.panels_mounted:
-            return  # mount_panels shows the state as it is
-        self.busy = True
-        if self.animation_on:
-            self.run_worker(self.show_move(turn), group="animation", exclusive=True)
-        else:
-            self.post_message(TurnPlayed(turn))
+        screen.app.push_screen(HostDialog(orders), chosen)
 
     # -- who moves: the host, always ----------------------------------------------------
 
-    def can_move(self) -> bool:
+    def may_move(self) -> bool:
         # Every seat but this screen's own is remote (the client says so to the session):
         # the game screen's own rule leaves only this seat's turn, and the host decides.
-        return super().can_move() and not self.rolling and self.client.my_turn
+        return not self.rolling and self.client.my_turn
 
-    def action_roll(self) -> None:
-        if self.check_action("roll", ()) is not True:
-            return
-        if not self.can_move():
-            if not self.busy:
-                self._show_status(self._waiting_text())
-            return
+    def roll(self) -> bool:
+        screen = self.shown
+        if not screen.can_move():
+            if not screen.busy:
+                screen.post_message(StatusSaid(self._waiting_text()))
+            return True
         self.rolling = True
-        name = self.session.game.players[self.session.game.current].name
-        self._show_status(f"{name}: rolling...")
-        self.run_worker(self._ask_roll(), group="room", exclusive=False)
+        game = self.session.game
+        screen.post_message(StatusSaid(f"{game.players[game.current].name}: rolling..."))
+        screen.run_worker(self._ask_roll(), group="room", exclusive=False)
+        return True
 
     async def _ask_roll(self) -> None:
         if not await self.client.roll():
             self.rolling = False
-            self._show_status(self._room_status())
+            self.shown.post_message(StatusSaid(self._room_status()))
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ROOM_HIDDEN and not (action == "new_game" and self.session.game.over):
+    def allows(self, action: str, session: GameSession) -> bool | None:
+        if action in ROOM_HIDDEN and not (action == "new_game" and session.game.over):
             return False
         if action == "roll" and self.client.seat is None:
             return False  # a spectator has nothing to roll
         if action == "host_powers":
             return self.client.is_host
-        return super().check_action(action, parameters)
+        if action in ("chat", "toggle_bell"):
+            return True
+        return None
 
-    def action_new_game(self) -> None:
+    def again(self) -> bool:
         """Once the game is over: another game in the same seats (the host starts it)."""
-        if not self.session.game.over:
-            return
-        self.run_worker(self.client.again(), group="room")
-
-    def restart(self, settings: GameSettings | None = None, *, again: bool = False) -> None:
-        """The winner dialog's "again": another game in the same seats, by the host."""
         if self.session.game.over:
-            self.run_worker(self.client.again(), group="room")
+            self.shown.run_worker(self.client.again(), group="room")
+        return True
 
-    def action_quit(self) -> None:
+    def quit(self) -> bool:
         """Leave the room, once asked (a ``q`` by mistake costs nothing): the seat is
         kept, and ``snl join`` again takes it back at once. The host's own screen says
         that leaving closes the room."""
@@ -365,48 +366,45 @@ class RoomScreen(GameScreen):
             question = "Leave the room? Your seat is kept: snl join again takes it back."
         else:
             question = "Stop watching this room?"
+        app = self.shown.app
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.app.exit(return_code=0)
+                app.exit(return_code=0)
 
-        self.app.push_screen(ConfirmScreen(question), answered)
+        app.push_screen(ConfirmScreen(question), answered)
+        return True
 
-    def _side_panels(self) -> list[Widget]:
-        panels = super()._side_panels()
-        clock = TurnClock(id="turn-clock")
-        return [*panels[:2], clock, *panels[2:]]
+    def side_panels(self) -> list[Widget]:
+        return [TurnClock(id="turn-clock")]
 
     def _show_clock(self) -> None:
         """The seconds left for the player to move (``--turn-time``), on every screen."""
-        if not self.panels_mounted:
+        screen = self.shown
+        if not screen.panels_mounted:
             return
-        client, clock = self.client, self.query_one(TurnClock)
+        client, clock = self.client, screen.query_one(TurnClock)
         seat, deadline = client.turn_seat, client.turn_deadline
         players = self.session.game.players
         if seat is None or deadline is None or seat >= len(players):
             clock.show(None, "", False)
             return
-        clock.show(max(0.0, deadline - self.app_time()), players[seat].name, seat == client.seat)
-
-    def _show_die(self, value: int | None) -> None:
-        # A skipped turn (the host's x, or --late skip) rolled no die: none is shown.
-        super()._show_die(None if value == PASS else value)
+        clock.show(max(0.0, deadline - app_time()), players[seat].name, seat == client.seat)
 
     # -- what it shows -------------------------------------------------------------------
 
-    def hint_seat(self) -> int:
+    def hint_seat(self, session: GameSession) -> int:
         seat = self.client.seat
-        if seat is None or self.session.game.over:
-            return self.session.hint_seat
+        if seat is None or session.game.over:
+            return session.hint_seat
         return seat
 
-    def shown_players(self) -> Sequence[Player]:
+    def shown_players(self, session: GameSession) -> Sequence[Player]:
         client = self.client
         seats, mine = client.seats, client.seat
-        since = max(0.0, self.app_time() - client.seats_heard)
+        since = max(0.0, app_time() - client.seats_heard)
         shown = []
-        for index, player in enumerate(self.session.game.players):
+        for index, player in enumerate(session.game.players):
             tags = []
             if index == mine:
                 tags.append("you")
@@ -426,21 +424,15 @@ class RoomScreen(GameScreen):
             shown.append(Player(name, player.computer))
         return shown
 
-    def app_time(self) -> float:
-        import asyncio
-
-        return asyncio.get_running_loop().time()
-
-    def _show_state(self) -> None:
-        super()._show_state()
+    def state_shown(self) -> None:
         self._show_clock()
         watchers = self.client.watchers
         footer = f"watching: {', '.join(watchers)}" if watchers else ""
-        self.query_one(PlayersPanel).show_footer(footer)
+        self.shown.query_one(PlayersPanel).show_footer(footer)
         self._ring_if_my_turn()
 
-    def _show_status(self, message: str | None = None) -> None:
-        super()._show_status(self._room_status() if message is None else message)
+    def status(self) -> str | None:
+        return self._room_status()
 
     def _room_status(self) -> str:
         client, game = self.client, self.session.game
@@ -466,7 +458,7 @@ class RoomScreen(GameScreen):
         if client.seat is None:
             prefix = "Watching: "
         else:
-            prefix = "" if not self.busy else "Showing the move... "
+            prefix = "" if not self.shown.busy else "Showing the move... "
         player = game.players[game.current]
         seat = client.seats[game.current] if game.current < len(client.seats) else None
         if player.computer:
@@ -481,6 +473,11 @@ class RoomScreen(GameScreen):
         return f"{prefix}{player.name} to move, on another machine."
 
 
+def app_time() -> float:
+    """The event loop's clock, which the client's times are on."""
+    return asyncio.get_running_loop().time()
+
+
 def _span(seconds: float) -> str:
     """'40s', '3m', '2h': how long someone has been away."""
     whole = int(seconds)
@@ -491,4 +488,4 @@ def _span(seconds: float) -> str:
     return f"{whole // 3600}h"
 
 
-__all__ = ["RoomScreen", "terminal_write"]
+__all__ = ["RoomSession", "room_screen", "terminal_write"]

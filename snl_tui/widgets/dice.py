@@ -1,7 +1,10 @@
 """The die face (pips for values up to 6, the number for bigger dice), the box for die
-values without a key of their own, and the row of die values to click in a puzzle."""
+values without a key of their own, the row of die values to click in a puzzle, and the
+status line beside the die."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.segment import Segment
 from textual.events import Key
@@ -9,7 +12,9 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, Static
+
+from ..core.engine import PASS
 
 PIP = "●"
 # Which of the 3x3 pip slots (row-major) are lit for each value.
@@ -61,6 +66,11 @@ class DiceFace(Widget):
         self.face_strips: dict[tuple[int | None, int, int], list[Strip]] = {}
         """The lines of each face drawn so far, by (value, faces, width)."""
 
+    def validate_value(self, value: int | None) -> int | None:
+        """A passed turn (a skipped seat in a room: the engine's ``PASS``, 0) rolled no
+        die: none is shown."""
+        return None if value == PASS else value
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self.face_strips.clear()  # a theme or a class changed: the colours may have
@@ -96,3 +106,25 @@ class DieInput(Input):
     def on_key(self, event: Key) -> None:
         if event.is_printable and not (event.character or "").isdigit():
             event.prevent_default()  # not typed here: it bubbles on to the game's keys
+
+
+class DieValues(Static):
+    """Puzzle mode: the legal die values as links that play them when clicked (the
+    screen's ``pick``); hidden when there are none."""
+
+    def show(self, legal: Sequence[int]) -> None:
+        self.display = bool(legal)
+        links = " ".join(f"[@click=screen.pick({die})]{die}[/]" for die in legal)
+        text = f"Play: {links}" if legal else ""
+        if self.content != text:  # one line high: never a new layout
+            self.update(text, layout=False)
+
+
+class StatusLine(Static):
+    """The game's status line, beside the die: what happened, whose turn, or an error
+    (``-error``: a refusal, a warning, the room's words)."""
+
+    def say(self, message: str, *, error: bool = False) -> None:
+        self.set_class(error, "-error")
+        if self.content != message:  # a fixed height (snl.tcss): never a new layout
+            self.update(message, layout=False)

@@ -337,7 +337,7 @@ def test_the_heat_maps_scale_is_each_shades_range_palest_first() -> None:
     """Issue 33: the heat map's colours were unexplained. The status line names each
     shade's range of expected visits and the cursor line the square's shade."""
     from snl_tui.core.odds.analysis import analyze
-    from snl_tui.screens.editor import heat_ranges, heat_scale, heat_shades
+    from snl_tui.widgets.heat_map import heat_ranges, heat_scale, heat_shades
 
     board = load_board("classic")
     visits = list(analyze(board).visits() or [])

@@ -8,12 +8,12 @@ from __future__ import annotations
 from snl_tui.app import SnlApp
 from snl_tui.net.client import RoomClient
 from snl_tui.net.server import Room
-from snl_tui.screens.room import RoomScreen
+from snl_tui.screens.game import GameScreen
 from snl_tui.screens.room_dialogs import ChatDialog, HostDialog, host_orders
 from snl_tui.screens.winner import GameOverScreen
 from snl_tui.widgets.move_log import MoveLog
 from snl_tui.widgets.players import PlayersPanel
-from tests.app.test_room_screen import SIZE, joined, room_settings, wait_until
+from tests.app.test_room_screen import SIZE, joined, room_of, room_settings, wait_until
 from tests.unit.net.rooms import FAST_BACKOFF, WAIT, address, cut, play_to_end, serving
 
 
@@ -30,7 +30,7 @@ def party_app(client: RoomClient, *, bell: bool = True) -> SnlApp:
     return app
 
 
-def log_lines(screen: RoomScreen) -> list[str]:
+def log_lines(screen: GameScreen) -> list[str]:
     return list(screen.query_one(MoveLog).lines)
 
 
@@ -46,11 +46,11 @@ async def test_chat_reactions_bell_and_who_is_here_on_every_screen() -> None:
             apps[2].run_test(size=SIZE) as pc,
         ):
             pilots = [pa, pb, pc]
-            screens: list[RoomScreen] = [app.screen for app in apps]  # type: ignore[misc]
+            screens: list[GameScreen] = [app.screen for app in apps]  # type: ignore[misc]
             await wait_until(pilots, lambda: all(s.ready for s in screens))
             # Ann's turn first: her screen rang, Bob's did not.
-            await wait_until(pilots, lambda: screens[0].rings == 1)
-            assert screens[1].rings == 0
+            await wait_until(pilots, lambda: room_of(screens[0]).rings == 1)
+            assert room_of(screens[1]).rings == 0
             # Bob says something with c, and reacts with F1 in the same dialog.
             await pb.press("c")
             await wait_until(pilots, lambda: isinstance(apps[1].screen, ChatDialog))
@@ -63,8 +63,8 @@ async def test_chat_reactions_bell_and_who_is_here_on_every_screen() -> None:
                 assert log_lines(screen)[-2:] == ["<Bob> hi [b]all[/b]", "* Bob good game!"]
             # Ann rolls: Bob's turn rings on Bob's screen.
             await pa.press("r")
-            await wait_until(pilots, lambda: screens[1].rings == 1)
-            assert screens[0].rings == 1 and screens[2].rings == 0
+            await wait_until(pilots, lambda: room_of(screens[1]).rings == 1)
+            assert room_of(screens[0]).rings == 1 and room_of(screens[2]).rings == 0
             # Who is here: the watcher under the seats; Bob away once he goes.
             panel = screens[0].query_one(PlayersPanel)
             assert panel.footer == "watching: Cy"
@@ -98,11 +98,11 @@ async def test_no_bell_when_it_is_turned_off() -> None:
         ann, bob = await joined(port, room, "Ann"), await joined(port, room, "Bob")
         app_a, app_b = party_app(ann, bell=False), party_app(bob)
         async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
-            screen: RoomScreen = app_a.screen  # type: ignore[assignment]
-            await wait_until([pa, pb], lambda: screen.ready and screen.was_my_turn)
-            assert screen.rings == 0
+            screen: GameScreen = app_a.screen  # type: ignore[assignment]
+            await wait_until([pa, pb], lambda: screen.ready and room_of(screen).was_my_turn)
+            assert room_of(screen).rings == 0
             await pa.press("b")  # on again, for the next turn
-            assert screen.bell_on
+            assert room_of(screen).bell_on
 
 
 async def test_a_new_game_closes_the_last_games_dialog_everywhere_and_says_who() -> None:
@@ -112,7 +112,7 @@ async def test_a_new_game_closes_the_last_games_dialog_everywhere_and_says_who()
         app_a, app_b = party_app(ann), party_app(bob)
         async with app_a.run_test(size=SIZE) as pa, app_b.run_test(size=SIZE) as pb:
             pilots = [pa, pb]
-            screens: list[RoomScreen] = [app_a.screen, app_b.screen]  # type: ignore[list-item]
+            screens: list[GameScreen] = [app_a.screen, app_b.screen]  # type: ignore[list-item]
             await wait_until(pilots, lambda: all(s.ready for s in screens))
             await play_to_end(room, [ann, bob])  # the clients roll; both screens follow
             await wait_until(
@@ -136,7 +136,7 @@ async def test_a_reconnects_full_state_keeps_the_chat_between_the_moves() -> Non
         ann, bob = await joined(port, room, "Ann"), await joined(port, room, "Bob")
         app = party_app(ann)
         async with app.run_test(size=SIZE) as pilot:
-            screen: RoomScreen = app.screen  # type: ignore[assignment]
+            screen: GameScreen = app.screen  # type: ignore[assignment]
             await wait_until([pilot], lambda: screen.ready)
             assert await bob.chat("hi Ann")
             await wait_until([pilot], lambda: "<Bob> hi Ann" in log_lines(screen))

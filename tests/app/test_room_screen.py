@@ -16,7 +16,8 @@ from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSettings
 from snl_tui.net.client import RoomClient
 from snl_tui.net.server import Room
-from snl_tui.screens.room import RoomScreen
+from snl_tui.screens.game import GameScreen
+from snl_tui.screens.room import RoomSession
 from snl_tui.widgets.players import PlayersPanel
 from tests.unit.net.rooms import FAST_BACKOFF, WAIT, address, cut, serving
 
@@ -52,7 +53,13 @@ async def wait_until(pilots: list[Pilot], done: Callable[[], bool], rounds: int 
     raise AssertionError("the condition never held")
 
 
-def status_of(screen: RoomScreen) -> str:
+def room_of(screen: GameScreen) -> RoomSession:
+    """The room composed into a game screen."""
+    assert isinstance(screen.table, RoomSession)
+    return screen.table
+
+
+def status_of(screen: GameScreen) -> str:
     from textual.widgets import Static
 
     return str(screen.query_one("#status", Static).content)
@@ -65,8 +72,8 @@ async def test_two_screens_play_a_room_game_to_the_end() -> None:
         app_a, app_b = room_app(ann), room_app(bob)
         async with app_a.run_test(size=SIZE) as pilot_a, app_b.run_test(size=SIZE) as pilot_b:
             pilots = [pilot_a, pilot_b]
-            screens: list[RoomScreen] = [app_a.screen, app_b.screen]  # type: ignore[list-item]
-            assert all(isinstance(screen, RoomScreen) for screen in screens)
+            screens: list[GameScreen] = [app_a.screen, app_b.screen]  # type: ignore[list-item]
+            assert all(isinstance(screen.table, RoomSession) for screen in screens)
             await wait_until(pilots, lambda: all(s.ready for s in screens))
             # Each screen's hint and "(you)" are about its own seat.
             assert [screen.hint_seat() for screen in screens] == [0, 1]
@@ -112,7 +119,7 @@ async def test_a_spectator_watches_with_nothing_to_roll() -> None:
         app = room_app(eve)
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen
-            assert isinstance(screen, RoomScreen)
+            assert isinstance(screen, GameScreen) and isinstance(screen.table, RoomSession)
             await wait_until([pilot], lambda: screen.ready)
             assert screen.check_action("roll", ()) is False
             await pilot.press("r")
@@ -132,7 +139,7 @@ async def test_a_dropped_connection_reconnects_to_the_same_seat() -> None:
         app = room_app(ann)
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen
-            assert isinstance(screen, RoomScreen)
+            assert isinstance(screen, GameScreen) and isinstance(screen.table, RoomSession)
             await wait_until([pilot], lambda: screen.ready)
             await pilot.press("r")
             await wait_until([pilot], lambda: len(screen.game.history) == 1)
@@ -166,7 +173,23 @@ async def test_an_error_before_the_panels_are_up_does_not_crash_the_screen() -> 
         await client.wait_for(lambda: client.last_error == "too soon", WAIT)
         async with app.run_test(size=SIZE) as pilot:  # ...and hears the error as it mounts
             screen = app.screen
-            assert isinstance(screen, RoomScreen)
+            assert isinstance(screen, GameScreen) and isinstance(screen.table, RoomSession)
             await wait_until([pilot], lambda: screen.panels_mounted)
             assert app.is_running and "Ann" in status_of(screen)
         await client.close()
+
+
+async def test_a_local_game_screen_has_no_room_in_it() -> None:
+    """The room is composed in: a local game's table offers none of the room's keys
+    (c, b, x say they do nothing), and its words are the session's."""
+    app = SnlApp(animate=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.game_screen
+        assert screen is not None and not isinstance(screen.table, RoomSession)
+        await wait_until([pilot], lambda: screen.ready)
+        for order in ("chat", "toggle_bell", "host_powers"):
+            assert screen.check_action("room", (order,)) is False
+        await pilot.press("c")
+        await pilot.pause()
+        assert "does nothing here" in status_of(screen)
+        assert screen.hint_seat() == screen.session.hint_seat

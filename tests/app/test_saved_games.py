@@ -289,3 +289,15 @@ async def test_a_replay_steps_one_move_at_a_time_and_changes_speed():
         assert replay.game.rolls == session.game.rolls
         await pilot.press("q")
     assert app.return_code == 0
+
+
+def test_an_app_builds_only_the_screen_it_shows() -> None:
+    """``snl replay`` (and ``snl edit``, ``snl join``) build no hidden game screen; the
+    app holds the store itself."""
+    store = open_store()
+    _, app, replay = replay_app(store, animate=False)
+    assert app.game_screen is None and app.get_default_screen() is replay
+    assert app.store is None  # nothing saved by a replay
+    played = SnlApp(animate=False, store=store)
+    assert played.game_screen is not None and played.store is store
+    assert played.game_screen.saver is played.saver

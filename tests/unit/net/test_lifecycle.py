@@ -250,14 +250,14 @@ async def test_a_seat_taken_back_does_not_restart_the_turn_clock() -> None:
         room = server.open_room(settings(["Ann", "Bo"]), timers=Timers(turn_time=30))
         ann, bo = await seated(port, room, ["Ann", "Bo"])
         await bo.wait_for(lambda: bo.turn_deadline is not None and bo.turn_seat == 0, WAIT)
-        deadline = room._turn_deadline
+        deadline = room.clocks.deadline
         token = bo.token
         await bo.close()
         again = RoomClient(address(port, room), "Bo", backoff=FAST_BACKOFF)
         again.token = token
         again.start()
         await again.wait_for(lambda: again.seat == 1 and again.turn_deadline is not None, WAIT)
-        assert room._turn_deadline == deadline  # Ann's clock ran on
+        assert room.clocks.deadline == deadline  # Ann's clock ran on
         await close_all([ann, again])
 
 
