@@ -309,7 +309,11 @@ def test_reports_and_the_editor_in_a_terminal_are_plain_text() -> None:
         (["analyze", "classic", "--screen-reader"], b"", "turns 7 to 17: 15.1% of games"),
         (["check", "classic", "--screen-reader"], b"", "ladder from 1 up to 38 shortens"),
         (["solve", "classic", "--screen-reader"], b"", "Roll 1. A 1: from off the board"),
-        (["judge", str(wrong), "--boards", "20", "--screen-reader"], b"", "square 3, snake down to 1"),
+        (
+            ["judge", str(wrong), "--boards", "20", "--screen-reader"],
+            b"",
+            "square 3, snake down to 1",
+        ),
         (["edit", "--screen-reader"], b"jumps\n\x04", "Ladders: none."),
     ]
     for args, typed, expected in runs:
