@@ -16,7 +16,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ..board import Board, Jump
 from ..errors import BoardError
@@ -33,42 +33,23 @@ from ..limits import (
 )
 from ..solver import solve
 from ..text import percent, place, runs, square_ranges, turns_text
+from .findings import Finding, FindingKind
+
+__all__ = ["CheckReport", "Finding", "FindingKind", "check_board"]
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called as the per-jump impacts are worked through."""
 
-FindingKind = Literal[
-    "unreachable-goal",
-    "jump-on-square-one",
-    "snake-wall",
-    "jump-meets-jump",
-    "idle-jump",
-    "trap",
-    "odds-unavailable",
-    "long-games",
-    "short-games",
-    "snake-trap",
-    "drawn-over",
-    "jump-hides",
-]
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing ``snl check`` says about a board: ``kind``, the ``squares`` concerned
-    (sorted, 0 = off the board) and a one-line ``message``."""
-
-    kind: FindingKind
-    squares: tuple[int, ...]
-    message: str
-
 
 @dataclass(frozen=True)
 class CheckReport:
-    """``snl check``'s whole answer: warnings (exit 1 when any) and notes."""
+    """``snl check``'s whole answer: warnings (exit 1 when any), notes and the notes on
+    the board's looks (``looks.look_findings``: jumps within a row, twins), which a
+    designer reviews but a board may keep (classic's snake 56 -> 53 stays in its row)."""
 
     warnings: tuple[Finding, ...]
     notes: tuple[str, ...]
+    looks: tuple[Finding, ...] = ()
 
 
 # -- on the board alone ----------------------------------------------------------------
@@ -246,6 +227,8 @@ def odds_findings(
         return [], [f"odds not computed: {error}"]
     warnings = odds_warnings(board)
     expected = float(chain.expected[board.rules.start_position])
+    if not board.jumps:
+        return warnings, [f"expected game length: {turns_text(expected)}"]
     notes = [f"expected game length: {turns_text(expected)}; what each jump does to it:"]
     notes.extend(f"  {impact.describe()}" for impact in jump_impacts(board, progress))
     return warnings, notes
@@ -255,13 +238,18 @@ def check_board(
     board: Board, progress: Progress | None = None, *, drawing: bool = False
 ) -> CheckReport:
     """Everything ``snl check`` says, within ``core.limits``' bounds (the one place it is
-    put together). Warnings: the board's own findings, the odds' (jumps that never
+    put together). Warnings: the board's own findings, a dull board (``looks``), the
+    odds' (jumps that never
     fire, traps with the share of games that never end), the designer's review
     (``design_findings``) and, with ``drawing``, where the drawn jumps hide a number or
     another jump's end (``drawing_findings``). Notes: what each jump does to the
     expected game length. A board past a bound gets what fits and a note naming what
-    was left out. ``progress(done, total)`` follows the jumps' impacts."""
-    warnings = board_findings(board)
+    was left out. Looks: jumps that stay in a row, twins (``looks.look_findings``).
+    ``progress(done, total)`` follows the jumps' impacts."""
+    from .looks import dull_findings, look_findings
+
+    warnings = [*board_findings(board), *dull_findings(board)]
+    looks = tuple(look_findings(board))
     notes: list[str] = []
     if drawing:
         if check_drawing_fits(board):
@@ -281,7 +269,7 @@ def check_board(
             f"what each jump does): {size_text(board)} is more than "
             f"{CHECK_ODDS_MAX_SQUARES:,}; 'snl analyze' gives the expected game length"
         )
-        return CheckReport((*warnings, *drawn), tuple(notes))
+        return CheckReport((*warnings, *drawn), tuple(notes), looks)
     if not check_impacts_fit(board):
         odds = odds_warnings(board)
         notes.append(
@@ -292,7 +280,7 @@ def check_board(
         odds, impacts = odds_findings(board, progress)
         notes += impacts
     design = design_findings(board)
-    return CheckReport((*warnings, *odds, *design, *drawn), tuple(notes))
+    return CheckReport((*warnings, *odds, *design, *drawn), tuple(notes), looks)
 
 
 # -- a designer's review: what plays badly, and what the drawing hides -------------------

@@ -13,9 +13,10 @@ figures to the targets:
 
 Every step is drawn from a ``random.Random(seed)`` and the schedule counts steps, never
 seconds, so the same seed and targets give the same board on any machine; the clock is
-only read to give up. Candidates are kept warning-free by construction (no jump on the
-start square under ``start = 1``, no jump ending where another starts, no wall of snake
-heads), and a candidate that meets every target is then checked with the real thing:
+only read to give up, and not even that under ``max_steps``. Candidates are kept
+warning-free by construction (no jump on the start square under ``start = 1``, no jump
+ending where another starts, no wall of snake heads, no jump within a row, no twins:
+``looks``), and a candidate that meets every target is then checked with the real thing:
 ``Board`` validation, every warning of ``snl check`` (``core.studio.checks``), ``analyze`` and
 ``solve``. Only a board that passes all of that is returned.
 
@@ -63,6 +64,7 @@ from .checks import (
     odds_warnings,
 )
 from .edit import check_text
+from .looks import dull_findings, is_sideways, look_findings, twin_kind
 
 DEFAULT_TOLERANCE = 0.5
 DEFAULT_TIME_LIMIT = 10.0
@@ -455,7 +457,8 @@ class Shape:
             f"{self.first_roll.stop - 1}) and at most {GOAL_AREA_SNAKES} on the last roll's"
         )
         parts.append(
-            "spread over the board, no square shared, none drawn over another's head or foot"
+            "spread over the board, no square shared, none drawn over another's head or "
+            "foot, every jump across a row, no two side by side or crossed as an X"
         )
         return "; ".join(parts)
 
@@ -561,7 +564,9 @@ class _Search:
             (col + ANCHOR_X, row + ANCHOR_Y)
             for row, col in (blank.position_of(square) for square in range(1, self.goal + 1))
         ]
-        self.hidden: dict[tuple[int, int, int, int], bool] = {}
+        self.blank = blank
+        self.clashes: dict[tuple[int, int, int, int], bool] = {}
+        """(jump, jump) -> whether they clash (``apart``), for the pairs seen so far."""
         self.kept = dict(targets.keep)
         """The designer's jumps: never moved or removed."""
         # Squares a jump may start on: not the goal, not square 1 under start = 1 (it
@@ -587,11 +592,35 @@ class _Search:
             run = run + 1 if after == before + 1 else 1
             if run >= faces:
                 return False
-        return self.shape is None or self.looks_real(jumps, placed)
+        return (self.shape is None or self.looks_real(jumps, placed)) and self.apart(jumps)
+
+    def apart(self, jumps: dict[int, int]) -> bool:
+        """No two jumps clash (both kept ones excepted: the designer's): none is twin to
+        another (``looks.twin_kind``: side by side or crossed as an X) and, on a board
+        with ``Shape``'s rules, none is drawn over another's head or foot."""
+        items = sorted(jumps.items())
+        clashes, points, board = self.clashes, self.points, self.blank
+        shaped, near = self.shape is not None, 2 * board.cols
+        for index, a in enumerate(items):
+            for b in items[index + 1 :]:
+                if a[0] in self.kept and b[0] in self.kept:
+                    continue
+                key = (*a, *b)
+                found = clashes.get(key)
+                if found is None:
+                    twin = (abs(a[0] - b[0]) <= near or abs(a[0] - b[1]) <= near) and (
+                        twin_kind(board, a, b) is not None
+                    )
+                    found = clashes[key] = twin or (shaped and _hides(points, a, b))
+                if found:
+                    return False
+        if len(clashes) > 200_000:
+            clashes.clear()
+        return True
 
     def looks_real(self, jumps: dict[int, int], placed: list[tuple[int, int]]) -> bool:
         """``Shape``'s rules: lengths, the first and last roll's squares, the spread over
-        the board, and nothing drawn over another jump's ends."""
+        the board (nothing drawn over another jump's ends: ``apart``)."""
         shape = self.shape
         assert shape is not None
         long_ladders = long_snakes = ladders = 0
@@ -624,20 +653,6 @@ class _Search:
                 quarters[min(3, (start - 1) * 4 // self.goal)] += 1
             if max(quarters) > most:
                 return False
-        items = sorted(jumps.items())
-        hidden, points = self.hidden, self.points
-        for index, a in enumerate(items):
-            for b in items[index + 1 :]:
-                if a[0] in self.kept and b[0] in self.kept:
-                    continue
-                key = (*a, *b)
-                found = hidden.get(key)
-                if found is None:
-                    found = hidden[key] = _hides(points, a, b)
-                if found:
-                    return False
-        if len(hidden) > 200_000:
-            hidden.clear()
         return True
 
     def band(self, kind: str) -> tuple[int, int] | None:
@@ -654,9 +669,9 @@ class _Search:
         return miss == 0 or miss < self.shape.miss(*old)
 
     def allowed(self, start: int, end: int) -> bool:
-        """A jump the generator may place: within the longest jump, no snake head in
-        a zone kept free of them."""
-        if abs(end - start) > self.longest:
+        """A jump the generator may place: within the longest jump, across a row at
+        least (``looks.is_sideways``), no snake head in a zone kept free of them."""
+        if abs(end - start) > self.longest or is_sideways(self.blank, start, end):
             return False
         return end > start or self.targets.snake_head_allowed(start)
 
@@ -849,6 +864,11 @@ class _Search:
         board = self.board(jumps)
         if board_findings(board) or odds_warnings(board) or design_findings(board):
             return None
+        if dull_findings(board) or any(
+            not set(finding.squares) <= self.kept.keys() | set(self.kept.values())
+            for finding in look_findings(board)
+        ):
+            return None  # (the designer's kept jumps may look as they were placed)
         analysis = analyze(board, players=t.players)
         expected = analysis.expected_turns
         least = solve(board).moves
@@ -909,8 +929,9 @@ def generate(
     board.
 
     Deterministic for a seed: the clock only decides when to give up (``time_limit``
-    seconds; ``max_steps`` bounds the work instead, for tests) and when ``progress`` is
-    told how the search goes.
+    seconds) and when ``progress`` is told how the search goes. With ``max_steps`` the
+    steps alone bound the work and ``time_limit`` is not read: the same seed gives the
+    same result however loaded the machine is.
     """
     began = clock()
     shown = began
@@ -944,7 +965,7 @@ def generate(
             break
         if steps % 8 == 0:
             now = clock()
-            if now - began > time_limit:
+            if max_steps is None and now - began > time_limit:
                 timed_out = True
                 break
             if progress is not None and now - shown >= PROGRESS_EVERY:
