@@ -407,8 +407,10 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
 
     def _drawing_checked(self, board: Board) -> None:
         from ..core.studio.checks import drawing_findings
+        from ..core.studio.looks import drawn_look_findings
 
         found = [finding.message for finding in drawing_findings(board)]
+        found += [f"look: {finding.message}" for finding in drawn_look_findings(board)]
         if found:
             self.app.call_from_thread(self._add_drawing_warnings, board, found)
 

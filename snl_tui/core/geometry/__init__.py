@@ -30,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..board import Board, Jump
-from .routing import routing_of
+from .closeness import CLOSE_LIMIT, CloseRun, close_runs, numbers_too_close
+from .routing import Router, Routing
 from .shapes import (
     ANCHOR_SPREAD,
     ANCHOR_X,
@@ -59,11 +60,13 @@ from .shapes import (
     jumps_of,
     number_box,
 )
+from .stored import stored_routing
 
 __all__ = [
     "ANCHOR_SPREAD",
     "ANCHOR_X",
     "ANCHOR_Y",
+    "CLOSE_LIMIT",
     "CORNERS",
     "EDGE",
     "END_RADIUS",
@@ -80,12 +83,16 @@ __all__ = [
     "SNAKE_WAVELENGTH",
     "STROKE_HALF_WIDTH",
     "Box",
+    "CloseRun",
     "JumpPath",
     "Overlap",
     "Point",
     "Polyline",
     "Shape",
     "anchors",
+    "close_runs",
+    "close_runs_of",
+    "crowded_numbers",
     "jump_paths",
     "jump_paths_known",
     "jumps_of",
@@ -125,3 +132,21 @@ def overlaps(board: Board) -> list[Overlap]:
     """The jumps whose drawing hides another jump's end, a square's number (in every
     corner of its square) or runs off the board: no route the routing tried avoids it."""
     return [Overlap(path.jump, path.hits) for path in jump_paths(board) if path.hits]
+
+
+def close_runs_of(board: Board, limit: float = CLOSE_LIMIT) -> list[CloseRun]:
+    """The pairs of ``board``'s drawn jumps that run close (``closeness``) for more than
+    ``limit`` squares (to a tenth: 1.04 squares is about a square), the longest first."""
+    return [run for run in close_runs(jump_paths(board)) if round(run.length, 1) > limit]
+
+
+def crowded_numbers(board: Board) -> list[tuple[int, int]]:
+    """The pairs of squares whose drawn numbers sit side by side too close to read apart
+    (``closeness.numbers_too_close``)."""
+    return numbers_too_close(board, number_boxes(board))
+
+
+def routing_of(board: Board) -> Routing:
+    """The routing of ``board``: stored ahead of time for a built-in board (``stored``),
+    else worked out; cached on the board."""
+    return board.derived("routing", lambda board: stored_routing(board) or Router(board).run())

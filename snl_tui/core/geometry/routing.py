@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..board import Board, Jump
 from .scoring import (
     BATCHES,
+    CLOSE_CELLS,
     EFFORT,
     EFFORT_PER_JUMP,
     HIDES,
@@ -23,7 +24,9 @@ from .scoring import (
     SLIDES,
     Scene,
     least_taken,
+    near_cells,
     sample_lines,
+    straight_line,
 )
 from .shapes import (
     ANCHOR_SPREAD,
@@ -31,6 +34,7 @@ from .shapes import (
     EDGE,
     END_RADIUS,
     HEAD_RADIUS,
+    NUMBER_GAP,
     SHAPES,
     SPOT_CHOICES,
     SPOTS,
@@ -59,14 +63,9 @@ if TYPE_CHECKING:
 class Routing:
     paths: tuple[JumpPath, ...]
     boxes: dict[int, Box]
-
-
-def routing_of(board: Board) -> Routing:
-    return board.derived("routing", lambda board: Router(board).run())
-
-
-def _jump_paths(board: Board) -> tuple[JumpPath, ...]:
-    return routing_of(board).paths
+    shapes: tuple[Shape, ...] = ()
+    """The curve of each of ``paths`` (``SHAPES``): with its ends, all it takes to draw it
+    again (``stored``)."""
 
 
 @dataclass
@@ -83,6 +82,8 @@ class _Laid:
     """The least and most of ``xs``, then of ``ys``."""
     corners: list[tuple[int, int]]
     """(square, corner) of every number place its lines or its head cover."""
+    near_cells: Any
+    """The cells of ``Router.near`` its centre line runs close to (``near_cells``)."""
 
 
 class Router:
@@ -109,6 +110,21 @@ class Router:
             for index, corner in enumerate(CORNERS):
                 self.corner_boxes[square, index] = number_box(board, square, corner=corner)
         self.taken = np.zeros((board.goal + 1, len(CORNERS)), dtype=np.int32)
+        self.near = np.zeros((board.rows * CLOSE_CELLS, board.cols * CLOSE_CELLS), dtype=np.int32)
+        """How many laid jumps run close to each cell (``scoring.near_cells``)."""
+        self.straight = {
+            jump.start: near_cells(
+                np,
+                straight_line(self.usual[jump.start, jump.start], self.usual[jump.start, jump.end]),
+                (self.usual[jump.start, jump.start], self.usual[jump.start, jump.end]),
+                self.near.shape,
+            )
+            for jump in self.jumps
+        }
+        """Each jump's straight way between its usual anchors, as cells of ``near``."""
+        self.future = self.near.copy()
+        """How many jumps not laid yet (the one being laid aside) would run close to each
+        cell if laid straight: set by ``_lay`` for its scene."""
         self.ends: dict[tuple[int, int], Point] = {}
         """(jump start, square) -> anchor, of the jumps laid so far."""
         self.laid: dict[int, _Laid] = {}
@@ -146,6 +162,7 @@ class Router:
             order = [by_start[start] for start in first]
             order += [jump for jump in longest if jump.start not in first]
             self.taken[:] = 0
+            self.near[:] = 0
             self.ends.clear()
             self.laid.clear()
             latest = self._attempt(order)
@@ -165,7 +182,7 @@ class Router:
             hiding = [path for path in best.paths if path.hits]
             if not hiding or self.work >= self.effort:
                 break
-            saved = (self.taken.copy(), dict(self.ends), dict(self.laid))
+            saved = (self.taken.copy(), self.near.copy(), dict(self.ends), dict(self.laid))
             for path in hiding:
                 jump = path.jump
                 if jump.start not in self.laid:
@@ -184,7 +201,7 @@ class Router:
                     self._lay(other)
             result = self._result()
             if _hidden(result) >= _hidden(best):
-                self.taken, self.ends, self.laid = saved
+                self.taken, self.near, self.ends, self.laid = saved
                 break
             best = result
         return best
@@ -211,25 +228,74 @@ class Router:
         boxes = self._boxes()
         obstacles = Obstacles(self.board, self.ends, boxes)
         self.end_names = obstacles.ends
-        paths = []
+        paths, shapes = [], []
         for jump in sorted(self.jumps, key=lambda jump: jump.kind != "ladder"):
             path = self.laid[jump.start].path
+            shapes.append(self.laid[jump.start].shape)
             paths.append(
                 JumpPath(
                     jump, path.lane, path.start, path.end, path.rails, path.rungs, path.body,
-                    obstacles.hits(path),
+                    obstacles.hits(path), path.centre,
                 )
             )  # fmt: skip
-        return Routing(tuple(paths), boxes)
+        return Routing(tuple(paths), boxes, tuple(shapes))
 
     def _boxes(self) -> dict[int, Box]:
-        """Each square's number box: in its first free corner (or, where none is, the
-        one the fewest jumps cover)."""
+        """Each square's number box: top-left where that corner is free; else, of the
+        free corners (or, where none is, those the fewest jumps cover), the first that
+        keeps ``NUMBER_GAP`` from the numbers beside it (a number moved to the top right
+        against its neighbour's, "2 3", reads as one pair), else the first."""
+        board, taken = self.board, self.taken
         boxes: dict[int, Box] = {}
-        for square in range(1, self.board.goal + 1):
-            corner = CORNERS[int(self.np.argmin(self.taken[square]))]
-            boxes[square] = number_box(self.board, square, corner=corner)
+        moved = []
+        for square in range(1, board.goal + 1):
+            least = taken[square] == taken[square].min()
+            if least[0]:
+                boxes[square] = number_box(board, square)
+            else:
+                moved.append((square, [CORNERS[i] for i in range(len(CORNERS)) if least[i]]))
+        free = dict(moved)
+        for square, corners in moved:
+            boxes[square] = self._apart_box(boxes, square, corners)
+        # A moved number still against its neighbour's: the neighbour moves, where one of
+        # its own free corners keeps clear of both sides.
+        for square, _ in moved:
+            row, col = board.position_of(square)
+            for other_col in (col - 1, col + 1):
+                if not 0 <= other_col < board.cols:
+                    continue
+                other = board.square_at(row, other_col)
+                if _apart(boxes[square], boxes[other]):
+                    continue
+                corners = free.get(other) or [
+                    CORNERS[i] for i in range(len(CORNERS)) if taken[other, i] == taken[other].min()
+                ]
+                box = self._apart_box(boxes, other, corners, strict=True)
+                if box is not None:
+                    boxes[other] = box
         return boxes
+
+    def _apart_box(
+        self,
+        boxes: dict[int, Box],
+        square: int,
+        corners: list[tuple[float, float]],
+        strict: bool = False,
+    ) -> Any:
+        """``square``'s number box in the first of ``corners`` that keeps clear of the
+        numbers beside it in ``boxes`` (else the first corner's, or None if ``strict``)."""
+        board = self.board
+        row, col = board.position_of(square)
+        beside = [
+            boxes[board.square_at(row, other)]
+            for other in (col - 1, col + 1)
+            if 0 <= other < board.cols and board.square_at(row, other) in boxes
+        ]
+        choices = [number_box(board, square, corner=corner) for corner in corners]
+        for box in choices:
+            if all(_apart(box, other) for other in beside):
+                return box
+        return None if strict else choices[0]
 
     def _lay(self, jump: Jump) -> None:
         """Lay ``jump``: the cheapest curve between the cheapest places for its ends. The
@@ -237,6 +303,11 @@ class Router:
         of places; then every curve again for the pair that won, if another did. When
         that still hides something: every curve for every pair of places."""
         np = self.np
+        self.future[:] = 0
+        flat = self.future.ravel()
+        for other in self.jumps:
+            if other.start not in self.laid and other.start != jump.start:
+                flat[self.straight[other.start]] += 1
         starts = self._spots(jump, jump.start)
         ends = self._spots(jump, jump.end)
         pairs = sorted(
@@ -352,12 +423,14 @@ class Router:
         np = self.np
         lane = self.lanes[jump.start]
         path = shaped_path(jump, lane, a, b, shape)
-        xs, ys, reach = sample_lines(jump, lane, [(a, b)], np.array([shape]))
+        xs, ys, reach, _, _ = sample_lines(jump, lane, [(a, b)], np.array([shape]))
         corners = scene.corners_covered(a, xs, ys, reach)
         for square, corner in corners:
             self.taken[square, corner] += 1
         bounds = (float(xs.min()), float(xs.max()), float(ys.min()), float(ys.max()))
-        self.laid[jump.start] = _Laid(path, shape, xs[0], ys[0], reach, bounds, corners)
+        cells = near_cells(np, path.centre, (a, b), self.near.shape)
+        self.near.ravel()[cells] += 1
+        self.laid[jump.start] = _Laid(path, shape, xs[0], ys[0], reach, bounds, corners, cells)
         self.ends[jump.start, jump.start] = a
         self.ends[jump.start, jump.end] = b
 
@@ -365,8 +438,16 @@ class Router:
         laid = self.laid.pop(jump.start)
         for square, corner in laid.corners:
             self.taken[square, corner] -= 1
+        self.near.ravel()[laid.near_cells] -= 1
         del self.ends[jump.start, jump.start]
         del self.ends[jump.start, jump.end]
+
+
+def _apart(box: Box, other: Box) -> bool:
+    """Whether two number boxes side by side keep ``NUMBER_GAP`` between them."""
+    if min(box[3], other[3]) <= max(box[1], other[1]):
+        return True  # not side by side: one above the other
+    return max(other[0] - box[2], box[0] - other[2]) >= NUMBER_GAP
 
 
 def _hidden(routing: Routing) -> int:

@@ -13,6 +13,7 @@ from itertools import product
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..board import Board, Jump, JumpKind
+from .closeness import END_CLEAR, NEAR
 from .shapes import (
     BOWS,
     CORNERS,
@@ -68,6 +69,17 @@ SAMPLE_STEP = 0.1
 """How far apart the routing's sample points are (in squares); the drawn lines' reach
 is widened by ``SAMPLE_SLACK`` so that nothing slips between two of them."""
 SAMPLE_SLACK = 0.02
+CLOSE = 10.0
+"""Running close to a laid jump (``closeness``), per square past ``CLOSE_FREE``."""
+ANTICIPATE = 0.5 * CLOSE
+"""Running close to the straight way of a jump not laid yet, per square past
+``CLOSE_FREE`` (it will bend, or not: leave it room)."""
+CLOSE_FREE = 0.8
+"""How far a curve may run close to laid jumps for free (crossing one steeply does)."""
+CLOSE_MOST = 0.4 * HIDES
+"""Running close never costs as much as hiding something."""
+CLOSE_CELLS = 8
+"""The grid of where laid jumps run (``near_cells``): this many cells a square each way."""
 TABLE_CELLS = 2
 """The routing lists the obstacles near each half square (each way)."""
 
@@ -94,6 +106,10 @@ class RouterState(Protocol):
     def corner_boxes(self) -> Any: ...
     @property
     def taken(self) -> Any: ...
+    @property
+    def near(self) -> Any: ...
+    @property
+    def future(self) -> Any: ...
     def disc_covers(self, square: int, point: Point) -> Any: ...
 
 
@@ -154,7 +170,9 @@ class Scene:
         (pairs, shapes)."""
         np = self.np
         router, jump = self.router, self.jump
-        xs, ys, reach = sample_lines(jump, router.lanes[jump.start], pairs, shapes)
+        xs, ys, reach, centre_xs, centre_ys = sample_lines(
+            jump, router.lanes[jump.start], pairs, shapes
+        )
         router.work += xs.size
         hits = self.table.hits(xs, ys, reach)
         rows, count = len(xs), len(self.squares)
@@ -177,11 +195,26 @@ class Scene:
             + KINKED * _too_tight(jump.kind, pairs, shapes)
             + CROWDS * crowded
             + MOVES_NUMBER * moved
+            + self.close(pairs, len(shapes), centre_xs, centre_ys)
             + np.tile(np.array([bend(shape) for shape in shapes.tolist()]), len(pairs))
             * (LADDER_BEND if jump.kind == "ladder" else 1.0)
         )
         result: Floats = cost.reshape(len(pairs), len(shapes))
         return result
+
+    def close(
+        self, pairs: list[tuple[Point, Point]], shapes: int, xs: Floats, ys: Floats
+    ) -> Floats:
+        """What each curve costs for running close to the laid jumps (``close_runs``):
+        ``CLOSE`` a square past ``CLOSE_FREE``, at most ``CLOSE_MOST``."""
+        np = self.np
+        cost: Floats = np.zeros(len(xs))
+        ends = np.repeat(np.array([(*a, *b) for a, b in pairs], dtype=float), shapes, axis=0)
+        for grid, weight in ((self.router.near, CLOSE), (self.router.future, ANTICIPATE)):
+            if grid.any():
+                runs = close_runs(grid, xs, ys, ends)
+                cost += np.minimum(weight * np.maximum(0.0, runs - CLOSE_FREE), CLOSE_MOST)
+        return cost
 
     def corners_covered(
         self, a: Point, xs: Floats, ys: Floats, reach: Floats
@@ -247,18 +280,19 @@ def _sample_count(length: float) -> int:
 
 def sample_lines(
     jump: Jump, lane: int, pairs: list[tuple[Point, Point]], shapes: Any
-) -> tuple[Floats, Floats, Floats]:
+) -> tuple[Floats, Floats, Floats, Floats, Floats]:
     """Sample points of the drawn lines of ``jump`` for each pair of ends and each shape
     (a row each, pair by pair), about ``SAMPLE_STEP`` apart, and how far the lines reach
     from each (one figure a column): a snake's body (as ``_snake`` waves it); a ladder's
     two rails, then its centre line standing for the rungs between them (short of its
-    ends by half the ladder's width: the rails end square there)."""
+    ends by half the ladder's width: the rails end square there). Last, the points of
+    the centre curve alone (the same rows), for ``close_runs``."""
     import numpy as np
 
     harmonics = np.arange(1, 4)[:, None] * np.pi
     counts = [_sample_count(round(math.dist(a, b), 2)) for a, b in pairs]
     most = max(counts)
-    all_xs, all_ys = [], []
+    all_xs, all_ys, centre_xs, centre_ys = [], [], [], []
     for ((x0, y0), (x1, y1)), count in zip(pairs, counts, strict=True):
         length = math.hypot(x1 - x0, y1 - y0) or 1.0
         nx, ny = -(y1 - y0) / length, (x1 - x0) / length
@@ -268,6 +302,8 @@ def sample_lines(
         offset = shapes @ np.sin(harmonics * t)  # (shapes, samples)
         xs = x0 + (x1 - x0) * t + nx * offset
         ys = y0 + (y1 - y0) * t + ny * offset
+        centre_xs.append(xs)
+        centre_ys.append(ys)
         slope = shapes @ (harmonics * np.cos(harmonics * t))
         dx, dy = (x1 - x0) + nx * slope, (y1 - y0) + ny * slope
         norm = np.hypot(dx, dy)
@@ -317,7 +353,66 @@ def sample_lines(
         reach = np.concatenate(
             [np.full(2 * len(t), rail), np.full(len(t), LADDER_HALF_WIDTH + slack)]
         )
-    return np.concatenate(all_xs), np.concatenate(all_ys), reach
+    return (
+        np.concatenate(all_xs),
+        np.concatenate(all_ys),
+        reach,
+        np.concatenate(centre_xs),
+        np.concatenate(centre_ys),
+    )
+
+
+def close_runs(near: Any, xs: Floats, ys: Floats, ends: Floats) -> Floats:
+    """For each curve (a row of the centre points ``xs``, ``ys``), the longest stretch (in
+    squares) through cells of ``near`` that laid jumps run close to (a count a cell, by
+    ``CLOSE_CELLS`` a square), its points within ``END_CLEAR`` of its own ends (``ends``:
+    x0, y0, x1, y1 a row) left out: ``closeness``'s measure, against every laid jump."""
+    import numpy as np
+
+    height, width = near.shape
+    cols = np.clip((xs * CLOSE_CELLS).astype(np.int64), 0, width - 1)
+    rows = np.clip((ys * CLOSE_CELLS).astype(np.int64), 0, height - 1)
+    close = near[rows, cols] > 0
+    for x, y in ((ends[:, 0:1], ends[:, 1:2]), (ends[:, 2:3], ends[:, 3:4])):
+        close &= (xs - x) ** 2 + (ys - y) ** 2 >= END_CLEAR**2
+    both = close[:, 1:] & close[:, :-1]
+    steps = np.hypot(np.diff(xs, axis=1), np.diff(ys, axis=1)) * both
+    total = np.cumsum(steps, axis=1)
+    base = np.maximum.accumulate(np.where(both, 0.0, total), axis=1)
+    longest: Floats = (total - base).max(axis=1, initial=0.0)
+    return longest
+
+
+def straight_line(a: Point, b: Point) -> list[Point]:
+    """Points from ``a`` to ``b`` at most ``SAMPLE_STEP`` apart."""
+    count = max(1, math.ceil(math.dist(a, b) / SAMPLE_STEP))
+    return [
+        (a[0] + (b[0] - a[0]) * k / count, a[1] + (b[1] - a[1]) * k / count)
+        for k in range(count + 1)
+    ]
+
+
+def near_cells(np: Any, centre: Any, ends: tuple[Point, Point], shape: tuple[int, int]) -> Any:
+    """The cells (flat indices into a grid of ``shape``, ``CLOSE_CELLS`` a square) within
+    ``NEAR`` of the polyline ``centre`` (points ``SAMPLE_STEP`` apart or closer), its
+    parts within ``END_CLEAR`` of ``ends`` left out: where a laid jump runs."""
+    points = np.asarray(centre, dtype=float).reshape(-1, 2)
+    for x, y in ends:
+        points = points[(points[:, 0] - x) ** 2 + (points[:, 1] - y) ** 2 >= END_CLEAR**2]
+    if not len(points):
+        return np.zeros(0, dtype=np.int64)
+    reach = math.ceil(NEAR * CLOSE_CELLS)
+    span = np.arange(-reach, reach + 1)
+    dx, dy = np.meshgrid(span, span)
+    # A cell counts when its centre is within NEAR of a point.
+    cx = np.floor(points[:, 0] * CLOSE_CELLS).astype(np.int64)[:, None] + dx.ravel()
+    cy = np.floor(points[:, 1] * CLOSE_CELLS).astype(np.int64)[:, None] + dy.ravel()
+    gap = np.hypot(
+        (cx + 0.5) / CLOSE_CELLS - points[:, :1], (cy + 0.5) / CLOSE_CELLS - points[:, 1:]
+    )
+    height, width = shape
+    keep = (gap < NEAR) & (cx >= 0) & (cx < width) & (cy >= 0) & (cy < height)
+    return np.unique(cy[keep] * width + cx[keep])
 
 
 class _Table:

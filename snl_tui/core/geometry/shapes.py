@@ -39,6 +39,10 @@ SNAKE_WAVELENGTH = 0.9
 SAMPLES_PER_SQUARE = 8
 NUMBER_LEFT, NUMBER_TOP = 0.05, 0.04
 """Where a square's number box starts (fractions of the square, from its top-left)."""
+NUMBER_GAP = 0.3
+"""The least room between two numbers side by side (in squares): closer, "23 24" reads
+as one pair. Two numbers in their usual top-left corners are 0.6 squares or more
+apart; a number moved to its square's top right is 0.1 from its right neighbour's."""
 NUMBER_HEIGHT = 0.28
 NUMBER_DIGIT_WIDTH = 0.15
 """A digit's width in squares (the number's font is ``NUMBER_HEIGHT`` / 1.15 high)."""
@@ -88,6 +92,9 @@ class JumpPath:
     hits: tuple[str, ...] = ()
     """What this jump's drawn lines still cross: other jumps' ends, square numbers and
     the board's edge that no route avoided (``overlaps``)."""
+    centre: Polyline = ()
+    """The curve the jump is drawn along (a ladder's ``body``; a snake's body waves
+    across it): what ``closeness`` measures."""
 
     @property
     def kind(self) -> JumpKind:
@@ -152,8 +159,8 @@ def shaped_path(jump: Jump, lane: int, start: Point, end: Point, shape: Shape) -
     centre = curve(start, end, shape)
     if jump.kind == "ladder":
         rails, rungs = _ladder(centre)
-        return JumpPath(jump, lane, start, end, rails, rungs, centre)
-    return JumpPath(jump, lane, start, end, (), (), _snake(centre, lane))
+        return JumpPath(jump, lane, start, end, rails, rungs, centre, centre=centre)
+    return JumpPath(jump, lane, start, end, (), (), _snake(centre, lane), centre=centre)
 
 
 def curve(start: Point, end: Point, shape: Shape) -> Polyline:

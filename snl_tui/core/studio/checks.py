@@ -244,9 +244,10 @@ def check_board(
     (``design_findings``) and, with ``drawing``, where the drawn jumps hide a number or
     another jump's end (``drawing_findings``). Notes: what each jump does to the
     expected game length. A board past a bound gets what fits and a note naming what
-    was left out. Looks: jumps that stay in a row, twins (``looks.look_findings``).
+    was left out. Looks: jumps that stay in a row, twins (``looks.look_findings``) and,
+    with ``drawing``, drawn jumps running close (``looks.drawn_look_findings``).
     ``progress(done, total)`` follows the jumps' impacts."""
-    from .looks import dull_findings, look_findings
+    from .looks import drawn_look_findings, dull_findings, look_findings
 
     warnings = [*board_findings(board), *dull_findings(board)]
     looks = tuple(look_findings(board))
@@ -254,6 +255,7 @@ def check_board(
     if drawing:
         if check_drawing_fits(board):
             drawn = drawing_findings(board)
+            looks = (*looks, *drawn_look_findings(board))
         else:
             drawn = []
             notes.append(

@@ -21,6 +21,7 @@ FindingKind = Literal[
     "sideways-jump",
     "twin-jumps",
     "dull-board",
+    "jumps-run-close",
 ]
 
 

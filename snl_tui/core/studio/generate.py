@@ -53,7 +53,7 @@ from ..odds.model import TurnModel
 from ..odds.update import Candidates
 from ..solver import count_optimal_routes, solve
 from .checks import board_findings, design_findings, drawing_findings, odds_warnings
-from .looks import dull_findings, is_sideways, look_findings, twin_kind
+from .looks import drawn_look_findings, dull_findings, is_sideways, look_findings, twin_kind
 from .shape import (
     GOAL_AREA_SNAKES,
     LENGTH_SKEW,
@@ -477,6 +477,9 @@ class _Search:
             # Last, as the dearest: a board whose drawn jumps hide a number or another
             # jump's end would be a warning in 'snl check'.
             return None
+        kept = self.kept.keys() | set(self.kept.values())
+        if any(not set(f.squares) <= kept for f in drawn_look_findings(board)):
+            return None  # drawn jumps running close (the same routing, cached)
         return board, figures
 
 

@@ -155,3 +155,23 @@ def dull_findings(board: Board) -> list[Finding]:
             )
         ]
     return []
+
+
+def drawn_look_findings(board: Board) -> list[Finding]:
+    """Drawn jumps that run close to each other for more than about a square
+    (``geometry.closeness``): a snake along or inside a ladder's rails cannot be
+    followed by eye. None for a board past ``limits.check_drawing_fits``."""
+    from ..limits import check_drawing_fits
+
+    if not check_drawing_fits(board):
+        return []
+    from ..geometry import close_runs_of  # the routing loads only for a full check
+
+    return [
+        Finding(
+            "jumps-run-close",
+            tuple(sorted({run.first.start, run.first.end, run.second.start, run.second.end})),
+            f"{run.describe()} in the drawing: hard to follow by eye (move an end)",
+        )
+        for run in close_runs_of(board)
+    ]
