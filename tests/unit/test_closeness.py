@@ -24,6 +24,7 @@ from snl_tui.core.geometry import (
 from snl_tui.core.geometry.closeness import END_CLEAR, NEAR, STEP
 from snl_tui.core.studio.checks import check_board
 from snl_tui.core.studio.generate import Targets, generate
+from snl_tui.core.studio.shape import straight_close
 
 Point = tuple[float, float]
 
@@ -144,3 +145,40 @@ def test_thirty_generated_boards_draw_no_two_jumps_close(turns: int) -> None:
         report = check_board(result.board, drawing=True)
         assert report.warnings == () and report.looks == ()
         assert close_runs_of(result.board) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0, 8), st.floats(0, 8)), min_size=4, max_size=4),
+    st.tuples(st.floats(-9, 9), st.floats(-9, 9)),
+)
+def test_the_generators_straight_way_test_follows_the_measure(
+    corners: list[Point], shift: Point
+) -> None:
+    """``shape.straight_close`` (the generator's quick test, on straight ways, in closed
+    form) is symmetric, moves with the board, and stays within a square of the measure
+    of the same straight lines drawn (they leave the ends out a little differently)."""
+    points = [(0.0, 0.0), *corners]
+    close = straight_close(points, (1, 2), (3, 4))
+    assert close == pytest.approx(straight_close(points, (3, 4), (1, 2)))
+    moved = [(x + shift[0], y + shift[1]) for x, y in points]
+    assert straight_close(moved, (1, 2), (3, 4)) == pytest.approx(close, abs=1e-6)
+    drawn = close_runs(
+        [_path(1, 50, _line_between(*corners[:2])), _path(60, 2, _line_between(*corners[2:]))]
+    )
+    assert abs(close - (drawn[0].length if drawn else 0.0)) <= 1.0
+
+
+def _line_between(a: Point, b: Point) -> list[Point]:
+    count = max(2, math.ceil(math.dist(a, b) / 0.1))
+    return [
+        (a[0] + (b[0] - a[0]) * k / count, a[1] + (b[1] - a[1]) * k / count)
+        for k in range(count + 1)
+    ]
+
+
+def test_parallel_straight_ways_run_close_for_their_length_less_their_ends() -> None:
+    points = [(0.0, 0.0), (0.0, 0.0), (10.0, 0.0), (0.0, 0.2), (10.0, 0.2)]
+    assert straight_close(points, (1, 2), (3, 4)) == pytest.approx(10.0 - 2 * END_CLEAR)
+    apart = [(0.0, 0.0), (0.0, 0.0), (10.0, 0.0), (0.0, NEAR + 0.01), (10.0, NEAR + 0.01)]
+    assert straight_close(apart, (1, 2), (3, 4)) == 0.0

@@ -60,8 +60,10 @@ from .shape import (
     LONGEST_SHARE,
     QUARTER_SHARE,
     SHAPED_SQUARES,
+    STRAIGHT_CLOSE,
     hides,
     shape_for,
+    straight_close,
 )
 from .targets import (
     DEFAULT_TIME_LIMIT,
@@ -180,7 +182,10 @@ class _Search:
                     twin = (abs(a[0] - b[0]) <= near or abs(a[0] - b[1]) <= near) and (
                         twin_kind(board, a, b) is not None
                     )
-                    found = clashes[key] = twin or (shaped and hides(points, a, b))
+                    found = clashes[key] = twin or (
+                        shaped
+                        and (hides(points, a, b) or straight_close(points, a, b) > STRAIGHT_CLOSE)
+                    )
                 if found:
                     return False
         if len(clashes) > 200_000:

@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass
 
 from ..board import Board
+from ..geometry.closeness import END_CLEAR, NEAR
 from ..text import plural
 from .checks import DRAWN_NEAR
 from .targets import Targets
@@ -98,7 +99,8 @@ class Shape:
         )
         parts.append(
             "spread over the board, no square shared, none drawn over another's head or "
-            "foot, every jump across a row, no two side by side or crossed as an X"
+            "foot, every jump across a row, no two side by side, crossed as an X or running "
+            "along each other"
         )
         return "; ".join(parts)
 
@@ -160,3 +162,92 @@ def hides(points: list[tuple[float, float]], a: tuple[int, int], b: tuple[int, i
             if cx * cx + cy * cy < DRAWN_NEAR * DRAWN_NEAR:
                 return True
     return False
+
+
+STRAIGHT_CLOSE = 1.5
+"""Two jumps whose straight ways (between the usual anchors) run close for more than this
+(in squares, ``straight_close``) are not placed together: the drawing would have to bend
+one far round the other, and mostly cannot (``geometry.closeness``)."""
+
+
+def straight_close(
+    points: list[tuple[float, float]], a: tuple[int, int], b: tuple[int, int]
+) -> float:
+    """How far the straight ways of jumps ``a`` and ``b`` ((start, end) each; ``points``:
+    each square's usual anchor) run within ``closeness.NEAR`` of each other, half a square
+    round each end left out (as ``closeness`` measures a drawing), the longer way round."""
+    p0, p1, q0, q1 = points[a[0]], points[a[1]], points[b[0]], points[b[1]]
+    return max(_near_length(p0, p1, q0, q1), _near_length(q0, q1, p0, p1))
+
+
+def _trim(
+    p0: tuple[float, float], p1: tuple[float, float]
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    length = math.dist(p0, p1)
+    if length <= 2 * END_CLEAR:
+        return None
+    k = END_CLEAR / length
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    return (p0[0] + dx * k, p0[1] + dy * k), (p1[0] - dx * k, p1[1] - dy * k)
+
+
+def _near_length(
+    p0: tuple[float, float],
+    p1: tuple[float, float],
+    q0: tuple[float, float],
+    q1: tuple[float, float],
+) -> float:
+    """The length of segment p0-p1 (its ends trimmed) within ``NEAR`` of q0-q1 (trimmed):
+    the segment's part inside the capsule round the other, one interval (it is convex)."""
+    p, q = _trim(p0, p1), _trim(q0, q1)
+    if p is None or q is None:
+        return 0.0
+    (x0, y0), (x1, y1) = p
+    (a0, b0), (a1, b1) = q
+    length = math.dist(q[0], q[1])
+    if length < 1e-9:
+        return 0.0
+    ux, uy = (a1 - a0) / length, (b1 - b0) / length
+    # p in q's frame: along (u) and across (v), as functions of t in [0, 1].
+    u0 = (x0 - a0) * ux + (y0 - b0) * uy
+    v0 = -(x0 - a0) * uy + (y0 - b0) * ux
+    du = (x1 - x0) * ux + (y1 - y0) * uy
+    dv = -(x1 - x0) * uy + (y1 - y0) * ux
+    pieces = [_slab(u0, du, 0.0, length, _slab(v0, dv, -NEAR, NEAR, (0.0, 1.0)))]
+    for cu in (0.0, length):  # the discs round q's ends
+        pieces.append(_disc(u0 - cu, du, v0, dv))
+    found = [piece for piece in pieces if piece is not None]
+    if not found:
+        return 0.0
+    low = max(0.0, min(piece[0] for piece in found))
+    high = min(1.0, max(piece[1] for piece in found))
+    return max(0.0, high - low) * math.dist(p[0], p[1])
+
+
+def _slab(
+    start: float, step: float, low: float, high: float, within: tuple[float, float] | None
+) -> tuple[float, float] | None:
+    """The t in ``within`` where low < start + t * step < high."""
+    if within is None:
+        return None
+    t0, t1 = within
+    if abs(step) < 1e-12:
+        return within if low < start < high else None
+    a, b = (low - start) / step, (high - start) / step
+    a, b = min(a, b), max(a, b)
+    t0, t1 = max(t0, a), min(t1, b)
+    return (t0, t1) if t0 < t1 else None
+
+
+def _disc(u: float, du: float, v: float, dv: float) -> tuple[float, float] | None:
+    """The t where (u + t du)^2 + (v + t dv)^2 < NEAR^2."""
+    a = du * du + dv * dv
+    b = 2 * (u * du + v * dv)
+    c = u * u + v * v - NEAR * NEAR
+    if a < 1e-12:
+        return (0.0, 1.0) if c < 0 else None
+    disc = b * b - 4 * a * c
+    if disc <= 0:
+        return None
+    root = math.sqrt(disc)
+    return (-b - root) / (2 * a), (-b + root) / (2 * a)
