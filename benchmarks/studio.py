@@ -443,7 +443,8 @@ def design_benchmark(before: str | None, seeds: int) -> None:
                         for s, e, a, b, centre in row["paths"]  # type: ignore[union-attr]
                     ]  # fmt: skip
                     runs = close_runs(paths)
-                    long_runs = [run for run in runs if run.length > CLOSE_LIMIT]
+                    # Past about a square, to a tenth (as geometry.close_runs_of counts).
+                    long_runs = [run for run in runs if round(run.length, 1) > CLOSE_LIMIT]
                     close_pairs += len(long_runs)
                     close_boards += bool(long_runs)
                     worst.append(runs[0].length if runs else 0.0)
