@@ -151,3 +151,16 @@ def test_with_max_steps_no_clock_decides(case: tuple[int, int]) -> None:
     quiet = generate(targets, seed=seed, max_steps=steps)
     assert slow.steps == quiet.steps == steps and not slow.timed_out
     assert slow.figures == quiet.figures
+
+
+def test_a_board_past_the_looks_bound_is_left_out_with_a_note() -> None:
+    """142,000 jumps took 33 s of twins before the bound; past 2,500 jumps, none
+    (``check_board`` says so in a note)."""
+    from snl_tui.core.studio.looks import LOOKS_MAX_JUMPS, looks_fit
+
+    count = LOOKS_MAX_JUMPS + 1
+    board = Board.from_jumps(
+        80, 80, ladders=[(2 * i + 2, 2 * i + 3) for i in range(count)], snakes=[]
+    )
+    assert look_findings(board) == [] and not looks_fit(board)
+    assert [f.kind for f in dull_findings(board)] == ["dull-board"]

@@ -247,11 +247,22 @@ def check_board(
     was left out. Looks: jumps that stay in a row, twins (``looks.look_findings``) and,
     with ``drawing``, drawn jumps running close (``looks.drawn_look_findings``).
     ``progress(done, total)`` follows the jumps' impacts."""
-    from .looks import drawn_look_findings, dull_findings, look_findings
+    from .looks import (
+        LOOKS_MAX_JUMPS,
+        drawn_look_findings,
+        dull_findings,
+        look_findings,
+        looks_fit,
+    )
 
     warnings = [*board_findings(board), *dull_findings(board)]
     looks = tuple(look_findings(board))
     notes: list[str] = []
+    if not looks_fit(board):
+        notes.append(
+            f"looks left out (jumps within a row, twins): {len(board.jumps):,} jumps "
+            f"(at most {LOOKS_MAX_JUMPS:,})"
+        )
     if drawing:
         if check_drawing_fits(board):
             drawn = drawing_findings(board)

@@ -137,6 +137,8 @@ class _Search:
         ]
         self.blank = blank
         self.clashes: dict[tuple[int, int, int, int], bool] = {}
+        self.apart_before: frozenset[tuple[int, int]] = frozenset()
+        """The jumps of the last board ``apart`` passed."""
         """(jump, jump) -> whether they clash (``apart``), for the pairs seen so far."""
         self.kept = dict(targets.keep)
         """The designer's jumps: never moved or removed."""
@@ -172,11 +174,16 @@ class _Search:
         items = sorted(jumps.items())
         clashes, points, board = self.clashes, self.points, self.blank
         shaped, near = self.shape is not None, 2 * board.cols
-        for index, a in enumerate(items):
-            for b in items[index + 1 :]:
+        # The jumps of the last board found apart clash with none of each other: only
+        # the pairs with a jump new since then are looked at (a step changes one or two).
+        fresh = [item for item in items if item not in self.apart_before]
+        for a in fresh:
+            for b in items:
+                if a == b or (b in fresh and b < a):
+                    continue  # itself, or a pair of fresh ones seen the other way round
                 if a[0] in self.kept and b[0] in self.kept:
                     continue
-                key = (*a, *b)
+                key = (*a, *b) if a < b else (*b, *a)
                 found = clashes.get(key)
                 if found is None:
                     twin = (abs(a[0] - b[0]) <= near or abs(a[0] - b[1]) <= near) and (
@@ -190,6 +197,7 @@ class _Search:
                     return False
         if len(clashes) > 200_000:
             clashes.clear()
+        self.apart_before = frozenset(items)
         return True
 
     def looks_real(self, jumps: dict[int, int], placed: list[tuple[int, int]]) -> bool:

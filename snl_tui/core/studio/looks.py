@@ -73,24 +73,50 @@ def _cross(
 
 
 def twins(board: Board, jumps: Iterable[Pair] | None = None) -> list[tuple[Pair, Pair, str]]:
-    """Every pair of twin jumps (``twin_kind``), each pair once, in board order."""
+    """Every pair of twin jumps (``twin_kind``), each pair once, in board order. Linear in
+    the jumps: a twin has an end on one of the four squares beside each of this one's."""
     items = sorted(board.jumps.items() if jumps is None else jumps)
-    found = []
-    cols = board.cols
-    for index, first in enumerate(items):
-        for second in items[index + 1 :]:
-            # Touching squares are less than two rows apart in number.
-            near = 2 * cols
-            if abs(second[0] - first[0]) > near and abs(second[0] - first[1]) > near:
-                continue
-            kind = twin_kind(board, first, second)
-            if kind is not None:
-                found.append((first, second, kind))
-    return found
+    by_square: dict[int, list[Pair]] = {}
+    for jump in items:
+        for square in jump:
+            by_square.setdefault(square, []).append(jump)
+    found = set()
+    for first in items:
+        for square in _beside(board, first[0]):
+            for second in by_square.get(square, ()):
+                if second != first:
+                    pair = (min(first, second), max(first, second))
+                    if pair not in found and twin_kind(board, *pair) is not None:
+                        found.add(pair)
+    return [
+        (first, second, twin_kind(board, first, second) or "") for first, second in sorted(found)
+    ]
+
+
+def _beside(board: Board, square: int) -> list[int]:
+    """The squares sharing a side with ``square``."""
+    row, col = board.position_of(square)
+    return [
+        board.square_at(r, c)
+        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+        if 0 <= r < board.rows and 0 <= c < board.cols
+    ]
+
+
+LOOKS_MAX_JUMPS = 2_500
+"""Past this many jumps a board is no drawing a person reads: its looks are not checked
+(``check_board`` says so in a note)."""
+
+
+def looks_fit(board: Board) -> bool:
+    return len(board.jumps) <= LOOKS_MAX_JUMPS
 
 
 def look_findings(board: Board) -> list[Finding]:
-    """The jumps that stay within a row and the twins, one finding each."""
+    """The jumps that stay within a row and the twins, one finding each (none past
+    ``LOOKS_MAX_JUMPS`` jumps)."""
+    if not looks_fit(board):
+        return []
     findings = []
     for start, end in sorted(board.jumps.items()):
         if is_sideways(board, start, end):
