@@ -98,7 +98,7 @@ def _run_length(rolls: list[int]) -> str:
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..core.errors import BoardError
-    from ..core.studio.checks import every_error
+    from ..core.studio.file_errors import every_error
 
     try:
         board = load_board(args.board)
