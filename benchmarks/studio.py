@@ -24,9 +24,17 @@ for each: the median ladders and snakes, the longest jump, how many boards have 
 in two jumps or a jump drawn over another's end (``checks.drawn_over``, this checkout's,
 for both), how many `snl check` warns about, and the search time.
 
+Boards that look designed (issue 45), before and after in one run (``--before REF`` as
+above): over ``--design-seeds`` seeds (30) at 20, 30 and 50 expected turns, how many
+generated jumps stay within one row, how many twin pairs cross as an X or run side by
+side, how many pairs of drawn jumps run close for more than a square (and on how many
+boards), the longest such run on the worst and the median board (``geometry.
+closeness``), and how many numbers sit side by side too close to read apart; each
+checkout's generator and drawing, measured by this checkout's rules.
+
 Run:  python benchmarks/studio.py [--seeds 5] [--quick] [--edits 21]
-      [--editor-only | --generator-only | --targets-only | --looks-only]
-      [--before REF] [--looks-seeds 20]
+      [--editor-only | --generator-only | --targets-only | --looks-only | --design-only]
+      [--before REF] [--looks-seeds 20] [--design-seeds 30]
 """
 
 from __future__ import annotations
@@ -325,6 +333,132 @@ def looks_benchmark(before: str | None, seeds: int) -> None:
                 )
 
 
+DESIGN_SCRIPT = """
+import json, sys, time
+from snl_tui.core.studio.generate import Targets, generate
+try:  # the geometry as a package (issue 45) or as one module (before it)
+    from snl_tui.core.geometry import routing as laying
+    shaped_name, curve = "shaped_path", __import__(
+        "snl_tui.core.geometry.shapes", fromlist=["curve"]).curve
+except ImportError:
+    from snl_tui.core import geometry as laying
+    shaped_name, curve = "_shaped", laying._curve
+from snl_tui.core.geometry import jump_paths, number_boxes
+centres = {}
+shaped = getattr(laying, shaped_name)
+def remembering(jump, lane, start, end, shape):
+    centres[jump.start, start, end] = curve(start, end, shape)
+    return shaped(jump, lane, start, end, shape)
+setattr(laying, shaped_name, remembering)
+turns, seeds = float(sys.argv[1]), int(sys.argv[2])
+rows = []
+for seed in range(seeds):
+    began = time.perf_counter()
+    result = generate(Targets(expected_turns=turns), seed=seed, time_limit=30)
+    seconds = time.perf_counter() - began
+    board = result.board
+    row = {"seconds": seconds, "jumps": None}
+    if board is not None:
+        centres.clear()  # a fresh board: its routing is not the one generate cached
+        board = type(board)(board.rows, board.cols, list(board.jumps.items()), rules=board.rules)
+        paths = jump_paths(board)
+        row["jumps"] = sorted(board.jumps.items())
+        row["paths"] = [
+            [p.jump.start, p.jump.end, list(p.start), list(p.end),
+             [list(q) for q in centres[p.jump.start, p.start, p.end]]]
+            for p in paths
+        ]
+        row["boxes"] = {str(k): list(v) for k, v in number_boxes(board).items()}
+    rows.append(row)
+print(json.dumps(rows))
+"""
+DESIGN_TURNS = (20.0, 30.0, 50.0)
+
+
+def _designs_of(source: Path, turns: float, seeds: int) -> list[dict[str, object]]:
+    """The boards the generator in ``source`` makes, with their drawn centre lines."""
+    import json
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    done = subprocess.run(
+        [sys.executable, "-c", DESIGN_SCRIPT, str(turns), str(seeds)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=source,
+        timeout=3600,
+        check=True,
+    )
+    rows: list[dict[str, object]] = json.loads(done.stdout)
+    return rows
+
+
+def design_benchmark(before: str | None, seeds: int) -> None:
+    """Issue 45: over ``seeds`` seeds at 20, 30 and 50 expected turns (10x10), for the
+    generator and the drawing of ``before`` (a git ref) and of this checkout, measured
+    by this checkout's rules: jumps within one row (sideways), twin pairs (crossed as
+    an X, side by side), the drawn jumps' closeness (``geometry.closeness``: pairs
+    running close past a square, the worst board's longest run, the median board's) and
+    numbers side by side too close to read apart."""
+    import tempfile
+
+    from snl_tui.core.board import Board, Jump
+    from snl_tui.core.geometry import JumpPath
+    from snl_tui.core.geometry.closeness import CLOSE_LIMIT, close_runs, numbers_too_close
+    from snl_tui.core.studio.looks import is_sideways, twins
+
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        sources = [("now", root)]
+        if before is not None:
+            archive = subprocess.run(
+                ["git", "archive", before, "snl_tui", "boards"],
+                cwd=root,
+                capture_output=True,
+                check=True,
+            )
+            subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+            sources.insert(0, (f"before ({before})", Path(folder)))
+        print(
+            f"{'generator':<20} {'T':>3} {'made':>6} {'sideways':>9} {'X twins':>8} "
+            f"{'side twins':>11} {'close>1':>8} {'boards':>7} {'worst':>6} {'median':>7} "
+            f"{'numbers':>8} {'search':>8}"
+        )
+        for label, source in sources:
+            for turns in DESIGN_TURNS:
+                rows = _designs_of(source, turns, seeds)
+                made = [row for row in rows if row["jumps"] is not None]
+                sideways = crossed = side = close_pairs = close_boards = numbers = 0
+                worst: list[float] = []
+                for row in made:
+                    board = Board(10, 10, [tuple(jump) for jump in row["jumps"]])  # type: ignore[union-attr, misc]
+                    sideways += sum(is_sideways(board, s, e) for s, e in board.jumps.items())
+                    kinds = [kind for _, _, kind in twins(board)]
+                    crossed += kinds.count("cross")
+                    side += kinds.count("side")
+                    paths = [
+                        JumpPath(Jump(s, e), 0, tuple(a), tuple(b), (), (), (), (),
+                                 tuple(tuple(q) for q in centre))  # type: ignore[arg-type]
+                        for s, e, a, b, centre in row["paths"]  # type: ignore[union-attr]
+                    ]  # fmt: skip
+                    runs = close_runs(paths)
+                    # Past about a square, to a tenth (as geometry.close_runs_of counts).
+                    long_runs = [run for run in runs if round(run.length, 1) > CLOSE_LIMIT]
+                    close_pairs += len(long_runs)
+                    close_boards += bool(long_runs)
+                    worst.append(runs[0].length if runs else 0.0)
+                    boxes = {int(k): tuple(v) for k, v in row["boxes"].items()}  # type: ignore[union-attr]
+                    numbers += len(numbers_too_close(board, boxes))  # type: ignore[arg-type]
+                seconds = statistics.median(float(row["seconds"]) for row in rows)  # type: ignore[arg-type]
+                print(
+                    f"{label:<20} {turns:>3g} {len(made):>3}/{len(rows):<2} {sideways:>9} "
+                    f"{crossed:>8} {side:>11} {close_pairs:>8} {close_boards:>7} "
+                    f"{max(worst, default=0):>6.1f} {statistics.median(worst or [0]):>7.2f} "
+                    f"{numbers:>8} {seconds:>6.2f} s"
+                )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5)
@@ -335,12 +469,19 @@ def main() -> int:
     only.add_argument("--generator-only", action="store_true")
     only.add_argument("--targets-only", action="store_true", help="issue 22's targets only")
     only.add_argument("--looks-only", action="store_true", help="issue 33's looks only")
+    only.add_argument(
+        "--design-only", action="store_true", help="issue 45's: twins, sideways, closeness"
+    )
     parser.add_argument("--before", metavar="REF", help="also the generator of this commit")
     parser.add_argument("--looks-seeds", type=int, default=20)
+    parser.add_argument("--design-seeds", type=int, default=30)
     args = parser.parse_args()
     failed = False
     if args.looks_only:
         looks_benchmark(args.before, args.looks_seeds)
+        return 0
+    if args.design_only:
+        design_benchmark(args.before, args.design_seeds)
         return 0
     if args.targets_only:
         targets_benchmark(args.seeds)

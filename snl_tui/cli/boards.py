@@ -116,7 +116,7 @@ def _run_length(rolls: list[int]) -> str:
 
 def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..core.errors import BoardError
-    from ..core.studio.checks import every_error
+    from ..core.studio.file_errors import every_error
 
     try:
         board = load_board(args.board)
@@ -145,6 +145,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     warnings, notes = report.warnings, report.notes
     for warning in warnings:
         print(f"warning: {warning.message}", file=out)
+    for look in report.looks:
+        print(f"look: {look.message}", file=out)
     for note in notes:
         print(note, file=out)
     summary = (
@@ -155,7 +157,8 @@ def cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         count = len(warnings)
         print(f"{summary}: valid, {count} warning{'s' if count > 1 else ''}", file=out)
         return EXIT_WARNINGS
-    print(f"{summary}: ok", file=out)
+    looks = f" ({plural(len(report.looks), 'note')} on its looks)" if report.looks else ""
+    print(f"{summary}: ok{looks}", file=out)
     return EXIT_OK
 
 
@@ -361,10 +364,12 @@ def add_boards_parser(commands: Subcommands) -> None:
 
 def cmd_share(args: argparse.Namespace, out: TextIO) -> int:
     """``snl share BOARD``: the board's share code, one line (``snl play CODE`` opens it):
-    its size, rules and jumps, and with ``--with-text`` its name and description."""
+    its size, rules, jumps and name (``--no-name`` leaves the name out), and with
+    ``--with-text`` its description too."""
     from ..core.files.share import board_code
 
-    print(board_code(board_from_args(args), with_text=args.with_text), file=out)
+    board = board_from_args(args)
+    print(board_code(board, with_text=args.with_text, with_name=args.with_name), file=out)
     return EXIT_OK
 
 
@@ -373,10 +378,24 @@ def add_share_parser(commands: Subcommands) -> None:
         "share", help="print a one-line code of a board: snl play CODE (or edit, ...) opens it"
     )
     share.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    name = share.add_mutually_exclusive_group()
+    name.add_argument(
+        "--with-name",
+        dest="with_name",
+        action="store_true",
+        default=True,
+        help="carry the board's name, so the code opens under it (the default)",
+    )
+    name.add_argument(
+        "--no-name",
+        dest="with_name",
+        action="store_false",
+        help="leave the name out (the code opens as 'board RxC')",
+    )
     share.add_argument(
         "--with-text",
         action="store_true",
-        help="also carry the board's name and description (a longer code)",
+        help="also carry the board's description (a longer code)",
     )
 
 

@@ -333,8 +333,7 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         self.visits = None
         self._show_marks()
         self._sync_form()
-        warnings = board_warnings(board)
-        self._show_warnings(warnings)
+        self._show_warnings(_warnings_and_looks(board))
         # Whether the drawn jumps hide a number or another jump's end takes the routing
         # (a while on a big board): in a thread, added when it is known.
         self.run_worker(
@@ -345,21 +344,26 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         self._show_cursor_line()
 
     def _show_warnings(self, warnings: list[str]) -> None:
+        """``warnings``: each a line ("look: ..." for a note on the board's looks, the
+        others get "warning: ")."""
+        lines = [w if w.startswith("look: ") else f"warning: {w}" for w in warnings]
         self.query_one("#editor-warnings", Static).update(
-            "\n".join(f"warning: {w}" for w in warnings) if warnings else "No warnings."
+            "\n".join(lines) if lines else "No warnings."
         )
         self.query_one("#editor-warnings").set_class(bool(warnings), "-warn")
 
     def _drawing_checked(self, board: Board) -> None:
         from ..core.studio.checks import drawing_findings
+        from ..core.studio.looks import drawn_look_findings
 
         found = [finding.message for finding in drawing_findings(board)]
+        found += [f"look: {finding.message}" for finding in drawn_look_findings(board)]
         if found:
             self.app.call_from_thread(self._add_drawing_warnings, board, found)
 
     def _add_drawing_warnings(self, board: Board, found: list[str]) -> None:
         if board is self.board:  # not edited since
-            self._show_warnings([*board_warnings(board), *found])
+            self._show_warnings([*_warnings_and_looks(board), *found])
 
     def _show_titles(self) -> None:
         board = self.board
@@ -767,3 +771,11 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # The game's palette provider asks every screen: none of its commands are here.
         return action not in GAME_ONLY_ACTIONS
+
+
+def _warnings_and_looks(board: Board) -> list[str]:
+    """The editor's live warnings: ``board_warnings`` and the notes on the board's looks
+    (jumps within a row, twin jumps: ``core.studio.looks``), as ``snl check`` gives them."""
+    from ..core.studio.looks import look_findings
+
+    return [*board_warnings(board), *(f"look: {f.message}" for f in look_findings(board))]

@@ -105,7 +105,10 @@ def _code_stamp() -> str:
     """The drawing code's fingerprint: a cached picture drawn by other code is not used."""
     root = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
-    for name in ("core/geometry.py", "export/picture.py", "export/sixel.py"):
+    geometry = sorted(
+        f"core/geometry/{path.name}" for path in (root / "core/geometry").glob("*.py")
+    )
+    for name in (*geometry, "export/picture.py", "export/sixel.py"):
         try:
             digest.update((root / name).read_bytes())
         except OSError:

@@ -358,7 +358,7 @@ async def test_the_editor_warns_when_a_drawn_jump_hides_something(tmp_path: Path
     from snl_tui.core.studio.checks import drawing_findings
 
     path = tmp_path / "row.txt"
-    path.write_text("1 10\n2 9\n6 4\n")
+    path.write_text("1 10\n2 9\n6 5\n")
     app, editor = editor_app(str(path), None)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)

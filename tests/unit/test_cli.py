@@ -139,7 +139,7 @@ def test_check_warns_about_a_drawing_that_hides_something(
 ) -> None:
     # One row: the ladder has no room to pass the snake's ends.
     path = tmp_path / "row.txt"
-    path.write_text("1 10\n2 9\n6 4\n")
+    path.write_text("1 10\n2 9\n6 5\n")
     code, out, _ = run(capsys, "check", str(path))
     assert code == 1
     assert "warning: the ladder 2 -> 9 is drawn over " in out

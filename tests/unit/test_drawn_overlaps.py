@@ -26,7 +26,7 @@ from snl_tui.export.svg import board_svg
 
 from .strategies import boards
 
-ONE_ROW = Board(1, 10, [(2, 9), (6, 4)])
+ONE_ROW = Board(1, 10, [(2, 9), (6, 5)])
 """A ladder along a one-square-high row over a snake's head and tail: no room for it."""
 
 

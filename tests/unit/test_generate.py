@@ -84,7 +84,9 @@ def independent_first_seat_win(board: Board, players: int) -> float:
 
 
 def _check_board(board: Board, targets: Targets) -> None:
-    assert check_board(board, drawing=True).warnings == ()  # what `snl check` warns about: nothing
+    report = check_board(board, drawing=True)
+    assert report.warnings == ()  # what `snl check` warns about: nothing
+    assert report.looks == () or targets.keep  # no jump within a row, no twins
     assert (board.rows, board.cols, board.rules) == (targets.rows, targets.cols, targets.rules)
     if targets.expected_turns is not None:
         expected = independent_expected_turns(board)

@@ -11,7 +11,8 @@ from snl_tui.cli.main import main
 from snl_tui.core.board import Board
 from snl_tui.core.files.formats import load_board
 from snl_tui.core.odds.analysis import analyze
-from snl_tui.core.studio.checks import design_findings, drawn_over, every_error
+from snl_tui.core.studio.checks import design_findings, drawn_over
+from snl_tui.core.studio.file_errors import every_error
 
 THREE_ERRORS = {
     ".toml": 'name = "three"\nsize = 10\nladders = [[3, 120], [5, 20], [5, 30]]\n'

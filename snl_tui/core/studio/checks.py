@@ -5,22 +5,17 @@ and an editor can show live. ``board_findings`` holds the checks on the board al
 (unreachable goal, a jump on square 1 under start = 1, snake walls, jumps ending where
 another starts); ``odds_findings`` adds those that need the Markov chain (jumps that never
 fire, traps), ``drawing_findings`` what the drawn jumps hide, and ``check_board`` puts
-them all together within ``core.limits``' bounds, with the notes on what each jump does.
+them all together within ``core.limits``' bounds, with the notes on what each jump does
+and the notes on the board's looks (``looks``). Every error of a file that does not load:
+``file_errors``.
 """
 
 from __future__ import annotations
 
-import json
-import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
 
 from ..board import Board, Jump
-from ..errors import BoardError
-from ..files.common import DOCUMENT_KEYS
 from ..limits import (
     CHECK_DRAWING_MAX_JUMPS,
     CHECK_DRAWING_MAX_SQUARES,
@@ -33,42 +28,23 @@ from ..limits import (
 )
 from ..solver import solve
 from ..text import percent, place, runs, square_ranges, turns_text
+from .findings import Finding, FindingKind
+
+__all__ = ["CheckReport", "Finding", "FindingKind", "check_board"]
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: called as the per-jump impacts are worked through."""
 
-FindingKind = Literal[
-    "unreachable-goal",
-    "jump-on-square-one",
-    "snake-wall",
-    "jump-meets-jump",
-    "idle-jump",
-    "trap",
-    "odds-unavailable",
-    "long-games",
-    "short-games",
-    "snake-trap",
-    "drawn-over",
-    "jump-hides",
-]
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing ``snl check`` says about a board: ``kind``, the ``squares`` concerned
-    (sorted, 0 = off the board) and a one-line ``message``."""
-
-    kind: FindingKind
-    squares: tuple[int, ...]
-    message: str
-
 
 @dataclass(frozen=True)
 class CheckReport:
-    """``snl check``'s whole answer: warnings (exit 1 when any) and notes."""
+    """``snl check``'s whole answer: warnings (exit 1 when any), notes and the notes on
+    the board's looks (``looks.look_findings``: jumps within a row, twins), which a
+    designer reviews but a board may keep (classic's snake 56 -> 53 stays in its row)."""
 
     warnings: tuple[Finding, ...]
     notes: tuple[str, ...]
+    looks: tuple[Finding, ...] = ()
 
 
 # -- on the board alone ----------------------------------------------------------------
@@ -246,6 +222,8 @@ def odds_findings(
         return [], [f"odds not computed: {error}"]
     warnings = odds_warnings(board)
     expected = float(chain.expected[board.rules.start_position])
+    if not board.jumps:
+        return warnings, [f"expected game length: {turns_text(expected)}"]
     notes = [f"expected game length: {turns_text(expected)}; what each jump does to it:"]
     notes.extend(f"  {impact.describe()}" for impact in jump_impacts(board, progress))
     return warnings, notes
@@ -255,17 +233,35 @@ def check_board(
     board: Board, progress: Progress | None = None, *, drawing: bool = False
 ) -> CheckReport:
     """Everything ``snl check`` says, within ``core.limits``' bounds (the one place it is
-    put together). Warnings: the board's own findings, the odds' (jumps that never
+    put together). Warnings: the board's own findings, a dull board (``looks``), the
+    odds' (jumps that never
     fire, traps with the share of games that never end), the designer's review
     (``design_findings``) and, with ``drawing``, where the drawn jumps hide a number or
     another jump's end (``drawing_findings``). Notes: what each jump does to the
     expected game length. A board past a bound gets what fits and a note naming what
-    was left out. ``progress(done, total)`` follows the jumps' impacts."""
-    warnings = board_findings(board)
+    was left out. Looks: jumps that stay in a row, twins (``looks.look_findings``) and,
+    with ``drawing``, drawn jumps running close (``looks.drawn_look_findings``).
+    ``progress(done, total)`` follows the jumps' impacts."""
+    from .looks import (
+        LOOKS_MAX_JUMPS,
+        drawn_look_findings,
+        dull_findings,
+        look_findings,
+        looks_fit,
+    )
+
+    warnings = [*board_findings(board), *dull_findings(board)]
+    looks = tuple(look_findings(board))
     notes: list[str] = []
+    if not looks_fit(board):
+        notes.append(
+            f"looks left out (jumps within a row, twins): {len(board.jumps):,} jumps "
+            f"(at most {LOOKS_MAX_JUMPS:,})"
+        )
     if drawing:
         if check_drawing_fits(board):
             drawn = drawing_findings(board)
+            looks = (*looks, *drawn_look_findings(board))
         else:
             drawn = []
             notes.append(
@@ -281,7 +277,7 @@ def check_board(
             f"what each jump does): {size_text(board)} is more than "
             f"{CHECK_ODDS_MAX_SQUARES:,}; 'snl analyze' gives the expected game length"
         )
-        return CheckReport((*warnings, *drawn), tuple(notes))
+        return CheckReport((*warnings, *drawn), tuple(notes), looks)
     if not check_impacts_fit(board):
         odds = odds_warnings(board)
         notes.append(
@@ -292,7 +288,7 @@ def check_board(
         odds, impacts = odds_findings(board, progress)
         notes += impacts
     design = design_findings(board)
-    return CheckReport((*warnings, *odds, *design, *drawn), tuple(notes))
+    return CheckReport((*warnings, *odds, *design, *drawn), tuple(notes), looks)
 
 
 # -- a designer's review: what plays badly, and what the drawing hides -------------------
@@ -453,160 +449,3 @@ def design_findings(board: Board) -> list[Finding]:
     own finding, where the drawing's routing is known; ``overlap_findings`` is the
     straight-line test the generator keeps its boards clear of.)"""
     return [*snake_traps(board), *length_findings(board)]
-
-
-# -- every error of a board file, not only the first ----------------------------------
-
-MAX_ERRORS = 50
-"""``every_error`` stops listing after this many."""
-REVIEW_BYTES = 1024 * 1024
-"""A file larger than this gets its first error only (each error costs one more parse)."""
-_ENTRY = re.compile(r"(ladders|snakes) entry (\d+)")
-_LINE = re.compile(r"line (\d+)")
-_CELL = re.compile(r"row (\d+), col (\d+)")
-
-
-def every_error(spec: str) -> list[BoardError]:
-    """Every error of the board file ``spec`` (empty when it loads): after each one, the
-    part it names (an entry, a line, a cell, a rule, a key) is left out and the rest is
-    read again, so a file with three mistakes gets three messages. A name, a share code,
-    a file that cannot be read or parsed at all, or one too large: its first error."""
-    from ..files.formats import load_board
-
-    try:
-        load_board(spec)
-    except BoardError as failure:
-        first = failure
-    else:
-        return []
-    path = Path(spec)
-    try:
-        if not path.is_file() or path.stat().st_size > REVIEW_BYTES:
-            return [first]
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
-        return [first]
-    try:
-        repair = _Repair(text, path.suffix.lower())
-    except Exception:  # a syntax error: the first error says where
-        return [first]
-    if not repair.has_size():
-        return [first]  # not a board with mistakes, some other file: one line
-    errors = [first]
-    while len(errors) < MAX_ERRORS:
-        if not repair.leave_out(errors[-1]):
-            break
-        try:
-            repair.load(spec)
-        except BoardError as next_error:
-            latest = repair.original_where(next_error)
-            if str(latest) == str(errors[-1]):
-                break  # the part could not be left out: stop rather than repeat
-            errors.append(latest)
-        except Exception:
-            break
-        else:
-            break
-    return errors
-
-
-class _Repair:
-    """A board file's content with the parts named by errors left out, one by one."""
-
-    def __init__(self, text: str, suffix: str) -> None:
-        self.suffix = suffix
-        self.lines: list[str] | None = None
-        self.data: Any = None
-        self.kept: dict[str, list[int]] = {}
-        if suffix == ".txt":
-            self.lines = text.replace("\r\n", "\n").split("\n")
-        elif suffix == ".toml":
-            self.data = tomllib.loads(text)
-        else:
-            self.data = json.loads(text)
-        if isinstance(self.data, dict):
-            for key in ("ladders", "snakes"):
-                entries = self.data.get(key)
-                if isinstance(entries, list):
-                    self.kept[key] = list(range(1, len(entries) + 1))
-
-    def has_size(self) -> bool:
-        if isinstance(self.data, dict):
-            return "size" in self.data or ("rows" in self.data and "cols" in self.data)
-        return self.lines is not None or isinstance(self.data, list)
-
-    def load(self, spec: str) -> None:
-        from ..files.formats import parse_board
-
-        if self.lines is not None:
-            parse_board("\n".join(self.lines), source=spec, suffix=".txt")
-        else:
-            parse_board(json.dumps(self.data), source=spec, suffix=".json")
-
-    def original_where(self, error: BoardError) -> BoardError:
-        """The error with an entry's number as the file has it (entries left out
-        before it shift the numbers)."""
-        found = _ENTRY.fullmatch(error.where or "")
-        if found is None:
-            return error
-        key, index = found.group(1), int(found.group(2))
-        kept = self.kept.get(key, [])
-        if not 1 <= index <= len(kept):
-            return error
-        return type(error)(
-            error.message, source=error.source, where=f"{key} entry {kept[index - 1]}"
-        )
-
-    def leave_out(self, error: BoardError) -> bool:
-        """Leave out what ``error`` names; False when it names nothing that can go."""
-        where = error.where or ""
-        if self.lines is not None:
-            line = _LINE.match(where)
-            if line is None or not 2 <= int(line.group(1)) <= len(self.lines):
-                return False  # the size line (line 1) cannot go
-            self.lines[int(line.group(1)) - 1] = ""
-            return True
-        data = self.data
-        if isinstance(data, list):
-            cell = _CELL.match(where)
-            if cell is None:
-                return False
-            row, col = int(cell.group(1)), int(cell.group(2))
-            try:
-                data[row][col] = -1
-            except (IndexError, TypeError):
-                return False
-            return True
-        if not isinstance(data, dict):
-            return False
-        entry = _ENTRY.fullmatch(where)
-        if entry is not None:
-            key, index = entry.group(1), int(entry.group(2))
-            entries, kept = data.get(key), self.kept.get(key)
-            for original_at, original in enumerate(kept or []):
-                if original == index and isinstance(entries, list):
-                    del entries[original_at]
-                    del kept[original_at]  # type: ignore[union-attr]
-                    return True
-            return False
-        if where == "rules" and isinstance(data.get("rules"), dict):
-            return self._leave_out_rules(data["rules"])
-        if where in ("name", "description") and where in data:
-            del data[where]
-            return True
-        unknown = [key for key in data if key not in DOCUMENT_KEYS]
-        for key in unknown:
-            del data[key]
-        return bool(unknown)
-
-    @staticmethod
-    def _leave_out_rules(table: dict[str, Any]) -> bool:
-        from ..rules import Rules
-
-        for key in list(table):
-            try:
-                Rules.from_mapping({key: table[key]})
-            except BoardError:
-                del table[key]
-                return True
-        return False

@@ -13,9 +13,10 @@ figures to the targets:
 
 Every step is drawn from a ``random.Random(seed)`` and the schedule counts steps, never
 seconds, so the same seed and targets give the same board on any machine; the clock is
-only read to give up. Candidates are kept warning-free by construction (no jump on the
-start square under ``start = 1``, no jump ending where another starts, no wall of snake
-heads), and a candidate that meets every target is then checked with the real thing:
+only read to give up, and not even that under ``max_steps``. Candidates are kept
+warning-free by construction (no jump on the start square under ``start = 1``, no jump
+ending where another starts, no wall of snake heads, no jump within a row, no twins:
+``looks``), and a candidate that meets every target is then checked with the real thing:
 ``Board`` validation, every warning of ``snl check`` (``core.studio.checks``), ``analyze`` and
 ``solve``. Only a board that passes all of that is returned.
 
@@ -42,481 +43,54 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from ..board import Board, check_dimensions
-from ..engine import MAX_PLAYERS
+from ..board import Board
 from ..errors import SnlError
 from ..geometry import ANCHOR_X, ANCHOR_Y
-from ..limits import check_size
 from ..odds.analysis import analyze
 from ..odds.model import TurnModel
 from ..odds.update import Candidates
-from ..rules import Rules
 from ..solver import count_optimal_routes, solve
-from ..text import plural
-from .checks import (
-    DRAWN_NEAR,
-    board_findings,
-    design_findings,
-    drawing_findings,
-    odds_warnings,
+from .checks import board_findings, design_findings, drawing_findings, odds_warnings
+from .looks import drawn_look_findings, dull_findings, is_sideways, look_findings, twin_kind
+from .shape import (
+    GOAL_AREA_SNAKES,
+    LENGTH_SKEW,
+    LONGEST_SHARE,
+    QUARTER_SHARE,
+    SHAPED_SQUARES,
+    STRAIGHT_CLOSE,
+    hides,
+    shape_for,
+    straight_close,
 )
-from .edit import check_text
+from .targets import (
+    DEFAULT_TIME_LIMIT,
+    DEFAULT_TOLERANCE,
+    MAX_GENERATE_SQUARES,
+    Figures,
+    GenerateError,
+    GenerateResult,
+    Targets,
+    least_expected_turns,
+)
 
-DEFAULT_TOLERANCE = 0.5
-DEFAULT_TIME_LIMIT = 10.0
+__all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "DEFAULT_TOLERANCE",
+    "MAX_GENERATE_SQUARES",
+    "Figures",
+    "GenerateError",
+    "GenerateResult",
+    "Targets",
+    "describe_shape",
+    "generate",
+    "least_expected_turns",
+]
+
 REJECTED_COST = 0.5
 """Cost given to a candidate that meets the figures but fails the exact checks."""
-MAX_GENERATE_SQUARES = 2500
-"""Largest board generated (the exact analysis's own limit, 50 x 50)."""
-
-
-class GenerateError(SnlError, ValueError):
-    """Targets that make no sense on their own (a negative tolerance, 9 players...)."""
-
-
-@dataclass(frozen=True)
-class Targets:
-    """What the designer asks for. ``None`` means "any"."""
-
-    rows: int = 10
-    cols: int = 10
-    ladders: int | None = None
-    snakes: int | None = None
-    expected_turns: float | None = None
-    tolerance: float = DEFAULT_TOLERANCE
-    least_rolls: int | None = None
-    players: int = 2
-    max_first_seat_edge: float | None = None
-    within: int | None = None
-    """A tail target: ``share`` of one-player games end within this many turns."""
-    share: float | None = None
-    rules: Rules = field(default_factory=Rules)
-    name: str = ""
-    keep: tuple[tuple[int, int], ...] = ()
-    """Jumps the designer placed, (start, end): kept as they are; the generator fills the
-    rest (the ladder and snake counts include them)."""
-    jumps: int | None = None
-    """How many jumps in all, ladders and snakes (the kept ones included)."""
-    longest_jump: int | None = None
-    """No jump the generator places spans more squares than this."""
-    safe_start: int = 0
-    """No snake head on squares 1 to ``safe_start``."""
-    no_snakes_in_last_row: bool = False
-    """No snake head in the last row (the row of the goal)."""
-    unique_route: bool = False
-    """Exactly one optimal route (a puzzle with one answer: ``count_optimal_routes``)."""
-
-    def __post_init__(self) -> None:
-        check_dimensions(self.rows, self.cols)
-        # Its odds are computed exactly, after every step: the refusal has play's words.
-        check_size(self.rows, self.cols, MAX_GENERATE_SQUARES, "to generate")
-        for label, count in (("ladders", self.ladders), ("snakes", self.snakes)):
-            if count is not None and (type(count) is not int or count < 0):
-                raise GenerateError(f"{label} must be a whole number from 0, not {count!r}")
-        if (self.ladders or 0) + (self.snakes or 0) > self.max_jumps:
-            raise GenerateError(
-                f"a {self.rows}x{self.cols} board has room for at most {self.max_jumps} "
-                f"jumps, not {(self.ladders or 0) + (self.snakes or 0)}"
-            )
-        if self.expected_turns is not None and not (
-            math.isfinite(self.expected_turns) and self.expected_turns >= 1
-        ):
-            raise GenerateError(f"expected turns must be at least 1, not {self.expected_turns}")
-        if not (math.isfinite(self.tolerance) and self.tolerance >= 0):
-            raise GenerateError(f"the tolerance must be 0 or more, not {self.tolerance}")
-        if self.least_rolls is not None and (
-            type(self.least_rolls) is not int or self.least_rolls < 1
-        ):
-            raise GenerateError(
-                f"least rolls must be a whole number from 1, not {self.least_rolls!r}"
-            )
-        if type(self.players) is not int or not 1 <= self.players <= MAX_PLAYERS:
-            raise GenerateError(f"a game has 1 to {MAX_PLAYERS} players, not {self.players!r}")
-        edge = self.max_first_seat_edge
-        if edge is not None and not (math.isfinite(edge) and 0 <= edge <= 1):
-            raise GenerateError(f"the first seat's edge must be from 0 to 1, not {edge}")
-        check_text(self.name, "the name")
-        if (self.within is None) != (self.share is None):
-            raise GenerateError("a tail target needs both: within (turns) and share (0 to 1)")
-        if self.within is not None and (type(self.within) is not int or self.within < 1):
-            raise GenerateError(
-                f"within must be a whole number of turns from 1, not {self.within!r}"
-            )
-        share = self.share
-        if share is not None and not (math.isfinite(share) and 0 < share < 1):
-            raise GenerateError(f"the share must be above 0 and below 1, not {share}")
-        self._check_shapes()
-        reason = self.impossible()
-        if reason is not None:
-            raise GenerateError(f"no board can meet these targets: {reason}")
-
-    def _check_shapes(self) -> None:
-        """The kept jumps, the counts and the zones, each on its own terms."""
-        if self.jumps is not None and (type(self.jumps) is not int or self.jumps < 0):
-            raise GenerateError(f"jumps must be a whole number from 0, not {self.jumps!r}")
-        if self.jumps is not None and self.jumps > self.max_jumps:
-            raise GenerateError(
-                f"a {self.rows}x{self.cols} board has room for at most {self.max_jumps} "
-                f"jumps, not {self.jumps}"
-            )
-        longest = self.longest_jump
-        if longest is not None and (type(longest) is not int or longest < 1):
-            raise GenerateError(f"the longest jump must be a whole number from 1, not {longest!r}")
-        if type(self.safe_start) is not int or not 0 <= self.safe_start < self.goal:
-            raise GenerateError(
-                f"the safe start must be a whole number from 0 to {self.goal - 1}, "
-                f"not {self.safe_start!r}"
-            )
-        if self.keep:
-            try:
-                Board.from_jumps(
-                    self.rows,
-                    self.cols,
-                    ladders=[(s, e) for s, e in self.keep if e > s],
-                    snakes=[(s, e) for s, e in self.keep if e <= s],
-                    rules=self.rules,
-                )
-            except SnlError as error:
-                raise GenerateError(f"the jumps to keep: {error}") from None
-
-    def snake_head_allowed(self, head: int) -> bool:
-        """A snake may start on ``head`` under the zones."""
-        if head <= self.safe_start:
-            return False
-        return not (self.no_snakes_in_last_row and head > self.goal - self.cols)
-
-    def impossible(self) -> str | None:
-        """Why no board can meet the targets, where that can be proved at once (None:
-        not provably impossible, the search decides)."""
-        reason = self._impossible_shapes()
-        if reason is not None:
-            return reason
-        rules = self.rules
-        walk = self.goal - rules.start_position  # squares to cover from the start
-        # Without ladders nothing shortens the walk: at least ceil(walk / faces) rolls.
-        fewest = -(-walk // rules.faces)
-        if self.ladders == 0 and self.least_rolls is not None and self.least_rolls < fewest:
-            return (
-                f"without ladders a {self.rows}x{self.cols} board takes at least "
-                f"{fewest} rolls with a {rules.faces}-sided die, not {self.least_rolls}"
-            )
-        no_ladders = self.ladders == 0 and not rules.six_again
-        if self.within is not None and no_ladders and self.within < fewest:
-            return (
-                f"without ladders no game ends within {self.within} turns: it takes at "
-                f"least {fewest}"
-            )
-        if self.expected_turns is not None and not rules.six_again:
-            # One roll per turn: a game lasts at least as many turns as its least rolls.
-            floor = fewest if self.ladders == 0 else 1
-            if self.least_rolls is not None:
-                floor = max(floor, self.least_rolls)
-            if self.expected_turns + self.tolerance < floor:
-                return (
-                    f"expected turns {self.expected_turns:g} (± {self.tolerance:g}) is below "
-                    f"the least rolls ({floor}): every game takes at least that many turns"
-                )
-            least = least_expected_turns(self)
-            if least is not None and self.expected_turns + self.tolerance < least:
-                return (
-                    f"expected turns {self.expected_turns:g} is below {least:.2f}, the "
-                    f"least a generated {self.rows}x{self.cols} board with a {rules.faces}-sided "
-                    f"die can have (one jump a square: at most {_finishing_faces(self)} of "
-                    f"{rules.faces} rolls end a game)"
-                )
-        return None
-
-    def _impossible_shapes(self) -> str | None:
-        kept_ladders = sum(1 for s, e in self.keep if e > s)
-        kept_snakes = len(self.keep) - kept_ladders
-        for label, count, kept in (
-            ("ladders", self.ladders, kept_ladders),
-            ("snakes", self.snakes, kept_snakes),
-            ("jumps", self.jumps, len(self.keep)),
-        ):
-            if count is not None and count < kept:
-                return f"{kept} {label} are kept, more than the {count} asked for"
-        total, ladders, snakes = self.jumps, self.ladders, self.snakes
-        fixed = total is not None and ladders is not None and snakes is not None
-        if fixed and (ladders or 0) + (snakes or 0) != total:
-            return (
-                f"{plural(ladders or 0, 'ladder')} and {plural(snakes or 0, 'snake')} "
-                f"are not {plural(total or 0, 'jump')}"
-            )
-        for start, end in self.keep:
-            if end < start and not self.snake_head_allowed(start):
-                where = (
-                    "in the last row"
-                    if start > self.safe_start
-                    else f"in the first {self.safe_start} squares"
-                )
-                return f"the kept snake {start} -> {end} has its head {where}"
-        if self.snakes and self.safe_start:
-            room = [head for head in range(2, self.goal) if self.snake_head_allowed(head)]
-            if not room:
-                return "the zones leave no square for a snake's head"
-        return None
-
-    @property
-    def goal(self) -> int:
-        return self.rows * self.cols
-
-    @property
-    def max_jumps(self) -> int:
-        # Every jump uses two squares of its own (no jump may end where another starts).
-        return max(0, (self.goal - 2) // 2)
-
-
-def _finishing_faces(targets: Targets) -> int:
-    """The most die faces that can end a game from any one square, on a board where each
-    square is in at most one jump (no chaining then): the face landing on the goal, and
-    the face landing on the start of the ladder to the goal (with bounce, also the face
-    bouncing back onto it). Kept ladders may share the goal: each adds its face."""
-    rules = targets.rules
-    to_goal = max(1, sum(1 for s, e in targets.keep if e == targets.goal and e > s))
-    per_ladder = 2 if rules.overshoot == "bounce" else 1
-    return min(rules.faces, 1 + to_goal * per_ladder)
-
-
-def least_expected_turns(targets: Targets) -> float | None:
-    """A lower bound on the expected turns of any board the generator may return (each
-    square in at most one jump), or None where none is proved (``finish`` overshoot or
-    six-again, where many faces can end a game, or a die with as many faces as squares).
-
-    From any square at most ``q`` of the faces end the game (``_finishing_faces``); from
-    the start, at most the faces reaching a ladder to the goal, or the goal itself when a
-    first roll can. So P(a game lasts past turn t) >= (1 - p1)(1 - q)^(t - 1) and the
-    expectation, the sum of those, is at least 1 + (1 - p1) / q."""
-    rules = targets.rules
-    faces, goal, start = rules.faces, targets.goal, rules.start_position
-    if rules.overshoot == "finish" or rules.six_again or faces >= goal:
-        return None  # (a die as large as the board bounces a roll back more than once)
-    q = _finishing_faces(targets) / faces
-    reaches_goal = goal - start <= faces
-    first = max(1, sum(1 for s, e in targets.keep if e == goal and e > s))
-    if rules.overshoot == "bounce" and start + faces > goal:
-        first *= 2
-    p1 = min(q, (first + (1 if reaches_goal else 0)) / faces)
-    return 1.0 + (1.0 - p1) / q
-
-
-@dataclass(frozen=True)
-class Figures:
-    """A board's figures as the generator sees them."""
-
-    expected_turns: float
-    least_rolls: int
-    ladders: int
-    snakes: int
-    first_seat_edge: float | None = None
-    """First seat's win chance minus 1/players (None when not asked for)."""
-    within_share: float | None = None
-    """P(a one-player game ends within ``targets.within`` turns) (None when not asked for)."""
-    routes: int | None = None
-    """The number of optimal routes (None when not asked for)."""
-
-    def describe(self, targets: Targets | None = None) -> str:
-        expected = f"{self.expected_turns:.2f}" if math.isfinite(self.expected_turns) else "inf"
-        parts = [f"expected turns {expected}"]
-        if targets is not None and targets.expected_turns is not None:
-            parts[0] += f" (target {targets.expected_turns:g} ± {targets.tolerance:g})"
-        least = f"least rolls {self.least_rolls}"
-        if targets is not None and targets.least_rolls is not None:
-            least += f" (target {targets.least_rolls})"
-        parts.append(least)
-        if self.first_seat_edge is not None:
-            edge = f"first seat's edge {self.first_seat_edge:+.4f}"
-            if targets is not None and targets.max_first_seat_edge is not None:
-                edge += f" (at most ±{targets.max_first_seat_edge:g})"
-            parts.append(edge)
-        if self.within_share is not None and targets is not None and targets.within is not None:
-            tail = f"{self.within_share:.1%} of games within {plural(targets.within, 'turn')}"
-            if targets.share is not None:
-                tail += f" (target at least {targets.share:.0%})"
-            parts.append(tail)
-        if self.routes is not None:
-            parts.append(f"{plural(self.routes, 'optimal route')}")
-        parts.append(f"{plural(self.ladders, 'ladder')}, {plural(self.snakes, 'snake')}")
-        return ", ".join(parts)
-
-
-@dataclass(frozen=True)
-class GenerateResult:
-    """``board`` meets every target (checked exactly), or is None with the closest figures."""
-
-    board: Board | None
-    figures: Figures | None
-    targets: Targets
-    steps: int
-    seconds: float
-    timed_out: bool
-    closest: Board | None = None
-    """When no board met the targets: the board of the closest figures (a valid board;
-    it may miss a target or have warnings)."""
-
-    @property
-    def ok(self) -> bool:
-        return self.board is not None
-
-    def describe(self) -> str:
-        if self.board is not None:
-            assert self.figures is not None
-            return self.figures.describe(self.targets)
-        closest = self.figures.describe(self.targets) if self.figures else "nothing"
-        why = f"in {self.seconds:.1f} s" if self.timed_out else f"in {self.steps} steps"
-        return f"no board meets the targets {why}; closest reached: {closest}"
-
-
-# -- the look of a real board ---------------------------------------------------------------
-
-SHAPED_SQUARES = 30
-"""Boards of at least this many squares get ``Shape``'s rules (smaller ones have no room)."""
-LONGEST_SHARE = 0.65
-"""No placed jump spans more than this share of the board (classic's longest: 63 of 100)."""
-LONG_SHARE = 1 / 3
-"""A jump spanning more than this share of the board is long; at most a third of each
-kind are (classic: 2 of 9 ladders, 3 of 10 snakes)."""
-GOAL_AREA_SNAKES = 2
-"""Snake heads allowed on the squares of the last roll before the goal."""
-QUARTER_SHARE = 0.4
-"""No quarter of the board holds more than this share of the jump starts."""
-LENGTH_SKEW = 1.6
-"""Lengths are drawn as longest * u ** skew: many short jumps, a few long ones."""
-
-
-@dataclass(frozen=True)
-class Shape:
-    """What makes a generated board look like Snakes & Ladders, as rules a candidate
-    either meets or not (kept jumps are the designer's and exempt)."""
-
-    goal: int
-    faces: int
-    start: int
-    ladders: tuple[int, int] | None
-    """The band the ladder count stays in (None: fixed by the designer)."""
-    snakes: tuple[int, int] | None
-    difference: int | None
-    """The most the counts may differ (None: a count is fixed)."""
-    longest: int
-    long_length: int
-    usual: int = 0
-    """How many of each kind a board this size usually has."""
-    long_ladders: int = 3
-    """At most one in this many ladders is long (2 for a target of very short games)."""
-    long_snakes: int = 3
-    """The same for snakes (2 for very long games)."""
-
-    def miss(self, ladders: int, snakes: int) -> int:
-        """How far the counts are outside the bands (0: inside)."""
-        miss = 0
-        for band, count in ((self.ladders, ladders), (self.snakes, snakes)):
-            if band is not None:
-                miss += max(0, band[0] - count, count - band[1])
-        if self.difference is not None:
-            miss += max(0, abs(ladders - snakes) - self.difference)
-        return miss
-
-    @property
-    def first_roll(self) -> range:
-        return range(self.start + 1, min(self.goal, self.start + self.faces + 1))
-
-    @property
-    def goal_area(self) -> range:
-        return range(max(1, self.goal - self.faces), self.goal)
-
-    def describe(self, ladders: int, snakes: int, size: str) -> str:
-        """What was chosen and why, in a sentence for the designer."""
-        parts = [f"{plural(ladders, 'ladder')} and {plural(snakes, 'snake')}"]
-        if self.ladders is not None and self.snakes is not None:
-            low, high = self.ladders
-            within = f"{low}-{high}"
-            if self.snakes != self.ladders:
-                within = f"{low}-{high} ladders and {self.snakes[0]}-{self.snakes[1]} snakes"
-            parts[0] += (
-                f" (a {size} board has about {self.usual} of each, kept within {within}; "
-                "classic has 9 and 10)"
-            )
-        share = {2: "half", 3: "a third"}
-        if self.long_ladders == self.long_snakes:
-            most = f"at most {share[self.long_ladders]} of each kind"
-        else:
-            most = (
-                f"at most {share[self.long_ladders]} of the ladders and "
-                f"{share[self.long_snakes]} of the snakes"
-            )
-        parts.append(
-            f"lengths drawn from 3 to {self.longest} squares, mostly short, {most} "
-            f"over {self.long_length}"
-        )
-        parts.append(
-            f"no snake on the first roll's squares ({self.first_roll.start}-"
-            f"{self.first_roll.stop - 1}) and at most {GOAL_AREA_SNAKES} on the last roll's"
-        )
-        parts.append(
-            "spread over the board, no square shared, none drawn over another's head or foot"
-        )
-        return "; ".join(parts)
-
-
-def _shape(targets: Targets, longest: int) -> Shape | None:
-    goal = targets.goal
-    if goal < SHAPED_SQUARES:
-        return None
-    base = max(1, round(goal / 11))
-    band = (max(1, round(base * 0.6)), base + 2)
-    difference: int | None = max(2, base // 3)
-    if targets.longest_jump is not None:
-        # Short jumps by the designer's wish: more of them may be needed.
-        band, difference = (band[0], 2 * base), None
-    free = targets.jumps is None
-    ladder_band = snake_band = band
-    # A target far from the bare board's length needs more long jumps of one kind (and,
-    # for very short games, more ladders than snakes).
-    long_ladders = long_snakes = 3
-    if targets.expected_turns is not None:
-        from ..odds.markov import expected_turns
-
-        bare = expected_turns(Board(targets.rows, targets.cols, rules=targets.rules))
-        if targets.expected_turns < bare / 2:
-            long_ladders = 2
-        if targets.expected_turns < bare / 2.5:
-            ladder_band, difference = (band[0], max(band[1], 2 * base)), None
-        if math.isfinite(bare) and targets.expected_turns > bare * 2:
-            long_snakes = 2
-    ladders = ladder_band if free and targets.ladders is None else None
-    snakes = snake_band if free and targets.snakes is None else None
-    if ladders is None or snakes is None:
-        difference = None
-    return Shape(
-        goal,
-        targets.rules.faces,
-        targets.rules.start_position,
-        ladders,
-        snakes,
-        difference,
-        longest,
-        max(targets.rules.faces, round(goal * LONG_SHARE)),
-        base,
-        long_ladders,
-        long_snakes,
-    )
-
-
-def _hides(points: list[tuple[float, float]], a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """Whether jump ``a`` (start, end) is drawn over an end of ``b``, or ``b`` over ``a``'s."""
-    for (s1, e1), (s2, e2) in ((a, b), (b, a)):
-        (ax, ay), (bx, by) = points[s1], points[e1]
-        dx, dy = bx - ax, by - ay
-        length = dx * dx + dy * dy or 1.0
-        for square in (s2, e2):
-            px, py = points[square]
-            t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length))
-            cx, cy = ax + t * dx - px, ay + t * dy - py
-            if cx * cx + cy * cy < DRAWN_NEAR * DRAWN_NEAR:
-                return True
-    return False
 
 
 # -- the search --------------------------------------------------------------------------
@@ -555,13 +129,17 @@ class _Search:
         if targets.longest_jump is None and self.goal >= SHAPED_SQUARES:
             self.longest = max(targets.rules.faces + 1, round(self.goal * LONGEST_SHARE))
         self.min_length = min(3 if self.goal >= 30 else 1, self.longest)
-        self.shape = _shape(targets, self.longest)
+        self.shape = shape_for(targets, self.longest)
         blank = Board(targets.rows, targets.cols)
         self.points = [(0.0, 0.0)] + [
             (col + ANCHOR_X, row + ANCHOR_Y)
             for row, col in (blank.position_of(square) for square in range(1, self.goal + 1))
         ]
-        self.hidden: dict[tuple[int, int, int, int], bool] = {}
+        self.blank = blank
+        self.clashes: dict[tuple[int, int, int, int], bool] = {}
+        self.apart_before: frozenset[tuple[int, int]] = frozenset()
+        """The jumps of the last board ``apart`` passed."""
+        """(jump, jump) -> whether they clash (``apart``), for the pairs seen so far."""
         self.kept = dict(targets.keep)
         """The designer's jumps: never moved or removed."""
         # Squares a jump may start on: not the goal, not square 1 under start = 1 (it
@@ -587,11 +165,44 @@ class _Search:
             run = run + 1 if after == before + 1 else 1
             if run >= faces:
                 return False
-        return self.shape is None or self.looks_real(jumps, placed)
+        return (self.shape is None or self.looks_real(jumps, placed)) and self.apart(jumps)
+
+    def apart(self, jumps: dict[int, int]) -> bool:
+        """No two jumps clash (both kept ones excepted: the designer's): none is twin to
+        another (``looks.twin_kind``: side by side or crossed as an X) and, on a board
+        with ``Shape``'s rules, none is drawn over another's head or foot."""
+        items = sorted(jumps.items())
+        clashes, points, board = self.clashes, self.points, self.blank
+        shaped, near = self.shape is not None, 2 * board.cols
+        # The jumps of the last board found apart clash with none of each other: only
+        # the pairs with a jump new since then are looked at (a step changes one or two).
+        fresh = [item for item in items if item not in self.apart_before]
+        for a in fresh:
+            for b in items:
+                if a == b or (b in fresh and b < a):
+                    continue  # itself, or a pair of fresh ones seen the other way round
+                if a[0] in self.kept and b[0] in self.kept:
+                    continue
+                key = (*a, *b) if a < b else (*b, *a)
+                found = clashes.get(key)
+                if found is None:
+                    twin = (abs(a[0] - b[0]) <= near or abs(a[0] - b[1]) <= near) and (
+                        twin_kind(board, a, b) is not None
+                    )
+                    found = clashes[key] = twin or (
+                        shaped
+                        and (hides(points, a, b) or straight_close(points, a, b) > STRAIGHT_CLOSE)
+                    )
+                if found:
+                    return False
+        if len(clashes) > 200_000:
+            clashes.clear()
+        self.apart_before = frozenset(items)
+        return True
 
     def looks_real(self, jumps: dict[int, int], placed: list[tuple[int, int]]) -> bool:
         """``Shape``'s rules: lengths, the first and last roll's squares, the spread over
-        the board, and nothing drawn over another jump's ends."""
+        the board (nothing drawn over another jump's ends: ``apart``)."""
         shape = self.shape
         assert shape is not None
         long_ladders = long_snakes = ladders = 0
@@ -624,20 +235,6 @@ class _Search:
                 quarters[min(3, (start - 1) * 4 // self.goal)] += 1
             if max(quarters) > most:
                 return False
-        items = sorted(jumps.items())
-        hidden, points = self.hidden, self.points
-        for index, a in enumerate(items):
-            for b in items[index + 1 :]:
-                if a[0] in self.kept and b[0] in self.kept:
-                    continue
-                key = (*a, *b)
-                found = hidden.get(key)
-                if found is None:
-                    found = hidden[key] = _hides(points, a, b)
-                if found:
-                    return False
-        if len(hidden) > 200_000:
-            hidden.clear()
         return True
 
     def band(self, kind: str) -> tuple[int, int] | None:
@@ -654,9 +251,9 @@ class _Search:
         return miss == 0 or miss < self.shape.miss(*old)
 
     def allowed(self, start: int, end: int) -> bool:
-        """A jump the generator may place: within the longest jump, no snake head in
-        a zone kept free of them."""
-        if abs(end - start) > self.longest:
+        """A jump the generator may place: within the longest jump, across a row at
+        least (``looks.is_sideways``), no snake head in a zone kept free of them."""
+        if abs(end - start) > self.longest or is_sideways(self.blank, start, end):
             return False
         return end > start or self.targets.snake_head_allowed(start)
 
@@ -849,6 +446,11 @@ class _Search:
         board = self.board(jumps)
         if board_findings(board) or odds_warnings(board) or design_findings(board):
             return None
+        if dull_findings(board) or any(
+            not set(finding.squares) <= self.kept.keys() | set(self.kept.values())
+            for finding in look_findings(board)
+        ):
+            return None  # (the designer's kept jumps may look as they were placed)
         analysis = analyze(board, players=t.players)
         expected = analysis.expected_turns
         least = solve(board).moves
@@ -888,6 +490,9 @@ class _Search:
             # Last, as the dearest: a board whose drawn jumps hide a number or another
             # jump's end would be a warning in 'snl check'.
             return None
+        kept = self.kept.keys() | set(self.kept.values())
+        if any(not set(f.squares) <= kept for f in drawn_look_findings(board)):
+            return None  # drawn jumps running close (the same routing, cached)
         return board, figures
 
 
@@ -909,8 +514,9 @@ def generate(
     board.
 
     Deterministic for a seed: the clock only decides when to give up (``time_limit``
-    seconds; ``max_steps`` bounds the work instead, for tests) and when ``progress`` is
-    told how the search goes.
+    seconds) and when ``progress`` is told how the search goes. With ``max_steps`` the
+    steps alone bound the work and ``time_limit`` is not read: the same seed gives the
+    same result however loaded the machine is.
     """
     began = clock()
     shown = began
@@ -944,7 +550,7 @@ def generate(
             break
         if steps % 8 == 0:
             now = clock()
-            if now - began > time_limit:
+            if max_steps is None and now - began > time_limit:
                 timed_out = True
                 break
             if progress is not None and now - shown >= PROGRESS_EVERY:
