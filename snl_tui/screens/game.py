@@ -166,6 +166,11 @@ class GameScreen(DismissOnce[None], Screen[None]):
         return [players, dice_row, die_values, hint, log]
 
     def on_mount(self) -> None:
+        # The side column's width for this terminal from the first frame, not from the
+        # first Resize (after it): the board, and its picture, are sized once.
+        width = self.app.size.width
+        self.set_class(width < NARROW_WIDTH, "-narrow")
+        self.set_class(width < CRAMPED_WIDTH, "-cramped")
         self._show_titles()
         self._show_tokens()
         # Under a millisecond on the built-in boards, in a worker: it has answered by the

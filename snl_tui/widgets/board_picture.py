@@ -17,8 +17,12 @@ How a frame stays cheap (``benchmarks/tui.py --picture`` measures it):
 - The picture is cut into tiles (Textual repaints whole lines): a frame lays the marks
   over a copy of the board, maps it onto the palette, and re-encodes only the tiles
   whose pixels changed (a tile back to the bare board takes the board's encoding).
-- Kitty's protocol sends the whole frame (PNG) under a new image id, shown through
-  placeholder text (``export.kitty``), written with Textual's output like any text.
+- Kitty's protocol sends the whole frame (PNG) under a new image id, placed beneath the
+  text (``export.kitty``): the picture's cells are blanks in the terminal's default
+  background, which it shows through.
+- Each tile goes out once: a paint sends only the tiles that are due (new, changed, or
+  drawn over since: a toast, a dialog, the widget moved); Textual writing a line again
+  leaves the pixels already there (``picture_lines``).
 
 The terminal is asked which protocol it speaks before Textual starts
 (``graphics_query``). ``j`` switches between the picture and the character board.
@@ -40,17 +44,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.color import Color
-from rich.control import Control
-from rich.segment import ControlType, Segment
+from rich.segment import Segment
 from rich.style import Style
-from textual.geometry import Region, Size
+from textual.geometry import Offset, Region, Size
 from textual.strip import Strip
 
 from ..core.board import Board
 from .board import JUMP_DELAY, BoardView
 from .edit_board import HEAT_SHADES, EditBoard
 from .graphics_query import DEFAULT_CELL, Protocol, cell_pixels, detect_graphics
+from .picture_lines import NO_OP, inside, picture_strips
 
 if TYPE_CHECKING:
     import numpy as np
@@ -69,8 +72,6 @@ __all__ = [
 ]
 
 GRAPHICS_CHOICES = ("auto", "pixels", "text")
-_NO_OP = ((ControlType.CURSOR_FORWARD, 0),)
-"""Marks a segment as control data, so that nothing measures or splits it."""
 SLIDE_FRAMES = 8
 SLIDE_DELAY = 0.04
 """A token climbs or slides along its jump in ``SLIDE_FRAMES`` frames, this far apart."""
@@ -200,11 +201,18 @@ class BoardPicture(BoardView):
         """Tiles encoded so far (tests and the benchmark read it)."""
         self.frames_made = 0
         """Frames drawn with marks on them (tests and the benchmark read it)."""
-        self.kitty_frame: tuple[int, str] | None = None
-        """Kitty's protocol: (image id, transmission not yet written) of the frame shown."""
+        self.due: set[Region] = set()
+        """Tiles to send at the next paint (new, changed, or drawn over since sent):
+        every other tile's pixels are on the terminal already."""
+        self.sent_origin: Offset | None = None
+        """Where on the screen the tiles were sent (the widget moved: all are due)."""
+        self.kitty_image: int | None = None
+        """Kitty's protocol: the image id of the frame shown."""
         self.kitty_old: list[int] = []
-        """Image ids to free once the new one is written."""
+        """Image ids to free with the next transmission."""
         self.kitty_ids = 0
+        self.cleanup = ""
+        """An escape to send with the character board's next paint (after ``j``)."""
         self.covered: set[Region] = set()
         """Tiles left out of the last paint because another widget lay over them."""
         self.add_class("-pixels")
@@ -219,7 +227,7 @@ class BoardPicture(BoardView):
     def picture_shown(self) -> bool:
         """The picture is on screen (not ``j``'s character board, nor the character
         board shown while the board's first picture is being made)."""
-        return self.pixels_on and bool(self.tile_data or self.kitty_frame is not None)
+        return self.pixels_on and bool(self.tile_data)
 
     def show(
         self,
@@ -310,6 +318,9 @@ class BoardPicture(BoardView):
         self.set_class(self.pixels_on, "-pixels")
         self.fitted_size = None
         self.picture_key = None  # made again (or taken from the caches) when back
+        self.tile_data, self.due, self.shown = {}, set(), None
+        if self.protocol == "kitty" and not self.pixels_on:
+            self.cleanup = self._kitty_free_all()
         self.refresh(layout=True)
         if self.pixels_on:
             return "The board as a picture."
@@ -380,12 +391,13 @@ class BoardPicture(BoardView):
         before, self.picture_key = self.picture_key, key
         self.pixels = None
         if before is None or before[1:] != key[1:]:  # another size: the old tiles are off
-            self.tile_data, self.shown = {}, None
-            self.kitty_frame = None
+            self.tile_data, self.shown, self.due = {}, None, set()
         if self.protocol == "sixel":
             saved = load_tiles(cache_name(self.board, key[1:]))
             if saved is not None and set(saved) == set(self.tiles(*self.picture_size()[:2])):
                 self.tile_data, self.shown = dict(saved), None
+                self.due = set(saved)
+                self.call_after_refresh(self.refresh)  # painted even if this was no paint
                 # The picture is ready to paint: the thread (loading NumPy and Pillow for
                 # the frames to come) starts after this paint, not competing with it.
                 self.call_after_refresh(self._make_pixels_in_thread, key)
@@ -434,8 +446,10 @@ class BoardPicture(BoardView):
             return  # the board or size changed meanwhile: another thread is at work
         self.pixels = made
         if self.protocol == "sixel":
-            self.tile_data, self.shown = dict(made.tiles), made.indices
-        self.update_frame(everything=True)
+            # Tiles already sent (from the disk's copy) are not sent again.
+            self._set_tiles(made.tiles)
+            self.shown = made.indices
+        self.update_frame()
 
     def _pixel_slice(self, tile: Region) -> tuple[slice, slice]:
         cell_w, cell_h = cell_pixels()
@@ -459,8 +473,8 @@ class BoardPicture(BoardView):
         self.frames_made += 1
         return frame_image(self.board, width, height, marks, background, jumps=pixels.jumps)
 
-    def update_frame(self, everything: bool = False) -> None:
-        """Lay what is on the board now over its picture and repaint what changed: the
+    def update_frame(self) -> None:
+        """Lay what is on the board now over its picture and send what changed: the
         tiles whose pixels differ (Sixel), or the whole frame (Kitty's protocol)."""
         if not self.is_mounted or self.pixels is None or self._key() != self.picture_key:
             return
@@ -479,36 +493,47 @@ class BoardPicture(BoardView):
             indices = pixels.palette.indices(frame)
         shown = self.shown
         columns, lines, _, _ = self.picture_size()
-        changed: list[Region] = []
+        every = self.tiles(columns, lines)
         if shown is None or shown.shape != indices.shape:
-            changed = self.tiles(columns, lines)
-            differs = None
+            candidates = every
         else:
             differs = shown != indices
             rows = differs.any(axis=1)
-        for tile in self.tiles(columns, lines) if differs is not None else changed:
+            candidates = []
+            for tile in every:
+                where = self._pixel_slice(tile)
+                if rows[where[0]].any() and differs[where].any():
+                    candidates.append(tile)
+        new: dict[Region, str] = {}
+        for tile in candidates:
             where = self._pixel_slice(tile)
-            if differs is not None:
-                if not rows[where[0]].any() or not differs[where].any():
-                    continue
-                changed.append(tile)
             if tile in pixels.tiles and (
                 indices is pixels.indices or not (indices[where] != pixels.indices[where]).any()
             ):
-                self.tile_data[tile] = pixels.tiles[tile]
+                new[tile] = pixels.tiles[tile]  # back to the bare board: its own encoding
             else:
-                self.tile_data[tile] = encode(indices[where], pixels.palette.colours)
+                new[tile] = encode(indices[where], pixels.palette.colours)
                 self.tiles_encoded += 1
         self.shown = indices
-        if everything:
-            self.refresh()
+        self._set_tiles(new)
+
+    def _set_tiles(self, tiles: dict[Region, str]) -> None:
+        """Show ``tiles`` (region: escape): those that differ from what is shown are due,
+        and their lines repainted (whole lines: so that the paint writes them)."""
+        changed = [tile for tile, data in tiles.items() if self.tile_data.get(tile) != data]
+        for tile in changed:
+            self.tile_data[tile] = tiles[tile]
+            self.due.add(tile)
+        if not self.is_mounted:
             return
         for y in sorted({tile.y for tile in changed}):
-            height = next(tile.height for tile in changed if tile.y == y)
+            height = max(tile.height for tile in changed if tile.y == y)
             self.refresh(Region(0, y, self.size.width, height))
 
     def _kitty_frame(self) -> None:
-        from ..export.kitty import transmit
+        """Kitty's protocol: the frame as one PNG under a new image id, placed at the
+        picture's corner beneath the text (the old image freed with it)."""
+        from ..export.kitty import transmit_and_place
 
         frame = self.frame_image()
         if frame is None:
@@ -516,85 +541,126 @@ class BoardPicture(BoardView):
         columns, lines, _, _ = self.picture_size()
         png = io.BytesIO()
         frame.save(png, "PNG", compress_level=1)
-        if self.kitty_frame is not None and not self.kitty_frame[1]:
-            self.kitty_old.append(self.kitty_frame[0])  # sent: freed once the new one is
+        if self.kitty_image is not None:
+            self.kitty_old.append(self.kitty_image)
         self.kitty_ids = self.kitty_ids % 0xFFFF + 1
         image_id = (os.getpid() & 0xFF) << 16 | self.kitty_ids
-        self.kitty_frame = (image_id, transmit(image_id, png.getvalue(), columns, lines))
-        self.refresh()
+        self.kitty_image = image_id
+        freed = self._kitty_free_old()
+        whole = Region(0, 0, columns, lines)
+        self.tile_data = {}
+        self._set_tiles(
+            {whole: freed + transmit_and_place(image_id, png.getvalue(), columns, lines)}
+        )
+
+    def _kitty_free_old(self) -> str:
+        from ..export.kitty import delete
+
+        freed = "".join(delete(old) for old in self.kitty_old)
+        self.kitty_old = []
+        return freed
+
+    def _kitty_free_all(self) -> str:
+        if self.kitty_image is not None:
+            self.kitty_old.append(self.kitty_image)
+            self.kitty_image = None
+        return self._kitty_free_old()
+
+    def _kitty_sent(self) -> None:
+        """The frame's transmission went out: sending it again only places it."""
+        from ..export.kitty import place
+
+        if self.kitty_image is not None:
+            columns, lines, _, _ = self.picture_size()
+            for tile in self.tile_data:
+                self.tile_data[tile] = place(self.kitty_image, columns, lines)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # Textual asks for the whole widget and writes only the lines it has to (those
-        # refreshed): the picture is cut into tiles, and each tile's Sixel goes out with
-        # its last line, so that repainting a few lines sends only their tiles.
+        # Any crop, exactly its lines (``picture_lines``): a paint asks for the whole
+        # widget (Textual writes only the lines it has to), the pointer for one line.
         if not self.pixels_on:
-            return super().render_lines(crop)
+            return self._with_cleanup(crop, super().render_lines(crop))
         self._ensure_picture()
         if not self.picture_shown:
             # The board's first picture is being made (in a thread): the character board
             # until it is ready, then the picture over it.
             return super().render_lines(crop)
         columns, lines, _, _ = self.picture_size()
-        strips: list[Strip] = []
         base = self.rich_style
-        for y in range(crop.y, crop.bottom):
-            if y < lines:
-                strips.append(Strip([]))  # the picture: nothing written over it
-            else:
-                status = self._join([(" ", base), *self.status_pieces()], base, columns)
-                strips.append(status.crop(crop.x, crop.right))
+        status = self._join([(" ", base), *self.status_pieces()], base, columns)
+        blank = Style() if self.protocol == "kitty" else None
         if not self.screen.is_active:
             # Beneath a dialog, Textual tints and cuts these lines into the dialog's
-            # background: a picture's escapes cut up would show as text. Blank until
-            # the dialog goes (then the whole screen is painted again).
-            return strips
-        if self.protocol == "kitty":
-            return self._kitty_lines(crop, lines, columns, strips)
-        origin = self.screen.find_widget(self).region
-        segments: dict[int, list[Segment]] = {}
-        none = Style()
-        covered: set[Region] = set()
-        for tile in self.tiles(columns, lines):
-            if tile.bottom - 1 < crop.y or tile.y >= crop.bottom:
-                continue
-            sixel = self.tile_data.get(tile)
-            if sixel is None:
-                continue
-            if self._covered(tile.translate(origin.offset)):
-                covered.add(tile)  # a toast over it: the picture must not hide it
-                continue
-            # One segment a tile, cursor moves included: however Textual cuts the line
-            # (a partial update), what it writes of it draws whole tiles in place.
-            there = Control.move_to(origin.x + tile.x, origin.y + tile.y).segment.text
-            back = Control.move_to(origin.x + tile.right, origin.y + tile.bottom - 1)
-            segments.setdefault(tile.bottom - 1, []).append(
-                Segment(there + sixel + back.segment.text, none, _NO_OP)
-            )
-        for y, line in segments.items():
-            strips[y - crop.y] = Strip(line, cell_length=crop.width)
-        uncovered, self.covered = self.covered - covered, covered
-        for y in sorted({tile.y for tile in uncovered}):
-            height = next(tile.height for tile in uncovered if tile.y == y)
-            self.call_after_refresh(self.refresh, Region(0, y, self.size.width, height))
-        return strips
-
-    def _covered(self, tile: Region) -> bool:
-        """Whether another widget (a toast) lies over a corner of ``tile`` (screen cells)."""
+            # background: a picture's escapes cut up would show as text. Nothing goes
+            # out until the dialog goes; then the whole screen is painted again, and
+            # every tile is sent again over what the dialog left.
+            self.due = set(self.tile_data)
+            return picture_strips(crop, lines, (), Offset(), status, blank)
         from textual.errors import NoWidget
 
-        for x, y in (
-            (tile.x, tile.y),
-            (tile.right - 1, tile.y),
-            (tile.x, tile.bottom - 1),
-            (tile.right - 1, tile.bottom - 1),
-        ):
+        try:
+            origin = self.screen.find_widget(self).region.offset
+        except NoWidget:
+            return picture_strips(crop, lines, (), Offset(), status, blank)
+        if crop.height <= 1 < self.size.height:
+            # The pointer asking what is under it (``get_style_at``): nothing of this
+            # goes to the terminal, so nothing is sent.
+            return picture_strips(crop, lines, (), origin, status, blank)
+        if origin != self.sent_origin:  # the widget moved: its old pixels are elsewhere
+            self.sent_origin = origin
+            self.due = set(self.tile_data)
+        return picture_strips(crop, lines, self._tiles_to_send(crop, origin), origin, status, blank)
+
+    def _tiles_to_send(self, crop: Region, origin: Offset) -> list[tuple[Region, str]]:
+        """The due tiles a paint of ``crop`` sends (no longer due after it). A tile under
+        another widget (a toast) waits; one just uncovered is sent by a paint of its
+        whole lines (asked for here), not by the paint of the toast's place alone."""
+        covered: set[Region] = set()
+        overlays = self._overlays() if self.protocol == "sixel" else []
+        if overlays:
+            for tile in self.tile_data:
+                on_screen = tile.translate(origin)
+                if inside(tile, crop) and any(on_screen.overlaps(o) for o in overlays):
+                    covered.add(tile)
+        uncovered, self.covered = self.covered - covered, covered
+        self.due |= covered | uncovered
+        sending: list[tuple[Region, str]] = []
+        for tile in sorted(self.due, key=lambda tile: (tile.y, tile.x)):
+            data = self.tile_data.get(tile)
+            if data is None:
+                self.due.discard(tile)
+            elif inside(tile, crop) and tile not in covered and tile not in uncovered:
+                sending.append((tile, data))
+                self.due.discard(tile)
+        if self.protocol == "kitty" and sending:
+            self._kitty_sent()
+        for y in sorted({tile.y for tile in uncovered}):
+            height = max(tile.height for tile in uncovered if tile.y == y)
+            self.call_after_refresh(self.refresh, Region(0, y, self.size.width, height))
+        return sending
+
+    def _with_cleanup(self, crop: Region, strips: list[Strip]) -> list[Strip]:
+        """The character board's lines, with the escape that takes Kitty's picture away
+        on the first paint after ``j`` (its placement would show through)."""
+        if not self.cleanup or crop.height <= 1 or not strips:
+            return strips
+        first = strips[0]
+        strips[0] = Strip([Segment(self.cleanup, Style(), NO_OP), *first], first.cell_length)
+        self.cleanup = ""
+        return strips
+
+    def _overlays(self) -> list[Region]:
+        """Where widgets lie over others on the screen now (toasts, tooltips), in
+        screen cells: a tile beneath one waits (its pixels would hide the notice)."""
+        from textual.errors import NoWidget
+
+        regions = []
+        for widget in self.screen.query("Toast, Tooltip"):
             try:
-                widget, _ = self.screen.get_widget_at(x, y)
+                regions.append(self.screen.find_widget(widget).region)
             except NoWidget:
-                return True
-            if widget is not self:
-                return True
-        return False
+                continue  # not on screen
+        return regions
 
     def tiles(self, columns: int, lines: int) -> list[Region]:
         """The picture's tiles, in cells: ``TILE_LINES`` lines (whole Sixel bands, so a
@@ -607,35 +673,6 @@ class BoardPicture(BoardView):
             for y in range(0, lines, tall)
             for x in range(0, columns, TILE_COLUMNS)
         ]
-
-    def _kitty_lines(
-        self, crop: Region, lines: int, columns: int, strips: list[Strip]
-    ) -> list[Strip]:
-        """Kitty's protocol: the frame's transmission goes out with the first line
-        written, then every line of the picture is placeholder text naming it."""
-        from ..export.kitty import MAX_CELLS, colour_of, delete, placeholder_line
-
-        if self.kitty_frame is None or columns > MAX_CELLS or lines > MAX_CELLS:
-            return strips
-        image_id, pending = self.kitty_frame
-        style = Style(color=Color.from_rgb(*colour_of(image_id)))
-        none = Style()
-        for y in range(crop.y, min(crop.bottom, lines)):
-            text = placeholder_line(y, columns)[crop.x * 3 : crop.right * 3]
-            line = [Segment(text, style)]
-            if pending:
-                line.insert(0, Segment(pending, none, _NO_OP))
-                pending = ""
-                self.kitty_frame = (image_id, pending)
-            strips[y - crop.y] = Strip(line, cell_length=crop.width)
-        if not pending and self.kitty_old and crop.bottom >= lines:
-            freed = "".join(delete(old) for old in self.kitty_old)
-            self.kitty_old = []
-            last = min(crop.bottom, lines) - 1 - crop.y
-            strips[last] = Strip(
-                [*strips[last], Segment(freed, none, _NO_OP)], cell_length=crop.width
-            )
-        return strips
 
 
 class EditPicture(EditBoard, BoardPicture):
