@@ -204,6 +204,8 @@ class BoardPicture(BoardView):
         self.due: set[Region] = set()
         """Tiles to send at the next paint (new, changed, or drawn over since sent):
         every other tile's pixels are on the terminal already."""
+        self.asked: set[Region] = set()
+        """Due tiles whose lines were asked to be painted since the last paint."""
         self.sent_origin: Offset | None = None
         """Where on the screen the tiles were sent (the widget moved: all are due)."""
         self.kitty_image: int | None = None
@@ -397,7 +399,7 @@ class BoardPicture(BoardView):
             if saved is not None and set(saved) == set(self.tiles(*self.picture_size()[:2])):
                 self.tile_data, self.shown = dict(saved), None
                 self.due = set(saved)
-                self.call_after_refresh(self.refresh)  # painted even if this was no paint
+                self.call_after_refresh(self._ask_paint, list(saved))
                 # The picture is ready to paint: the thread (loading NumPy and Pillow for
                 # the frames to come) starts after this paint, not competing with it.
                 self.call_after_refresh(self._make_pixels_in_thread, key)
@@ -524,11 +526,8 @@ class BoardPicture(BoardView):
         for tile in changed:
             self.tile_data[tile] = tiles[tile]
             self.due.add(tile)
-        if not self.is_mounted:
-            return
-        for y in sorted({tile.y for tile in changed}):
-            height = max(tile.height for tile in changed if tile.y == y)
-            self.refresh(Region(0, y, self.size.width, height))
+        if self.is_mounted:
+            self._ask_paint(changed)
 
     def _kitty_frame(self) -> None:
         """Kitty's protocol: the frame as one PNG under a new image id, placed at the
@@ -612,9 +611,11 @@ class BoardPicture(BoardView):
         return picture_strips(crop, lines, self._tiles_to_send(crop, origin), origin, status, blank)
 
     def _tiles_to_send(self, crop: Region, origin: Offset) -> list[tuple[Region, str]]:
-        """The due tiles a paint of ``crop`` sends (no longer due after it). A tile under
-        another widget (a toast) waits; one just uncovered is sent by a paint of its
-        whole lines (asked for here), not by the paint of the toast's place alone."""
+        """The tiles this paint of ``crop`` sends: those due whose lines were asked to
+        be painted since the last paint (Textual writes them whole in this one), not
+        under another widget (a toast). A due tile not asked for yet is asked for now,
+        and goes out with the next paint: one sent in a paint that does not write its
+        lines would be lost (Textual paints what it has to, and asks for every line)."""
         covered: set[Region] = set()
         overlays = self._overlays() if self.protocol == "sixel" else []
         if overlays:
@@ -622,22 +623,34 @@ class BoardPicture(BoardView):
                 on_screen = tile.translate(origin)
                 if inside(tile, crop) and any(on_screen.overlaps(o) for o in overlays):
                     covered.add(tile)
-        uncovered, self.covered = self.covered - covered, covered
-        self.due |= covered | uncovered
+        self.covered = covered
+        self.due |= covered  # drawn over: sent again once uncovered
         sending: list[tuple[Region, str]] = []
+        later: list[Region] = []
         for tile in sorted(self.due, key=lambda tile: (tile.y, tile.x)):
             data = self.tile_data.get(tile)
             if data is None:
                 self.due.discard(tile)
-            elif inside(tile, crop) and tile not in covered and tile not in uncovered:
+            elif tile in covered or not inside(tile, crop):
+                continue
+            elif tile in self.asked:
                 sending.append((tile, data))
                 self.due.discard(tile)
+            else:
+                later.append(tile)
+        self.asked = set()
         if self.protocol == "kitty" and sending:
             self._kitty_sent()
-        for y in sorted({tile.y for tile in uncovered}):
-            height = max(tile.height for tile in uncovered if tile.y == y)
-            self.call_after_refresh(self.refresh, Region(0, y, self.size.width, height))
+        self._ask_paint(later)
         return sending
+
+    def _ask_paint(self, tiles: Sequence[Region]) -> None:
+        """Ask Textual to paint the whole lines of ``tiles`` (sent at that paint)."""
+        self.asked.update(tiles)
+        width = self.size.width
+        for y in sorted({tile.y for tile in tiles}):
+            height = max(tile.height for tile in tiles if tile.y == y)
+            self.refresh(Region(0, y, width, height))
 
     def _with_cleanup(self, crop: Region, strips: list[Strip]) -> list[Strip]:
         """The character board's lines, with the escape that takes Kitty's picture away
