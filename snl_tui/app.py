@@ -37,6 +37,7 @@ from textual.worker import WorkerFailed
 
 from .commands import GameCommands
 from .core.board import Board
+from .core.colours import seat_css
 from .core.engine import Player
 from .core.errors import SnlError
 from .core.files.formats import load_board
@@ -63,6 +64,8 @@ class SnlApp(App[None]):
 
     CSS_PATH = Path(__file__).with_name("snl.tcss")
     """Absolute, so that a subclass defined elsewhere (tests, benchmarks) keeps it."""
+    CSS = seat_css()
+    """The seats' token colours: one set for the picture, the boards and the panels."""
     TITLE = "snl"
     SUB_TITLE = "Snakes & Ladders"
     COMMANDS = App.COMMANDS | {GameCommands}
