@@ -183,6 +183,16 @@ class SnlApp(App[None]):
         # The game is the base screen: no blank default screen is drawn first.
         return self.front_screen or self.game_screen
 
+    def action_help_quit(self) -> None:
+        """ctrl+c (where no input takes it) does what ``q`` does on the screen shown:
+        the game ends at once, the editor asks about unsaved work. Textual only says
+        which key quits; a player's reflex is ctrl+c."""
+        for active in self.active_bindings.values():
+            if active.binding.action in ("quit", "app.quit"):
+                self.call_later(self.run_action, active.binding.action, active.node)
+                return
+        super().action_help_quit()
+
     # -- the command palette: Textual's, with its page keys guarded (palette.py) ------------
 
     def action_command_palette(self) -> None:

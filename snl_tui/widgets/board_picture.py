@@ -80,8 +80,9 @@ TILE_LINES, TILE_COLUMNS = 3, 4
 square of classic at 80x24, so that a move re-encodes a few small tiles."""
 CACHE_VERSION = 1
 CACHED_PICTURES = 24
-"""Board pictures kept on disk (the oldest go first)."""
-_SIXEL = re.compile(r'\x1bP[0-9;]*q"[0-9;]*[\x20-\x7e]*\x1b\\')
+CACHE_BYTES = 64 << 20
+"""Board pictures kept on disk, and their bytes in all (the oldest go first)."""
+_SIXEL = re.compile(r'\x1bP[0-9;]*q"1;1;(\d+;\d+)[\x20-\x7e]*\x1b\\')
 """A cached tile must be one Sixel picture and nothing else (a damaged or planted cache
 file never reaches the terminal)."""
 
@@ -120,21 +121,42 @@ def cache_name(board: Board, key: tuple[object, ...]) -> str:
     return hashlib.sha256(repr((what, key)).encode()).hexdigest()[:32] + ".json"
 
 
-def load_tiles(name: str) -> dict[Region, str] | None:
-    """The encoded tiles saved as ``name`` (None: none, or not what snl wrote)."""
+def cache_limit(width: int, height: int) -> int:
+    """The most bytes a cached picture of ``width`` x ``height`` pixels may take: about
+    ten times what a board's picture takes (a Sixel of the board's few flat colours is
+    under a byte for four pixels), never the 630 MB a planted file once sent."""
+    return 2 * width * height + (1 << 20)
+
+
+def load_tiles(name: str, key: tuple[object, ...]) -> dict[Region, str] | None:
+    """The encoded tiles saved as ``name`` for the picture ``key`` (columns, lines, cell
+    size, ...), or None: none, or not what snl wrote. Read through the board files'
+    guard (a regular file, at most ``cache_limit`` bytes: a FIFO never blocks, a link to
+    ``/dev/zero`` is refused); each tile must be one Sixel picture of exactly its own
+    size in pixels."""
+    from ..core.files.disk import UnreadableFile, read_user_file
+
+    columns, lines, cell = key[0], key[1], key[2]
+    assert isinstance(columns, int) and isinstance(lines, int) and isinstance(cell, tuple)
+    cell_w, cell_h = cell
+    limit = cache_limit(columns * cell_w, lines * cell_h)
     try:
-        data = json.loads((picture_cache_dir() / name).read_text(encoding="ascii"))
+        raw = read_user_file(picture_cache_dir() / name, limit, "cached picture")
+        data = json.loads(raw.decode("ascii"))
         tiles = {Region(x, y, w, h): sixel for x, y, w, h, sixel in data}
-    except (OSError, ValueError, TypeError, UnicodeDecodeError):
+    except (UnreadableFile, ValueError, TypeError, UnicodeDecodeError):
         return None
-    if not all(isinstance(s, str) and _SIXEL.fullmatch(s) for s in tiles.values()):
-        return None
+    for tile, sixel in tiles.items():
+        found = isinstance(sixel, str) and _SIXEL.fullmatch(sixel)
+        if not found or found.group(1) != f"{tile.width * cell_w};{tile.height * cell_h}":
+            return None
     return tiles
 
 
 def save_tiles(name: str, tiles: dict[Region, str]) -> None:
-    """Keep ``tiles`` as ``name`` (atomically; the oldest pictures beyond
-    ``CACHED_PICTURES`` go). A cache that cannot be written is no error."""
+    """Keep ``tiles`` as ``name`` (atomically; the oldest pictures go beyond
+    ``CACHED_PICTURES`` of them or ``CACHE_BYTES`` in all). A cache that cannot be
+    written is no error."""
     from ..core.files.disk import write_atomically
 
     folder = picture_cache_dir()
@@ -143,8 +165,10 @@ def save_tiles(name: str, tiles: dict[Region, str]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         write_atomically(folder / name, json.dumps(data))
         kept = sorted(folder.glob("*.json"), key=lambda path: path.stat().st_mtime)
-        for old in kept[:-CACHED_PICTURES]:
-            old.unlink(missing_ok=True)
+        sizes = [path.stat().st_size for path in kept]
+        while kept and (len(kept) > CACHED_PICTURES or sum(sizes) > CACHE_BYTES):
+            kept.pop(0).unlink(missing_ok=True)
+            sizes.pop(0)
     except OSError:
         pass
 
@@ -395,7 +419,7 @@ class BoardPicture(BoardView):
         if before is None or before[1:] != key[1:]:  # another size: the old tiles are off
             self.tile_data, self.shown, self.due = {}, None, set()
         if self.protocol == "sixel":
-            saved = load_tiles(cache_name(self.board, key[1:]))
+            saved = load_tiles(cache_name(self.board, key[1:]), key[1:])
             if saved is not None and set(saved) == set(self.tiles(*self.picture_size()[:2])):
                 self.tile_data, self.shown = dict(saved), None
                 self.due = set(saved)
@@ -407,10 +431,16 @@ class BoardPicture(BoardView):
         self._make_pixels_in_thread(key)
 
     def _make_pixels_in_thread(self, key: tuple[object, ...]) -> None:
+        """Make the picture for ``key`` in a daemon thread, not a Textual worker: a
+        worker's thread is waited for when the app ends, and a big board's picture
+        (routing 500 jumps of a 100x100 board) would keep a quit waiting for minutes.
+        A thread whose key is no longer the widget's stops at its next step."""
         if key == self.picture_key:
-            self.run_worker(
-                lambda: self._make_pixels(key), thread=True, group="picture", exclusive=True
-            )
+            import threading
+
+            threading.Thread(
+                target=self._make_pixels, args=(key,), name="snl-picture", daemon=True
+            ).start()
 
     def _make_pixels(self, key: tuple[object, ...]) -> None:
         """In a thread: the board's picture for ``key``, handed to ``_pixels_made``."""
@@ -424,19 +454,29 @@ class BoardPicture(BoardView):
         assert isinstance(background, tuple)
         width, height = columns * cell[0], lines * cell[1]
         name = cache_name(board, key[1:])
+
+        def stale() -> bool:
+            return key != self.picture_key or not self.is_attached
+
         # While the jumps are routed (a big board's take seconds), the character board
         # (with its markers) stands in: the picture comes once, with the jumps.
         jump_paths(board)
+        if stale():
+            return
         palette = board_palette(board, width, height, background)
         indices = palette.indices(board_image(board, width, height, background))
-        tiles = load_tiles(name) if self.protocol == "sixel" else None
+        tiles = load_tiles(name, key[1:]) if self.protocol == "sixel" else None
         if tiles is None:
             tiles = {}
             if self.protocol == "sixel":
                 for tile in self.tiles(columns, lines):
+                    if stale():
+                        return
                     tiles[tile] = encode(indices[self._pixel_slice(tile)], palette.colours)
                     self.tiles_encoded += 1
                 save_tiles(name, tiles)
+        if stale():
+            return
         made = BoardPixels(True, palette, indices, tiles)
         try:
             self.app.call_from_thread(self._pixels_made, key, made)

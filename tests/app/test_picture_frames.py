@@ -218,3 +218,64 @@ async def test_no_picture_is_written_beneath_a_dialog_or_over_a_toast(make_app, 
         assert view.due == set(view.tile_data)  # all sent again when the dialog goes
         app.screen.dismiss()
         await wait_until(pilot, lambda: app.screen is screen and not view.due)
+
+
+async def test_quit_does_not_wait_for_the_pictures_thread(make_app, monkeypatch) -> None:
+    """A big board's picture takes its thread minutes (routing its jumps): ``q`` and
+    ctrl+c end the app at once, and the thread (a daemon) is left behind."""
+    import threading
+
+    import snl_tui.core.geometry as geometry
+
+    entered, release = threading.Event(), threading.Event()
+    route = geometry.jump_paths
+
+    def slow(board):  # type: ignore[no-untyped-def]
+        if threading.current_thread().name == "snl-picture":
+            entered.set()
+            release.wait(60)
+        return route(board)
+
+    monkeypatch.setattr(geometry, "jump_paths", slow)
+    try:
+        for key in ("q", "ctrl+c"):
+            entered.clear()
+            app = make_app(players=[Player("Ann")])
+            app.pixels = "sixel"
+            async with app.run_test(size=(80, 24)) as pilot:
+                await started(pilot)
+                await wait_until(pilot, entered.is_set)
+                await pilot.press(key)
+                await wait_until(pilot, lambda a=app: not a.is_running)
+            busy = [t for t in threading.enumerate() if t.name == "snl-picture"]
+            assert busy and all(thread.daemon for thread in busy), key  # still at work
+    finally:
+        release.set()
+
+
+def test_the_picture_cache_is_read_through_the_board_files_guard() -> None:
+    """A FIFO never blocks, a link to /dev/zero and a huge file are refused before a
+    byte is read, and a tile that is not exactly its own size is not used."""
+    import json
+    import os
+
+    import numpy as np
+    from textual.geometry import Region
+
+    from snl_tui.export.sixel import encode
+    from snl_tui.widgets.board_picture import load_tiles, save_tiles
+
+    key = (8, 6, (10, 20))
+    tile = Region(0, 0, 4, 3)
+    good = encode(np.zeros((60, 40), dtype=np.uint8), [(1, 2, 3)])
+    save_tiles("good.json", {tile: good})
+    assert load_tiles("good.json", key) == {tile: good}
+    folder = picture_cache_dir()
+    os.mkfifo(folder / "fifo.json")
+    (folder / "zero.json").symlink_to("/dev/zero")
+    with open(folder / "huge.json", "wb") as huge:
+        huge.truncate(300 << 20)  # sparse: 300 MiB that take no disk
+    wrong = encode(np.zeros((600, 400), dtype=np.uint8), [(1, 2, 3)])  # ten times too big
+    (folder / "wrong.json").write_text(json.dumps([[*tile, wrong]]))
+    for name in ("fifo.json", "zero.json", "huge.json", "wrong.json", "missing.json"):
+        assert load_tiles(name, key) is None, name
