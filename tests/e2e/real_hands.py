@@ -148,9 +148,16 @@ def _wait(condition, seconds: float) -> bool:  # type: ignore[no-untyped-def]
 
 
 def hands_run(
-    terminal: str, command: list[str], seconds: float, shots: Path, seed: int = 40
+    terminal: str,
+    command: list[str],
+    seconds: float,
+    shots: Path,
+    seed: int = 40,
+    picture: bool = True,
 ) -> HandsReport:
-    """See the module's docstring. ``command``'s ``SNL_DATA_DIR`` is ``shots/data``."""
+    """See the module's docstring. ``command``'s ``SNL_DATA_DIR`` is ``shots/data``;
+    ``picture`` False: the screen shows no picture (``snl learn``), the pointer goes
+    over the window's left part, where its board is."""
     rng = random.Random(seed)
     shots.mkdir(parents=True, exist_ok=True)
     data = shots / "data"
@@ -169,12 +176,16 @@ def hands_run(
     try:
         box: tuple[int, int, int, int] | None = None
 
-        def picture() -> bool:
+        def pictured() -> bool:
             nonlocal box
             box = board_box(session.shot(shots / f"{terminal}-0-start.png"))
             return box is not None
 
-        report.picture_seen = _wait(picture, PICTURE_WAIT)
+        if picture:
+            report.picture_seen = _wait(pictured, PICTURE_WAIT)
+        else:
+            time.sleep(5)  # the first frame
+            session.shot(shots / f"{terminal}-0-start.png")
         if box is None:
             box = (20, 40, 500, 400)
         left, top, right, bottom = box
@@ -199,7 +210,10 @@ def hands_run(
                 resized = True
                 session.xdotool("windowsize", session.window, "900", "620")
                 # The board is elsewhere now: the pointer stays on it (not the footer).
-                _wait(picture, PICTURE_WAIT)
+                if picture:
+                    _wait(pictured, PICTURE_WAIT)
+                else:
+                    time.sleep(2)
                 if box is not None:
                     left, top, right, bottom = box
         report.alive_before_quit = not status.exists() and session.process.poll() is None
