@@ -23,11 +23,13 @@ class SeatColour:
 
 
 SEAT_COLOURS = (
-    SeatColour("blue", "#2166ac", "#ffffff"),
+    SeatColour("blue", "#1d4ed8", "#ffffff"),
     SeatColour("orange", "#e69f00", "#000000"),
     SeatColour("red", "#b2182b", "#ffffff"),
-    SeatColour("teal", "#66c2a5", "#000000"),
+    SeatColour("teal", "#2a9d8f", "#000000"),
 )
+"""In a terminal of 16 colours (xterm's ``TERM=xterm``) they come out bright blue,
+yellow, red and cyan: the same hues as the picture's (``tests/unit/test_seat_colours``)."""
 
 
 def seat_colour(seat: int) -> SeatColour:

@@ -75,3 +75,15 @@ def test_the_picture_and_the_app_use_the_one_set() -> None:
     for seat, colour in enumerate(SEAT_COLOURS, start=1):
         assert f".board--token-{seat} {{ background: {colour.fill}; color: {colour.letter};" in css
     assert seat_colour(4) == seat_colour(0)
+
+
+def test_in_sixteen_colours_each_seat_keeps_its_hue() -> None:
+    """A terminal that says 16 colours gets the nearest ANSI colour (Rich's choice):
+    blue stays blue, orange yellow, red red, teal cyan, all four different."""
+    from rich.color import Color, ColorSystem
+
+    nearest = [
+        Color.parse(colour.fill).downgrade(ColorSystem.STANDARD).number % 8
+        for colour in SEAT_COLOURS
+    ]
+    assert nearest == [4, 3, 1, 6]  # blue, yellow, red, cyan
