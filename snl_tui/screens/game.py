@@ -77,6 +77,8 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 SHORT_HEIGHT, TINY_HEIGHT = 34, 28
 """Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
+WINNER_PAUSE = 1.0
+"""Seconds the winning move stays in sight before the end-of-game dialog covers it."""
 COMPUTER_DELAY = 0.6
 
 COMPUTING = "Computing…"
@@ -468,8 +470,18 @@ class GameScreen(DismissOnce[None], Screen[None]):
         def report() -> GameReport:
             return puzzle_solved(game, optimal) if session.puzzle else winner_report(game)
 
+        generation = self.session.generation
+
+        def push(result: GameReport) -> None:
+            if self.session.generation == generation and self.is_attached:
+                self.app.push_screen(GameOverScreen(result), self._after_game_over)
+
         def show(result: GameReport) -> None:
-            self.app.push_screen(GameOverScreen(result), self._after_game_over)
+            # The winning move stays in sight a moment before the dialog covers it.
+            if self.animation_on:
+                self.set_timer(WINNER_PAUSE, partial(push, result))
+            else:
+                push(result)
 
         in_background(
             self, "report", key=lambda: self.session.generation, compute=report, show=show
@@ -790,9 +802,12 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.app.push_screen(StatsScreen(self.saver.store, self.session.board, you))
 
     def action_help(self) -> None:
+        from ..widgets.board_picture import BoardPicture
         from .help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        board = self.query_one(BoardView)
+        picture = isinstance(board, BoardPicture) and board.picture_shown
+        self.app.push_screen(HelpScreen(picture=picture))
 
     def action_quit(self) -> None:
         if self.pushed:

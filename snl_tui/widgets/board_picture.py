@@ -629,12 +629,12 @@ class BoardPicture(BoardView):
         status = self._join([(" ", base), *self.status_pieces()], base, columns)
         blank = Style() if self.protocol == "kitty" else None
         if not self.screen.is_active:
-            # Beneath a dialog, Textual tints and cuts these lines into the dialog's
-            # background: a picture's escapes cut up would show as text. Nothing goes
-            # out until the dialog goes; then the whole screen is painted again, and
-            # every tile is sent again over what the dialog left.
+            # Beneath a dialog, Textual tints these lines and cuts them round the
+            # dialog: the character board, the same game in text (the winning move in
+            # sight beneath the winner's dialog), cut and tinted as text is. Every tile
+            # is sent again once the dialog goes (the whole screen is painted then).
             self.due = set(self.tile_data)
-            return picture_strips(crop, lines, (), Offset(), status, blank)
+            return super().render_lines(crop)
         from textual.errors import NoWidget
 
         try:

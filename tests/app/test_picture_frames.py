@@ -279,3 +279,20 @@ def test_the_picture_cache_is_read_through_the_board_files_guard() -> None:
     (folder / "wrong.json").write_text(json.dumps([[*tile, wrong]]))
     for name in ("fifo.json", "zero.json", "huge.json", "wrong.json", "missing.json"):
         assert load_tiles(name, key) is None, name
+
+
+async def test_help_explains_the_pictures_marks_when_the_picture_shows(make_app) -> None:
+    from snl_tui.screens.help import HelpScreen, help_text
+
+    app = make_app(players=[Player("Ann")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        await picture_ready(pilot, screen.query_one(BoardView))
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert app.screen.picture  # type: ignore[attr-defined]
+    shown = help_text(picture=True)
+    assert "rails and rungs" in shown and "blue, orange, red, teal" in shown
+    assert "`j`" in shown and "{" not in shown.split("## Modes")[0]
+    assert "▲38" in help_text() and "rails" not in help_text()
