@@ -49,6 +49,7 @@ from rich.style import Style
 from textual.geometry import Offset, Region, Size
 from textual.strip import Strip
 
+from ..commands import keys_of
 from ..core.board import Board
 from .board import JUMP_DELAY, BoardView
 from .edit_board import HEAT_SHADES, EditBoard
@@ -78,6 +79,9 @@ SLIDE_DELAY = 0.04
 TILE_LINES, TILE_COLUMNS = 3, 4
 """A tile of the picture, in cells (its lines rounded to whole Sixel bands): about a
 square of classic at 80x24, so that a move re-encodes a few small tiles."""
+MIN_NUMBER_PIXELS = 8
+"""Below this a square's number does not read: the picture shows a part of the board, at
+squares where it does, following the player to move (``z``: the whole board)."""
 CACHE_VERSION = 1
 CACHED_PICTURES = 24
 CACHE_BYTES = 64 << 20
@@ -237,6 +241,10 @@ class BoardPicture(BoardView):
         self.kitty_old: list[int] = []
         """Image ids to free with the next transmission."""
         self.kitty_ids = 0
+        self.whole_board = False
+        """``z``: the whole board even where its numbers are too small to read."""
+        self.window_origin: tuple[int, int] = (0, 0)
+        """The top left pixel of the part of the board shown (when a part is)."""
         self.cleanup = ""
         """An escape to send with the character board's next paint (after ``j``)."""
         self.covered: set[Region] = set()
@@ -323,36 +331,93 @@ class BoardPicture(BoardView):
         self.update_frame()
 
     def follow(self, square: int) -> None:
-        if self.pixels_on:
-            self.followed = square  # the whole board is in the picture: nothing to scroll
+        super().follow(square)  # the character board standing in opens there too
+        if not self.pixels_on:
             return
-        super().follow(square)
+        window = self._window()
+        if window is None:
+            return
+        from ..export.picture import layout_for
+
+        _, _, width, height = self.picture_size()
+        full_w, full_h = self._full_size(window[0], width, height)
+        x0, y0, x1, y1 = layout_for(self.board, full_w, full_h).square_box(
+            self.board, max(1, min(square, self.board.goal))
+        )
+        left, top = self.window_origin
+        if left <= x0 and x1 <= left + width and top <= y0 and y1 <= top + height:
+            return  # in view: the picture stays still
+        left = round(min(max(0, (x0 + x1 - width) / 2), full_w - width))
+        top = round(min(max(0, (y0 + y1 - height) / 2), full_h - height))
+        self.window_origin = (left, top)
+        self.refresh()
 
     def out_of_view(self) -> list[tuple[int, int, str]]:
-        if self.pixels_on:
+        if not self.pixels_on:
+            return super().out_of_view()
+        window = self._window()
+        if window is None:
             return []  # the picture shows every square
-        return super().out_of_view()
+        from ..export.picture import layout_for
+
+        _, _, width, height = self.picture_size()
+        layout = layout_for(self.board, *self._full_size(window[0], width, height))
+        left, top = window[1], window[2]
+        away = []
+        for square, state in self.cell_states.items():
+            x0, y0, x1, y1 = layout.square_box(self.board, square)
+            arrow = (
+                "↑"
+                if y0 < top
+                else "↓"
+                if y1 > top + height
+                else "←"
+                if x0 < left
+                else "→"
+                if x1 > left + width
+                else None
+            )
+            if arrow is not None:
+                away += [(seat, square, arrow) for seat in state.tokens]
+        return sorted(away)
 
     def toggle_fit(self) -> str:
-        if self.pixels_on:
+        if not self.pixels_on:
+            return super().toggle_fit()
+        if self._readable_square() is None:
             return "The picture shows the whole board."
-        return super().toggle_fit()
-
-    def toggle_jumps(self) -> str:
-        """``j`` on the picture: the character board (with its drawn jumps), and back."""
-        self.pixels_on = not self.pixels_on
-        self.set_class(self.pixels_on, "-pixels")
-        self.fitted_size = None
-        self.picture_key = None  # made again (or taken from the caches) when back
-        self.tile_data, self.due, self.shown = {}, set(), None
-        if self.protocol == "kitty" and not self.pixels_on:
-            self.cleanup = self._kitty_free_all()
-        self.refresh(layout=True)
-        if self.pixels_on:
-            return "The board as a picture."
+        self.whole_board = not self.whole_board
+        self.refresh()
+        if self.whole_board:
+            return f"The whole board (its numbers are small; {keys_of('toggle_fit')}: a part)."
         if self.followed is not None:
-            self.pending_follow = self.followed
-        return "The character board (j: the picture again)."
+            self.follow(self.followed)
+        return "A part of the board, following the player to move."
+
+    def _readable_square(self) -> int | None:
+        """Pixels a square needs for its number to read, when the whole board at this
+        size would have smaller ones (None: the whole board reads)."""
+        from ..core.geometry import NUMBER_HEIGHT
+
+        _, _, width, height = self.picture_size()
+        whole = min(width / self.board.cols, height / self.board.rows)
+        readable = math.ceil(MIN_NUMBER_PIXELS * 1.15 / NUMBER_HEIGHT)
+        return readable if whole < readable else None
+
+    def _window(self) -> tuple[int, int, int] | None:
+        """(square pixels, left, top) of the part of the board shown, or None: all of it."""
+        square = None if self.whole_board else self._readable_square()
+        if square is None:
+            return None
+        _, _, width, height = self.picture_size()
+        full_w, full_h = self._full_size(square, width, height)
+        left = min(max(0, self.window_origin[0]), max(0, full_w - width))
+        top = min(max(0, self.window_origin[1]), max(0, full_h - height))
+        return square, left, top
+
+    def _full_size(self, square: int, width: int, height: int) -> tuple[int, int]:
+        """The whole board's picture at ``square`` pixels a square (at least the view)."""
+        return max(width, square * self.board.cols), max(height, square * self.board.rows)
 
     def square_at_offset(self, x: int, y: int) -> int | None:
         """The square under the cell at (``x``, ``y``) of the picture (a click)."""
@@ -364,9 +429,12 @@ class BoardPicture(BoardView):
         if y >= lines or width < 8 or height < 8:
             return None
         cell_w, cell_h = cell_pixels()
-        layout = layout_for(self.board, width, height)
-        col = math.floor(((x + 0.5) * cell_w - layout.left) / layout.square)
-        row = math.floor(((y + 0.5) * cell_h - layout.top) / layout.square)
+        window = self._window()
+        left, top = (window[1], window[2]) if window else (0, 0)
+        full = self._full_size(window[0], width, height) if window else (width, height)
+        layout = layout_for(self.board, *full)
+        col = math.floor(((x + 0.5) * cell_w + left - layout.left) / layout.square)
+        row = math.floor(((y + 0.5) * cell_h + top - layout.top) / layout.square)
         if 0 <= row < self.board.rows and 0 <= col < self.board.cols:
             return self.board.square_at(row, col)
         return None
@@ -406,7 +474,7 @@ class BoardPicture(BoardView):
         columns, lines, width, height = self.picture_size()
         if width < 8 or height < 8:
             return None
-        return (self.board, columns, lines, cell_pixels(), self.background_rgb())
+        return (self.board, columns, lines, cell_pixels(), self.background_rgb(), self._window())
 
     def _ensure_picture(self) -> None:
         """Start making the board's picture when the board, size or colours changed:
@@ -416,7 +484,7 @@ class BoardPicture(BoardView):
             return
         before, self.picture_key = self.picture_key, key
         self.pixels = None
-        if before is None or before[1:] != key[1:]:  # another size: the old tiles are off
+        if before is None or before[1:5] != key[1:5]:  # another size: the old tiles are off
             self.tile_data, self.shown, self.due = {}, None, set()
         if self.protocol == "sixel":
             saved = load_tiles(cache_name(self.board, key[1:]), key[1:])
@@ -448,10 +516,11 @@ class BoardPicture(BoardView):
         from ..export.picture import board_image, board_palette
         from ..export.sixel import encode
 
-        board, columns, lines, cell, background = key
+        board, columns, lines, cell, background, window = key
         assert isinstance(board, Board) and isinstance(columns, int)
         assert isinstance(lines, int) and isinstance(cell, tuple)
         assert isinstance(background, tuple)
+        assert window is None or isinstance(window, tuple)
         width, height = columns * cell[0], lines * cell[1]
         name = cache_name(board, key[1:])
 
@@ -463,8 +532,10 @@ class BoardPicture(BoardView):
         jump_paths(board)
         if stale():
             return
-        palette = board_palette(board, width, height, background)
-        indices = palette.indices(board_image(board, width, height, background))
+        full = self._full_size(window[0], width, height) if window else (width, height)
+        palette = board_palette(board, *full, background)
+        image = board_image(board, *full, background)
+        indices = palette.indices(self._in_view(image, window, width, height))
         tiles = load_tiles(name, key[1:]) if self.protocol == "sixel" else None
         if tiles is None:
             tiles = {}
@@ -510,10 +581,25 @@ class BoardPicture(BoardView):
         _, _, width, height = self.picture_size()
         background = self.background_rgb()
         marks = self.marks()
+        window = key[5]
+        assert window is None or isinstance(window, tuple)
+        full = self._full_size(window[0], width, height) if window else (width, height)
         if marks.empty:
-            return board_image(self.board, width, height, background, pixels.jumps)
-        self.frames_made += 1
-        return frame_image(self.board, width, height, marks, background, jumps=pixels.jumps)
+            image = board_image(self.board, *full, background, pixels.jumps)
+        else:
+            self.frames_made += 1
+            image = frame_image(self.board, *full, marks, background, jumps=pixels.jumps)
+        return self._in_view(image, window, width, height)
+
+    @staticmethod
+    def _in_view(
+        image: PILImage.Image, window: tuple[int, int, int] | None, width: int, height: int
+    ) -> PILImage.Image:
+        """The part of the whole board's ``image`` that ``window`` shows."""
+        if window is None:
+            return image
+        _, left, top = window
+        return image.crop((left, top, left + width, top + height))
 
     def update_frame(self) -> None:
         """Lay what is on the board now over its picture and send what changed: the

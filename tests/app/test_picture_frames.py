@@ -296,3 +296,41 @@ async def test_help_explains_the_pictures_marks_when_the_picture_shows(make_app)
     assert "rails and rungs" in shown and "blue, orange, red, teal" in shown
     assert "`j`" in shown and "{" not in shown.split("## Modes")[0]
     assert "▲38" in help_text() and "rails" not in help_text()
+
+
+async def test_a_big_board_at_80x24_shows_a_readable_part_that_follows(make_app) -> None:
+    """everest (20x20) at 80x24 would have 5-pixel numbers: the picture shows a part of
+    it at squares whose numbers read, around the player to move; z shows the whole;
+    the character board standing in opens at square 1, where the picture does."""
+    from snl_tui.core.files.formats import load_board
+    from snl_tui.core.geometry import NUMBER_HEIGHT
+    from snl_tui.widgets.board_picture import MIN_NUMBER_PIXELS
+
+    app = make_app(board=load_board("everest"), players=[Player("Ann"), Player("Bob")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardView)
+        assert isinstance(view, BoardPicture)
+        if not view.picture_shown:  # the stand-in: at square 1's row, not square 400's
+            assert view.scroll_offset.y == view.max_scroll_y > 0
+        await picture_ready(pilot, view)
+        window = view._window()
+        assert window is not None
+        square = window[0]
+        assert square * NUMBER_HEIGHT / 1.15 >= MIN_NUMBER_PIXELS
+        columns, lines, _, _ = view.picture_size()
+        assert view.square_at_offset(0, lines - 1) == 1  # square 1 at the bottom left
+        view.show([390, 5], (), current=0)
+        view.follow(390)
+        await settle(pilot)
+        assert view._window() != window  # the picture moved to the player to move
+        shown = {view.square_at_offset(x, y) for x in range(columns) for y in range(0, lines, 2)}
+        assert 390 in shown and 5 not in shown
+        assert view.out_of_view() == [(1, 5, "↓")]
+        await pilot.press("z")
+        await settle(pilot)
+        assert view._window() is None and view.out_of_view() == []  # the whole board
+        await pilot.press("z")
+        await settle(pilot)
+        assert view._window() is not None
