@@ -32,7 +32,8 @@ SUPERSAMPLE = 2
 """The board is drawn this many times larger, then scaled down: smooth lines."""
 TOKEN_COLOURS = tuple(colour.fill for colour in SEAT_COLOURS)
 """Seat 1 to 4 (then again): the text board's token colours, as pixels."""
-ROUTE_COLOUR = "#0e7490"
+ROUTE_COLOUR = "#4b5563"
+"""Slate: a route step is never taken for a token (the seats are blue, orange, red, teal)."""
 LANDED_COLOUR = "#f59e0b"
 CURSOR_COLOUR = "#7c3aed"
 PENDING_COLOURS = ("#15803d", "#b91c1c")

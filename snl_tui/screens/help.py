@@ -37,7 +37,7 @@ The board is a picture (`{toggle_jumps}` shows it in characters, and back):
 * A round **token** with a letter is a player's: {seats}, seat by seat; a dark ring
   marks the player to move.
 * An **orange outline** marks the square the last move ended on.
-* A small teal disc with a number is a step of the shown optimal route
+* A small grey disc with a number is a step of the shown optimal route
   (`{toggle_route}`).
 """
 
