@@ -53,6 +53,12 @@ def place(image_id: int, columns: int, lines: int) -> str:
     return f"{START}a=p,i={image_id},{_placing(columns, lines)}{END}"
 
 
+def hide(image_id: int) -> str:
+    """The escape that takes image ``image_id``'s placement away, keeping the image (it
+    is placed again, not sent again)."""
+    return f"{START}a=d,d=i,i={image_id},q=2{END}"
+
+
 def delete(image_id: int) -> str:
     """The escape that frees image ``image_id`` and its placements."""
     return f"{START}a=d,d=I,i={image_id},q=2{END}"

@@ -720,7 +720,13 @@ class BoardPicture(BoardView):
             # sight beneath the winner's dialog), cut and tinted as text is. Every tile
             # is sent again once the dialog goes (the whole screen is painted then).
             self.due = set(self.tile_data)
-            return super().render_lines(crop)
+            if self.protocol == "kitty" and self.kitty_image is not None and not self.cleanup:
+                from ..export.kitty import hide
+
+                # Kitty's picture is placed beneath the text: taken away while the
+                # dialog is up (placed again, not sent again, when it goes).
+                self.cleanup = hide(self.kitty_image)
+            return self._with_cleanup(crop, super().render_lines(crop))
         from textual.errors import NoWidget
 
         try:

@@ -162,6 +162,18 @@ async def test_with_kittys_protocol_the_board_is_sent_and_sent_again_on_a_move(
         assert view.kitty_image is not None and view.kitty_image != first
         assert f"\x1b_Ga=d,d=I,i={first}," in again  # the old one freed
         assert "\x1bP" not in out + again  # no Sixel
+        painted.clear()
+        screen = app.screen
+        screen.action_help()  # a dialog: the picture's placement goes, the image stays
+        await wait_until(pilot, lambda: app.screen is not screen)
+        await settle(pilot)
+        shown = view.kitty_image
+        assert f"\x1b_Ga=d,d=i,i={shown}," in "".join(painted)
+        painted.clear()
+        app.screen.dismiss()
+        await wait_until(pilot, lambda: app.screen is screen and not view.due)
+        back = "".join(painted)
+        assert f"\x1b_Ga=p,i={shown}," in back and "a=T" not in back  # placed, not sent
 
 
 async def test_the_editor_draws_its_cursor_heat_and_jump_into_the_picture(make_app) -> None:
