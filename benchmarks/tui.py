@@ -787,7 +787,8 @@ def _read_until_quiet(leader: int, child: subprocess.Popen[bytes], limit: float 
 
     output = b""
     start = last = time.monotonic()
-    while time.monotonic() - last < QUIET and time.monotonic() - start < limit:
+    # Quiet counts from the first byte (a loaded machine may take seconds to start).
+    while (not output or time.monotonic() - last < QUIET) and time.monotonic() - start < limit:
         if child.poll() is not None:
             break
         if select.select([leader], [], [], 0.1)[0]:

@@ -476,9 +476,11 @@ class BoardPicture(BoardView):
             return None
         return (self.board, columns, lines, cell_pixels(), self.background_rgb(), self._window())
 
-    def _ensure_picture(self) -> None:
+    def _ensure_picture(self, whole: bool = False) -> None:
         """Start making the board's picture when the board, size or colours changed:
-        from the disk's copy at once when there is one, in a thread in any case."""
+        from the disk's copy at once when there is one, in a thread in any case.
+        ``whole``: called from a paint of the whole widget, just laid out at this size
+        (Textual writes every line of it): the disk's copy goes out with it."""
         key = self._key()
         if key is None or key == self.picture_key:
             return
@@ -491,7 +493,10 @@ class BoardPicture(BoardView):
             if saved is not None and set(saved) == set(self.tiles(*self.picture_size()[:2])):
                 self.tile_data, self.shown = dict(saved), None
                 self.due = set(saved)
-                self.call_after_refresh(self._ask_paint, list(saved))
+                if whole and (before is None or before[1:3] != key[1:3]):
+                    self.asked = set(saved)
+                else:
+                    self.call_after_refresh(self._ask_paint, list(saved))
                 # The picture is ready to paint: the thread (loading NumPy and Pillow for
                 # the frames to come) starts after this paint, not competing with it.
                 self.call_after_refresh(self._make_pixels_in_thread, key)
@@ -705,7 +710,8 @@ class BoardPicture(BoardView):
         # widget (Textual writes only the lines it has to), the pointer for one line.
         if not self.pixels_on:
             return self._with_cleanup(crop, super().render_lines(crop))
-        self._ensure_picture()
+        whole = crop == self.size.region and crop.height > 1
+        self._ensure_picture(whole)
         if not self.picture_shown:
             # The board's first picture is being made (in a thread): the character board
             # until it is ready, then the picture over it.
