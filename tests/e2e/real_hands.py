@@ -62,7 +62,8 @@ def board_box(path: Path) -> tuple[int, int, int, int] | None:
     wanted = [
         (int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)) for c in (colours.light, colours.dark)
     ]
-    image = Image.open(path).convert("RGB")
+    with Image.open(path) as shot:
+        image = shot.convert("RGB")
     small = image.resize((image.width // 4, image.height // 4), Image.Resampling.NEAREST)
     mask = Image.new("1", small.size)
     pixels, out = small.load(), mask.load()
