@@ -746,7 +746,21 @@ class BoardPicture(BoardView):
         if origin != self.sent_origin:  # the widget moved: its old pixels are elsewhere
             self.sent_origin = origin
             self.due = set(self.tile_data)
-        return picture_strips(crop, lines, self._tiles_to_send(crop, origin), origin, status, blank)
+        sending = self._tiles_to_send(crop, origin)
+        stops = self._stops(crop, origin)
+        return picture_strips(crop, lines, sending, origin, status, blank, stops)
+
+    def _stops(self, crop: Region, origin: Offset) -> dict[int, int]:
+        """For each line another widget (a toast) lies over, the column it begins at."""
+        stops: dict[int, int] = {}
+        for overlay in self._overlays():
+            there = overlay.translate(-origin)
+            x = there.x
+            if not crop.x < x < crop.right:
+                continue
+            for y in range(max(crop.y, there.y), min(crop.bottom, there.bottom)):
+                stops[y] = min(stops.get(y, crop.right), x)
+        return stops
 
     def _tiles_to_send(self, crop: Region, origin: Offset) -> list[tuple[Region, str]]:
         """The tiles this paint of ``crop`` sends: those due whose lines were asked to

@@ -53,13 +53,17 @@ def picture_strips(
     origin: Offset,
     status: Strip,
     blank: Style | None = None,
+    stops: Mapping[int, int] | None = None,
 ) -> list[Strip]:
     """Exactly ``crop.height`` strips for ``crop`` of a widget whose first ``lines``
     lines are the picture and whose lines below show ``status`` (cropped to the crop's
     columns): each tile of ``tiles`` (region, escape) wholly inside the crop rides on
     its last line. A picture line is empty (``blank`` None: whatever the terminal shows
     there stays, as Sixel's pixels must), or spaces in ``blank``'s style (Kitty's
-    placement shows through the cells with the terminal's default background)."""
+    placement shows through the cells with the terminal's default background).
+    ``stops``: for a line (widget's y) where another widget lies over the picture, the
+    column where the first of them begins: the line's cursor goes there, not to the
+    crop's end (a full update writes that widget's text where the cursor is)."""
     width = crop.width
     on_line: dict[int, list[Segment]] = {}
     for tile, data in tiles:
@@ -74,12 +78,22 @@ def picture_strips(
             assert status_line is not None
             strips.append(status_line)
             continue
-        segments = [Segment(" " * width, blank)] if blank is not None else []
-        # Then the tiles; then the cursor goes to the line's end, so that text Textual
-        # writes after this strip (a full update joins a line's strips without moving
-        # the cursor) lands where it belongs.
-        past = Control.move_to(origin.x + crop.right, origin.y + y).segment.text
-        segments += [*on_line.get(index, []), Segment(past, _NONE, NO_OP)]
+        # The tiles first: zero cells wide, they stay with the line's first part when
+        # Textual cuts it round a widget lying over it (the rest may be dropped).
+        segments = list(on_line.get(index, []))
+        if blank is not None:
+            if segments:  # a tile leaves the cursor at its end: back to the line's start
+                start = Control.move_to(origin.x + crop.x, origin.y + y).segment.text
+                segments.append(Segment(start, _NONE, NO_OP))
+            segments.append(Segment(" " * width, blank))
+        else:
+            # Nothing written over the pixels; the cursor goes past them (to where a
+            # widget over the line begins, if one does), so that text Textual writes
+            # after this strip (a full update joins a line's strips without moving the
+            # cursor) lands where it belongs.
+            end = crop.right if stops is None else stops.get(y, crop.right)
+            past = Control.move_to(origin.x + end, origin.y + y).segment.text
+            segments.append(Segment(past, _NONE, NO_OP))
         strips.append(Strip(segments, cell_length=width))
     return strips
 

@@ -170,3 +170,14 @@ async def test_the_pointer_all_over_the_picture_in_the_editor(make_app) -> None:
         await pilot.click(view, offset=spot)
         await settle(pilot)
         assert view.cursor == clicked  # the cursor goes to it, as on the character board
+
+
+def test_a_line_under_another_widget_leaves_the_cursor_where_that_widget_begins() -> None:
+    """A full update joins a line's strips without moving the cursor: the picture's
+    line ends where a toast over it begins, so the toast is written in its place."""
+    status = Strip([Segment("s" * 20)], 20)
+    crop = Region(0, 0, 20, 6)
+    strips = picture_strips(crop, 5, (), Offset(3, 2), status, None, {1: 12})
+    last = [segment.text for segment in strips[1]][-1]
+    assert last == "\x1b[4;16H"  # line 1 + 2 + 1, column 12 + 3 + 1 (1-based)
+    assert [segment.text for segment in strips[0]][-1] == "\x1b[3;24H"  # the crop's end
