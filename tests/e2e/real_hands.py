@@ -105,15 +105,23 @@ class Session:
                 "initial_window_height=600",
                 *sh,
             ]
-        self.process = subprocess.Popen(
-            argv, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
         self.window = ""
-        deadline = time.monotonic() + 60
-        while not self.window and time.monotonic() < deadline and self.process.poll() is None:
-            found = self.xdotool("search", "--pid", str(self.process.pid))
-            self.window = found.split()[0] if found.split() else ""
-            time.sleep(0.2)
+        # A terminal that finds the new X server not yet accepting connections exits at
+        # once: started again (a few times) rather than waited for.
+        for _ in range(4):
+            self.process = subprocess.Popen(
+                argv, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            deadline = time.monotonic() + 60
+            while not self.window and time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    break
+                found = self.xdotool("search", "--pid", str(self.process.pid))
+                self.window = found.split()[0] if found.split() else ""
+                time.sleep(0.2)
+            if self.window:
+                break
+            time.sleep(0.5)
         self.work = work
 
     def xdotool(self, *args: str) -> str:
