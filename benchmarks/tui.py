@@ -54,6 +54,13 @@ Run: ``python benchmarks/tui.py [--repeat N]``. Headless, 120x40, animation off.
   140x45 (10x20-pixel cells), on classic and everest, in CPU time (this process's: on
   a loaded machine the wall clock measures the other processes too).
 
+``--bytes`` prints what reaches the terminal (issue 40): ``snl play classic`` (you and
+the computer, seed 3) in a pseudo-terminal answering as xterm -ti vt340 at 80x24,
+bytes written (all, and of them Sixel) at a launch with an empty picture cache and one
+with the picture cached, for a roll (yours and the computer's answer), and for a resize
+to 100x30, against one whole picture's Sixel at that size (``--old`` a checkout to
+compare). Each step lasts until the app has been quiet for ``QUIET`` seconds.
+
 Targets: first board frame within 1.3x the minimal app; a move's frame within one 60 Hz
 frame (16.7 ms median) after a pause, hint on: right after a frame only the grid's
 16.7 ms is left to see, and its excess, if any.
@@ -77,6 +84,7 @@ import json
 import math
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -768,6 +776,118 @@ def real_terminal_main(repeat: int, old: str | None, terminal: str) -> None:
     print_rows(launch_rows(launched, where))
 
 
+QUIET = 1.5
+"""Seconds without output after which a launch, a roll or a resize is done sending."""
+
+
+def _read_until_quiet(leader: int, child: subprocess.Popen[bytes], limit: float = 60) -> bytes:
+    """What the app writes until it has been quiet for ``QUIET`` seconds (answering the
+    terminal queries as xterm -ti vt340 does)."""
+    import select
+
+    output = b""
+    start = last = time.monotonic()
+    # Quiet counts from the first byte (a loaded machine may take seconds to start).
+    while (not output or time.monotonic() - last < QUIET) and time.monotonic() - start < limit:
+        if child.poll() is not None:
+            break
+        if select.select([leader], [], [], 0.1)[0]:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            output += chunk
+            last = time.monotonic()
+            if b"\x1b[c" in chunk:
+                os.write(leader, b"\x1b[6;20;10t" + SIXEL_ANSWER)
+    return output
+
+
+def _sixel_bytes(output: bytes) -> int:
+    return sum(len(found.group(0)) for found in _SIXEL.finditer(output))
+
+
+def _one_picture(data: Path, since: float) -> int:
+    """Bytes of one whole board picture: the tiles of the newest cached picture."""
+    folder = data / "cache" / "pictures"
+    newest = max(folder.glob("*.json"), key=lambda path: path.stat().st_mtime, default=None)
+    if newest is None or newest.stat().st_mtime < since:
+        return 0
+    return sum(len(tile[4]) for tile in json.loads(newest.read_text(encoding="ascii")))
+
+
+def byte_figures(tree: Path, data: Path) -> dict[str, tuple[int, int, int]]:
+    """(bytes written, of them Sixel, one picture's Sixel) for ``snl play classic``
+    (you and the computer) in a pseudo-terminal answering as xterm -ti vt340 at 80x24
+    (10x20-pixel cells): a launch with the picture cache of ``data`` as it is, a roll
+    (the computer's answer included), a resize to 100x30."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    you_and_cpu = '"classic", "--players", "You,cpu", "--seed", "3", '
+    code = PTY_SNL.replace('"classic", ', you_and_cpu).replace("GRAPHICS", repr("auto"))
+    code = f"import sys; sys.path.insert(0, {str(tree)!r})\n" + code
+    env = {**os.environ, "SNL_DATA_DIR": str(data), "TERM": "xterm-256color", "COLORTERM": ""}
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 800, 480))
+    child = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(follower)
+    figures: dict[str, tuple[int, int, int]] = {}
+    try:
+        since = time.time()
+        launch = _read_until_quiet(leader, child)
+        figures["launch"] = (len(launch), _sixel_bytes(launch), _one_picture(data, since - 60))
+        os.write(leader, b"r")
+        roll = _read_until_quiet(leader, child)
+        figures["roll"] = (len(roll), _sixel_bytes(roll), figures["launch"][2])
+        since = time.time()
+        fcntl.ioctl(leader, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 1000, 600))
+        os.killpg(child.pid, signal.SIGWINCH)  # its own session: no terminal tells it
+        resize = _read_until_quiet(leader, child)
+        figures["resize"] = (len(resize), _sixel_bytes(resize), _one_picture(data, since - 1))
+    finally:
+        child.terminate()
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        os.close(leader)
+    return figures
+
+
+def bytes_main(old: str | None) -> None:
+    """What reaches the terminal: bytes at a cold and a warm launch, per roll and per
+    resize, against one picture's (its tiles' Sixel)."""
+    rows = []
+    for label, tree in trees_of(old).items():
+        with tempfile.TemporaryDirectory() as folder:
+            data = Path(folder)
+            cold = byte_figures(tree, data)
+            warm = byte_figures(tree, data)["launch"][:2] + cold["launch"][2:]
+            rows.append((f"{label}: launch (cold)", *cold["launch"]))
+            rows.append((f"{label}: launch (picture cached)", *warm))
+            rows.append((f"{label}: roll (yours and the computer's)", *cold["roll"]))
+            rows.append((f"{label}: resize 80x24 -> 100x30", *cold["resize"]))
+    width = max(len(row[0]) for row in rows)
+    print(
+        f"{'pty as xterm -ti vt340, classic 80x24':<{width}}  {'bytes':>9}  "
+        f"{'Sixel':>9}  {'one picture':>11}  {'pictures':>8}"
+    )
+    for name, total, sixel, picture in rows:
+        times = f"{sixel / picture:7.2f}x" if picture else ""
+        print(f"{name:<{width}}  {total:>9,}  {sixel:>9,}  {picture:>11,}  {times:>8}")
+
+
 def wait_for(path: str, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while not os.path.exists(path):
@@ -789,6 +909,9 @@ if __name__ == "__main__":
         "--xterm", action="store_true", help="the launch figures in a real xterm under Xvfb"
     )
     parser.add_argument("--tmux", action="store_true", help="the launch figures in tmux")
+    parser.add_argument(
+        "--bytes", action="store_true", help="bytes sent at a launch, a roll, a resize (issue 40)"
+    )
     parser.add_argument("--in-terminal", help=argparse.SUPPRESS)
     parser.add_argument("--graphics", default="text,auto", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
@@ -796,6 +919,8 @@ if __name__ == "__main__":
         in_terminal(arguments.repeat, arguments.old, arguments.graphics, arguments.in_terminal)
     elif arguments.xterm or arguments.tmux:
         real_terminal_main(arguments.repeat, arguments.old, "xterm" if arguments.xterm else "tmux")
+    elif arguments.bytes:
+        bytes_main(arguments.old)
     elif arguments.picture:
         asyncio.run(picture_main(arguments.repeat, arguments.old))
     else:

@@ -73,7 +73,8 @@ def xterm_pictures() -> list[Path]:
     for columns, lines, rolls in ((80, 24, 3), (140, 45, 5)):
         with tempfile.TemporaryDirectory() as data:
             command = (
-                f"env SNL_DATA_DIR='{data}' '{snl}' play classic --seed 11 --no-save "
+                f"env SNL_DATA_DIR='{data}' COLORTERM=truecolor '{snl}' play classic --seed 11 "
+                "--no-save "
                 "--players Ann,cpu:Bot --graphics pixels"
             )
             with xterm_running(command, columns, lines) as term:

@@ -39,6 +39,7 @@ from textual.worker import WorkerFailed
 
 from .commands import GameCommands
 from .core.board import Board
+from .core.colours import seat_css
 from .core.engine import Player
 from .core.errors import SnlError
 from .core.files.formats import load_board
@@ -65,6 +66,8 @@ class SnlApp(App[None]):
 
     CSS_PATH = Path(__file__).with_name("snl.tcss")
     """Absolute, so that a subclass defined elsewhere (tests, benchmarks) keeps it."""
+    CSS = seat_css()
+    """The seats' token colours: one set for the picture, the boards and the panels."""
     TITLE = "snl"
     SUB_TITLE = "Snakes & Ladders"
     COMMANDS = App.COMMANDS | {GameCommands}
@@ -192,6 +195,16 @@ class SnlApp(App[None]):
         if self.game_screen is None:
             raise RuntimeError("an app with neither a game nor a front screen")
         return self.game_screen
+
+    def action_help_quit(self) -> None:
+        """ctrl+c (where no input takes it) does what ``q`` does on the screen shown:
+        the game ends at once, the editor asks about unsaved work. Textual only says
+        which key quits; a player's reflex is ctrl+c."""
+        for active in self.active_bindings.values():
+            if active.binding.action in ("quit", "app.quit"):
+                self.call_later(self.run_action, active.binding.action, active.node)
+                return
+        super().action_help_quit()
 
     # -- the command palette: Textual's, with its page keys guarded (palette.py) ------------
 

@@ -1,12 +1,17 @@
-"""Kitty's graphics protocol: a picture sent to the terminal and shown in text cells.
+"""Kitty's graphics protocol: a picture sent to the terminal and placed in its cells.
 
-The picture is transmitted once per frame (PNG, base64, in chunks) under an image id,
-with a virtual placement (``U=1``); the cells that show it are ordinary text, the
-Unicode placeholder U+10EEEE with two diacritics naming the cell's row and column and the
-image id as the text's 24-bit colour. Textual then draws, clips and covers the picture as
-it does any text (a dialog over the board hides it), which a direct placement (drawn
-over whatever text is below) would not allow. Terminals: kitty, Ghostty.
-No Textual here.
+The picture is transmitted once per frame (PNG, base64, in chunks) under an image id and
+placed at the cursor over ``columns`` x ``lines`` cells, beneath the text and beneath
+every cell that has a background colour of its own (``z`` below ``BELOW_BACKGROUNDS``):
+it shows only through cells left in the terminal's default background, which the board
+writes and nothing else does. So a toast, a dialog or another screen over the picture
+hides it as text would, with no placement to take away; the cursor stays where it was
+(``C=1``), and the terminal answers nothing (``q=2``).
+
+Placed directly, not through Unicode placeholders (``U=1``): kitty reads those from
+0.28 only (Debian 12's 0.26.5 rejects the key and shows boxes), and a direct placement
+with a ``z`` below the backgrounds works in kitty since 0.20 and in Ghostty. No Textual
+here.
 """
 
 from __future__ import annotations
@@ -15,338 +20,45 @@ import base64
 
 START = "\x1b_G"
 END = "\x1b\\"
-PLACEHOLDER = chr(0x10EEEE)
 CHUNK = 4096
 """Base64 characters per escape (the protocol's limit)."""
-
-DIACRITICS = (
-    0x00305,
-    0x0030D,
-    0x0030E,
-    0x00310,
-    0x00312,
-    0x0033D,
-    0x0033E,
-    0x0033F,
-    0x00346,
-    0x0034A,
-    0x0034B,
-    0x0034C,
-    0x00350,
-    0x00351,
-    0x00352,
-    0x00357,
-    0x0035B,
-    0x00363,
-    0x00364,
-    0x00365,
-    0x00366,
-    0x00367,
-    0x00368,
-    0x00369,
-    0x0036A,
-    0x0036B,
-    0x0036C,
-    0x0036D,
-    0x0036E,
-    0x0036F,
-    0x00483,
-    0x00484,
-    0x00485,
-    0x00486,
-    0x00487,
-    0x00592,
-    0x00593,
-    0x00594,
-    0x00595,
-    0x00597,
-    0x00598,
-    0x00599,
-    0x0059C,
-    0x0059D,
-    0x0059E,
-    0x0059F,
-    0x005A0,
-    0x005A1,
-    0x005A8,
-    0x005A9,
-    0x005AB,
-    0x005AC,
-    0x005AF,
-    0x005C4,
-    0x00610,
-    0x00611,
-    0x00612,
-    0x00613,
-    0x00614,
-    0x00615,
-    0x00616,
-    0x00617,
-    0x00657,
-    0x00658,
-    0x00659,
-    0x0065A,
-    0x0065B,
-    0x0065D,
-    0x0065E,
-    0x006D6,
-    0x006D7,
-    0x006D8,
-    0x006D9,
-    0x006DA,
-    0x006DB,
-    0x006DC,
-    0x006DF,
-    0x006E0,
-    0x006E1,
-    0x006E2,
-    0x006E4,
-    0x006E7,
-    0x006E8,
-    0x006EB,
-    0x006EC,
-    0x00730,
-    0x00732,
-    0x00733,
-    0x00735,
-    0x00736,
-    0x0073A,
-    0x0073D,
-    0x0073F,
-    0x00740,
-    0x00741,
-    0x00743,
-    0x00745,
-    0x00747,
-    0x00749,
-    0x0074A,
-    0x007EB,
-    0x007EC,
-    0x007ED,
-    0x007EE,
-    0x007EF,
-    0x007F0,
-    0x007F1,
-    0x007F3,
-    0x00816,
-    0x00817,
-    0x00818,
-    0x00819,
-    0x0081B,
-    0x0081C,
-    0x0081D,
-    0x0081E,
-    0x0081F,
-    0x00820,
-    0x00821,
-    0x00822,
-    0x00823,
-    0x00825,
-    0x00826,
-    0x00827,
-    0x00829,
-    0x0082A,
-    0x0082B,
-    0x0082C,
-    0x0082D,
-    0x00951,
-    0x00953,
-    0x00954,
-    0x00F82,
-    0x00F83,
-    0x00F86,
-    0x00F87,
-    0x0135D,
-    0x0135E,
-    0x0135F,
-    0x017DD,
-    0x0193A,
-    0x01A17,
-    0x01A75,
-    0x01A76,
-    0x01A77,
-    0x01A78,
-    0x01A79,
-    0x01A7A,
-    0x01A7B,
-    0x01A7C,
-    0x01B6B,
-    0x01B6D,
-    0x01B6E,
-    0x01B6F,
-    0x01B70,
-    0x01B71,
-    0x01B72,
-    0x01B73,
-    0x01CD0,
-    0x01CD1,
-    0x01CD2,
-    0x01CDA,
-    0x01CDB,
-    0x01CE0,
-    0x01DC0,
-    0x01DC1,
-    0x01DC3,
-    0x01DC4,
-    0x01DC5,
-    0x01DC6,
-    0x01DC7,
-    0x01DC8,
-    0x01DC9,
-    0x01DCB,
-    0x01DCC,
-    0x01DD1,
-    0x01DD2,
-    0x01DD3,
-    0x01DD4,
-    0x01DD5,
-    0x01DD6,
-    0x01DD7,
-    0x01DD8,
-    0x01DD9,
-    0x01DDA,
-    0x01DDB,
-    0x01DDC,
-    0x01DDD,
-    0x01DDE,
-    0x01DDF,
-    0x01DE0,
-    0x01DE1,
-    0x01DE2,
-    0x01DE3,
-    0x01DE4,
-    0x01DE5,
-    0x01DE6,
-    0x01DFE,
-    0x020D0,
-    0x020D1,
-    0x020D4,
-    0x020D5,
-    0x020D6,
-    0x020D7,
-    0x020DB,
-    0x020DC,
-    0x020E1,
-    0x020E7,
-    0x020E9,
-    0x020F0,
-    0x02CEF,
-    0x02CF0,
-    0x02CF1,
-    0x02DE0,
-    0x02DE1,
-    0x02DE2,
-    0x02DE3,
-    0x02DE4,
-    0x02DE5,
-    0x02DE6,
-    0x02DE7,
-    0x02DE8,
-    0x02DE9,
-    0x02DEA,
-    0x02DEB,
-    0x02DEC,
-    0x02DED,
-    0x02DEE,
-    0x02DEF,
-    0x02DF0,
-    0x02DF1,
-    0x02DF2,
-    0x02DF3,
-    0x02DF4,
-    0x02DF5,
-    0x02DF6,
-    0x02DF7,
-    0x02DF8,
-    0x02DF9,
-    0x02DFA,
-    0x02DFB,
-    0x02DFC,
-    0x02DFD,
-    0x02DFE,
-    0x02DFF,
-    0x0A66F,
-    0x0A67C,
-    0x0A67D,
-    0x0A6F0,
-    0x0A6F1,
-    0x0A8E0,
-    0x0A8E1,
-    0x0A8E2,
-    0x0A8E3,
-    0x0A8E4,
-    0x0A8E5,
-    0x0A8E6,
-    0x0A8E7,
-    0x0A8E8,
-    0x0A8E9,
-    0x0A8EA,
-    0x0A8EB,
-    0x0A8EC,
-    0x0A8ED,
-    0x0A8EE,
-    0x0A8EF,
-    0x0A8F0,
-    0x0A8F1,
-    0x0AAB0,
-    0x0AAB2,
-    0x0AAB3,
-    0x0AAB7,
-    0x0AAB8,
-    0x0AABE,
-    0x0AABF,
-    0x0AAC1,
-    0x0FE20,
-    0x0FE21,
-    0x0FE22,
-    0x0FE23,
-    0x0FE24,
-    0x0FE25,
-    0x0FE26,
-    0x10A0F,
-    0x10A38,
-    0x1D185,
-    0x1D186,
-    0x1D187,
-    0x1D188,
-    0x1D189,
-    0x1D1AA,
-    0x1D1AB,
-    0x1D1AC,
-    0x1D1AD,
-    0x1D242,
-    0x1D243,
-    0x1D244,
-)
-"""Row and column numbers as combining marks (the protocol's rowcolumn-diacritics)."""
-MAX_CELLS = len(DIACRITICS)
+PLACEMENT = 1
+"""The one placement of each image: placing it again moves it, never doubles it."""
+BELOW_BACKGROUNDS = -1_073_741_825
+"""A ``z`` under ``INT32_MIN / 2``: drawn below cells with a background colour."""
 
 
-def transmit(image_id: int, png: bytes, columns: int, lines: int) -> str:
-    """The escapes that send ``png`` as image ``image_id`` and place it virtually over
-    ``columns`` x ``lines`` cells (quietly: the terminal answers nothing)."""
+def _placing(columns: int, lines: int) -> str:
+    return f"p={PLACEMENT},c={columns},r={lines},C=1,z={BELOW_BACKGROUNDS},q=2"
+
+
+def transmit_and_place(image_id: int, png: bytes, columns: int, lines: int) -> str:
+    """The escapes that send ``png`` as image ``image_id`` and place it at the cursor,
+    scaled to ``columns`` x ``lines`` cells."""
     data = base64.standard_b64encode(png).decode("ascii")
     parts = []
     for offset in range(0, len(data), CHUNK) or [0]:
         chunk = data[offset : offset + CHUNK]
         more = int(offset + CHUNK < len(data))
-        keys = f"a=t,f=100,i={image_id},q=2,m={more}" if offset == 0 else f"m={more}"
+        if offset == 0:
+            keys = f"a=T,f=100,i={image_id},{_placing(columns, lines)},m={more}"
+        else:
+            keys = f"m={more}"
         parts.append(f"{START}{keys};{chunk}{END}")
-    parts.append(f"{START}a=p,U=1,i={image_id},c={columns},r={lines},q=2{END}")
     return "".join(parts)
+
+
+def place(image_id: int, columns: int, lines: int) -> str:
+    """The escape that places image ``image_id`` (already sent) at the cursor again."""
+    return f"{START}a=p,i={image_id},{_placing(columns, lines)}{END}"
+
+
+def hide(image_id: int) -> str:
+    """The escape that takes image ``image_id``'s placement away, keeping the image (it
+    is placed again, not sent again)."""
+    return f"{START}a=d,d=i,i={image_id},q=2{END}"
 
 
 def delete(image_id: int) -> str:
     """The escape that frees image ``image_id`` and its placements."""
     return f"{START}a=d,d=I,i={image_id},q=2{END}"
-
-
-def placeholder_line(line: int, columns: int) -> str:
-    """Line ``line`` of a placed picture ``columns`` cells wide, as placeholder text."""
-    row = chr(DIACRITICS[line])
-    return "".join(PLACEHOLDER + row + chr(DIACRITICS[column]) for column in range(columns))
-
-
-def colour_of(image_id: int) -> tuple[int, int, int]:
-    """The 24-bit text colour that names image ``image_id`` (below 2**24) in its cells."""
-    return (image_id >> 16) & 255, (image_id >> 8) & 255, image_id & 255

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..core.board import Board
+from ..core.colours import SEAT_COLOURS, seat_colour
 from ..core.geometry import NUMBER_HEIGHT, JumpPath, Point, jump_paths, number_box, number_boxes
 from .svg import THEME_COLOURS
 
@@ -29,9 +30,10 @@ if TYPE_CHECKING:
 
 SUPERSAMPLE = 2
 """The board is drawn this many times larger, then scaled down: smooth lines."""
-TOKEN_COLOURS = ("#d62828", "#1d4ed8", "#15803d", "#a21caf")
+TOKEN_COLOURS = tuple(colour.fill for colour in SEAT_COLOURS)
 """Seat 1 to 4 (then again): the text board's token colours, as pixels."""
-ROUTE_COLOUR = "#0e7490"
+ROUTE_COLOUR = "#4b5563"
+"""Slate: a route step is never taken for a token (the seats are blue, orange, red, teal)."""
 LANDED_COLOUR = "#f59e0b"
 CURSOR_COLOUR = "#7c3aed"
 PENDING_COLOURS = ("#15803d", "#b91c1c")
@@ -301,13 +303,16 @@ def _draw_tokens(
     cy = y1 - r - s * 0.06 if foot else y0 + r + s * 0.06
     for index, seat in enumerate(shown):
         cx = x0 + s / 2 + (index - (count - 1) / 2) * (2 * r + s * 0.02)
-        colour = TOKEN_COLOURS[seat % len(TOKEN_COLOURS)]
+        colour = seat_colour(seat)
         ring = "#ffffff" if seat != marks.current else "#111111"
         draw.ellipse(
-            (cx - r, cy - r, cx + r, cy + r), fill=colour, outline=ring, width=max(1, round(r / 4))
+            (cx - r, cy - r, cx + r, cy + r),
+            fill=colour.fill,
+            outline=ring,
+            width=max(1, round(r / 4)),
         )
         letter = marks.letters[seat] if seat < len(marks.letters) else str(seat + 1)
-        draw.text((cx, cy), letter[:1], fill="#ffffff", font=font, anchor="mm")
+        draw.text((cx, cy), letter[:1], fill=colour.letter, font=font, anchor="mm")
     if len(seats) > 4:
         draw.text((x1 - s * 0.05, y1 - s * 0.05), f"+{len(seats) - 4}", fill="#000000", anchor="rb")
 

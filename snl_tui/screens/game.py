@@ -81,6 +81,8 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 SHORT_HEIGHT, TINY_HEIGHT = 34, 28
 """Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
+WINNER_PAUSE = 1.0
+"""Seconds the winning move stays in sight before the end-of-game dialog covers it."""
 COMPUTER_DELAY = 0.6
 
 COMPUTING = "Computing…"
@@ -180,6 +182,11 @@ class GameScreen(DismissOnce[None], Screen[None]):
         return [players, dice_row, *self.table.side_panels(), die_values, hint, log]
 
     def on_mount(self) -> None:
+        # The side column's width for this terminal from the first frame, not from the
+        # first Resize (after it): the board, and its picture, are sized once.
+        width = self.app.size.width
+        self.set_class(width < NARROW_WIDTH, "-narrow")
+        self.set_class(width < CRAMPED_WIDTH, "-cramped")
         self.table.mounted()
         self._show_titles()
         self._show_tokens()
@@ -491,8 +498,18 @@ class GameScreen(DismissOnce[None], Screen[None]):
         def report() -> GameReport:
             return puzzle_solved(game, optimal) if session.puzzle else winner_report(game)
 
+        generation = self.session.generation
+
+        def push(result: GameReport) -> None:
+            if self.session.generation == generation and self.is_attached:
+                self.app.push_screen(GameOverScreen(result), self._after_game_over)
+
         def show(result: GameReport) -> None:
-            self.app.push_screen(GameOverScreen(result), self._after_game_over)
+            # The winning move stays in sight a moment before the dialog covers it.
+            if self.animation_on:
+                self.set_timer(WINNER_PAUSE, partial(push, result))
+            else:
+                push(result)
 
         in_background(
             self, "report", key=lambda: self.session.generation, compute=report, show=show
@@ -828,9 +845,12 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.app.push_screen(StatsScreen(self.saver.store, self.session.board, you))
 
     def action_help(self) -> None:
+        from ..widgets.board_picture import BoardPicture
         from .help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        board = self.query_one(BoardView)
+        picture = isinstance(board, BoardPicture) and board.picture_shown
+        self.app.push_screen(HelpScreen(picture=picture))
 
     def action_quit(self) -> None:
         if self.table.quit():

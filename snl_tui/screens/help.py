@@ -22,6 +22,24 @@ from ..core.rules import RULE_OPTIONS
 from .dialog import Dialog
 
 HELP_FILE = Path(__file__).with_name("help.md")
+TEXT_MARKS = """\
+* `▲38` — a **ladder** starts here and climbs to square 38.
+* `▼6` — a **snake** starts here and slides down to square 6.
+* `△` / `▽` — a ladder / snake ends on this square.
+* `A`, `B`, ... — the players' tokens (the player to move is underlined).
+* `»3` — step 3 of the shown optimal route (`{toggle_route}`).
+"""
+PICTURE_MARKS = """\
+The board is a picture (`{toggle_jumps}` shows it in characters, and back):
+
+* A **ladder** is drawn with rails and rungs from its foot up to its top.
+* A **snake** is drawn from its head (with eyes), where it starts, down to its tail.
+* A round **token** with a letter is a player's: {seats}, seat by seat; a dark ring
+  marks the player to move.
+* An **orange outline** marks the square the last move ended on.
+* A small grey disc with a number is a step of the shown optimal route
+  (`{toggle_route}`).
+"""
 
 
 def key_cell(keys: str) -> str:
@@ -95,10 +113,22 @@ def rules_table() -> str:
     return "\n".join(lines)
 
 
-def help_text() -> str:
+def board_marks(picture: bool) -> str:
+    """What the board's marks mean: the picture's (``picture``) or the characters'."""
+    if not picture:
+        return TEXT_MARKS
+    from ..core.colours import SEAT_COLOURS
+
+    seats = ", ".join(colour.name for colour in SEAT_COLOURS)
+    return PICTURE_MARKS.replace("{seats}", seats)
+
+
+def help_text(picture: bool = False) -> str:
     """``help.md`` with its key tables, and each ``{action}`` in its prose replaced by that
-    action's key from the command table (so a rebinding updates the help)."""
+    action's key from the command table (so a rebinding updates the help); the board's
+    marks are the picture's when it is shown (``picture``)."""
     text = HELP_FILE.read_text(encoding="utf-8")
+    text = text.replace("{{BOARD_MARKS}}", board_marks(picture))
     text = text.replace("{{RULES}}", rules_table())
     text = text.replace("{{KEYS}}", keys_table()).replace(
         "{{GAME_OVER_KEYS}}", game_over_keys_table()
@@ -123,9 +153,14 @@ class HelpScreen(Dialog[None]):
         Binding("escape,q,question_mark", "close", "Close"),
     ]
 
+    def __init__(self, picture: bool = False) -> None:
+        """``picture``: the board is shown as a picture (its marks are explained)."""
+        super().__init__()
+        self.picture = picture
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help", classes="dialog"):
-            yield Markdown(help_text())
+            yield Markdown(help_text(self.picture))
         yield Footer()  # help's own keys, over the game's (which do nothing here)
 
     def action_close(self) -> None:

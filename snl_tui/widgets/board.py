@@ -468,7 +468,7 @@ class BoardView(ScrollView, can_focus=True):
         region = Region(
             col * self.cell_width, row * height, self.cell_width, height + self.extra_lines
         )
-        self.scroll_to_region(region, animate=False, immediate=True, spacing=None)
+        self.scroll_to_region(region, animate=False, immediate=True, spacing=None, force=True)
 
     async def walk(self, positions: Sequence[int], turn: Turn, pace: float = 1.0) -> None:
         """Animate ``turn``: its player's token steps through the move's squares, then

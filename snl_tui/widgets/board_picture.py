@@ -17,8 +17,12 @@ How a frame stays cheap (``benchmarks/tui.py --picture`` measures it):
 - The picture is cut into tiles (Textual repaints whole lines): a frame lays the marks
   over a copy of the board, maps it onto the palette, and re-encodes only the tiles
   whose pixels changed (a tile back to the bare board takes the board's encoding).
-- Kitty's protocol sends the whole frame (PNG) under a new image id, shown through
-  placeholder text (``export.kitty``), written with Textual's output like any text.
+- Kitty's protocol sends the whole frame (PNG) under a new image id, placed beneath the
+  text (``export.kitty``): the picture's cells are blanks in the terminal's default
+  background, which it shows through.
+- Each tile goes out once: a paint sends only the tiles that are due (new, changed, or
+  drawn over since: a toast, a dialog, the widget moved); Textual writing a line again
+  leaves the pixels already there (``picture_lines``).
 
 The terminal is asked which protocol it speaks before Textual starts
 (``graphics_query``). ``j`` switches between the picture and the character board.
@@ -40,17 +44,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.color import Color
-from rich.control import Control
-from rich.segment import ControlType, Segment
+from rich.segment import Segment
 from rich.style import Style
-from textual.geometry import Region, Size
+from textual.geometry import Offset, Region, Size
 from textual.strip import Strip
 
+from ..commands import keys_of
 from ..core.board import Board
 from .board import JUMP_DELAY, BoardView
 from .edit_board import HEAT_SHADES, EditBoard
 from .graphics_query import DEFAULT_CELL, Protocol, cell_pixels, detect_graphics
+from .picture_lines import NO_OP, inside, picture_strips
 
 if TYPE_CHECKING:
     import numpy as np
@@ -69,18 +73,20 @@ __all__ = [
 ]
 
 GRAPHICS_CHOICES = ("auto", "pixels", "text")
-_NO_OP = ((ControlType.CURSOR_FORWARD, 0),)
-"""Marks a segment as control data, so that nothing measures or splits it."""
 SLIDE_FRAMES = 8
 SLIDE_DELAY = 0.04
 """A token climbs or slides along its jump in ``SLIDE_FRAMES`` frames, this far apart."""
 TILE_LINES, TILE_COLUMNS = 3, 4
 """A tile of the picture, in cells (its lines rounded to whole Sixel bands): about a
 square of classic at 80x24, so that a move re-encodes a few small tiles."""
+MIN_NUMBER_PIXELS = 8
+"""Below this a square's number does not read: the picture shows a part of the board, at
+squares where it does, following the player to move (``z``: the whole board)."""
 CACHE_VERSION = 1
 CACHED_PICTURES = 24
-"""Board pictures kept on disk (the oldest go first)."""
-_SIXEL = re.compile(r'\x1bP[0-9;]*q"[0-9;]*[\x20-\x7e]*\x1b\\')
+CACHE_BYTES = 64 << 20
+"""Board pictures kept on disk, and their bytes in all (the oldest go first)."""
+_SIXEL = re.compile(r'\x1bP[0-9;]*q"1;1;(\d+;\d+)[\x20-\x7e]*\x1b\\')
 """A cached tile must be one Sixel picture and nothing else (a damaged or planted cache
 file never reaches the terminal)."""
 
@@ -122,21 +128,42 @@ def cache_name(board: Board, key: tuple[object, ...]) -> str:
     return hashlib.sha256(repr((what, key)).encode()).hexdigest()[:32] + ".json"
 
 
-def load_tiles(name: str) -> dict[Region, str] | None:
-    """The encoded tiles saved as ``name`` (None: none, or not what snl wrote)."""
+def cache_limit(width: int, height: int) -> int:
+    """The most bytes a cached picture of ``width`` x ``height`` pixels may take: about
+    ten times what a board's picture takes (a Sixel of the board's few flat colours is
+    under a byte for four pixels), never the 630 MB a planted file once sent."""
+    return 2 * width * height + (1 << 20)
+
+
+def load_tiles(name: str, key: tuple[object, ...]) -> dict[Region, str] | None:
+    """The encoded tiles saved as ``name`` for the picture ``key`` (columns, lines, cell
+    size, ...), or None: none, or not what snl wrote. Read through the board files'
+    guard (a regular file, at most ``cache_limit`` bytes: a FIFO never blocks, a link to
+    ``/dev/zero`` is refused); each tile must be one Sixel picture of exactly its own
+    size in pixels."""
+    from ..core.files.disk import UnreadableFile, read_user_file
+
+    columns, lines, cell = key[0], key[1], key[2]
+    assert isinstance(columns, int) and isinstance(lines, int) and isinstance(cell, tuple)
+    cell_w, cell_h = cell
+    limit = cache_limit(columns * cell_w, lines * cell_h)
     try:
-        data = json.loads((picture_cache_dir() / name).read_text(encoding="ascii"))
+        raw = read_user_file(picture_cache_dir() / name, limit, "cached picture")
+        data = json.loads(raw.decode("ascii"))
         tiles = {Region(x, y, w, h): sixel for x, y, w, h, sixel in data}
-    except (OSError, ValueError, TypeError, UnicodeDecodeError):
+    except (UnreadableFile, ValueError, TypeError, UnicodeDecodeError):
         return None
-    if not all(isinstance(s, str) and _SIXEL.fullmatch(s) for s in tiles.values()):
-        return None
+    for tile, sixel in tiles.items():
+        found = isinstance(sixel, str) and _SIXEL.fullmatch(sixel)
+        if not found or found.group(1) != f"{tile.width * cell_w};{tile.height * cell_h}":
+            return None
     return tiles
 
 
 def save_tiles(name: str, tiles: dict[Region, str]) -> None:
-    """Keep ``tiles`` as ``name`` (atomically; the oldest pictures beyond
-    ``CACHED_PICTURES`` go). A cache that cannot be written is no error."""
+    """Keep ``tiles`` as ``name`` (atomically; the oldest pictures go beyond
+    ``CACHED_PICTURES`` of them or ``CACHE_BYTES`` in all). A cache that cannot be
+    written is no error."""
     from ..core.files.disk import write_atomically
 
     folder = picture_cache_dir()
@@ -145,8 +172,10 @@ def save_tiles(name: str, tiles: dict[Region, str]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         write_atomically(folder / name, json.dumps(data))
         kept = sorted(folder.glob("*.json"), key=lambda path: path.stat().st_mtime)
-        for old in kept[:-CACHED_PICTURES]:
-            old.unlink(missing_ok=True)
+        sizes = [path.stat().st_size for path in kept]
+        while kept and (len(kept) > CACHED_PICTURES or sum(sizes) > CACHE_BYTES):
+            kept.pop(0).unlink(missing_ok=True)
+            sizes.pop(0)
     except OSError:
         pass
 
@@ -203,11 +232,24 @@ class BoardPicture(BoardView):
         """Tiles encoded so far (tests and the benchmark read it)."""
         self.frames_made = 0
         """Frames drawn with marks on them (tests and the benchmark read it)."""
-        self.kitty_frame: tuple[int, str] | None = None
-        """Kitty's protocol: (image id, transmission not yet written) of the frame shown."""
+        self.due: set[Region] = set()
+        """Tiles to send at the next paint (new, changed, or drawn over since sent):
+        every other tile's pixels are on the terminal already."""
+        self.asked: set[Region] = set()
+        """Due tiles whose lines were asked to be painted since the last paint."""
+        self.sent_origin: Offset | None = None
+        """Where on the screen the tiles were sent (the widget moved: all are due)."""
+        self.kitty_image: int | None = None
+        """Kitty's protocol: the image id of the frame shown."""
         self.kitty_old: list[int] = []
-        """Image ids to free once the new one is written."""
+        """Image ids to free with the next transmission."""
         self.kitty_ids = 0
+        self.whole_board = False
+        """``z``: the whole board even where its numbers are too small to read."""
+        self.window_origin: tuple[int, int] = (0, 0)
+        """The top left pixel of the part of the board shown (when a part is)."""
+        self.cleanup = ""
+        """An escape to send with the character board's next paint (after ``j``)."""
         self.covered: set[Region] = set()
         """Tiles left out of the last paint because another widget lay over them."""
         self.add_class("-pixels")
@@ -222,7 +264,7 @@ class BoardPicture(BoardView):
     def picture_shown(self) -> bool:
         """The picture is on screen (not ``j``'s character board, nor the character
         board shown while the board's first picture is being made)."""
-        return self.pixels_on and bool(self.tile_data or self.kitty_frame is not None)
+        return self.pixels_on and bool(self.tile_data)
 
     def show(
         self,
@@ -292,33 +334,93 @@ class BoardPicture(BoardView):
         self.update_frame()
 
     def follow(self, square: int) -> None:
-        if self.pixels_on:
-            self.followed = square  # the whole board is in the picture: nothing to scroll
+        super().follow(square)  # the character board standing in opens there too
+        if not self.pixels_on:
             return
-        super().follow(square)
+        window = self._window()
+        if window is None:
+            return
+        from ..export.picture import layout_for
+
+        _, _, width, height = self.picture_size()
+        full_w, full_h = self._full_size(window[0], width, height)
+        x0, y0, x1, y1 = layout_for(self.board, full_w, full_h).square_box(
+            self.board, max(1, min(square, self.board.goal))
+        )
+        left, top = self.window_origin
+        if left <= x0 and x1 <= left + width and top <= y0 and y1 <= top + height:
+            return  # in view: the picture stays still
+        left = round(min(max(0, (x0 + x1 - width) / 2), full_w - width))
+        top = round(min(max(0, (y0 + y1 - height) / 2), full_h - height))
+        self.window_origin = (left, top)
+        self.refresh()
 
     def out_of_view(self) -> list[tuple[int, int, str]]:
-        if self.pixels_on:
+        if not self.pixels_on:
+            return super().out_of_view()
+        window = self._window()
+        if window is None:
             return []  # the picture shows every square
-        return super().out_of_view()
+        from ..export.picture import layout_for
+
+        _, _, width, height = self.picture_size()
+        layout = layout_for(self.board, *self._full_size(window[0], width, height))
+        left, top = window[1], window[2]
+        away = []
+        for square, state in self.cell_states.items():
+            x0, y0, x1, y1 = layout.square_box(self.board, square)
+            arrow = (
+                "↑"
+                if y0 < top
+                else "↓"
+                if y1 > top + height
+                else "←"
+                if x0 < left
+                else "→"
+                if x1 > left + width
+                else None
+            )
+            if arrow is not None:
+                away += [(seat, square, arrow) for seat in state.tokens]
+        return sorted(away)
 
     def toggle_fit(self) -> str:
-        if self.pixels_on:
+        if not self.pixels_on:
+            return super().toggle_fit()
+        if self._readable_square() is None:
             return "The picture shows the whole board."
-        return super().toggle_fit()
-
-    def toggle_jumps(self) -> str:
-        """``j`` on the picture: the character board (with its drawn jumps), and back."""
-        self.pixels_on = not self.pixels_on
-        self.set_class(self.pixels_on, "-pixels")
-        self.fitted_size = None
-        self.picture_key = None  # made again (or taken from the caches) when back
-        self.refresh(layout=True)
-        if self.pixels_on:
-            return "The board as a picture."
+        self.whole_board = not self.whole_board
+        self.refresh()
+        if self.whole_board:
+            return f"The whole board (its numbers are small; {keys_of('toggle_fit')}: a part)."
         if self.followed is not None:
-            self.pending_follow = self.followed
-        return "The character board (j: the picture again)."
+            self.follow(self.followed)
+        return "A part of the board, following the player to move."
+
+    def _readable_square(self) -> int | None:
+        """Pixels a square needs for its number to read, when the whole board at this
+        size would have smaller ones (None: the whole board reads)."""
+        from ..core.geometry import NUMBER_HEIGHT
+
+        _, _, width, height = self.picture_size()
+        whole = min(width / self.board.cols, height / self.board.rows)
+        readable = math.ceil(MIN_NUMBER_PIXELS * 1.15 / NUMBER_HEIGHT)
+        return readable if whole < readable else None
+
+    def _window(self) -> tuple[int, int, int] | None:
+        """(square pixels, left, top) of the part of the board shown, or None: all of it."""
+        square = None if self.whole_board else self._readable_square()
+        if square is None:
+            return None
+        _, _, width, height = self.picture_size()
+        full_w, full_h = self._full_size(square, width, height)
+        left = min(max(0, self.window_origin[0]), max(0, full_w - width))
+        top = min(max(0, self.window_origin[1]), max(0, full_h - height))
+        return square, left, top
+
+    def _full_size(self, square: int, width: int, height: int) -> tuple[int, int]:
+        """The whole board's picture at ``square`` pixels a square (at least the view)."""
+        return max(width, square * self.board.cols), max(height, square * self.board.rows)
 
     def square_at_offset(self, x: int, y: int) -> int | None:
         """The square under the cell at (``x``, ``y``) of the picture (a click)."""
@@ -330,9 +432,12 @@ class BoardPicture(BoardView):
         if y >= lines or width < 8 or height < 8:
             return None
         cell_w, cell_h = cell_pixels()
-        layout = layout_for(self.board, width, height)
-        col = math.floor(((x + 0.5) * cell_w - layout.left) / layout.square)
-        row = math.floor(((y + 0.5) * cell_h - layout.top) / layout.square)
+        window = self._window()
+        left, top = (window[1], window[2]) if window else (0, 0)
+        full = self._full_size(window[0], width, height) if window else (width, height)
+        layout = layout_for(self.board, *full)
+        col = math.floor(((x + 0.5) * cell_w + left - layout.left) / layout.square)
+        row = math.floor(((y + 0.5) * cell_h + top - layout.top) / layout.square)
         if 0 <= row < self.board.rows and 0 <= col < self.board.cols:
             return self.board.square_at(row, col)
         return None
@@ -372,23 +477,29 @@ class BoardPicture(BoardView):
         columns, lines, width, height = self.picture_size()
         if width < 8 or height < 8:
             return None
-        return (self.board, columns, lines, cell_pixels(), self.background_rgb())
+        return (self.board, columns, lines, cell_pixels(), self.background_rgb(), self._window())
 
-    def _ensure_picture(self) -> None:
+    def _ensure_picture(self, whole: bool = False) -> None:
         """Start making the board's picture when the board, size or colours changed:
-        from the disk's copy at once when there is one, in a thread in any case."""
+        from the disk's copy at once when there is one, in a thread in any case.
+        ``whole``: called from a paint of the whole widget, just laid out at this size
+        (Textual writes every line of it): the disk's copy goes out with it."""
         key = self._key()
         if key is None or key == self.picture_key:
             return
         before, self.picture_key = self.picture_key, key
         self.pixels = None
-        if before is None or before[1:] != key[1:]:  # another size: the old tiles are off
-            self.tile_data, self.shown = {}, None
-            self.kitty_frame = None
+        if before is None or before[1:5] != key[1:5]:  # another size: the old tiles are off
+            self.tile_data, self.shown, self.due = {}, None, set()
         if self.protocol == "sixel":
-            saved = load_tiles(cache_name(self.board, key[1:]))
+            saved = load_tiles(cache_name(self.board, key[1:]), key[1:])
             if saved is not None and set(saved) == set(self.tiles(*self.picture_size()[:2])):
                 self.tile_data, self.shown = dict(saved), None
+                self.due = set(saved)
+                if whole and (before is None or before[1:3] != key[1:3]):
+                    self.asked = set(saved)
+                else:
+                    self.call_after_refresh(self._ask_paint, list(saved))
                 # The picture is ready to paint: the thread (loading NumPy and Pillow for
                 # the frames to come) starts after this paint, not competing with it.
                 self.call_after_refresh(self._make_pixels_in_thread, key)
@@ -396,10 +507,16 @@ class BoardPicture(BoardView):
         self._make_pixels_in_thread(key)
 
     def _make_pixels_in_thread(self, key: tuple[object, ...]) -> None:
+        """Make the picture for ``key`` in a daemon thread, not a Textual worker: a
+        worker's thread is waited for when the app ends, and a big board's picture
+        (routing 500 jumps of a 100x100 board) would keep a quit waiting for minutes.
+        A thread whose key is no longer the widget's stops at its next step."""
         if key == self.picture_key:
-            self.run_worker(
-                lambda: self._make_pixels(key), thread=True, group="picture", exclusive=True
-            )
+            import threading
+
+            threading.Thread(
+                target=self._make_pixels, args=(key,), name="snl-picture", daemon=True
+            ).start()
 
     def _make_pixels(self, key: tuple[object, ...]) -> None:
         """In a thread: the board's picture for ``key``, handed to ``_pixels_made``."""
@@ -407,25 +524,38 @@ class BoardPicture(BoardView):
         from ..export.picture import board_image, board_palette
         from ..export.sixel import encode
 
-        board, columns, lines, cell, background = key
+        board, columns, lines, cell, background, window = key
         assert isinstance(board, Board) and isinstance(columns, int)
         assert isinstance(lines, int) and isinstance(cell, tuple)
         assert isinstance(background, tuple)
+        assert window is None or isinstance(window, tuple)
         width, height = columns * cell[0], lines * cell[1]
         name = cache_name(board, key[1:])
+
+        def stale() -> bool:
+            return key != self.picture_key or not self.is_attached
+
         # While the jumps are routed (a big board's take seconds), the character board
         # (with its markers) stands in: the picture comes once, with the jumps.
         jump_paths(board)
-        palette = board_palette(board, width, height, background)
-        indices = palette.indices(board_image(board, width, height, background))
-        tiles = load_tiles(name) if self.protocol == "sixel" else None
+        if stale():
+            return
+        full = self._full_size(window[0], width, height) if window else (width, height)
+        palette = board_palette(board, *full, background)
+        image = board_image(board, *full, background)
+        indices = palette.indices(self._in_view(image, window, width, height))
+        tiles = load_tiles(name, key[1:]) if self.protocol == "sixel" else None
         if tiles is None:
             tiles = {}
             if self.protocol == "sixel":
                 for tile in self.tiles(columns, lines):
+                    if stale():
+                        return
                     tiles[tile] = encode(indices[self._pixel_slice(tile)], palette.colours)
                     self.tiles_encoded += 1
                 save_tiles(name, tiles)
+        if stale():
+            return
         made = BoardPixels(True, palette, indices, tiles)
         try:
             self.app.call_from_thread(self._pixels_made, key, made)
@@ -437,8 +567,10 @@ class BoardPicture(BoardView):
             return  # the board or size changed meanwhile: another thread is at work
         self.pixels = made
         if self.protocol == "sixel":
-            self.tile_data, self.shown = dict(made.tiles), made.indices
-        self.update_frame(everything=True)
+            # Tiles already sent (from the disk's copy) are not sent again.
+            self._set_tiles(made.tiles)
+            self.shown = made.indices
+        self.update_frame()
 
     def _pixel_slice(self, tile: Region) -> tuple[slice, slice]:
         cell_w, cell_h = cell_pixels()
@@ -457,13 +589,28 @@ class BoardPicture(BoardView):
         _, _, width, height = self.picture_size()
         background = self.background_rgb()
         marks = self.marks()
+        window = key[5]
+        assert window is None or isinstance(window, tuple)
+        full = self._full_size(window[0], width, height) if window else (width, height)
         if marks.empty:
-            return board_image(self.board, width, height, background, pixels.jumps)
-        self.frames_made += 1
-        return frame_image(self.board, width, height, marks, background, jumps=pixels.jumps)
+            image = board_image(self.board, *full, background, pixels.jumps)
+        else:
+            self.frames_made += 1
+            image = frame_image(self.board, *full, marks, background, jumps=pixels.jumps)
+        return self._in_view(image, window, width, height)
 
-    def update_frame(self, everything: bool = False) -> None:
-        """Lay what is on the board now over its picture and repaint what changed: the
+    @staticmethod
+    def _in_view(
+        image: PILImage.Image, window: tuple[int, int, int] | None, width: int, height: int
+    ) -> PILImage.Image:
+        """The part of the whole board's ``image`` that ``window`` shows."""
+        if window is None:
+            return image
+        _, left, top = window
+        return image.crop((left, top, left + width, top + height))
+
+    def update_frame(self) -> None:
+        """Lay what is on the board now over its picture and send what changed: the
         tiles whose pixels differ (Sixel), or the whole frame (Kitty's protocol)."""
         if not self.is_mounted or self.pixels is None or self._key() != self.picture_key:
             return
@@ -482,36 +629,44 @@ class BoardPicture(BoardView):
             indices = pixels.palette.indices(frame)
         shown = self.shown
         columns, lines, _, _ = self.picture_size()
-        changed: list[Region] = []
+        every = self.tiles(columns, lines)
         if shown is None or shown.shape != indices.shape:
-            changed = self.tiles(columns, lines)
-            differs = None
+            candidates = every
         else:
             differs = shown != indices
             rows = differs.any(axis=1)
-        for tile in self.tiles(columns, lines) if differs is not None else changed:
+            candidates = []
+            for tile in every:
+                where = self._pixel_slice(tile)
+                if rows[where[0]].any() and differs[where].any():
+                    candidates.append(tile)
+        new: dict[Region, str] = {}
+        for tile in candidates:
             where = self._pixel_slice(tile)
-            if differs is not None:
-                if not rows[where[0]].any() or not differs[where].any():
-                    continue
-                changed.append(tile)
             if tile in pixels.tiles and (
                 indices is pixels.indices or not (indices[where] != pixels.indices[where]).any()
             ):
-                self.tile_data[tile] = pixels.tiles[tile]
+                new[tile] = pixels.tiles[tile]  # back to the bare board: its own encoding
             else:
-                self.tile_data[tile] = encode(indices[where], pixels.palette.colours)
+                new[tile] = encode(indices[where], pixels.palette.colours)
                 self.tiles_encoded += 1
         self.shown = indices
-        if everything:
-            self.refresh()
-            return
-        for y in sorted({tile.y for tile in changed}):
-            height = next(tile.height for tile in changed if tile.y == y)
-            self.refresh(Region(0, y, self.size.width, height))
+        self._set_tiles(new)
+
+    def _set_tiles(self, tiles: dict[Region, str]) -> None:
+        """Show ``tiles`` (region: escape): those that differ from what is shown are due,
+        and their lines repainted (whole lines: so that the paint writes them)."""
+        changed = [tile for tile, data in tiles.items() if self.tile_data.get(tile) != data]
+        for tile in changed:
+            self.tile_data[tile] = tiles[tile]
+            self.due.add(tile)
+        if self.is_mounted:
+            self._ask_paint(changed)
 
     def _kitty_frame(self) -> None:
-        from ..export.kitty import transmit
+        """Kitty's protocol: the frame as one PNG under a new image id, placed at the
+        picture's corner beneath the text (the old image freed with it)."""
+        from ..export.kitty import transmit_and_place
 
         frame = self.frame_image()
         if frame is None:
@@ -519,85 +674,161 @@ class BoardPicture(BoardView):
         columns, lines, _, _ = self.picture_size()
         png = io.BytesIO()
         frame.save(png, "PNG", compress_level=1)
-        if self.kitty_frame is not None and not self.kitty_frame[1]:
-            self.kitty_old.append(self.kitty_frame[0])  # sent: freed once the new one is
+        if self.kitty_image is not None:
+            self.kitty_old.append(self.kitty_image)
         self.kitty_ids = self.kitty_ids % 0xFFFF + 1
         image_id = (os.getpid() & 0xFF) << 16 | self.kitty_ids
-        self.kitty_frame = (image_id, transmit(image_id, png.getvalue(), columns, lines))
-        self.refresh()
+        self.kitty_image = image_id
+        freed = self._kitty_free_old()
+        whole = Region(0, 0, columns, lines)
+        self.tile_data = {}
+        self._set_tiles(
+            {whole: freed + transmit_and_place(image_id, png.getvalue(), columns, lines)}
+        )
+
+    def _kitty_free_old(self) -> str:
+        from ..export.kitty import delete
+
+        freed = "".join(delete(old) for old in self.kitty_old)
+        self.kitty_old = []
+        return freed
+
+    def _kitty_free_all(self) -> str:
+        if self.kitty_image is not None:
+            self.kitty_old.append(self.kitty_image)
+            self.kitty_image = None
+        return self._kitty_free_old()
+
+    def _kitty_sent(self) -> None:
+        """The frame's transmission went out: sending it again only places it."""
+        from ..export.kitty import place
+
+        if self.kitty_image is not None:
+            columns, lines, _, _ = self.picture_size()
+            for tile in self.tile_data:
+                self.tile_data[tile] = place(self.kitty_image, columns, lines)
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # Textual asks for the whole widget and writes only the lines it has to (those
-        # refreshed): the picture is cut into tiles, and each tile's Sixel goes out with
-        # its last line, so that repainting a few lines sends only their tiles.
+        # Any crop, exactly its lines (``picture_lines``): a paint asks for the whole
+        # widget (Textual writes only the lines it has to), the pointer for one line.
         if not self.pixels_on:
-            return super().render_lines(crop)
-        self._ensure_picture()
+            return self._with_cleanup(crop, super().render_lines(crop))
+        whole = crop == self.size.region and crop.height > 1
+        self._ensure_picture(whole)
         if not self.picture_shown:
             # The board's first picture is being made (in a thread): the character board
             # until it is ready, then the picture over it.
             return super().render_lines(crop)
         columns, lines, _, _ = self.picture_size()
-        strips: list[Strip] = []
         base = self.rich_style
-        for y in range(crop.y, crop.bottom):
-            if y < lines:
-                strips.append(Strip([]))  # the picture: nothing written over it
-            else:
-                status = self._join([(" ", base), *self.status_pieces()], base, columns)
-                strips.append(status.crop(crop.x, crop.right))
+        status = self._join([(" ", base), *self.status_pieces()], base, columns)
+        blank = Style() if self.protocol == "kitty" else None
         if not self.screen.is_active:
-            # Beneath a dialog, Textual tints and cuts these lines into the dialog's
-            # background: a picture's escapes cut up would show as text. Blank until
-            # the dialog goes (then the whole screen is painted again).
-            return strips
-        if self.protocol == "kitty":
-            return self._kitty_lines(crop, lines, columns, strips)
-        origin = self.screen.find_widget(self).region
-        segments: dict[int, list[Segment]] = {}
-        none = Style()
-        covered: set[Region] = set()
-        for tile in self.tiles(columns, lines):
-            if tile.bottom - 1 < crop.y or tile.y >= crop.bottom:
-                continue
-            sixel = self.tile_data.get(tile)
-            if sixel is None:
-                continue
-            if self._covered(tile.translate(origin.offset)):
-                covered.add(tile)  # a toast over it: the picture must not hide it
-                continue
-            # One segment a tile, cursor moves included: however Textual cuts the line
-            # (a partial update), what it writes of it draws whole tiles in place.
-            there = Control.move_to(origin.x + tile.x, origin.y + tile.y).segment.text
-            back = Control.move_to(origin.x + tile.right, origin.y + tile.bottom - 1)
-            segments.setdefault(tile.bottom - 1, []).append(
-                Segment(there + sixel + back.segment.text, none, _NO_OP)
-            )
-        for y, line in segments.items():
-            strips[y - crop.y] = Strip(line, cell_length=crop.width)
-        uncovered, self.covered = self.covered - covered, covered
-        for y in sorted({tile.y for tile in uncovered}):
-            height = next(tile.height for tile in uncovered if tile.y == y)
-            self.call_after_refresh(self.refresh, Region(0, y, self.size.width, height))
-        return strips
+            # Beneath a dialog, Textual tints these lines and cuts them round the
+            # dialog: the character board, the same game in text (the winning move in
+            # sight beneath the winner's dialog), cut and tinted as text is. Every tile
+            # is sent again once the dialog goes (the whole screen is painted then).
+            self.due = set(self.tile_data)
+            if self.protocol == "kitty" and self.kitty_image is not None and not self.cleanup:
+                from ..export.kitty import hide
 
-    def _covered(self, tile: Region) -> bool:
-        """Whether another widget (a toast) lies over a corner of ``tile`` (screen cells)."""
+                # Kitty's picture is placed beneath the text: taken away while the
+                # dialog is up (placed again, not sent again, when it goes).
+                self.cleanup = hide(self.kitty_image)
+            return self._with_cleanup(crop, super().render_lines(crop))
         from textual.errors import NoWidget
 
-        for x, y in (
-            (tile.x, tile.y),
-            (tile.right - 1, tile.y),
-            (tile.x, tile.bottom - 1),
-            (tile.right - 1, tile.bottom - 1),
-        ):
+        try:
+            origin = self.screen.find_widget(self).region.offset
+        except NoWidget:
+            return picture_strips(crop, lines, (), Offset(), status, blank)
+        if crop.height <= 1 < self.size.height:
+            # The pointer asking what is under it (``get_style_at``): nothing of this
+            # goes to the terminal, so nothing is sent.
+            return picture_strips(crop, lines, (), origin, status, blank)
+        if origin != self.sent_origin:  # the widget moved: its old pixels are elsewhere
+            self.sent_origin = origin
+            self.due = set(self.tile_data)
+        sending = self._tiles_to_send(crop, origin)
+        stops = self._stops(crop, origin)
+        return picture_strips(crop, lines, sending, origin, status, blank, stops)
+
+    def _stops(self, crop: Region, origin: Offset) -> dict[int, int]:
+        """For each line another widget (a toast) lies over, the column it begins at."""
+        stops: dict[int, int] = {}
+        for overlay in self._overlays():
+            there = overlay.translate(-origin)
+            x = there.x
+            if not crop.x < x < crop.right:
+                continue
+            for y in range(max(crop.y, there.y), min(crop.bottom, there.bottom)):
+                stops[y] = min(stops.get(y, crop.right), x)
+        return stops
+
+    def _tiles_to_send(self, crop: Region, origin: Offset) -> list[tuple[Region, str]]:
+        """The tiles this paint of ``crop`` sends: those due whose lines were asked to
+        be painted since the last paint (Textual writes them whole in this one), not
+        under another widget (a toast). A due tile not asked for yet is asked for now,
+        and goes out with the next paint: one sent in a paint that does not write its
+        lines would be lost (Textual paints what it has to, and asks for every line)."""
+        covered: set[Region] = set()
+        overlays = self._overlays() if self.protocol == "sixel" else []
+        if overlays:
+            for tile in self.tile_data:
+                on_screen = tile.translate(origin)
+                if inside(tile, crop) and any(on_screen.overlaps(o) for o in overlays):
+                    covered.add(tile)
+        self.covered = covered
+        self.due |= covered  # drawn over: sent again once uncovered
+        sending: list[tuple[Region, str]] = []
+        later: list[Region] = []
+        for tile in sorted(self.due, key=lambda tile: (tile.y, tile.x)):
+            data = self.tile_data.get(tile)
+            if data is None:
+                self.due.discard(tile)
+            elif tile in covered or not inside(tile, crop):
+                continue
+            elif tile in self.asked:
+                sending.append((tile, data))
+                self.due.discard(tile)
+            else:
+                later.append(tile)
+        self.asked = set()
+        if self.protocol == "kitty" and sending:
+            self._kitty_sent()
+        self._ask_paint(later)
+        return sending
+
+    def _ask_paint(self, tiles: Sequence[Region]) -> None:
+        """Ask Textual to paint the whole lines of ``tiles`` (sent at that paint)."""
+        self.asked.update(tiles)
+        width = self.size.width
+        for y in sorted({tile.y for tile in tiles}):
+            height = max(tile.height for tile in tiles if tile.y == y)
+            self.refresh(Region(0, y, width, height))
+
+    def _with_cleanup(self, crop: Region, strips: list[Strip]) -> list[Strip]:
+        """The character board's lines, with the escape that takes Kitty's picture away
+        on the first paint after ``j`` (its placement would show through)."""
+        if not self.cleanup or crop.height <= 1 or not strips:
+            return strips
+        first = strips[0]
+        strips[0] = Strip([Segment(self.cleanup, Style(), NO_OP), *first], first.cell_length)
+        self.cleanup = ""
+        return strips
+
+    def _overlays(self) -> list[Region]:
+        """Where widgets lie over others on the screen now (toasts, tooltips), in
+        screen cells: a tile beneath one waits (its pixels would hide the notice)."""
+        from textual.errors import NoWidget
+
+        regions = []
+        for widget in self.screen.query("Toast, Tooltip"):
             try:
-                widget, _ = self.screen.get_widget_at(x, y)
+                regions.append(self.screen.find_widget(widget).region)
             except NoWidget:
-                return True
-            if widget is not self:
-                return True
-        return False
+                continue  # not on screen
+        return regions
 
     def tiles(self, columns: int, lines: int) -> list[Region]:
         """The picture's tiles, in cells: ``TILE_LINES`` lines (whole Sixel bands, so a
@@ -610,35 +841,6 @@ class BoardPicture(BoardView):
             for y in range(0, lines, tall)
             for x in range(0, columns, TILE_COLUMNS)
         ]
-
-    def _kitty_lines(
-        self, crop: Region, lines: int, columns: int, strips: list[Strip]
-    ) -> list[Strip]:
-        """Kitty's protocol: the frame's transmission goes out with the first line
-        written, then every line of the picture is placeholder text naming it."""
-        from ..export.kitty import MAX_CELLS, colour_of, delete, placeholder_line
-
-        if self.kitty_frame is None or columns > MAX_CELLS or lines > MAX_CELLS:
-            return strips
-        image_id, pending = self.kitty_frame
-        style = Style(color=Color.from_rgb(*colour_of(image_id)))
-        none = Style()
-        for y in range(crop.y, min(crop.bottom, lines)):
-            text = placeholder_line(y, columns)[crop.x * 3 : crop.right * 3]
-            line = [Segment(text, style)]
-            if pending:
-                line.insert(0, Segment(pending, none, _NO_OP))
-                pending = ""
-                self.kitty_frame = (image_id, pending)
-            strips[y - crop.y] = Strip(line, cell_length=crop.width)
-        if not pending and self.kitty_old and crop.bottom >= lines:
-            freed = "".join(delete(old) for old in self.kitty_old)
-            self.kitty_old = []
-            last = min(crop.bottom, lines) - 1 - crop.y
-            strips[last] = Strip(
-                [*strips[last], Segment(freed, none, _NO_OP)], cell_length=crop.width
-            )
-        return strips
 
 
 class EditPicture(EditBoard, BoardPicture):

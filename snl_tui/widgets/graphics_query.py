@@ -1,10 +1,11 @@
 """Which picture protocol the terminal speaks, and its cell size in pixels: asked once,
 before Textual starts (afterwards Textual reads every answer from the terminal).
 
-One round trip: Kitty's graphics query, the cell-size report (``CSI 16 t``), then
-Device Attributes (``CSI c``), which every terminal answers, and answers last, so the
-first two are known to be unanswered once it arrives: no waiting for a timeout. Sixel is
-attribute 4 of the answer. No image library is loaded for this (the first frame does
+One round trip: Kitty's graphics query, the cell-size report (``CSI 16 t``), the
+terminal's name and version (XTVERSION, ``CSI > 0 q``: kitty answers ``DCS >|kitty(0.26.5)
+ST``), then Device Attributes (``CSI c``), which every terminal answers, and answers last,
+so the others are known to be unanswered once it arrives: no waiting for a timeout.
+Sixel is attribute 4 of the answer. No image library is loaded for this (the first frame does
 not wait for Pillow or NumPy).
 """
 
@@ -24,6 +25,11 @@ ANSWER_TIMEOUT = 0.3
 _ATTRIBUTES = re.compile(rb"\x1b\[\?([\d;]*)c")
 _CELL = re.compile(rb"\x1b\[6;(\d+);(\d+)t")
 _KITTY_OK = re.compile(rb"\x1b_G[^\x1b]*;OK\x1b\\")
+_VERSION = re.compile(rb"\x1bP>\|([\x20-\x7e]{0,80})\x1b\\")
+_KITTY_VERSION = re.compile(r"kitty\((\d+)\.(\d+)")
+KITTY_PLACES_BELOW = (0, 20)
+"""The first kitty that draws a picture beneath the cells with a background of their own
+(``export.kitty``): an older one gets the character board."""
 KITTY_QUERY = "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"
 """Kitty's graphics query: a terminal that speaks the protocol answers ``..;OK``; others
 ignore it."""
@@ -34,6 +40,8 @@ class Answers:
 
     cell: tuple[int, int] = DEFAULT_CELL
     asked = False
+    terminal = ""
+    """The terminal's XTVERSION answer (``kitty(0.26.5)``, ``XTerm(379)``), if any."""
 
 
 def parse_answers(data: bytes) -> tuple[set[str], bool, tuple[int, int] | None]:
@@ -46,13 +54,25 @@ def parse_answers(data: bytes) -> tuple[set[str], bool, tuple[int, int] | None]:
     return numbers, bool(_KITTY_OK.search(data)), size
 
 
-def choose(numbers: set[str], kitty: bool) -> Protocol | None:
-    """Sixel where the terminal says so (xterm, foot, WezTerm, Konsole, ... some of
-    which speak Kitty's protocol too, but not its placeholders), else Kitty's protocol
-    where it answered (kitty, Ghostty), else none."""
+def terminal_version(data: bytes) -> str:
+    """The terminal's XTVERSION answer in ``data`` ('' when it gave none)."""
+    found = _VERSION.search(data)
+    return found.group(1).decode("ascii") if found else ""
+
+
+def choose(numbers: set[str], kitty: bool, terminal: str = "") -> Protocol | None:
+    """Sixel where the terminal says so (xterm, mlterm, foot, WezTerm, Konsole, ...
+    some of which speak Kitty's protocol too), else Kitty's protocol where it answered
+    (kitty, Ghostty) and can place a picture beneath the text, else none: the
+    character board, never a picture the terminal draws wrong."""
     if "4" in numbers:
         return "sixel"
-    return "kitty" if kitty else None
+    if not kitty:
+        return None
+    version = _KITTY_VERSION.match(terminal)
+    if version and (int(version.group(1)), int(version.group(2))) < KITTY_PLACES_BELOW:
+        return None
+    return "kitty"
 
 
 def _window_cell() -> tuple[int, int] | None:
@@ -90,7 +110,7 @@ def ask_terminal() -> tuple[set[str], bool, tuple[int, int] | None]:
         termios.tcsetattr(stdin, termios.TCSANOW, quiet)
         out = sys.__stdout__
         assert out is not None
-        out.write(KITTY_QUERY + "\x1b[16t\x1b[c")
+        out.write(KITTY_QUERY + "\x1b[16t\x1b[>0q\x1b[c")
         out.flush()
         import select
 
@@ -105,6 +125,7 @@ def ask_terminal() -> tuple[set[str], bool, tuple[int, int] | None]:
             data += chunk
     finally:
         termios.tcsetattr(stdin, termios.TCSANOW, saved)
+    Answers.terminal = terminal_version(data)
     return parse_answers(data)
 
 
@@ -123,7 +144,7 @@ def detect_graphics(choice: str) -> Protocol | None:
         numbers, kitty, cell = _library_answers()
     Answers.asked = True
     Answers.cell = _window_cell() or cell or _environment_cell() or DEFAULT_CELL
-    chosen = choose(numbers, kitty)
+    chosen = choose(numbers, kitty, Answers.terminal)
     if chosen is None and choice == "pixels":
         return "sixel"
     return chosen

@@ -108,6 +108,8 @@ class MoveLog(ScrollView, can_focus=True):
     """
 
     ALLOW_SELECT = True
+    COMPONENT_CLASSES = {f"board--token-{seat}" for seat in range(1, 5)}
+    """Each move's player's name in their seat's colour (the app's seat styles)."""
     DEFAULT_CSS = """
     MoveLog {
         background: $surface;
@@ -137,6 +139,10 @@ class MoveLog(ScrollView, can_focus=True):
         """How many of the game's moves ``move_texts`` holds (notes are not moves)."""
         self.chosen = False
         """The die values were chosen (puzzle mode): moves read 'chose', not 'rolled'."""
+        self.movers: dict[int, tuple[int, str]] = {}
+        """Move text index -> (seat, name) of who moved (notes have none)."""
+        self.row_marks: list[tuple[int, int, int] | None] = []
+        """Per wrapped row: (seat, first cell, end cell) of the mover's name on it."""
         self.wrapped_rows: list[str] = []
         """The rows on screen: every move wrapped to ``wrap_width``."""
         self.wrap_width = 0
@@ -172,6 +178,9 @@ class MoveLog(ScrollView, can_focus=True):
     def show_history(self, history: list[Turn], players: tuple[Player, ...]) -> None:
         """Replace the log with a whole history (new game, undo)."""
         self.move_texts = [describe_turn(turn, players, self.chosen) for turn in history]
+        self.movers = {
+            index: (turn.player, players[turn.player].name) for index, turn in enumerate(history)
+        }
         self.moves_shown = len(history)
         self.rewrap(self.content_width())
 
@@ -183,6 +192,9 @@ class MoveLog(ScrollView, can_focus=True):
             return
         new = history[self.moves_shown :]
         self.moves_shown = len(history)
+        first = len(self.move_texts)
+        for index, turn in enumerate(new, start=first):
+            self.movers[index] = (turn.player, players[turn.player].name)
         self.write_moves(describe_turn(turn, players, self.chosen) for turn in new)
 
     def write_note(self, text: str) -> None:
@@ -201,9 +213,10 @@ class MoveLog(ScrollView, can_focus=True):
             self.rewrap(width)
             return
         first_row = len(self.wrapped_rows)
+        first = len(self.move_texts)
         self.move_texts.extend(new)
-        for text in new:
-            self.wrapped_rows.extend(wrap_move(text, width))
+        for index, text in enumerate(new, start=first):
+            self._add_rows(index, wrap_move(text, width))
         self.grow(Size(width, len(self.wrapped_rows)))
         self.refresh_lines(first_row, len(self.wrapped_rows) - first_row)
         self.follow_newest()
@@ -229,11 +242,26 @@ class MoveLog(ScrollView, can_focus=True):
     def rewrap(self, width: int) -> None:
         """Wrap every move to ``width`` and show the newest."""
         self.wrap_width = width
-        self.wrapped_rows = [row for text in self.move_texts for row in wrap_move(text, width)]
+        self.wrapped_rows, self.row_marks = [], []
+        for index, text in enumerate(self.move_texts):
+            self._add_rows(index, wrap_move(text, width))
         self.strip_cache.clear()
         self.virtual_size = Size(width, len(self.wrapped_rows))
         self.refresh()
         self.follow_newest()
+
+    def _add_rows(self, index: int, rows: list[str]) -> None:
+        """Show move ``index``'s ``rows``, its mover's name marked on the first."""
+        mark = None
+        mover = self.movers.get(index)
+        if mover is not None and rows:
+            seat, name = mover
+            prefix = NUMBER_PREFIX.match(rows[0])
+            start = len(prefix.group(0)) if prefix else 0
+            if name and rows[0][start : start + len(name)] == name:
+                mark = (seat, start, start + len(name))
+        self.wrapped_rows.extend(rows)
+        self.row_marks.extend([mark] + [None] * (len(rows) - 1))
 
     def follow_newest(self) -> None:
         """Scroll to the newest row (not while the user drags the scrollbar)."""
@@ -279,6 +307,10 @@ class MoveLog(ScrollView, can_focus=True):
         text = self.wrapped_rows[row]
         line = Text(text, no_wrap=True)
         line.stylize(rich_style)
+        mark = self.row_marks[row] if row < len(self.row_marks) else None
+        if mark is not None:
+            seat, start, end = mark
+            line.stylize(self.get_component_rich_style(f"board--token-{seat % 4 + 1}"), start, end)
         if selection is not None and (span := selection.get_span(row)) is not None:
             start, end = span
             if end == -1:

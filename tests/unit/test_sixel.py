@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from snl_tui.export.sixel import START, encode, percent
-from snl_tui.widgets.graphics_query import choose, parse_answers
+from snl_tui.widgets.graphics_query import choose, parse_answers, terminal_version
 
 _COMMAND = re.compile(r"#(\d+)(;2;\d+;\d+;\d+)?|!(\d+)(.)|([?-~])|(\$)|(-)")
 
@@ -88,3 +88,13 @@ def test_the_protocol_follows_the_terminals_answers() -> None:
     assert choose(*parse_answers(plain)[:2]) is None
     refused = b"\x1b_Gi=31;ENOTSUPPORTED:no\x1b\\\x1b[?62c"
     assert choose(*parse_answers(refused)[:2]) is None
+
+
+def test_kitty_is_told_by_its_version_and_an_old_one_gets_the_character_board() -> None:
+    debian = b"\x1b_Gi=31;OK\x1b\\\x1bP>|kitty(0.26.5)\x1b\\\x1b[?62;c"
+    numbers, kitty, _ = parse_answers(debian)
+    assert terminal_version(debian) == "kitty(0.26.5)"
+    assert choose(numbers, kitty, terminal_version(debian)) == "kitty"  # placed directly
+    assert choose(numbers, kitty, "kitty(0.19.3)") is None  # cannot place beneath text
+    assert choose(numbers, kitty, "ghostty 1.1.3") == "kitty"
+    assert terminal_version(b"\x1bP>|\x1b]0;owned\x07\x1b\\") == ""  # never an escape

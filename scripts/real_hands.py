@@ -1,0 +1,71 @@
+"""Real hands for longer than the suite's few seconds (issue 40): snl in a real terminal
+under Xvfb, the pointer all over the board, clicks, drags, the wheel, keys and a
+resize, then ``q``; prints what a player would notice and where the screenshots are.
+
+    python scripts/real_hands.py xterm 60 play classic --players You,cpu
+    python scripts/real_hands.py kitty 60 edit classic
+    python scripts/real_hands.py mlterm 60 learn classic
+    python scripts/real_hands.py xterm 60 replay --last   (plays a short game first)
+
+The terminals: xterm (-ti vt340, Sixel), mlterm (Sixel), kitty (Kitty's protocol; its
+software GL under Xvfb swaps red and blue in cell backgrounds once a picture is shown:
+the renderer's, not snl's). Needs Xvfb, xdotool, ImageMagick and the terminal.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.real_hands import hands_run, missing  # noqa: E402
+
+SNL = Path(sys.executable).with_name("snl")
+
+
+def a_saved_game(data: Path) -> str:
+    """Play a short computer game into ``data``'s store; its id."""
+    env = {"SNL_DATA_DIR": str(data), "PATH": "/usr/bin:/bin"}
+    subprocess.run(
+        [str(SNL), "play", "classic", "--players", "cpu,cpu", "--seed", "5", "--screen-reader"],
+        input="quit\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    games = subprocess.run(
+        [str(SNL), "games"], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    for word in games.stdout.split():
+        if word.isdigit():
+            return word
+    raise SystemExit(f"no saved game to replay: {games.stdout or games.stderr}")
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 3:
+        raise SystemExit(__doc__)
+    terminal, seconds, command = argv[0], float(argv[1]), argv[2:]
+    needs = missing(terminal)
+    if needs:
+        raise SystemExit(f"needs {', '.join(needs)}")
+    shots = Path(tempfile.mkdtemp(prefix=f"real-hands-{terminal}-"))
+    if command[:2] == ["replay", "--last"]:
+        command = ["replay", a_saved_game(shots / "data")]
+    picture = command[0] != "learn"  # the learn screen draws the character board
+    report = hands_run(terminal, [str(SNL), *command], seconds, shots, picture=picture)
+    print(f"{terminal} {' '.join(command)}: {report}")
+    print(f"screenshots and data: {shots}")
+    ok = report.alive_before_quit and not report.crashes and report.status == 0 and report.clean
+    print("OK" if ok else "NOT OK")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

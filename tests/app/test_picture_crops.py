@@ -1,0 +1,183 @@
+"""Any crop, any hands (issue 40): the board answers every region Textual asks of it with
+exactly that region's lines, in Sixel, Kitty's protocol and text, and the pointer moved,
+clicked and wheeled all over the picture leaves the game and the editor running.
+
+Textual asks a Line-API widget for one line when the pointer moves (``get_style_at``),
+for the whole widget when it paints, for part of it when it is partly hidden: the
+picture once answered a one-line crop with an ``IndexError`` (the crash of the first
+minute). The pure line builder is tested over random widget sizes, tiles and crops;
+the mounted widget over random crops at two terminal sizes."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Offset, Region
+from textual.strip import Strip
+
+from snl_tui.core.engine import Player
+from snl_tui.widgets.board import BoardView
+from snl_tui.widgets.board_picture import BoardPicture, EditPicture
+from snl_tui.widgets.picture_lines import inside, picture_strips
+
+from .helpers import settle, started, wait_until
+
+QUICK = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@st.composite
+def crops(draw: st.DrawFn, width: int, height: int) -> Region:
+    """A region of a widget ``width`` x ``height`` (at least a cell)."""
+    x = draw(st.integers(0, width - 1))
+    y = draw(st.integers(0, height - 1))
+    return Region(x, y, draw(st.integers(1, width - x)), draw(st.integers(1, height - y)))
+
+
+@st.composite
+def pictures(draw: st.DrawFn) -> tuple[int, int, list[Region], Region]:
+    """(width, height, tiles, crop): a widget whose last line is text, its picture cut
+    into tiles of a random size, and a crop of it."""
+    width = draw(st.integers(1, 160))
+    height = draw(st.integers(1, 60))
+    lines = height - 1
+    tile_w, tile_h = draw(st.integers(1, 8)), draw(st.integers(1, 6))
+    tiles = [
+        Region(x, y, min(tile_w, width - x), min(tile_h, lines - y))
+        for y in range(0, lines, tile_h)
+        for x in range(0, width, tile_w)
+    ]
+    return width, height, tiles, draw(crops(width, height))
+
+
+@given(pictures(), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_any_crop_gets_exactly_its_lines_and_only_whole_tiles(
+    picture: tuple[int, int, list[Region], Region], kitty: bool
+) -> None:
+    width, height, tiles, crop = picture
+    lines = height - 1
+    status = Strip([Segment("s" * width)], width)
+    data = [(tile, f"<{tile.x},{tile.y}>") for tile in tiles]
+    strips = picture_strips(crop, lines, data, Offset(3, 2), status, Style() if kitty else None)
+    assert len(strips) == crop.height
+    assert all(strip.cell_length == crop.width for strip in strips)
+    out = "".join(segment.text for strip in strips for segment in strip)
+    for tile, text in data:
+        assert (text in out) == inside(tile, crop)
+    for index, y in enumerate(range(crop.y, crop.bottom)):
+        text = "".join(segment.text for segment in strips[index] if not segment.control)
+        if y >= lines:
+            assert text == "s" * crop.width  # the status line, cut to the crop
+        else:
+            assert text == (" " * crop.width if kitty else "")
+
+
+async def _crops_answered(pilot, view: BoardView) -> None:  # type: ignore[no-untyped-def]
+    """Random crops of ``view`` at its size now each get exactly their lines."""
+    width, height = view.size
+
+    @QUICK
+    @given(crops(width, height))
+    def check(crop: Region) -> None:
+        strips = view.render_lines(crop)
+        assert len(strips) == crop.height
+        assert all(strip.cell_length == crop.width for strip in strips)
+
+    check()
+    for y in range(height):  # and the pointer's one line, each line of the widget
+        assert len(view.render_lines(Region(0, y, width, 1))) == 1
+
+
+async def _crops_at_sizes(make_app, protocol: str | None) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(players=[Player("Ann"), Player("Bob")])
+    app.pixels = protocol
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = (await started(pilot)).query_one(BoardView)
+        for size in ((80, 24), (131, 41)):
+            await pilot.resize_terminal(*size)
+            if isinstance(view, BoardPicture):
+                await wait_until(pilot, lambda v=view: v.pixels is not None and v.picture_shown)
+            await settle(pilot)
+            await _crops_answered(pilot, view)
+
+
+async def test_the_sixel_picture_answers_any_crop(make_app) -> None:
+    await _crops_at_sizes(make_app, "sixel")
+
+
+async def test_the_kitty_picture_answers_any_crop(make_app) -> None:
+    await _crops_at_sizes(make_app, "kitty")
+
+
+async def test_the_character_board_answers_any_crop(make_app) -> None:
+    await _crops_at_sizes(make_app, None)
+
+
+async def _pointer_all_over(pilot, view: BoardView) -> None:  # type: ignore[no-untyped-def]
+    """Hover over each line of the board (across it), click a few squares, drag."""
+    width, height = view.size
+    for y in range(height):
+        await pilot.hover(view, offset=((y * 7) % width, y))
+    for x, y in ((2, 2), (width // 2, height // 2), (width - 1, height - 1)):
+        await pilot.click(view, offset=(x, y))
+    await pilot.mouse_down(view, offset=(1, 1))
+    await pilot.hover(view, offset=(width // 2, height // 2))  # a drag
+    await pilot.mouse_up(view, offset=(width // 2, height // 2))
+    await settle(pilot)
+
+
+async def test_the_pointer_all_over_the_picture_in_the_game(make_app) -> None:
+    app = make_app(players=[Player("Ann"), Player("Bob")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await started(pilot)
+        view = screen.query_one(BoardPicture)
+        await wait_until(pilot, lambda: view.picture_shown)
+        await _pointer_all_over(pilot, view)
+        assert app.is_running and app.screen is screen
+        # A click on square 1 says what it holds, as on the character board.
+        region = view.content_region
+        for y in range(region.height - 1, 0, -1):
+            if view.square_at_offset(1, y) == 1:
+                break
+        await pilot.click(view, offset=(1, y))
+        await settle(pilot)
+        assert "1" in str(screen.query_one("#status").render())
+
+
+async def test_the_pointer_all_over_the_picture_in_the_editor(make_app) -> None:
+    from snl_tui.app import SnlApp
+    from snl_tui.core.files.formats import load_board
+    from snl_tui.screens.editor import EditorScreen
+
+    board = load_board("classic")
+    app = SnlApp.editing(EditorScreen(board, source=None), board)
+    app.pixels = "sixel"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        view = app.screen.query_one(EditPicture)
+        await wait_until(pilot, lambda: view.picture_shown)
+        await _pointer_all_over(pilot, view)
+        assert app.is_running
+        width, height = view.size
+        spot = (width // 3, height // 3)
+        clicked = view.square_at_offset(*spot)
+        assert clicked is not None and clicked != view.cursor
+        await pilot.click(view, offset=spot)
+        await settle(pilot)
+        assert view.cursor == clicked  # the cursor goes to it, as on the character board
+
+
+def test_a_line_under_another_widget_leaves_the_cursor_where_that_widget_begins() -> None:
+    """A full update joins a line's strips without moving the cursor: the picture's
+    line ends where a toast over it begins, so the toast is written in its place."""
+    status = Strip([Segment("s" * 20)], 20)
+    crop = Region(0, 0, 20, 6)
+    strips = picture_strips(crop, 5, (), Offset(3, 2), status, None, {1: 12})
+    last = [segment.text for segment in strips[1]][-1]
+    assert last == "\x1b[4;16H"  # line 1 + 2 + 1, column 12 + 3 + 1 (1-based)
+    assert [segment.text for segment in strips[0]][-1] == "\x1b[3;24H"  # the crop's end
