@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from typing import TYPE_CHECKING
 
 from ..core.odds.standing import compute_odds
@@ -50,6 +51,15 @@ EXIT_REFUSED = 2
 EXIT_BROKEN_PIPE = 1
 
 
+def away_for(seconds: float) -> str:
+    """How long a seat has been away, in words: '45 seconds', '3 minutes 5 seconds'."""
+    whole = max(0, round(seconds))
+    minutes, rest = divmod(whole, 60)
+    if minutes < 2:
+        return plural(whole, "second")
+    return plural(minutes, "minute") + (f" {plural(rest, 'second')}" if rest else "")
+
+
 def seat_changes(
     before: tuple[SeatInfo, ...], after: tuple[SeatInfo, ...], away: set[int]
 ) -> list[str]:
@@ -60,7 +70,7 @@ def seat_changes(
     lines = []
     for index, seat in enumerate(after):
         old = before[index] if index < len(before) else None
-        who = words.plain_name(seat.name)
+        who = words.plain_name(seat.name, index)
         if seat.kind == "computer":
             away.discard(index)
             if old is not None and old.kind != "computer":
@@ -74,7 +84,7 @@ def seat_changes(
             lines.append(f"{who} took seat {index + 1}.")
         elif not seat.taken and old is not None and old.taken:
             away.discard(index)
-            lines.append(f"{words.plain_name(old.name)} left seat {index + 1}; it is free.")
+            lines.append(f"{words.plain_name(old.name, index)} left seat {index + 1}; it is free.")
         elif seat.taken and old is not None and old.connected and not seat.connected:
             away.add(index)  # the room's notice says whether they quit or lost the connection
         elif seat.taken and seat.connected and index in away:
@@ -95,6 +105,11 @@ class PlainRoom:
         self.status = client.status
         self.away: set[int] = set()
         """Seats said to have lost their connection (and not yet back)."""
+        self.away_since: dict[int, float] = {}
+        """When each away seat went (``time.monotonic``), from the room's last seats: so
+        ``where`` says how long they have been away when it is asked, not when the
+        room last sent the seats."""
+        self.clock = time.monotonic
         self.last_line: str | None = None
         self.welcomed = False
         self.lost = False
@@ -116,6 +131,15 @@ class PlainRoom:
 
     def say(self, text: str) -> None:
         self.console.say(text)
+
+    def who(self, name: str) -> str:
+        """A person of the room named ``name`` as said: a seat's player with nothing
+        speakable in their name is "seat N", a watcher "a watcher"."""
+        for index, seat in enumerate(self.client.seats):
+            if seat.name == name:
+                return words.plain_name(name, index)
+        said = words.plain_name(name)
+        return "a watcher" if said == "someone" and name in self.client.watchers else said
 
     # -- what the room says
 
@@ -149,7 +173,7 @@ class PlainRoom:
         elif event.kind == "notice" and event.message:
             self.say(event.message)  # the host's words: a turn skipped, a seat handed over
         elif event.kind == "chat" and event.message:
-            who = words.plain_name(event.name or "someone")
+            who = self.who(event.name or "")
             joined = ": " if event.code == "reaction" else " says: "
             self.say(f"{who}{joined}{event.message}")
         elif event.kind in ("error", "refused") and event.message:
@@ -162,12 +186,15 @@ class PlainRoom:
             self.lost = True
             self.say(f"Connection to the room lost: reconnecting to {client.address}.")
         # Seats change with a seats message and with a whole state (either comes first).
+        if client.seats is not self.seats:
+            self.note_away(client.seats)
         for line in seat_changes(self.seats, client.seats, self.away):
             self.say(line)
         self.seats = client.seats
         if self.status == "waiting" and client.status == "playing" and session is not None:
             game = session.game
-            mover = "" if client.my_turn else f" {words.to_move(game.players[game.current])}"
+            current = game.current
+            mover = "" if client.my_turn else f" {words.to_move(game.players[current], current)}"
             self.say(f"Everyone is here: the game begins.{mover}")
             self.your_turn()
         self.status = client.status
@@ -175,6 +202,7 @@ class PlainRoom:
     def welcome(self, notice: str | None) -> None:
         client, session = self.client, self.client.session
         self.seats = client.seats
+        self.note_away(client.seats)
         if self.welcomed:
             self.lost = False
             self.say("Back in the room.")
@@ -189,7 +217,7 @@ class PlainRoom:
         if client.seat is None:
             self.say(f"You are watching room {client.address.code}.")
         else:
-            me = words.name(session.game.players[client.seat])
+            me = words.name(session.game.players[client.seat], client.seat)
             self.say(f"You are {me}, seat {client.seat + 1} of {len(session.game.players)}.")
         if notice:
             self.say(notice)
@@ -217,15 +245,23 @@ class PlainRoom:
         loop = asyncio.get_running_loop()
         left = deadline - loop.time()
         mine = seat == client.seat
-        who = "You have" if mine else f"{words.plain_name(session.game.players[seat].name)} has"
+        who = "You have" if mine else f"{words.name(session.game.players[seat], seat)} has"
         self.say(f"{who} {plural(max(0, round(left)), 'second')} to roll.")
         if left > 10.5:
             self._ten_left = loop.call_later(left - 10, self.say, f"{who} 10 seconds left.")
 
+    def note_away(self, seats: tuple[SeatInfo, ...]) -> None:
+        """The room's new seats: when each away seat went, by the seconds away it says
+        (counted when the room sent them)."""
+        now = self.clock()
+        self.away_since = {
+            index: now - seat.away for index, seat in enumerate(seats) if seat.away is not None
+        }
+
     def seats_line(self) -> str:
         parts = []
         for index, seat in enumerate(self.client.seats):
-            who = words.plain_name(seat.name)
+            who = words.plain_name(seat.name, index)
             if seat.kind == "computer":
                 state = "the computer"
             elif seat.removed:
@@ -235,11 +271,15 @@ class PlainRoom:
             elif seat.standin:
                 state = "the computer plays for them"
             elif not seat.connected:
-                state = "away" if seat.away is None else f"away {plural(seat.away, 'second')}"
+                since = self.away_since.get(index)
+                state = "away" if since is None else f"away {away_for(self.clock() - since)}"
             else:
                 state = "here"
             mine = ", you" if index == self.client.seat else ""
-            parts.append(f"seat {index + 1} {who} ({state}{mine})")
+            seat_words = (
+                f"seat {index + 1}" if who == f"seat {index + 1}" else f"seat {index + 1} {who}"
+            )
+            parts.append(f"{seat_words} ({state}{mine})")
         text = "Seats: " + "; ".join(parts) + "."
         watchers = [words.plain_name(name) for name in self.client.watchers]
         if watchers:
@@ -257,7 +297,7 @@ class PlainRoom:
             self.say(f"Waiting for {free} more to join.")
         elif others and client.status == "playing" and session is not None:
             game = session.game
-            self.say(words.to_move(game.players[game.current]))
+            self.say(words.to_move(game.players[game.current], game.current))
 
     # -- what the player types
 
@@ -409,7 +449,7 @@ class PlainRoom:
             begun = [i for i, p in enumerate(players) if p.name.casefold().startswith(key)]
             if len(exact) == 1 or len(begun) == 1:
                 return (exact or begun)[0]
-        seats = "; ".join(f"{i + 1} {words.plain_name(p.name)}" for i, p in enumerate(players))
+        seats = "; ".join(f"{i + 1} {words.name(p, i)}" for i, p in enumerate(players))
         self.say(f"No seat {quote(said, 30)}. The seats: {seats}.")
         return None
 
@@ -417,7 +457,7 @@ class PlainRoom:
         """A name from the room for a command's example (not the host's own)."""
         for index, seat in enumerate(self.client.seats):
             if index != self.client.seat and seat.kind != "computer":
-                return words.plain_name(seat.name)
+                return words.plain_name(seat.name, index)
         return "2"
 
     async def roll(self, session: GameSession) -> None:
@@ -433,7 +473,7 @@ class PlainRoom:
         elif client.status == "waiting":
             self.say("The game has not begun: waiting for more players.")
         else:
-            self.say(f"Not your turn: {words.to_move(game.players[game.current])}")
+            self.say(f"Not your turn: {words.to_move(game.players[game.current], game.current)}")
 
     def seat_of_interest(self, session: GameSession) -> int:
         """Whom hint, route, odds and board are about: this seat while the game goes on,
@@ -446,7 +486,7 @@ class PlainRoom:
     async def tell(self, command: str, rest: str, session: GameSession) -> None:
         game, board = session.game, session.board
         seat = self.seat_of_interest(session)
-        who = words.name(game.players[seat])
+        who = words.name(game.players[seat], seat)
         square = game.positions[seat]
         if command == "board":
             self.say(words.board_line(board))
@@ -475,4 +515,4 @@ async def play_room(client: RoomClient, console: Console, *, join_line: str | No
     return await PlainRoom(client, console, join_line=join_line).run()
 
 
-__all__ = ["HOST_COMMANDS", "ROOM_COMMANDS", "PlainRoom", "play_room", "seat_changes"]
+__all__ = ["HOST_COMMANDS", "ROOM_COMMANDS", "PlainRoom", "away_for", "play_room", "seat_changes"]

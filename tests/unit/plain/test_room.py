@@ -376,3 +376,48 @@ async def test_quit_asks_first_and_the_turn_clock_is_said() -> None:
     client.turn_seat = client.turn_deadline = None
     room.heard(ClientEvent(EventKind.TIMER))
     assert room._ten_left is None
+
+
+async def test_where_says_live_away_times_and_seats_for_names_with_nothing_to_say() -> None:
+    """``where`` counts a seat's time away when it is asked (not when the room last sent
+    the seats); a name with nothing speakable is its seat ("seat 2"), in moves, seats
+    and chat alike."""
+    import io
+
+    from snl_tui.core.engine import Player
+    from snl_tui.core.files.formats import load_board
+    from snl_tui.core.session import GameSession, GameSettings
+    from snl_tui.net.client import ClientEvent, EventKind
+    from snl_tui.net.protocol import SeatInfo
+    from snl_tui.plain.console import Console
+    from snl_tui.plain.room import PlainRoom, away_for
+
+    client = RoomClient("127.0.0.1:1/ABCD", "Ann")
+    players = (Player("Ann"), Player("\U0001f40d\U0001f3fd"), Player("Cy"))
+    client.session = GameSession(GameSettings(load_board("classic"), players, 3))
+    client.seat = 0
+    client.status = "playing"
+    client.seats = (
+        SeatInfo("Ann", "person", True, True),
+        SeatInfo("\U0001f40d\U0001f3fd", "person", True, True),
+        SeatInfo("Cy", "person", True, False, away=40),
+    )
+    console = Console(io.StringIO(), io.StringIO())
+    room = PlainRoom(client, console)
+    now = [1000.0]
+    room.clock = lambda: now[0]
+    room.note_away(client.seats)
+    now[0] += 25  # the room sent nothing since: the time still runs
+    room.heard(ClientEvent(EventKind.CHAT, "hi", name="\U0001f40d\U0001f3fd"))
+    assert console.said[-1] == "seat 2 says: hi"
+    room.heard(ClientEvent(EventKind.CHAT, "hello", name="Cy"))  # no new seats: still live
+    assert await room.handle("where") is True
+    assert console.said[-1] == (
+        "Seats: seat 1 Ann (here, you); seat 2 (here); seat 3 Cy (away 65 seconds)."
+    )
+    now[0] += 100
+    assert await room.handle("where") is True
+    assert console.said[-1].endswith("seat 3 Cy (away 2 minutes 45 seconds).")
+    assert await room.handle("odds") is True
+    assert "seat 2" in console.said[-1]
+    assert (away_for(59.6), away_for(120), away_for(-3)) == ("60 seconds", "2 minutes", "0 seconds")
