@@ -5,7 +5,10 @@ only): every event it hears is said in one line (each move as in a local game, p
 joining, leaving and coming back, a new game, the connection lost and found), and typed
 commands ask the host to roll for this seat or say where things stand. Input is read by
 a thread (a pipe and a terminal alike) and handed to the event loop, so the room's moves
-are said while the player is still typing.
+are said while the player is still typing. In a terminal that thread reads with the line
+editor (``Console.standard``): the terminal's modes it changes are put back by
+``keys_as_typed`` at exit and on SIGTERM (which then exits as interrupted), whatever the
+thread is doing then.
 """
 
 from __future__ import annotations

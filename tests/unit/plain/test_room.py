@@ -421,3 +421,71 @@ async def test_where_says_live_away_times_and_seats_for_names_with_nothing_to_sa
     assert await room.handle("odds") is True
     assert "seat 2" in console.said[-1]
     assert (away_for(59.6), away_for(120), away_for(-3)) == ("60 seconds", "2 minutes", "0 seconds")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+@pytest.mark.parametrize("leaving", ["quit", "SIGTERM"])
+def test_a_room_in_a_terminal_edits_lines_and_gives_the_terminal_back(
+    host: ServerThread, leaving: str
+) -> None:
+    """``snl join --screen-reader`` in a pseudo-terminal: lines are edited (Left, Right
+    and Up reach the line editor, never the room as a command), and the terminal's
+    modes are as they were once it has left, by ``quit`` or killed with SIGTERM."""
+    import pty
+    import signal
+    import termios
+
+    room = host.open_room("Ann", "Bo")
+    parent, child = pty.openpty()
+    before = termios.tcgetattr(child)
+    where = f"127.0.0.1:{host.port}/{room.code}"
+    ann = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", "join", where, "--name", "Ann", "--screen-reader"],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        close_fds=True,
+        env={**os.environ, "TERM": "xterm-256color"},
+    )
+    seen = b""
+
+    def read_until(text: bytes) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + LIMIT
+        while text not in seen:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            seen += os.read(parent, 4096)
+
+    try:
+
+        def said_seats(times: int) -> None:
+            nonlocal seen
+            deadline = time.monotonic() + LIMIT
+            while seen.count(b"Seats: ") < times:
+                assert time.monotonic() < deadline, seen.decode(errors="replace")
+                seen += os.read(parent, 4096)
+
+        read_until(b"Type help for the commands.")  # the welcome says the seats once
+        os.write(parent, b"wher\x1b[D\x1b[Ce\r")  # Left, Right: "where"
+        said_seats(2)
+        os.write(parent, b"\x1b[A\r")  # Up: "where" again
+        said_seats(3)
+        if leaving == "quit":
+            os.write(parent, b"quit\r")
+            read_until(b"Type quit again to leave.")
+            os.write(parent, b"quit\r")
+            read_until(b"Left the room.")
+            assert ann.wait(LIMIT) == 0
+        else:
+            ann.send_signal(signal.SIGTERM)
+            assert ann.wait(LIMIT) == 128 + signal.SIGTERM
+        assert termios.tcgetattr(child) == before  # echo and line mode are back
+    finally:
+        if ann.poll() is None:
+            ann.kill()
+            ann.wait()
+        os.close(child)
+        os.close(parent)
+    text = seen.decode(errors="replace")
+    # The room heard "where" three times (the welcome's seats, then two), never a key.
+    assert "not understood" not in text.lower() and text.count("Seats: ") == 3
