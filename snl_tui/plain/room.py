@@ -49,6 +49,9 @@ HOST_COMMANDS = ("skip", "computer", "person", "hand", "kick", "mute", "unmute")
 them: the room checks each one and says what happened (or why not) to everyone."""
 HANDED_TO = {"computer": "computer", "person": "person", "hand": "anyone"}
 
+SAY_MOST = 50
+"""The most lines ``say N`` repeats (as in a local game)."""
+
 EXIT_OK = 0
 EXIT_REFUSED = 2
 EXIT_BROKEN_PIPE = 1
@@ -120,6 +123,9 @@ class PlainRoom:
         """Nobody reads our lines any more (standard output was closed)."""
         self.stopped = asyncio.Event()
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self.over_said = False
+        """A roll after the game's end was answered: the next ones are not (until a new
+        game), so a script's rolls left over do not repeat it."""
         self.quitting = False
         """``quit`` was typed once: the next ``quit`` (or yes) leaves, anything else stays."""
         self._ten_left: asyncio.TimerHandle | None = None
@@ -171,6 +177,7 @@ class PlainRoom:
                 self.say("Your turn: type roll, or press Enter.")
         elif event.kind == "game" and session is not None:
             self.last_line = None
+            self.over_said = False
             self.say(f"A new game. {words.start_line(session.game, session.mode)}")
             self.your_turn()
         elif event.kind == "notice" and event.message:
@@ -372,7 +379,12 @@ class PlainRoom:
                 self.say(help_line(self.names))
             return True
         if command == "say":
-            self.say(self.last_line or "No move yet.")
+            count = parse_whole(typed.rest.strip())
+            if count is None or count < 1:
+                self.say(self.last_line or "No move yet.")
+            else:  # say 3: the last 3 lines said, whatever they were
+                for said in self.console.said[-min(count, SAY_MOST) :]:
+                    self.say(said)
             return True
         if command == "chat":
             await self.chat(typed.rest)
@@ -469,10 +481,12 @@ class PlainRoom:
             if not await client.roll():
                 self.say("Not connected: the room cannot hear us now.")
             return
-        if not client.connected:
+        if game.over:
+            if not self.over_said:  # once: the rolls a script typed on say nothing
+                self.over_said = True
+                self.say("The game is over: type again for another game.")
+        elif not client.connected:
             self.say("Not connected to the room: reconnecting.")
-        elif game.over:
-            self.say("The game is over: type again for another game.")
         elif client.status == "waiting":
             self.say("The game has not begun: waiting for more players.")
         else:
@@ -492,6 +506,10 @@ class PlainRoom:
         who = words.name(game.players[seat], seat)
         square = game.positions[seat]
         if command == "board":
+            number = parse_whole(rest.strip())
+            if number is not None:  # board 47: what is on square 47
+                self.say(words.square_line(board, number))
+                return
             self.say(words.board_line(board))
             if rest.strip().casefold().startswith("a"):
                 for text in words.all_jumps_lines(board):

@@ -389,6 +389,7 @@ async def test_where_says_live_away_times_and_seats_for_names_with_nothing_to_sa
     from snl_tui.core.session import GameSession, GameSettings
     from snl_tui.net.client import ClientEvent, EventKind
     from snl_tui.net.protocol import SeatInfo
+    from snl_tui.plain import words
     from snl_tui.plain.console import Console
     from snl_tui.plain.room import PlainRoom, away_for
 
@@ -420,6 +421,17 @@ async def test_where_says_live_away_times_and_seats_for_names_with_nothing_to_sa
     assert console.said[-1].endswith("seat 3 Cy (away 2 minutes 45 seconds).")
     assert await room.handle("odds") is True
     assert "seat 2" in console.said[-1]
+    # board 47 tells what is on square 47; say 2 says the last 2 lines again.
+    assert await room.handle("board 80") is True
+    assert console.said[-1] == words.square_line(client.session.board, 80)
+    assert await room.handle("say 2") is True
+    assert console.said[-2:] == console.said[-4:-2]
+    # Once the game is over, the first roll hears so, the ones after it nothing.
+    client.session.game.winner = 0
+    said = len(console.said)
+    for _ in range(3):
+        assert await room.handle("roll") is True
+    assert console.said[said:] == ["The game is over: type again for another game."]
     assert (away_for(59.6), away_for(120), away_for(-3)) == ("60 seconds", "2 minutes", "0 seconds")
 
 
