@@ -482,6 +482,23 @@ def test_a_room_in_a_terminal_edits_lines_and_gives_the_terminal_back(
         said_seats(2)
         os.write(parent, b"\x1b[A\r")  # Up: "where" again
         said_seats(3)
+        # A line of the room said while a line is half typed: on a line of its own,
+        # then the half-typed part again, where the typing goes on.
+        deadline = time.monotonic() + LIMIT
+        while termios.tcgetattr(child)[3] & termios.ECHO:  # the editor echoes: reading
+            assert time.monotonic() < deadline, "the line editor never read again"
+            time.sleep(0.01)
+        mark = len(seen)
+        os.write(parent, b"wh")
+        while b"wh" not in seen[mark:]:  # the editor's echo: it has the keys
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            seen += os.read(parent, 4096)
+        bo = RoomClient(RoomAddress("127.0.0.1", host.port, room.code), "Bo")
+        host.run(_start(bo))
+        read_until(b"Bo took seat 2.")
+        os.write(parent, b"ere\r")
+        said_seats(4)
+        host.run(bo.close())
         if leaving == "quit":
             os.write(parent, b"quit\r")
             read_until(b"Type quit again to leave.")
@@ -499,5 +516,6 @@ def test_a_room_in_a_terminal_edits_lines_and_gives_the_terminal_back(
         os.close(child)
         os.close(parent)
     text = seen.decode(errors="replace")
-    # The room heard "where" three times (the welcome's seats, then two), never a key.
-    assert "not understood" not in text.lower() and text.count("Seats: ") == 3
+    # The room heard "where" three times more (after the welcome's seats), never a key.
+    assert "not understood" not in text.lower() and text.count("Seats: ") == 4
+    assert "\r\nwh\r\nBo took seat 2.\r\nwh" in text  # never "whBo took seat 2."
