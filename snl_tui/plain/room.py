@@ -14,9 +14,11 @@ thread is doing then.
 from __future__ import annotations
 
 import asyncio
+import signal
 import threading
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..core.odds.standing import compute_odds
 from ..core.text import parse_whole, plural, quote
@@ -319,6 +321,7 @@ class PlainRoom:
         reader = threading.Thread(target=self._read_lines, args=(loop,), daemon=True)
         reader.start()
         stop = asyncio.ensure_future(self.stopped.wait())
+        terminated = self._wake_on_sigterm(loop)
         try:
             while True:
                 line_task = asyncio.ensure_future(self.lines.get())
@@ -338,9 +341,33 @@ class PlainRoom:
             if self._ten_left is not None:
                 self._ten_left.cancel()
             self.client.listener = None
+            if terminated is not None:  # the line editor's handler again, for the rest
+                loop.remove_signal_handler(signal.SIGTERM)
+                signal.signal(signal.SIGTERM, terminated)
+
+    @staticmethod
+    def _wake_on_sigterm(loop: asyncio.AbstractEventLoop) -> Callable[..., Any] | None:
+        """While the room runs, the line editor's SIGTERM handler (``keys_as_typed``:
+        the terminal's modes back, then exit) is run by the event loop, which the
+        signal wakes whichever thread the kernel hands it to (its wakeup fd): run by
+        Python alone, it would wait until the loop's next timer. Ctrl+C wakes the loop
+        the same way. Returns the handler to put back, None when there is none."""
+        handler = signal.getsignal(signal.SIGTERM)
+        if not callable(handler):
+            return None
+        try:
+            loop.add_signal_handler(signal.SIGTERM, handler, signal.SIGTERM, None)
+        except (NotImplementedError, RuntimeError, ValueError):  # no signals on this loop
+            return None
+        return handler
 
     def _read_lines(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The input thread: each line to the loop, then None at the end of input."""
+        """The input thread: each line to the loop, then None at the end of input.
+        Ctrl+C and SIGTERM are blocked here, so the kernel hands them to the main
+        thread: one caught by this thread would only set Python's flag, and the event
+        loop, asleep until its next timer, would not quit until then."""
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         while True:
             line = self.console.read()
             try:
