@@ -226,12 +226,11 @@ def play_in_room(
         client = loop.run_until_complete(joined())
         line = join_line() if join_line is not None else None
         if plain:
-            import sys
-
             from ..plain.console import Console
             from ..plain.room import play_room
 
-            console = Console(sys.stdout, sys.stdin)
+            # In a terminal, the line editor (its modes come back at exit and on SIGTERM).
+            console = Console.standard()
             return loop.run_until_complete(play_room(client, console, join_line=line))
         from ..app import SnlApp, run_app
 

@@ -51,7 +51,7 @@ import socket
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
@@ -235,15 +235,18 @@ def join_command(
     numbered: bool,
     visitor: str | None = None,
     seat: str | None = None,
+    plain: bool = False,
 ) -> str:
     """One browser tab's ``snl join`` (``numbered``: Guest, Guest 2, ... for tabs that
     all have the same name), under the data limit. ``visitor``: the tab's address, for
     the room's per-address caps (believed only with the door key the process inherits
     from this one's environment: ``net.guard``). The password goes in the environment
     of ``snl join``, not on its command line, which every user of the machine can read
-    for as long as the game runs (the shell's own line, until it execs, is the moment)."""
+    for as long as the game runs (the shell's own line, until it execs, is the moment).
+    ``plain``: the text page's tab (``serve_plain.py``), the room in plain lines."""
     words = [sys.executable, "-m", "snl_tui", "join", room, "--name", name]
-    words.append("--no-screen-reader")  # a browser tab: see play_command
+    # A terminal tab: see play_command; the text page reads plain lines.
+    words.append("--screen-reader" if plain else "--no-screen-reader")
     if numbered:
         words.append("--numbered")
     if no_animation:
@@ -596,6 +599,9 @@ def _server_class() -> type[Any]:
                     "ask_name": True,
                     "ask_password": self.room_options[0] is not None,
                 }
+                if wants_plain(request.rel_url.query):  # the text page, in the room
+                    room_page: web.StreamResponse = await plain_page(request, context)
+                    return room_page
                 return aiohttp_jinja2.render_template("app_index.html", request, context)
             if wants_plain(request.rel_url.query):  # ?screenreader=1: serve_plain.py
                 page: web.StreamResponse = await plain_page(request)
@@ -772,6 +778,20 @@ def _server_class() -> type[Any]:
             """A tab of a room's door: ``snl join`` under the name the page asked for."""
             assert self.room is not None
             websocket = web.WebSocketResponse(heartbeat=15)
+            answer = self.room_tab(request, plain=False)
+            if isinstance(answer, tuple):
+                await websocket.prepare(request)
+                await websocket.close(code=answer[0], message=answer[1])
+                return websocket
+            with self.counted(request.remote or ""):
+                return await self.play(request, answer)
+
+        def room_tab(self, request: web.Request, *, plain: bool) -> str | tuple[int, bytes]:
+            """A room tab's ``snl join`` command (``plain``: for the text page), or the
+            close code and reason that refuse it: no room code (only the room's link
+            opens a seat), a name the room would refuse, the door or this visitor's
+            share of it full."""
+            assert self.room is not None
             query = request.query
             seat = query.get("seat", "")
             try:
@@ -780,29 +800,31 @@ def _server_class() -> type[Any]:
                     raise SnlError("open the room's link (with its code) to take a seat")
                 name = check_name(query.get("name", ""))
             except SnlError as error:
-                await websocket.prepare(request)
-                await websocket.close(code=1008, message=str(error).encode()[:120])
-                return websocket
+                return (1008, str(error).encode()[:120])
             visitor = request.remote or ""
             if self.full() or self.visitor_tabs[visitor] >= self.tabs_per_visitor:
                 # The page says the server is full: close another tab, or try later.
-                await websocket.prepare(request)
-                await websocket.close(code=FULL_CLOSE_CODE, message=b"full")
-                return websocket
+                return (FULL_CLOSE_CODE, b"full")
             password, no_animation = self.room_options
             if password is not None:
-                password = request.query.get("password", "")[:128]
+                password = query.get("password", "")[:128]
             named = visitor if self.door_key is not None and visitor else None
             secret = seat if SEAT_SECRET.match(seat) else None
-            command = join_command(
-                str(self.room), name, password, no_animation, False, named, secret
+            return join_command(
+                str(self.room), name, password, no_animation, False, named, secret, plain
             )
-            self.sessions += 1  # no await since the check: no other session in between
+
+        @contextlib.contextmanager
+        def counted(self, visitor: str) -> Iterator[None]:
+            """A room tab's game counted, for the door and for its visitor, until its
+            process has exited (the end of the ``with``). No await between the checks
+            of ``room_tab`` and this: no other tab in between."""
+            self.sessions += 1
             self.visitor_tabs[visitor] += 1
             try:
-                return await self.play(request, command)
+                yield
             finally:
-                self.sessions -= 1  # only now: the tab's process has exited
+                self.sessions -= 1
                 self.visitor_tabs[visitor] -= 1
                 if self.visitor_tabs[visitor] <= 0:
                     del self.visitor_tabs[visitor]

@@ -8,6 +8,13 @@ websocket at ``PLAIN_SOCKET`` runs the same ``snl play`` command as a terminal t
 ``--screen-reader`` instead of ``--no-screen-reader``, as a subprocess with pipes: each
 line it writes is one text frame, each frame the page sends is one typed line.
 
+At a room's door (``--room``: ``snl host --web``), ``/join/CODE?screenreader=1`` serves
+the same page, which asks the name (and the room's password) in a form first; its
+websocket then carries the room's code, the name and the tab's seat secret, exactly as
+the board page's does, and runs the door's ``snl join`` (``SnlServer.room_tab``, the same
+checks and the same counts) with ``--screen-reader``. Its refusal (standard error) is
+said on the page too.
+
 The same guards as the terminal door (``serve.py``): the page's own origin only, a game
 counted against ``--max-sessions`` until its process has exited, every frame bounded
 (``MAX_MESSAGE_BYTES``, one line of at most ``INPUT_LIMIT`` characters, no control
@@ -32,6 +39,12 @@ PLAIN_SOCKET = "/plain/ws"
 LINE_BYTES = 64 * 1024
 """The longest line read from a game (its lines are at most a few thousand characters)."""
 PLAIN_ANSWERS = ("1", "true", "on", "yes")
+CLOSE_LEFT = 1000
+"""The tab's game ended (its player quit) or the tab went."""
+CLOSE_DOOR_STOPS = 1001
+"""The door stops (a room's host stopped): the page waits for it and comes back."""
+CLOSE_REFUSED = 4000
+"""The game ended with an error (the room refused the tab): the page asks again."""
 
 
 def wants_plain(query: Mapping[str, str]) -> bool:
@@ -73,11 +86,13 @@ def add_plain_routes(app: Any, server: Any, guards: DoorGuards) -> None:
     app.router.add_get(PLAIN_SOCKET, socket)
 
 
-async def plain_page(request: Any) -> Any:
-    """The accessible page (``web/plain.html``)."""
+async def plain_page(request: Any, room: Mapping[str, object] | None = None) -> Any:
+    """The accessible page (``web/plain.html``); ``room``: a room's door (``ask_password``
+    when the room has one), whose page asks the name first."""
     import aiohttp_jinja2
 
-    return aiohttp_jinja2.render_template(PLAIN_PAGE, request, {})
+    context = {"room": room is not None, "ask_password": bool((room or {}).get("ask_password"))}
+    return aiohttp_jinja2.render_template(PLAIN_PAGE, request, context)
 
 
 async def plain_socket(server: Any, guards: DoorGuards, request: Any) -> Any:
@@ -89,7 +104,15 @@ async def plain_socket(server: Any, guards: DoorGuards, request: Any) -> Any:
         raise web.HTTPForbidden(text="snl serve: pages from other sites may not play")
     websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=guards.max_message_bytes)
     await websocket.prepare(request)
-    if server.room is not None or server.full():
+    if server.room is not None:  # a room's door: this tab's snl join --screen-reader
+        answer = server.room_tab(request, plain=True)
+        if isinstance(answer, tuple):  # refused: no room code, a bad name, full
+            await websocket.close(code=answer[0], message=answer[1])
+            return websocket
+        with server.counted(request.remote or ""):  # no await since the check
+            await run_plain_game(server, guards, websocket, answer, room=True)
+        return websocket
+    if server.full():
         await websocket.close(code=guards.full_code, message=b"full")
         return websocket
     server.sessions += 1  # no await since the check: no other session in between
@@ -100,15 +123,21 @@ async def plain_socket(server: Any, guards: DoorGuards, request: Any) -> Any:
     return websocket
 
 
-async def run_plain_game(server: Any, guards: DoorGuards, websocket: Any, command: str) -> None:
-    """The game's lines to the tab, the tab's lines to the game, until either ends."""
+async def run_plain_game(
+    server: Any, guards: DoorGuards, websocket: Any, command: str, *, room: bool = False
+) -> None:
+    """The game's lines to the tab, the tab's lines to the game, until either ends.
+    ``room``: a room's ``snl join``, whose one-line refusal (its standard error: a name
+    taken, a wrong password) the tab hears too. The socket closes with ``CLOSE_LEFT``
+    when the game ended by itself or its tab went, ``CLOSE_DOOR_STOPS`` when the door
+    stops (the page comes back), ``CLOSE_REFUSED`` when the game failed."""
     from aiohttp import WSMsgType
 
     process = await asyncio.create_subprocess_shell(
         command,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.STDOUT if room else asyncio.subprocess.DEVNULL,
         limit=LINE_BYTES,
     )
     assert process.stdin is not None and process.stdout is not None
@@ -160,7 +189,11 @@ async def run_plain_game(server: Any, guards: DoorGuards, websocket: Any, comman
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             await process.wait()
-        await websocket.close()
+        if getattr(server, "stopping", False):
+            code = CLOSE_DOOR_STOPS
+        else:
+            code = CLOSE_LEFT if process.returncode in (0, None) else CLOSE_REFUSED
+        await websocket.close(code=code)
 
 
 __all__ = [

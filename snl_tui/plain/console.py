@@ -127,6 +127,10 @@ class Console:
         """Lines are read with ``input()`` and the line editor (a terminal)."""
         self.said: list[str] = []
         """Every line said, in order (the tests and the speech script read them)."""
+        self.reading = False
+        """The line editor is reading a line (``read`` is in ``input()``)."""
+        self.last_read: str | None = None
+        """The last line the editor returned (it stays in its buffer for a moment)."""
 
     @classmethod
     def standard(cls) -> Console:
@@ -143,21 +147,45 @@ class Console:
         if not line:
             return
         self.said.append(line)
+        typed = self.typing()
         try:
-            self.out.write(line + "\n")
+            if typed:  # said while a line is half typed: on a line of its own, then
+                # the typed part again, where the editor goes on (no escape: plain text)
+                self.out.write(f"\n{line}\n{typed}")
+            else:
+                self.out.write(line + "\n")
         except UnicodeEncodeError:  # an ASCII-only terminal or pipe: names stay readable
             encoding = getattr(self.out, "encoding", None) or "ascii"
             safe = line.encode(encoding, "backslashreplace").decode(encoding)
             self.out.write(safe + "\n")
         self.out.flush()
 
+    def typing(self) -> str:
+        """What is half typed in the line editor while another thread says a line (a
+        room's move), or ''. The editor's buffer still holds the line it returned
+        until it reads the next one: that one is not half typed."""
+        if not (self.edited and self.reading):
+            return ""
+        try:
+            import readline
+        except ImportError:
+            return ""
+        buffer = readline.get_line_buffer()
+        if buffer == self.last_read or not buffer.isprintable():
+            return ""
+        return buffer
+
     def read(self) -> str | None:
         """The next line typed (without its newline), or None at the end of the input."""
         if self.edited:
+            self.reading = True
             try:
                 line = input()
             except EOFError:
                 return None
+            finally:
+                self.reading = False
+            self.last_read = line
             # A key the editor does not bind may still slip an escape into the line:
             # a command never holds one.
             return strip_escapes(line[:INPUT_LIMIT])

@@ -5,14 +5,20 @@ only): every event it hears is said in one line (each move as in a local game, p
 joining, leaving and coming back, a new game, the connection lost and found), and typed
 commands ask the host to roll for this seat or say where things stand. Input is read by
 a thread (a pipe and a terminal alike) and handed to the event loop, so the room's moves
-are said while the player is still typing.
+are said while the player is still typing. In a terminal that thread reads with the line
+editor (``Console.standard``): the terminal's modes it changes are put back by
+``keys_as_typed`` at exit and on SIGTERM (which then exits as interrupted), whatever the
+thread is doing then.
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
 import threading
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..core.odds.standing import compute_odds
 from ..core.text import parse_whole, plural, quote
@@ -46,9 +52,21 @@ HOST_COMMANDS = ("skip", "computer", "person", "hand", "kick", "mute", "unmute")
 them: the room checks each one and says what happened (or why not) to everyone."""
 HANDED_TO = {"computer": "computer", "person": "person", "hand": "anyone"}
 
+SAY_MOST = 50
+"""The most lines ``say N`` repeats (as in a local game)."""
+
 EXIT_OK = 0
 EXIT_REFUSED = 2
 EXIT_BROKEN_PIPE = 1
+
+
+def away_for(seconds: float) -> str:
+    """How long a seat has been away, in words: '45 seconds', '3 minutes 5 seconds'."""
+    whole = max(0, round(seconds))
+    minutes, rest = divmod(whole, 60)
+    if minutes < 2:
+        return plural(whole, "second")
+    return plural(minutes, "minute") + (f" {plural(rest, 'second')}" if rest else "")
 
 
 def seat_changes(
@@ -61,7 +79,7 @@ def seat_changes(
     lines = []
     for index, seat in enumerate(after):
         old = before[index] if index < len(before) else None
-        who = words.plain_name(seat.name)
+        who = words.plain_name(seat.name, index)
         if seat.kind == "computer":
             away.discard(index)
             if old is not None and old.kind != "computer":
@@ -75,7 +93,7 @@ def seat_changes(
             lines.append(f"{who} took seat {index + 1}.")
         elif not seat.taken and old is not None and old.taken:
             away.discard(index)
-            lines.append(f"{words.plain_name(old.name)} left seat {index + 1}; it is free.")
+            lines.append(f"{words.plain_name(old.name, index)} left seat {index + 1}; it is free.")
         elif seat.taken and old is not None and old.connected and not seat.connected:
             away.add(index)  # the room's notice says whether they quit or lost the connection
         elif seat.taken and seat.connected and index in away:
@@ -96,6 +114,11 @@ class PlainRoom:
         self.status = client.status
         self.away: set[int] = set()
         """Seats said to have lost their connection (and not yet back)."""
+        self.away_since: dict[int, float] = {}
+        """When each away seat went (``time.monotonic``), from the room's last seats: so
+        ``where`` says how long they have been away when it is asked, not when the
+        room last sent the seats."""
+        self.clock = time.monotonic
         self.last_line: str | None = None
         self.welcomed = False
         self.lost = False
@@ -103,6 +126,9 @@ class PlainRoom:
         """Nobody reads our lines any more (standard output was closed)."""
         self.stopped = asyncio.Event()
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self.over_said = False
+        """A roll after the game's end was answered: the next ones are not (until a new
+        game), so a script's rolls left over do not repeat it."""
         self.quitting = False
         """``quit`` was typed once: the next ``quit`` (or yes) leaves, anything else stays."""
         self._ten_left: asyncio.TimerHandle | None = None
@@ -117,6 +143,15 @@ class PlainRoom:
 
     def say(self, text: str) -> None:
         self.console.say(text)
+
+    def who(self, name: str) -> str:
+        """A person of the room named ``name`` as said: a seat's player with nothing
+        speakable in their name is "seat N", a watcher "a watcher"."""
+        for index, seat in enumerate(self.client.seats):
+            if seat.name == name:
+                return words.plain_name(name, index)
+        said = words.plain_name(name)
+        return "a watcher" if said == "someone" and name in self.client.watchers else said
 
     # -- what the room says
 
@@ -145,12 +180,13 @@ class PlainRoom:
                 self.say("Your turn: type roll, or press Enter.")
         elif event.kind == EventKind.GAME and session is not None:
             self.last_line = None
+            self.over_said = False
             self.say(f"A new game. {words.start_line(session.game, session.mode)}")
             self.your_turn()
         elif event.kind == EventKind.NOTICE and event.message:
             self.say(event.message)  # the host's words: a turn skipped, a seat handed over
         elif event.kind == EventKind.CHAT and event.message:
-            who = words.plain_name(event.name or "someone")
+            who = self.who(event.name or "")
             joined = ": " if event.code == "reaction" else " says: "
             self.say(f"{who}{joined}{event.message}")
         elif event.kind in (EventKind.ERROR, EventKind.REFUSED) and event.message:
@@ -163,12 +199,15 @@ class PlainRoom:
             self.lost = True
             self.say(f"Connection to the room lost: reconnecting to {client.address}.")
         # Seats change with a seats message and with a whole state (either comes first).
+        if client.seats is not self.seats:
+            self.note_away(client.seats)
         for line in seat_changes(self.seats, client.seats, self.away):
             self.say(line)
         self.seats = client.seats
         if self.status == "waiting" and client.status == "playing" and session is not None:
             game = session.game
-            mover = "" if client.my_turn else f" {words.to_move(game.players[game.current])}"
+            current = game.current
+            mover = "" if client.my_turn else f" {words.to_move(game.players[current], current)}"
             self.say(f"Everyone is here: the game begins.{mover}")
             self.your_turn()
         self.status = client.status
@@ -176,6 +215,7 @@ class PlainRoom:
     def welcome(self, notice: str | None) -> None:
         client, session = self.client, self.client.session
         self.seats = client.seats
+        self.note_away(client.seats)
         if self.welcomed:
             self.lost = False
             self.say("Back in the room.")
@@ -190,7 +230,7 @@ class PlainRoom:
         if client.seat is None:
             self.say(f"You are watching room {client.address.code}.")
         else:
-            me = words.name(session.game.players[client.seat])
+            me = words.name(session.game.players[client.seat], client.seat)
             self.say(f"You are {me}, seat {client.seat + 1} of {len(session.game.players)}.")
         if notice:
             self.say(notice)
@@ -218,15 +258,23 @@ class PlainRoom:
         loop = asyncio.get_running_loop()
         left = deadline - loop.time()
         mine = seat == client.seat
-        who = "You have" if mine else f"{words.plain_name(session.game.players[seat].name)} has"
+        who = "You have" if mine else f"{words.name(session.game.players[seat], seat)} has"
         self.say(f"{who} {plural(max(0, round(left)), 'second')} to roll.")
         if left > 10.5:
             self._ten_left = loop.call_later(left - 10, self.say, f"{who} 10 seconds left.")
 
+    def note_away(self, seats: tuple[SeatInfo, ...]) -> None:
+        """The room's new seats: when each away seat went, by the seconds away it says
+        (counted when the room sent them)."""
+        now = self.clock()
+        self.away_since = {
+            index: now - seat.away for index, seat in enumerate(seats) if seat.away is not None
+        }
+
     def seats_line(self) -> str:
         parts = []
         for index, seat in enumerate(self.client.seats):
-            who = words.plain_name(seat.name)
+            who = words.plain_name(seat.name, index)
             if seat.kind == "computer":
                 state = "the computer"
             elif seat.removed:
@@ -236,11 +284,15 @@ class PlainRoom:
             elif seat.standin:
                 state = "the computer plays for them"
             elif not seat.connected:
-                state = "away" if seat.away is None else f"away {plural(seat.away, 'second')}"
+                since = self.away_since.get(index)
+                state = "away" if since is None else f"away {away_for(self.clock() - since)}"
             else:
                 state = "here"
             mine = ", you" if index == self.client.seat else ""
-            parts.append(f"seat {index + 1} {who} ({state}{mine})")
+            seat_words = (
+                f"seat {index + 1}" if who == f"seat {index + 1}" else f"seat {index + 1} {who}"
+            )
+            parts.append(f"{seat_words} ({state}{mine})")
         text = "Seats: " + "; ".join(parts) + "."
         watchers = [words.plain_name(name) for name in self.client.watchers]
         if watchers:
@@ -258,7 +310,7 @@ class PlainRoom:
             self.say(f"Waiting for {free} more to join.")
         elif others and client.status == "playing" and session is not None:
             game = session.game
-            self.say(words.to_move(game.players[game.current]))
+            self.say(words.to_move(game.players[game.current], game.current))
 
     # -- what the player types
 
@@ -270,6 +322,7 @@ class PlainRoom:
         reader = threading.Thread(target=self._read_lines, args=(loop,), daemon=True)
         reader.start()
         stop = asyncio.ensure_future(self.stopped.wait())
+        terminated = self._wake_on_sigterm(loop)
         try:
             while True:
                 line_task = asyncio.ensure_future(self.lines.get())
@@ -289,9 +342,33 @@ class PlainRoom:
             if self._ten_left is not None:
                 self._ten_left.cancel()
             self.client.listener = None
+            if terminated is not None:  # the line editor's handler again, for the rest
+                loop.remove_signal_handler(signal.SIGTERM)
+                signal.signal(signal.SIGTERM, terminated)
+
+    @staticmethod
+    def _wake_on_sigterm(loop: asyncio.AbstractEventLoop) -> Callable[..., Any] | None:
+        """While the room runs, the line editor's SIGTERM handler (``keys_as_typed``:
+        the terminal's modes back, then exit) is run by the event loop, which the
+        signal wakes whichever thread the kernel hands it to (its wakeup fd): run by
+        Python alone, it would wait until the loop's next timer. Ctrl+C wakes the loop
+        the same way. Returns the handler to put back, None when there is none."""
+        handler = signal.getsignal(signal.SIGTERM)
+        if not callable(handler):
+            return None
+        try:
+            loop.add_signal_handler(signal.SIGTERM, handler, signal.SIGTERM, None)
+        except (NotImplementedError, RuntimeError, ValueError):  # no signals on this loop
+            return None
+        return handler
 
     def _read_lines(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The input thread: each line to the loop, then None at the end of input."""
+        """The input thread: each line to the loop, then None at the end of input.
+        Ctrl+C and SIGTERM are blocked here, so the kernel hands them to the main
+        thread: one caught by this thread would only set Python's flag, and the event
+        loop, asleep until its next timer, would not quit until then."""
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         while True:
             line = self.console.read()
             try:
@@ -330,7 +407,12 @@ class PlainRoom:
                 self.say(help_line(self.names))
             return True
         if command == "say":
-            self.say(self.last_line or "No move yet.")
+            count = parse_whole(typed.rest.strip())
+            if count is None or count < 1:
+                self.say(self.last_line or "No move yet.")
+            else:  # say 3: the last 3 lines said, whatever they were
+                for said in self.console.said[-min(count, SAY_MOST) :]:
+                    self.say(said)
             return True
         if command == "chat":
             await self.chat(typed.rest)
@@ -410,7 +492,7 @@ class PlainRoom:
             begun = [i for i, p in enumerate(players) if p.name.casefold().startswith(key)]
             if len(exact) == 1 or len(begun) == 1:
                 return (exact or begun)[0]
-        seats = "; ".join(f"{i + 1} {words.plain_name(p.name)}" for i, p in enumerate(players))
+        seats = "; ".join(f"{i + 1} {words.name(p, i)}" for i, p in enumerate(players))
         self.say(f"No seat {quote(said, 30)}. The seats: {seats}.")
         return None
 
@@ -418,7 +500,7 @@ class PlainRoom:
         """A name from the room for a command's example (not the host's own)."""
         for index, seat in enumerate(self.client.seats):
             if index != self.client.seat and seat.kind != "computer":
-                return words.plain_name(seat.name)
+                return words.plain_name(seat.name, index)
         return "2"
 
     async def roll(self, session: GameSession) -> None:
@@ -427,14 +509,16 @@ class PlainRoom:
             if not await client.roll():
                 self.say("Not connected: the room cannot hear us now.")
             return
-        if not client.connected:
+        if game.over:
+            if not self.over_said:  # once: the rolls a script typed on say nothing
+                self.over_said = True
+                self.say("The game is over: type again for another game.")
+        elif not client.connected:
             self.say("Not connected to the room: reconnecting.")
-        elif game.over:
-            self.say("The game is over: type again for another game.")
         elif client.status == "waiting":
             self.say("The game has not begun: waiting for more players.")
         else:
-            self.say(f"Not your turn: {words.to_move(game.players[game.current])}")
+            self.say(f"Not your turn: {words.to_move(game.players[game.current], game.current)}")
 
     def seat_of_interest(self, session: GameSession) -> int:
         """Whom hint, route, odds and board are about: this seat while the game goes on,
@@ -447,9 +531,13 @@ class PlainRoom:
     async def tell(self, command: str, rest: str, session: GameSession) -> None:
         game, board = session.game, session.board
         seat = self.seat_of_interest(session)
-        who = words.name(game.players[seat])
+        who = words.name(game.players[seat], seat)
         square = game.positions[seat]
         if command == "board":
+            number = parse_whole(rest.strip())
+            if number is not None:  # board 47: what is on square 47
+                self.say(words.square_line(board, number))
+                return
             self.say(words.board_line(board))
             if rest.strip().casefold().startswith("a"):
                 for text in words.all_jumps_lines(board):
@@ -476,4 +564,4 @@ async def play_room(client: RoomClient, console: Console, *, join_line: str | No
     return await PlainRoom(client, console, join_line=join_line).run()
 
 
-__all__ = ["HOST_COMMANDS", "ROOM_COMMANDS", "PlainRoom", "play_room", "seat_changes"]
+__all__ = ["HOST_COMMANDS", "ROOM_COMMANDS", "PlainRoom", "away_for", "play_room", "seat_changes"]

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser import browser, serve, wait_for  # noqa: F401 - the fixtures
+from .test_browser import browser, room_host, serve, wait_for  # noqa: F401 - the fixtures
 
 MOVE = re.compile(r"^(You|CPU) rolled (\d+): ")
 FRAMES = """
@@ -111,3 +111,61 @@ def test_the_board_page_offers_the_text_page_first(
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=10)
     assert refused.value.code == 403
+
+
+ROOM_MOVE = re.compile(r"^(Ann|Bo) rolled (\d+): ")
+
+
+def test_a_room_on_the_text_page_says_each_move_once_and_a_reload_keeps_the_seat(
+    browser: Any,  # noqa: F811
+    serve: Callable[..., str],  # noqa: F811
+    room_host: str,  # noqa: F811
+) -> None:
+    code = room_host.rsplit("/", 1)[1]
+    door = serve("--room", room_host, "--no-animation").rstrip("/")
+    # Only the room's link opens a seat: the bare door's text page is a 404 too.
+    with pytest.raises(urllib.error.HTTPError) as bare:
+        urllib.request.urlopen(door + "/?screenreader=1", timeout=10)
+    assert bare.value.code == 404
+    url = f"{door}/join/{code}?screenreader=1"
+    ann, bo = browser.new_page(), browser.new_page()
+    ann.add_init_script(FRAMES)
+    try:
+        # The room's board page offers the text page, in its join form too.
+        ann.goto(f"{door}/join/{code}?delay=1")
+        offered = ann.locator("a", has_text="Join on the text page")
+        assert offered.get_attribute("href") == "?screenreader=1"
+        # A text page's socket without the room's code takes no seat.
+        closed = ann.evaluate(
+            """() => new Promise((done) => {
+                const socket = new WebSocket(`ws://${location.host}/plain/ws?name=Eve`);
+                socket.onclose = (event) => done(event.code);
+            })"""
+        )
+        assert closed == 1008
+        for page, name in ((ann, "Ann"), (bo, "Bo")):
+            page.goto(url)
+            # The name is asked in an accessible form first, not in a terminal.
+            form = page.locator("#join-form").aria_snapshot()
+            assert 'textbox "Your name in the room"' in form and 'button "Take a seat"' in form
+            assert page.locator("canvas").count() == 0
+            page.fill("#join-name", name)
+            page.press("#join-name", "Enter")
+        wait_for(lambda: "You are Ann, seat 1 of 2." in log_lines(ann), "Ann's seat")
+        wait_for(lambda: "You are Bo, seat 2 of 2." in log_lines(bo), "Bo's seat")
+        wait_for(lambda: any("Your turn" in line for line in log_lines(ann)), "Ann's turn")
+        ann.keyboard.type("roll")
+        ann.keyboard.press("Enter")
+        for page in (ann, bo):
+            wait_for(lambda p=page: any(ROOM_MOVE.match(x) for x in log_lines(p)), "the move")
+        lines = log_lines(ann)
+        assert lines == ann.evaluate("window.__frames")[: len(lines)]  # each line once
+        assert len([line for line in lines if ROOM_MOVE.match(line)]) == 1
+        # A reload joins again at once, with no question, and takes the same seat.
+        bo.reload()
+        wait_for(lambda: "You are Bo, seat 2 of 2." in log_lines(bo), "Bo's seat again")
+        assert bo.locator("#join-form").is_hidden()
+        assert not any("kept for its player" in line for line in log_lines(bo))
+    finally:
+        ann.close()
+        bo.close()

@@ -376,3 +376,146 @@ async def test_quit_asks_first_and_the_turn_clock_is_said() -> None:
     client.turn_seat = client.turn_deadline = None
     room.heard(ClientEvent(EventKind.TIMER))
     assert room._ten_left is None
+
+
+async def test_where_says_live_away_times_and_seats_for_names_with_nothing_to_say() -> None:
+    """``where`` counts a seat's time away when it is asked (not when the room last sent
+    the seats); a name with nothing speakable is its seat ("seat 2"), in moves, seats
+    and chat alike."""
+    import io
+
+    from snl_tui.core.engine import Player
+    from snl_tui.core.files.formats import load_board
+    from snl_tui.core.session import GameSession, GameSettings
+    from snl_tui.net.client import ClientEvent, EventKind
+    from snl_tui.net.protocol import SeatInfo
+    from snl_tui.plain import words
+    from snl_tui.plain.console import Console
+    from snl_tui.plain.room import PlainRoom, away_for
+
+    client = RoomClient("127.0.0.1:1/ABCD", "Ann")
+    players = (Player("Ann"), Player("\U0001f40d\U0001f3fd"), Player("Cy"))
+    client.session = GameSession(GameSettings(load_board("classic"), players, 3))
+    client.seat = 0
+    client.status = "playing"
+    client.seats = (
+        SeatInfo("Ann", "person", True, True),
+        SeatInfo("\U0001f40d\U0001f3fd", "person", True, True),
+        SeatInfo("Cy", "person", True, False, away=40),
+    )
+    console = Console(io.StringIO(), io.StringIO())
+    room = PlainRoom(client, console)
+    now = [1000.0]
+    room.clock = lambda: now[0]
+    room.note_away(client.seats)
+    now[0] += 25  # the room sent nothing since: the time still runs
+    room.heard(ClientEvent(EventKind.CHAT, "hi", name="\U0001f40d\U0001f3fd"))
+    assert console.said[-1] == "seat 2 says: hi"
+    room.heard(ClientEvent(EventKind.CHAT, "hello", name="Cy"))  # no new seats: still live
+    assert await room.handle("where") is True
+    assert console.said[-1] == (
+        "Seats: seat 1 Ann (here, you); seat 2 (here); seat 3 Cy (away 65 seconds)."
+    )
+    now[0] += 100
+    assert await room.handle("where") is True
+    assert console.said[-1].endswith("seat 3 Cy (away 2 minutes 45 seconds).")
+    assert await room.handle("odds") is True
+    assert "seat 2" in console.said[-1]
+    # board 47 tells what is on square 47; say 2 says the last 2 lines again.
+    assert await room.handle("board 80") is True
+    assert console.said[-1] == words.square_line(client.session.board, 80)
+    assert await room.handle("say 2") is True
+    assert console.said[-2:] == console.said[-4:-2]
+    # Once the game is over, the first roll hears so, the ones after it nothing.
+    client.session.game.winner = 0
+    said = len(console.said)
+    for _ in range(3):
+        assert await room.handle("roll") is True
+    assert console.said[said:] == ["The game is over: type again for another game."]
+    assert (away_for(59.6), away_for(120), away_for(-3)) == ("60 seconds", "2 minutes", "0 seconds")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+@pytest.mark.parametrize("leaving", ["quit", "SIGTERM"])
+def test_a_room_in_a_terminal_edits_lines_and_gives_the_terminal_back(
+    host: ServerThread, leaving: str
+) -> None:
+    """``snl join --screen-reader`` in a pseudo-terminal: lines are edited (Left, Right
+    and Up reach the line editor, never the room as a command), and the terminal's
+    modes are as they were once it has left, by ``quit`` or killed with SIGTERM."""
+    import pty
+    import signal
+    import termios
+
+    room = host.open_room("Ann", "Bo")
+    parent, child = pty.openpty()
+    before = termios.tcgetattr(child)
+    where = f"127.0.0.1:{host.port}/{room.code}"
+    ann = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", "join", where, "--name", "Ann", "--screen-reader"],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        close_fds=True,
+        env={**os.environ, "TERM": "xterm-256color"},
+    )
+    seen = b""
+
+    def read_until(text: bytes) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + LIMIT
+        while text not in seen:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            seen += os.read(parent, 4096)
+
+    try:
+
+        def said_seats(times: int) -> None:
+            nonlocal seen
+            deadline = time.monotonic() + LIMIT
+            while seen.count(b"Seats: ") < times:
+                assert time.monotonic() < deadline, seen.decode(errors="replace")
+                seen += os.read(parent, 4096)
+
+        read_until(b"Type help for the commands.")  # the welcome says the seats once
+        os.write(parent, b"wher\x1b[D\x1b[Ce\r")  # Left, Right: "where"
+        said_seats(2)
+        os.write(parent, b"\x1b[A\r")  # Up: "where" again
+        said_seats(3)
+        # A line of the room said while a line is half typed: on a line of its own,
+        # then the half-typed part again, where the typing goes on.
+        deadline = time.monotonic() + LIMIT
+        while termios.tcgetattr(child)[3] & termios.ECHO:  # the editor echoes: reading
+            assert time.monotonic() < deadline, "the line editor never read again"
+            time.sleep(0.01)
+        mark = len(seen)
+        os.write(parent, b"wh")
+        while b"wh" not in seen[mark:]:  # the editor's echo: it has the keys
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            seen += os.read(parent, 4096)
+        bo = RoomClient(RoomAddress("127.0.0.1", host.port, room.code), "Bo")
+        host.run(_start(bo))
+        read_until(b"Bo took seat 2.")
+        os.write(parent, b"ere\r")
+        said_seats(4)
+        host.run(bo.close())
+        if leaving == "quit":
+            os.write(parent, b"quit\r")
+            read_until(b"Type quit again to leave.")
+            os.write(parent, b"quit\r")
+            read_until(b"Left the room.")
+            assert ann.wait(LIMIT) == 0
+        else:
+            ann.send_signal(signal.SIGTERM)
+            assert ann.wait(LIMIT) == 128 + signal.SIGTERM
+        assert termios.tcgetattr(child) == before  # echo and line mode are back
+    finally:
+        if ann.poll() is None:
+            ann.kill()
+            ann.wait()
+        os.close(child)
+        os.close(parent)
+    text = seen.decode(errors="replace")
+    # The room heard "where" three times more (after the welcome's seats), never a key.
+    assert "not understood" not in text.lower() and text.count("Seats: ") == 4
+    assert "\r\nwh\r\nBo took seat 2.\r\nwh" in text  # never "whBo took seat 2."
