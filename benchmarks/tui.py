@@ -48,7 +48,8 @@ Run: ``python benchmarks/tui.py [--repeat N]``. Headless, 120x40, animation off.
   process's start to the board's first line in its output: the Sixel picture's end
   (``--graphics auto``: it asks the terminal, then draws pixels) or the text board's
   top line (``--graphics text``); the minimal app to its text. Runs alternate.
-* **move -> picture**: ``BoardPicture.show`` for a move's new positions (one token, a
+* **move -> picture**: ``BoardView.show`` (its ``PictureRenderer``) for a move's new
+  positions (one token, a
   die's throw or a jump) plus rendering the whole widget as Textual does (the frame
   drawn from the cached board; the tiles the move changed Sixel-encoded), at 80x24 and
   140x45 (10x20-pixel cells), on classic and everest, in CPU time (this process's: on
@@ -642,7 +643,7 @@ async def picture_moves(
     changed encoded) plus rendering the whole widget as Textual does."""
     import random
 
-    from snl_tui.widgets.board_picture import BoardPicture
+    from snl_tui.widgets.board_picture import PictureRenderer
 
     app = SnlApp(board=load_board(board_name), animate=False)
     app.pixels = protocol  # type: ignore[assignment]
@@ -650,9 +651,9 @@ async def picture_moves(
     times = []
     async with app.run_test(size=size) as pilot:
         view = app.game_screen.query_one(BoardView)
-        assert isinstance(view, BoardPicture)
+        assert isinstance(view.renderer, PictureRenderer)
         for _ in range(2000):  # the board's picture is made in a thread
-            if view.pixels is not None and view.pixels.jumps:
+            if view.renderer.pixels is not None and view.renderer.pixels.jumps:
                 break
             await pilot.pause(0.01)
         region = view.region.reset_offset

@@ -1,6 +1,6 @@
 """The board as a picture in pixels: the printed page's grid, for the terminal's graphics.
 
-``BoardPicture`` draws with Pillow (wheels on every platform, no system library) from
+``PictureRenderer`` draws with Pillow (wheels on every platform, no system library) from
 ``core.geometry``: the same squares, ladders with rails and rungs and snakes with heads
 that ``svg.board_svg`` puts on paper, in the ``colour`` theme's colours. The board is
 drawn once per size at twice the resolution and scaled down (smooth edges), then kept

@@ -43,7 +43,7 @@ from ..core.studio.edit import (
 from ..core.text import parse_whole, plural
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
 from ..widgets.board import min_cell_width
-from ..widgets.board_picture import EditPicture
+from ..widgets.board_picture import as_picture
 from ..widgets.edit_board import EditBoard
 from ..widgets.editor_form import EditorForm
 from ..widgets.heat_map import CursorLine, heat_scale, heat_shades
@@ -253,10 +253,7 @@ class EditorScreen(DismissOnce[Board | None], Screen[Board | None]):
         yield TitleBar()
         with Horizontal(id="editor-main"):
             pixels = getattr(self.app, "pixels", None)  # SnlApp's: the terminal's protocol
-            if pixels is None:
-                yield EditBoard(self.board, letters=(), id="board")
-            else:
-                yield EditPicture(self.board, protocol=pixels, letters=(), id="board")
+            yield as_picture(EditBoard(self.board, letters=(), id="board"), pixels)
             with Vertical(id="editor-side"):
                 with EditorForm(id="editor-form"):
                     yield from self._form()

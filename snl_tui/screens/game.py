@@ -845,11 +845,9 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.app.push_screen(StatsScreen(self.saver.store, self.session.board, you))
 
     def action_help(self) -> None:
-        from ..widgets.board_picture import BoardPicture
         from .help import HelpScreen
 
-        board = self.query_one(BoardView)
-        picture = isinstance(board, BoardPicture) and board.picture_shown
+        picture = self.query_one(BoardView).renderer.picture_shown
         self.app.push_screen(HelpScreen(picture=picture))
 
     def action_quit(self) -> None:

@@ -8,6 +8,12 @@ move only the lines of squares whose state changed are invalidated and repainted
 20x20 board repaints a few lines, not the whole grid. The widget holds no rules: it only
 draws what the app tells it.
 
+The widget holds its drawing as a strategy (``BoardRenderer``): ``TextRenderer`` draws
+the characters below; ``board_picture.PictureRenderer`` draws the same board in pixels
+(``board_picture.as_picture``), the character board standing in until its picture is
+made. A subclass (the editor's, the learn screen's) adds its marks to both
+(``decorate_square``, ``decorate_marks``), whichever renderer draws it.
+
 Every cell reads without colour: ``▲38`` starts a ladder to 38, ``▼6`` a snake to 6,
 ``△``/``▽`` mark where a ladder/snake ends, ``»3`` is step 3 of the shown route, and
 tokens are their players' letters. Colours (theme variables in ``snl.tcss``) repeat the
@@ -19,7 +25,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rich.segment import Segment
 from rich.style import Style
@@ -36,6 +42,7 @@ from ..messages import SettingChanged
 
 if TYPE_CHECKING:
     from ..core.geometry import JumpPath
+    from ..export.picture import Marks
     from .jump_art import Art
 
 CELL_HEIGHT = 3
@@ -117,6 +124,94 @@ def legend_lines(width: int, items: tuple[str, ...] = LEGEND_ITEMS) -> list[str]
 def _length(pieces: Sequence[Piece]) -> int:
     """Terminal cells the pieces take."""
     return sum(cell_width(text) for text, _ in pieces)
+
+
+class BoardRenderer(Protocol):
+    """One way of drawing the board widget (the strategy it holds): the character board
+    (``TextRenderer``) or the picture (``board_picture.PictureRenderer``). The widget
+    keeps the game's state (tokens, route, scroll) and asks its renderer for the lines,
+    the clicks and the moves."""
+
+    @property
+    def picture_shown(self) -> bool:
+        """The board is on screen as a picture (not characters)."""
+        ...
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Exactly ``crop.height`` strips for ``crop``."""
+        ...
+
+    def placed(self, positions: Sequence[int], route: Sequence[int]) -> None:
+        """The widget's tokens and route changed (``BoardView.show``)."""
+        ...
+
+    def refresh_squares(self, squares: Iterable[int | None]) -> None: ...
+
+    def refresh_lines(self, lines: Sequence[int]) -> None:
+        """Grid ``lines`` of the character board changed."""
+        ...
+
+    def status_y(self) -> int | None: ...
+
+    def board_set(self) -> None:
+        """Another board is about to be shown."""
+        ...
+
+    async def take_jumps(self, shown: list[int], turn: Turn, pace: float) -> None: ...
+
+    def follow(self, square: int) -> None:
+        """After the widget scrolled to ``square``: the renderer's own following."""
+        ...
+
+    def out_of_view(self) -> list[tuple[int, int, str]]: ...
+
+    def toggle_fit(self) -> str: ...
+
+    def square_at(self, x: int, y: int) -> int | None: ...
+
+
+class TextRenderer:
+    """The board as characters: the widget's own drawing (``BoardView.text_*``)."""
+
+    def __init__(self, view: BoardView) -> None:
+        self.view = view
+
+    @property
+    def picture_shown(self) -> bool:
+        return False
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        return self.view.text_lines(crop)
+
+    def placed(self, positions: Sequence[int], route: Sequence[int]) -> None:
+        pass
+
+    def refresh_squares(self, squares: Iterable[int | None]) -> None:
+        self.view.text_refresh_squares(squares)
+
+    def refresh_lines(self, lines: Sequence[int]) -> None:
+        self.view.text_refresh_lines(lines)
+
+    def status_y(self) -> int | None:
+        return self.view.text_status_y()
+
+    def board_set(self) -> None:
+        pass
+
+    async def take_jumps(self, shown: list[int], turn: Turn, pace: float) -> None:
+        await self.view.text_take_jumps(shown, turn, pace)
+
+    def follow(self, square: int) -> None:
+        pass
+
+    def out_of_view(self) -> list[tuple[int, int, str]]:
+        return self.view.text_out_of_view()
+
+    def toggle_fit(self) -> str:
+        return self.view.text_toggle_fit()
+
+    def square_at(self, x: int, y: int) -> int | None:
+        return self.view.text_square_at(x, y)
 
 
 class BoardView(ScrollView, can_focus=True):
@@ -204,6 +299,9 @@ class BoardView(ScrollView, can_focus=True):
         a few milliseconds on a big board); None while they are due in the next frame
         (``_draw_art_now``); False after."""
         self._set_geometry()
+        self.renderer: BoardRenderer = TextRenderer(self)
+        """How the board is drawn: as characters, or as a picture
+        (``board_picture.as_picture``)."""
 
     # -- state from the app ------------------------------------------------------------
 
@@ -212,6 +310,10 @@ class BoardView(ScrollView, can_focus=True):
         self.refresh()
 
     def toggle_fit(self) -> str:
+        """``z``: what the renderer does with it, and what to tell the player."""
+        return self.renderer.toggle_fit()
+
+    def text_toggle_fit(self) -> str:
         """Zoom out to fit the whole board, or back; what to tell the player (the truth:
         when the whole board cannot fit, it says so and what size it needs)."""
         self.fit_zoom = not self.fit_zoom
@@ -394,6 +496,7 @@ class BoardView(ScrollView, can_focus=True):
 
     def set_board(self, board: Board, letters: Sequence[str]) -> None:
         """Show another board (a new game): everything is redrawn."""
+        self.renderer.board_set()
         self.board = board
         self.letters = tuple(letters)
         self.cell_states = {}
@@ -451,8 +554,15 @@ class BoardView(ScrollView, can_focus=True):
         status_y = self._status_y()
         if status_y is not None and self.is_mounted:
             self.refresh(Region(0, status_y, self.size.width, 1))
+        self.renderer.placed(positions, route)
 
     def follow(self, square: int) -> None:
+        """Keep ``square`` in view: the character board scrolls to it (standing in for
+        the picture too), then the renderer follows it its own way."""
+        self.text_follow(square)
+        self.renderer.follow(square)
+
+    def text_follow(self, square: int) -> None:
         """Scroll so that ``square`` is in view (large boards)."""
         self.followed = square
         if not self.size.area:  # not laid out yet: as soon as it is (``fit_to_size``)
@@ -487,8 +597,12 @@ class BoardView(ScrollView, can_focus=True):
             await self.take_jumps(shown, turn, pace)
 
     async def take_jumps(self, shown: list[int], turn: Turn, pace: float) -> None:
-        """The end of ``walk``: the token takes its move's jumps (here, straight to where
-        they end; the picture slides it along them). ``shown`` is everyone's squares."""
+        """The end of ``walk``: the token takes its move's jumps (the renderer's way)."""
+        await self.renderer.take_jumps(shown, turn, pace)
+
+    async def text_take_jumps(self, shown: list[int], turn: Turn, pace: float) -> None:
+        """The character board's jumps: straight to where they end (the picture slides
+        the token along them). ``shown`` is everyone's squares."""
         shown[turn.player] = turn.move.end
         self.show(shown, (), turn.player)
         self.follow(turn.move.end)
@@ -511,7 +625,11 @@ class BoardView(ScrollView, can_focus=True):
     # -- repainting some squares ---------------------------------------------------------
 
     def refresh_squares(self, squares: Iterable[int | None]) -> None:
-        """Repaint only the rows of ``squares`` (a subclass's decorations changed)."""
+        """Repaint ``squares`` (a subclass's decorations changed), the renderer's way."""
+        self.renderer.refresh_squares(squares)
+
+    def text_refresh_squares(self, squares: Iterable[int | None]) -> None:
+        """Repaint only the rows of ``squares`` on the character board."""
         lines: set[int] = set()
         for square in squares:
             if square is not None and 1 <= square <= self.board.goal:
@@ -527,7 +645,16 @@ class BoardView(ScrollView, can_focus=True):
         cursor, pending jump and heat map); the game's board adds none."""
         return base
 
+    def decorate_marks(self, marks: Marks) -> Marks:
+        """What the picture lays over the board: a subclass adds its marks, as it does
+        to the characters in ``decorate_square``; the game's board adds none."""
+        return marks
+
     def square_at_offset(self, x: int, y: int) -> int | None:
+        """The square under content offset (x, y) (a click), None off the board."""
+        return self.renderer.square_at(x, y)
+
+    def text_square_at(self, x: int, y: int) -> int | None:
         """The square under content offset (x, y) (as ``get_content_offset`` gives it),
         with the scroll position and the centring taken into account; None off the grid."""
         pad_x, pad_y = self._offsets()
@@ -578,6 +705,10 @@ class BoardView(ScrollView, can_focus=True):
         return max(0, (width - virtual.width) // 2), max(0, (height - virtual.height) // 2)
 
     def _refresh_virtual_lines(self, lines: Sequence[int]) -> None:
+        self.renderer.refresh_lines(lines)
+
+    def text_refresh_lines(self, lines: Sequence[int]) -> None:
+        """Repaint the character board's grid ``lines`` (virtual lines)."""
         if not lines or not self.is_mounted:
             return
         _, pad_y = self._offsets()
@@ -592,6 +723,13 @@ class BoardView(ScrollView, can_focus=True):
             self.refresh(Region(0, pad_y + start - scroll_y, width, previous - start + 1))
             if line is not None:
                 start = previous = line
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        return self.renderer.render_lines(crop)
+
+    def text_lines(self, crop: Region) -> list[Strip]:
+        """The character board's lines for ``crop`` (``render_line`` each)."""
+        return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
         if self.outer_size != self.fitted_size:
@@ -679,6 +817,10 @@ class BoardView(ScrollView, can_focus=True):
 
     def _status_y(self) -> int | None:
         """The view line of the status line (None: no room for one)."""
+        return self.renderer.status_y()
+
+    def text_status_y(self) -> int | None:
+        """The character board's status line (below the grid, above the legend)."""
         if self.extras == BARE:
             return None
         _, pad_y = self._offsets()
@@ -716,6 +858,10 @@ class BoardView(ScrollView, can_focus=True):
     def out_of_view(self) -> list[tuple[int, int, str]]:
         """(seat, square, arrow) for each token on a square not wholly in view; the arrow
         points the way to scroll (up and down before left and right)."""
+        return self.renderer.out_of_view()
+
+    def text_out_of_view(self) -> list[tuple[int, int, str]]:
+        """``out_of_view`` on the character board (scrolled squares)."""
         if not self.size.area:
             return []
         width, height = self.cell_width, self.cell_height

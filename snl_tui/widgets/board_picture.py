@@ -1,12 +1,14 @@
 """The board as a picture, where the terminal shows images (Sixel, or Kitty's protocol).
 
-``BoardPicture`` is a ``BoardView`` (the game, the replay and the editor talk to it the
-same way: ``show``, ``walk``, ``follow``) that paints the board as pixels: the export's
-geometry and look (``export.picture``), sized to the widget in cells times the terminal's
-cell size in pixels, with the tokens, the route's steps and the square just landed on
-drawn in (in the editor, ``EditPicture``: the cursor, the heat map and the jump being
-made); a move's token steps, then climbs or slides along its jump. The last line stays
-text: who is off the board.
+``PictureRenderer`` is one of the two ways a ``BoardView`` draws itself (the strategy the
+widget holds, ``board.BoardRenderer``; ``as_picture`` gives a widget this one): the game,
+the replay and the editor talk to the widget the same way either way (``show``, ``walk``,
+``follow``). It paints the board as pixels: the export's geometry and look
+(``export.picture``), sized to the widget in cells times the terminal's cell size in
+pixels, with the tokens, the route's steps and the square just landed on drawn in (and
+what the widget adds, ``decorate_marks``: in the editor, the cursor, the heat map and the
+jump being made); a move's token steps, then climbs or slides along its jump. The last
+line stays text: who is off the board.
 
 How a frame stays cheap (``benchmarks/tui.py --picture`` measures it):
 
@@ -25,8 +27,8 @@ How a frame stays cheap (``benchmarks/tui.py --picture`` measures it):
   leaves the pixels already there (``picture_lines``).
 
 The terminal is asked which protocol it speaks before Textual starts
-(``graphics_query``). ``j`` switches between the picture and the character board.
-Without a picture protocol, the character board (``BoardView``) is used instead.
+(``graphics_query``). Without a picture protocol, the widget keeps its character board
+(``board.TextRenderer``).
 """
 
 from __future__ import annotations
@@ -38,11 +40,11 @@ import json
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -52,7 +54,6 @@ from textual.strip import Strip
 from ..commands import keys_of
 from ..core.board import Board
 from .board import JUMP_DELAY, BoardView
-from .edit_board import HEAT_SHADES, EditBoard
 from .graphics_query import DEFAULT_CELL, Protocol, cell_pixels, detect_graphics
 from .picture_lines import NO_OP, inside, picture_strips
 
@@ -65,13 +66,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_CELL",
-    "BoardPicture",
-    "EditPicture",
+    "PictureRenderer",
     "Protocol",
+    "as_picture",
     "board_widget",
     "detect_graphics",
 ]
 
+AnyBoard = TypeVar("AnyBoard", bound=BoardView)
 GRAPHICS_CHOICES = ("auto", "pixels", "text")
 SLIDE_FRAMES = 8
 SLIDE_DELAY = 0.04
@@ -195,25 +197,19 @@ class BoardPixels:
     tiles: dict[Region, str]
 
 
-class BoardPicture(BoardView):
-    """The board drawn in pixels (``protocol``), or as characters after ``j``."""
+class PictureRenderer:
+    """The board widget (``view``) drawn in pixels with ``protocol``: the board's
+    tokens, route and scroll are the widget's; the picture, its tiles and what the
+    terminal has been sent are this renderer's. The character board stands in (the
+    widget's ``text_*`` drawing) while the board's first picture is being made, and
+    beneath a dialog."""
 
-    # In snl.tcss (BoardPicture.-pixels): no border, padding or scrollbars round the
+    # In snl.tcss (BoardView.-pixels): no border, padding or scrollbars round the
     # picture, which is sized to the whole widget.
 
-    def __init__(
-        self,
-        board: Board,
-        *,
-        protocol: Protocol = "sixel",
-        letters: Sequence[str] = ("A",),
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
-        super().__init__(board, letters=letters, name=name, id=id, classes=classes)
+    def __init__(self, view: BoardView, protocol: Protocol = "sixel") -> None:
+        self.view = view
         self.protocol: Protocol = protocol
-        self.pixels_on = True
         self.positions: tuple[int, ...] = ()
         self.route: tuple[int, ...] = ()
         self.landed: int | None = None
@@ -249,29 +245,20 @@ class BoardPicture(BoardView):
         self.window_origin: tuple[int, int] = (0, 0)
         """The top left pixel of the part of the board shown (when a part is)."""
         self.cleanup = ""
-        """An escape to send with the character board's next paint (after ``j``)."""
+        """An escape to send with the character board's next paint (beneath a dialog:
+        Kitty's picture taken away)."""
         self.covered: set[Region] = set()
         """Tiles left out of the last paint because another widget lay over them."""
-        self.add_class("-pixels")
 
     # -- what is shown --------------------------------------------------------------------
 
     @property
-    def showing_pixels(self) -> bool:
-        return self.pixels_on
-
-    @property
     def picture_shown(self) -> bool:
-        """The picture is on screen (not ``j``'s character board, nor the character
-        board shown while the board's first picture is being made)."""
-        return self.pixels_on and bool(self.tile_data)
+        """The picture is on screen (not the character board standing in while the
+        board's first picture is being made)."""
+        return bool(self.tile_data)
 
-    def show(
-        self,
-        positions: Sequence[int],
-        route: Sequence[int] = (),
-        current: int | None = None,
-    ) -> None:
+    def placed(self, positions: Sequence[int], route: Sequence[int]) -> None:
         moved = [
             square
             for seat, square in enumerate(positions)
@@ -280,40 +267,32 @@ class BoardPicture(BoardView):
         if len(moved) == 1:
             self.landed = moved[0]
         self.positions, self.route = tuple(positions), tuple(route)
-        super().show(positions, route, current)
-        if self.pixels_on:
-            self.update_frame()
+        self.update_frame()
 
-    def refresh_squares(self, squares: object) -> None:
-        if self.pixels_on:
-            self.update_frame()  # the picture finds the tiles that changed itself
-        else:
-            super().refresh_squares(squares)  # type: ignore[arg-type]
+    def refresh_squares(self, squares: Iterable[int | None]) -> None:
+        self.update_frame()  # the picture finds the tiles that changed itself
 
-    def _refresh_virtual_lines(self, lines: Sequence[int]) -> None:
+    def refresh_lines(self, lines: Sequence[int]) -> None:
         if not self.picture_shown:  # the picture repaints its own tiles (update_frame)
-            super()._refresh_virtual_lines(lines)
+            self.view.text_refresh_lines(lines)
 
-    def _status_y(self) -> int | None:
+    def status_y(self) -> int | None:
         if self.picture_shown:
-            return self.size.height - 1 if self.size.height else None
-        return super()._status_y()
+            return self.view.size.height - 1 if self.view.size.height else None
+        return self.view.text_status_y()
 
-    def set_board(self, board: Board, letters: Sequence[str]) -> None:
+    def board_set(self) -> None:
         self.positions, self.route, self.landed = (), (), None
-        super().set_board(board, letters)
-        if self.pixels_on:
-            self.refresh()
 
     async def take_jumps(self, shown: list[int], turn: Turn, pace: float) -> None:
         """On the picture the token climbs its ladder or slides down its snake along the
         drawn jump (``SLIDE_FRAMES`` frames)."""
         from ..core.geometry import jump_paths, jump_paths_known
 
-        if not self.pixels_on or not jump_paths_known(self.board):
-            await super().take_jumps(shown, turn, pace)
+        if not jump_paths_known(self.view.board):
+            await self.view.text_take_jumps(shown, turn, pace)
             return
-        paths = {path.jump.start: path for path in jump_paths(self.board)}
+        paths = {path.jump.start: path for path in jump_paths(self.view.board)}
         player = turn.player
         for index, jump in enumerate(turn.move.jumps):
             if index:
@@ -321,7 +300,7 @@ class BoardPicture(BoardView):
             path = paths.get(jump.start)
             if path is not None:
                 shown[player] = 0  # off its square: on its way along the jump
-                self.show(shown, (), player)
+                self.view.show(shown, (), player)
                 body = path.body
                 for frame in range(1, SLIDE_FRAMES):
                     self.moving = (player, body[round(frame * (len(body) - 1) / SLIDE_FRAMES)])
@@ -329,14 +308,12 @@ class BoardPicture(BoardView):
                     await asyncio.sleep(SLIDE_DELAY / pace)
                 self.moving = None
             shown[player] = jump.end
-            self.show(shown, (), player)
+            self.view.show(shown, (), player)
         self.landed = turn.move.end
         self.update_frame()
 
     def follow(self, square: int) -> None:
-        super().follow(square)  # the character board standing in opens there too
-        if not self.pixels_on:
-            return
+        # The widget scrolled the character board standing in there too.
         window = self._window()
         if window is None:
             return
@@ -344,8 +321,8 @@ class BoardPicture(BoardView):
 
         _, _, width, height = self.picture_size()
         full_w, full_h = self._full_size(window[0], width, height)
-        x0, y0, x1, y1 = layout_for(self.board, full_w, full_h).square_box(
-            self.board, max(1, min(square, self.board.goal))
+        x0, y0, x1, y1 = layout_for(self.view.board, full_w, full_h).square_box(
+            self.view.board, max(1, min(square, self.view.board.goal))
         )
         left, top = self.window_origin
         if left <= x0 and x1 <= left + width and top <= y0 and y1 <= top + height:
@@ -353,22 +330,20 @@ class BoardPicture(BoardView):
         left = round(min(max(0, (x0 + x1 - width) / 2), full_w - width))
         top = round(min(max(0, (y0 + y1 - height) / 2), full_h - height))
         self.window_origin = (left, top)
-        self.refresh()
+        self.view.refresh()
 
     def out_of_view(self) -> list[tuple[int, int, str]]:
-        if not self.pixels_on:
-            return super().out_of_view()
         window = self._window()
         if window is None:
             return []  # the picture shows every square
         from ..export.picture import layout_for
 
         _, _, width, height = self.picture_size()
-        layout = layout_for(self.board, *self._full_size(window[0], width, height))
+        layout = layout_for(self.view.board, *self._full_size(window[0], width, height))
         left, top = window[1], window[2]
         away = []
-        for square, state in self.cell_states.items():
-            x0, y0, x1, y1 = layout.square_box(self.board, square)
+        for square, state in self.view.cell_states.items():
+            x0, y0, x1, y1 = layout.square_box(self.view.board, square)
             arrow = (
                 "↑"
                 if y0 < top
@@ -385,16 +360,14 @@ class BoardPicture(BoardView):
         return sorted(away)
 
     def toggle_fit(self) -> str:
-        if not self.pixels_on:
-            return super().toggle_fit()
         if self._readable_square() is None:
             return "The picture shows the whole board."
         self.whole_board = not self.whole_board
-        self.refresh()
+        self.view.refresh()
         if self.whole_board:
             return f"The whole board (its numbers are small; {keys_of('toggle_fit')}: a part)."
-        if self.followed is not None:
-            self.follow(self.followed)
+        if self.view.followed is not None:
+            self.view.follow(self.view.followed)
         return "A part of the board, following the player to move."
 
     def _readable_square(self) -> int | None:
@@ -403,7 +376,7 @@ class BoardPicture(BoardView):
         from ..core.geometry import NUMBER_HEIGHT
 
         _, _, width, height = self.picture_size()
-        whole = min(width / self.board.cols, height / self.board.rows)
+        whole = min(width / self.view.board.cols, height / self.view.board.rows)
         readable = math.ceil(MIN_NUMBER_PIXELS * 1.15 / NUMBER_HEIGHT)
         return readable if whole < readable else None
 
@@ -420,12 +393,10 @@ class BoardPicture(BoardView):
 
     def _full_size(self, square: int, width: int, height: int) -> tuple[int, int]:
         """The whole board's picture at ``square`` pixels a square (at least the view)."""
-        return max(width, square * self.board.cols), max(height, square * self.board.rows)
+        return max(width, square * self.view.board.cols), max(height, square * self.view.board.rows)
 
-    def square_at_offset(self, x: int, y: int) -> int | None:
+    def square_at(self, x: int, y: int) -> int | None:
         """The square under the cell at (``x``, ``y``) of the picture (a click)."""
-        if not self.pixels_on:
-            return super().square_at_offset(x, y)
         from ..export.picture import layout_for
 
         _, lines, width, height = self.picture_size()
@@ -435,11 +406,11 @@ class BoardPicture(BoardView):
         window = self._window()
         left, top = (window[1], window[2]) if window else (0, 0)
         full = self._full_size(window[0], width, height) if window else (width, height)
-        layout = layout_for(self.board, *full)
+        layout = layout_for(self.view.board, *full)
         col = math.floor(((x + 0.5) * cell_w + left - layout.left) / layout.square)
         row = math.floor(((y + 0.5) * cell_h + top - layout.top) / layout.square)
-        if 0 <= row < self.board.rows and 0 <= col < self.board.cols:
-            return self.board.square_at(row, col)
+        if 0 <= row < self.view.board.rows and 0 <= col < self.view.board.cols:
+            return self.view.board.square_at(row, col)
         return None
 
     # -- the picture ----------------------------------------------------------------------
@@ -447,7 +418,7 @@ class BoardPicture(BoardView):
     def picture_size(self, size: Size | None = None) -> tuple[int, int, int, int]:
         """(columns, lines, width px, height px) of the picture: the widget less its
         last line (the status line)."""
-        size = self.size if size is None else size
+        size = self.view.size if size is None else size
         columns, lines = size.width, max(0, size.height - 1)
         cell_w, cell_h = cell_pixels()
         return columns, lines, columns * cell_w, lines * cell_h
@@ -460,24 +431,32 @@ class BoardPicture(BoardView):
         for seat, square in enumerate(self.positions):
             if square > 0:
                 tokens.setdefault(square, []).append(seat)
-        return Marks(
+        marks = Marks(
             tokens={square: tuple(seats) for square, seats in tokens.items()},
-            letters=tuple(self.letters),
-            current=self.current_seat,
+            letters=tuple(self.view.letters),
+            current=self.view.current_seat,
             route=self.route,
             landed=self.landed,
             moving=self.moving,
         )
+        return self.view.decorate_marks(marks)
 
     def background_rgb(self) -> tuple[int, int, int]:
-        colour = self.styles.background
+        colour = self.view.styles.background
         return colour.r, colour.g, colour.b
 
     def _key(self) -> tuple[object, ...] | None:
         columns, lines, width, height = self.picture_size()
         if width < 8 or height < 8:
             return None
-        return (self.board, columns, lines, cell_pixels(), self.background_rgb(), self._window())
+        return (
+            self.view.board,
+            columns,
+            lines,
+            cell_pixels(),
+            self.background_rgb(),
+            self._window(),
+        )
 
     def _ensure_picture(self, whole: bool = False) -> None:
         """Start making the board's picture when the board, size or colours changed:
@@ -492,17 +471,17 @@ class BoardPicture(BoardView):
         if before is None or before[1:5] != key[1:5]:  # another size: the old tiles are off
             self.tile_data, self.shown, self.due = {}, None, set()
         if self.protocol == "sixel":
-            saved = load_tiles(cache_name(self.board, key[1:]), key[1:])
+            saved = load_tiles(cache_name(self.view.board, key[1:]), key[1:])
             if saved is not None and set(saved) == set(self.tiles(*self.picture_size()[:2])):
                 self.tile_data, self.shown = dict(saved), None
                 self.due = set(saved)
                 if whole and (before is None or before[1:3] != key[1:3]):
                     self.asked = set(saved)
                 else:
-                    self.call_after_refresh(self._ask_paint, list(saved))
+                    self.view.call_after_refresh(self._ask_paint, list(saved))
                 # The picture is ready to paint: the thread (loading NumPy and Pillow for
                 # the frames to come) starts after this paint, not competing with it.
-                self.call_after_refresh(self._make_pixels_in_thread, key)
+                self.view.call_after_refresh(self._make_pixels_in_thread, key)
                 return
         self._make_pixels_in_thread(key)
 
@@ -533,7 +512,7 @@ class BoardPicture(BoardView):
         name = cache_name(board, key[1:])
 
         def stale() -> bool:
-            return key != self.picture_key or not self.is_attached
+            return key != self.picture_key or not self.view.is_attached
 
         # While the jumps are routed (a big board's take seconds), the character board
         # (with its markers) stands in: the picture comes once, with the jumps.
@@ -558,7 +537,7 @@ class BoardPicture(BoardView):
             return
         made = BoardPixels(True, palette, indices, tiles)
         try:
-            self.app.call_from_thread(self._pixels_made, key, made)
+            self.view.app.call_from_thread(self._pixels_made, key, made)
         except RuntimeError:  # the app is closing
             return
 
@@ -593,10 +572,10 @@ class BoardPicture(BoardView):
         assert window is None or isinstance(window, tuple)
         full = self._full_size(window[0], width, height) if window else (width, height)
         if marks.empty:
-            image = board_image(self.board, *full, background, pixels.jumps)
+            image = board_image(self.view.board, *full, background, pixels.jumps)
         else:
             self.frames_made += 1
-            image = frame_image(self.board, *full, marks, background, jumps=pixels.jumps)
+            image = frame_image(self.view.board, *full, marks, background, jumps=pixels.jumps)
         return self._in_view(image, window, width, height)
 
     @staticmethod
@@ -612,7 +591,7 @@ class BoardPicture(BoardView):
     def update_frame(self) -> None:
         """Lay what is on the board now over its picture and send what changed: the
         tiles whose pixels differ (Sixel), or the whole frame (Kitty's protocol)."""
-        if not self.is_mounted or self.pixels is None or self._key() != self.picture_key:
+        if not self.view.is_mounted or self.pixels is None or self._key() != self.picture_key:
             return
         if self.protocol == "kitty":
             self._kitty_frame()
@@ -660,7 +639,7 @@ class BoardPicture(BoardView):
         for tile in changed:
             self.tile_data[tile] = tiles[tile]
             self.due.add(tile)
-        if self.is_mounted:
+        if self.view.is_mounted:
             self._ask_paint(changed)
 
     def _kitty_frame(self) -> None:
@@ -711,19 +690,17 @@ class BoardPicture(BoardView):
     def render_lines(self, crop: Region) -> list[Strip]:
         # Any crop, exactly its lines (``picture_lines``): a paint asks for the whole
         # widget (Textual writes only the lines it has to), the pointer for one line.
-        if not self.pixels_on:
-            return self._with_cleanup(crop, super().render_lines(crop))
-        whole = crop == self.size.region and crop.height > 1
+        whole = crop == self.view.size.region and crop.height > 1
         self._ensure_picture(whole)
         if not self.picture_shown:
             # The board's first picture is being made (in a thread): the character board
             # until it is ready, then the picture over it.
-            return super().render_lines(crop)
+            return self.view.text_lines(crop)
         columns, lines, _, _ = self.picture_size()
-        base = self.rich_style
-        status = self._join([(" ", base), *self.status_pieces()], base, columns)
+        base = self.view.rich_style
+        status = self.view._join([(" ", base), *self.view.status_pieces()], base, columns)
         blank = Style() if self.protocol == "kitty" else None
-        if not self.screen.is_active:
+        if not self.view.screen.is_active:
             # Beneath a dialog, Textual tints these lines and cuts them round the
             # dialog: the character board, the same game in text (the winning move in
             # sight beneath the winner's dialog), cut and tinted as text is. Every tile
@@ -735,14 +712,14 @@ class BoardPicture(BoardView):
                 # Kitty's picture is placed beneath the text: taken away while the
                 # dialog is up (placed again, not sent again, when it goes).
                 self.cleanup = hide(self.kitty_image)
-            return self._with_cleanup(crop, super().render_lines(crop))
+            return self._with_cleanup(crop, self.view.text_lines(crop))
         from textual.errors import NoWidget
 
         try:
-            origin = self.screen.find_widget(self).region.offset
+            origin = self.view.screen.find_widget(self.view).region.offset
         except NoWidget:
             return picture_strips(crop, lines, (), Offset(), status, blank)
-        if crop.height <= 1 < self.size.height:
+        if crop.height <= 1 < self.view.size.height:
             # The pointer asking what is under it (``get_style_at``): nothing of this
             # goes to the terminal, so nothing is sent.
             return picture_strips(crop, lines, (), origin, status, blank)
@@ -802,10 +779,10 @@ class BoardPicture(BoardView):
     def _ask_paint(self, tiles: Sequence[Region]) -> None:
         """Ask Textual to paint the whole lines of ``tiles`` (sent at that paint)."""
         self.asked.update(tiles)
-        width = self.size.width
+        width = self.view.size.width
         for y in sorted({tile.y for tile in tiles}):
             height = max(tile.height for tile in tiles if tile.y == y)
-            self.refresh(Region(0, y, width, height))
+            self.view.refresh(Region(0, y, width, height))
 
     def _with_cleanup(self, crop: Region, strips: list[Strip]) -> list[Strip]:
         """The character board's lines, with the escape that takes Kitty's picture away
@@ -823,9 +800,9 @@ class BoardPicture(BoardView):
         from textual.errors import NoWidget
 
         regions = []
-        for widget in self.screen.query("Toast, Tooltip"):
+        for widget in self.view.screen.query("Toast, Tooltip"):
             try:
-                regions.append(self.screen.find_widget(widget).region)
+                regions.append(self.view.screen.find_widget(widget).region)
             except NoWidget:
                 continue  # not on screen
         return regions
@@ -843,22 +820,16 @@ class BoardPicture(BoardView):
         ]
 
 
-class EditPicture(EditBoard, BoardPicture):
-    """The editor's board as a picture: the cursor, the heat map and the jump being made
-    drawn in, with the editor's keys (``EditBoard``)."""
-
-    def marks(self) -> Marks:
-        from dataclasses import replace
-
-        heat = {square: shade / HEAT_SHADES for square, shade in self.heat.items()}
-        pending = (self.mark, self.cursor or self.mark) if self.mark is not None else None
-        return replace(super().marks(), cursor=self.cursor, heat=heat, pending=pending)
+def as_picture(view: AnyBoard, protocol: Protocol | None) -> AnyBoard:
+    """``view`` drawn as a picture with ``protocol`` (None: as characters)."""
+    if protocol is not None:
+        view.renderer = PictureRenderer(view, protocol)
+        view.add_class("-pixels")
+    return view
 
 
 def board_widget(
     board: Board, letters: Sequence[str], protocol: Protocol | None, *, id: str = "board"
 ) -> BoardView:
     """The game's board: a picture with ``protocol``, else the character board."""
-    if protocol is None:
-        return BoardView(board, letters=letters, id=id)
-    return BoardPicture(board, protocol=protocol, letters=letters, id=id)
+    return as_picture(BoardView(board, letters=letters, id=id), protocol)

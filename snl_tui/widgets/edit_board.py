@@ -1,8 +1,10 @@
-"""The editor's board: the game's board drawing with a cursor, the start of a jump being
-made and the heat map, and the editor's keys, which it turns into messages for the editor
-screen (it never calls up into it)."""
+"""The editor's board: the game's board (as characters or a picture: its renderer) with a
+cursor, the start of a jump being made and the heat map, and the editor's keys, which it
+turns into messages for the editor screen (it never calls up into it)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from textual import events
@@ -10,6 +12,9 @@ from textual.binding import Binding
 
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
 from .board import LEGEND_ITEMS, ROUTE_MARK, BoardView
+
+if TYPE_CHECKING:
+    from ..export.picture import Marks
 
 HEAT_SHADES = 4
 """How many shades the editor's heat map uses (``board--heat-1`` .. ``-4``)."""
@@ -93,3 +98,10 @@ class EditBoard(BoardView):
         if square == self.cursor:
             base = base + self.component_style("board--cursor", partial=True)
         return base
+
+    def decorate_marks(self, marks: Marks) -> Marks:
+        from dataclasses import replace
+
+        heat = {square: shade / HEAT_SHADES for square, shade in self.heat.items()}
+        pending = (self.mark, self.cursor or self.mark) if self.mark is not None else None
+        return replace(marks, cursor=self.cursor, heat=heat, pending=pending)

@@ -1,4 +1,4 @@
-"""The board picture's lines for any crop: what ``BoardPicture.render_lines`` returns.
+"""The board picture's lines for any crop: what ``PictureRenderer.render_lines`` returns.
 
 Textual asks a Line-API widget for any region of itself: the whole widget when it paints
 (only the lines it has to are written), one line when the pointer moves over it

@@ -19,7 +19,8 @@ from textual.strip import Strip
 
 from snl_tui.core.engine import Player
 from snl_tui.widgets.board import BoardView
-from snl_tui.widgets.board_picture import BoardPicture, EditPicture
+from snl_tui.widgets.board_picture import PictureRenderer
+from snl_tui.widgets.edit_board import EditBoard
 from snl_tui.widgets.picture_lines import inside, picture_strips
 
 from .helpers import settle, started, wait_until
@@ -99,8 +100,9 @@ async def _crops_at_sizes(make_app, protocol: str | None) -> None:  # type: igno
         view = (await started(pilot)).query_one(BoardView)
         for size in ((80, 24), (131, 41)):
             await pilot.resize_terminal(*size)
-            if isinstance(view, BoardPicture):
-                await wait_until(pilot, lambda v=view: v.pixels is not None and v.picture_shown)
+            picture = view.renderer
+            if isinstance(picture, PictureRenderer):
+                await wait_until(pilot, lambda p=picture: p.pixels is not None and p.picture_shown)
             await settle(pilot)
             await _crops_answered(pilot, view)
 
@@ -135,8 +137,8 @@ async def test_the_pointer_all_over_the_picture_in_the_game(make_app) -> None:
     app.pixels = "sixel"
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await started(pilot)
-        view = screen.query_one(BoardPicture)
-        await wait_until(pilot, lambda: view.picture_shown)
+        view = screen.query_one(BoardView)
+        await wait_until(pilot, lambda: view.renderer.picture_shown)
         await _pointer_all_over(pilot, view)
         assert app.is_running and app.screen is screen
         # A click on square 1 says what it holds, as on the character board.
@@ -159,8 +161,8 @@ async def test_the_pointer_all_over_the_picture_in_the_editor(make_app) -> None:
     app.pixels = "sixel"
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        view = app.screen.query_one(EditPicture)
-        await wait_until(pilot, lambda: view.picture_shown)
+        view = app.screen.query_one(EditBoard)
+        await wait_until(pilot, lambda: view.renderer.picture_shown)
         await _pointer_all_over(pilot, view)
         assert app.is_running
         width, height = view.size

@@ -10,7 +10,8 @@ import pytest
 
 from snl_tui.core.engine import Game, Player
 from snl_tui.widgets.board import BoardView
-from snl_tui.widgets.board_picture import BoardPicture, EditPicture, picture_cache_dir
+from snl_tui.widgets.board_picture import PictureRenderer, picture_cache_dir
+from snl_tui.widgets.edit_board import EditBoard
 
 from .helpers import settle, started, wait_until
 
@@ -21,20 +22,20 @@ SIXEL = "\x1bP0;1;0q"
 def painted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """What each of the board's paints gives Textual to write (every line of it)."""
     paints: list[str] = []
-    render = BoardPicture.render_lines
+    render = PictureRenderer.render_lines
 
     def recording(view, crop):  # type: ignore[no-untyped-def]
         lines = render(view, crop)
         paints.append("".join(segment.text for strip in lines for segment in strip))
         return lines
 
-    monkeypatch.setattr(BoardPicture, "render_lines", recording)
+    monkeypatch.setattr(PictureRenderer, "render_lines", recording)
     return paints
 
 
-async def picture_ready(pilot, view: BoardView) -> BoardPicture:  # type: ignore[no-untyped-def]
-    assert isinstance(view, BoardPicture)
-    await wait_until(pilot, lambda: view.pixels is not None and view.pixels.jumps)
+async def picture_ready(pilot, view: BoardView) -> BoardView:  # type: ignore[no-untyped-def]
+    assert isinstance(view.renderer, PictureRenderer)
+    await wait_until(pilot, lambda: view.renderer.pixels is not None and view.renderer.pixels.jumps)
     await settle(pilot)
     return view
 
@@ -47,25 +48,26 @@ async def test_a_move_re_encodes_and_sends_only_the_tiles_whose_pixels_changed(
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await started(pilot)
         view = await picture_ready(pilot, screen.query_one(BoardView))
-        columns, rows, _, _ = view.picture_size()
-        every = len(view.tiles(columns, rows))
+        columns, rows, _, _ = view.renderer.picture_size()
+        every = len(view.renderer.tiles(columns, rows))
         sent = "".join(painted).count(SIXEL)
         assert sent == every  # each tile once, however often Textual painted
-        encoded, made = view.tiles_encoded, view.frames_made
+        encoded, made = view.renderer.tiles_encoded, view.renderer.frames_made
         painted.clear()
         view.refresh()
         await settle(pilot)
         assert painted and SIXEL not in "".join(painted)  # painted again: nothing sent
-        assert (view.tiles_encoded, view.frames_made) == (encoded, made)  # painting: no work
+        picture = view.renderer
+        assert (picture.tiles_encoded, picture.frames_made) == (encoded, made)  # painting: no work
         view.show([5, 0], (), current=1)
-        assert view.frames_made == made + 1 and view.landed == 5
-        assert 1 <= view.tiles_encoded - encoded <= 6  # the tiles of square 5 only
+        assert view.renderer.frames_made == made + 1 and view.renderer.landed == 5
+        assert 1 <= view.renderer.tiles_encoded - encoded <= 6  # the tiles of square 5 only
         await settle(pilot)
         assert 1 <= "".join(painted).count(SIXEL) <= 6  # and only they are sent
-        encoded = view.tiles_encoded
-        view.landed = None
+        encoded = view.renderer.tiles_encoded
+        view.renderer.landed = None
         view.show([0, 0], (), current=1)  # back to the bare board: its own tiles, none encoded
-        assert view.tiles_encoded == encoded
+        assert view.renderer.tiles_encoded == encoded
 
 
 async def test_the_second_game_takes_the_board_picture_from_the_disk(make_app, painted) -> None:
@@ -73,15 +75,15 @@ async def test_the_second_game_takes_the_board_picture_from_the_disk(make_app, p
     app.pixels = "sixel"
     async with app.run_test(size=(80, 24)) as pilot:
         view = await picture_ready(pilot, (await started(pilot)).query_one(BoardView))
-        first = sorted(view.tile_data.items())
+        first = sorted(view.renderer.tile_data.items())
     assert list(picture_cache_dir().glob("*.json"))
     painted.clear()
     again = make_app(players=[Player("Ann")])
     again.pixels = "sixel"
     async with again.run_test(size=(80, 24)) as pilot:
         view = await picture_ready(pilot, (await started(pilot)).query_one(BoardView))
-        assert view.tiles_encoded == 0  # every tile from the disk
-        assert sorted(view.tile_data.items()) == first
+        assert view.renderer.tiles_encoded == 0  # every tile from the disk
+        assert sorted(view.renderer.tile_data.items()) == first
         # A warm launch sends the picture once (issue 40: it was sent 5-6 times).
         assert "".join(painted).count(SIXEL) == len(first)
 
@@ -98,7 +100,7 @@ async def test_a_damaged_cache_file_is_never_written_to_the_terminal(make_app, p
     async with again.run_test(size=(80, 24)) as pilot:
         view = await picture_ready(pilot, (await started(pilot)).query_one(BoardView))
         assert "owned" not in "".join(painted)
-        assert view.tiles_encoded > 0  # drawn afresh instead
+        assert view.renderer.tiles_encoded > 0  # drawn afresh instead
 
 
 async def test_on_the_picture_a_token_climbs_its_ladder(make_app) -> None:
@@ -112,37 +114,38 @@ async def test_on_the_picture_a_token_climbs_its_ladder(make_app) -> None:
         turn = game.play(1)  # from the start to square 1: the ladder to 38
         assert turn.move.jumps and turn.move.end == 38
         seen: list[tuple[float, float]] = []
-        update = view.update_frame
+        update = view.renderer.update_frame
 
         def recording() -> None:
-            if view.moving is not None:
-                seen.append(view.moving[1])
+            if view.renderer.moving is not None:
+                seen.append(view.renderer.moving[1])
             update()
 
-        view.update_frame = recording  # type: ignore[method-assign]
-        encoded = view.tiles_encoded
+        view.renderer.update_frame = recording  # type: ignore[method-assign]
+        encoded = view.renderer.tiles_encoded
         await view.walk([0], turn, pace=50)
         ladder = next(p for p in jump_paths(view.board) if p.jump.start == 1)
         assert len(seen) >= 5  # the token was drawn on its way, frame by frame
         assert all(point in ladder.body for point in seen)
         ys = [y for _, y in seen]
         assert ys == sorted(ys, reverse=True)  # up the ladder, never back
-        assert view.tiles_encoded - encoded >= len(seen)  # each frame changed pixels
-        assert view.moving is None and view.landed == 38 and view.positions == (38,)
+        assert view.renderer.tiles_encoded - encoded >= len(seen)  # each frame changed pixels
+        picture = view.renderer
+        assert picture.moving is None and picture.landed == 38 and picture.positions == (38,)
 
 
 async def test_with_kittys_protocol_the_board_is_sent_and_sent_again_on_a_move(
     make_app, monkeypatch
 ) -> None:
     painted: list[str] = []  # what Textual's paints write for the board
-    render = BoardPicture.render_lines
+    render = PictureRenderer.render_lines
 
     def recording(view, crop):  # type: ignore[no-untyped-def]
         lines = render(view, crop)
         painted.append("".join(segment.text for strip in lines for segment in strip))
         return lines
 
-    monkeypatch.setattr(BoardPicture, "render_lines", recording)
+    monkeypatch.setattr(PictureRenderer, "render_lines", recording)
     app = make_app(players=[Player("Ann"), Player("Bob")])
     app.pixels = "kitty"
     async with app.run_test(size=(80, 24)) as pilot:
@@ -152,14 +155,14 @@ async def test_with_kittys_protocol_the_board_is_sent_and_sent_again_on_a_move(
         assert sent >= 1 and out.count("\x1b_Ga=d,d=I,") == sent - 1  # each freed after
         assert "U=1" not in out and "\U0010eeee" not in out  # no placeholders (kitty 0.28+)
         assert ",C=1,z=-1073741825," in out  # beneath the text and the backgrounds
-        first = view.kitty_image
+        first = view.renderer.kitty_image
         assert first is not None
         painted.clear()
         view.show([5, 0], (), current=1)
         await settle(pilot)
         again = "".join(painted)
         assert again.count("\x1b_Ga=T,f=100,") == 1  # the new frame, sent once
-        assert view.kitty_image is not None and view.kitty_image != first
+        assert view.renderer.kitty_image is not None and view.renderer.kitty_image != first
         assert f"\x1b_Ga=d,d=I,i={first}," in again  # the old one freed
         assert "\x1bP" not in out + again  # no Sixel
         painted.clear()
@@ -167,11 +170,11 @@ async def test_with_kittys_protocol_the_board_is_sent_and_sent_again_on_a_move(
         screen.action_help()  # a dialog: the picture's placement goes, the image stays
         await wait_until(pilot, lambda: app.screen is not screen)
         await settle(pilot)
-        shown = view.kitty_image
+        shown = view.renderer.kitty_image
         assert f"\x1b_Ga=d,d=i,i={shown}," in "".join(painted)
         painted.clear()
         app.screen.dismiss()
-        await wait_until(pilot, lambda: app.screen is screen and not view.due)
+        await wait_until(pilot, lambda: app.screen is screen and not view.renderer.due)
         back = "".join(painted)
         assert f"\x1b_Ga=p,i={shown}," in back and "a=T" not in back  # placed, not sent
 
@@ -186,22 +189,23 @@ async def test_the_editor_draws_its_cursor_heat_and_jump_into_the_picture(make_a
     app.pixels = "sixel"
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        view = app.screen.query_one(EditPicture)
-        await wait_until(pilot, lambda: view.pixels is not None and view.pixels.jumps)
+        view = app.screen.query_one(EditBoard)
+        picture = view.renderer
+        await wait_until(pilot, lambda: picture.pixels is not None and picture.pixels.jumps)
         await settle(pilot)
-        assert view.cursor == 1 and view.marks().cursor == 1
-        encoded = view.tiles_encoded
+        assert view.cursor == 1 and view.renderer.marks().cursor == 1
+        encoded = view.renderer.tiles_encoded
         await pilot.press("right")
         await settle(pilot)
-        assert view.cursor == 2 and view.tiles_encoded > encoded  # redrawn where it moved
+        assert view.cursor == 2 and view.renderer.tiles_encoded > encoded  # redrawn where it moved
         await pilot.press("enter", "up")  # a jump from 2, its end following the cursor
         await settle(pilot)
-        assert view.marks().pending == (2, 19)
-        assert view.tiles_encoded > encoded
+        assert view.renderer.marks().pending == (2, 19)
+        assert view.renderer.tiles_encoded > encoded
         await pilot.press("enter")  # the ladder 2 -> 19 is made: the picture follows
         await wait_until(pilot, lambda: view.board.jumps.get(2) == 19)
-        await wait_until(pilot, lambda: view.pixels is not None and view.picture_key is not None)
-        assert view.marks().pending is None
+        await wait_until(pilot, lambda: picture.pixels is not None and picture.picture_key)
+        assert view.renderer.marks().pending is None
 
 
 async def test_no_picture_is_written_beneath_a_dialog_or_over_a_toast(make_app, painted) -> None:
@@ -210,26 +214,27 @@ async def test_no_picture_is_written_beneath_a_dialog_or_over_a_toast(make_app, 
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         screen = await started(pilot)
         view = await picture_ready(pilot, screen.query_one(BoardView))
-        assert not view.due
+        assert not view.renderer.due
         painted.clear()
         app.notify("A toast over the board's corner", timeout=30)
         await settle(pilot)
-        covered = set(view.covered)
+        covered = set(view.renderer.covered)
         assert covered and SIXEL not in "".join(painted)  # nothing sent over the toast
         painted.clear()
         app.clear_notifications()
         await settle(pilot)
         # The tiles the toast lay on are sent again (over what it left), and only they.
-        assert not view.covered and not view.due
+        assert not view.renderer.covered and not view.renderer.due
         assert "".join(painted).count(SIXEL) == len(covered)
         painted.clear()
         screen.action_help()  # a dialog: Textual cuts and tints the lines beneath it
         await wait_until(pilot, lambda: app.screen is not screen)
         await settle(pilot)
         assert SIXEL not in "".join(painted)
-        assert view.due == set(view.tile_data)  # all sent again when the dialog goes
+        picture = view.renderer
+        assert picture.due == set(picture.tile_data)  # all sent again when the dialog goes
         app.screen.dismiss()
-        await wait_until(pilot, lambda: app.screen is screen and not view.due)
+        await wait_until(pilot, lambda: app.screen is screen and not view.renderer.due)
 
 
 async def test_quit_does_not_wait_for_the_pictures_thread(make_app, monkeypatch) -> None:
@@ -323,26 +328,26 @@ async def test_a_big_board_at_80x24_shows_a_readable_part_that_follows(make_app)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await started(pilot)
         view = screen.query_one(BoardView)
-        assert isinstance(view, BoardPicture)
-        if not view.picture_shown:  # the stand-in: at square 1's row, not square 400's
+        assert isinstance(view.renderer, PictureRenderer)
+        if not view.renderer.picture_shown:  # the stand-in: at square 1's row, not square 400's
             assert view.scroll_offset.y == view.max_scroll_y > 0
         await picture_ready(pilot, view)
-        window = view._window()
+        window = view.renderer._window()
         assert window is not None
         square = window[0]
         assert square * NUMBER_HEIGHT / 1.15 >= MIN_NUMBER_PIXELS
-        columns, lines, _, _ = view.picture_size()
+        columns, lines, _, _ = view.renderer.picture_size()
         assert view.square_at_offset(0, lines - 1) == 1  # square 1 at the bottom left
         view.show([390, 5], (), current=0)
         view.follow(390)
         await settle(pilot)
-        assert view._window() != window  # the picture moved to the player to move
+        assert view.renderer._window() != window  # the picture moved to the player to move
         shown = {view.square_at_offset(x, y) for x in range(columns) for y in range(0, lines, 2)}
         assert 390 in shown and 5 not in shown
         assert view.out_of_view() == [(1, 5, "↓")]
         await pilot.press("z")
         await settle(pilot)
-        assert view._window() is None and view.out_of_view() == []  # the whole board
+        assert view.renderer._window() is None and view.out_of_view() == []  # the whole board
         await pilot.press("z")
         await settle(pilot)
-        assert view._window() is not None
+        assert view.renderer._window() is not None
