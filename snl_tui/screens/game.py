@@ -12,66 +12,49 @@ the side panels mount right after it (``mount_panels``), and only then does the 
 begin (solver, status, computer turn). A player sees the board about as soon as a
 minimal Textual app shows anything (``benchmarks/tui.py``).
 
-Every action of the game is a method of this one class, found by its section: layout,
-the solver, showing the state, moves, keys and clicks, dialogs and switches, new games.
-Keys, footer labels, palette entries and help come from one table (``commands``); the
-drawing is the widgets' (board, players, dice, hint, move log); the rules are the session's.
+The screen is one class in four modules, by section: its state and how it is shown
+(``game_display.py``), its menus and dialogs (``game_menus.py``), its keys and clicks
+(``game_keys.py``), and here the layout, the moves, what a room's table sends and new
+games. Keys, footer labels, palette entries and help come from one table (``commands``);
+the drawing is the widgets' (board, players, dice, hint, move log); the rules are the
+session's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import Callable, Sequence
-from dataclasses import replace
 from functools import partial
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding, Binding
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
-from textual.events import Click, Key, Resize
-from textual.screen import Screen
-from textual.timer import Timer
+from textual.events import Resize
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
-from ..commands import DIE_KEYS, command, game_bindings, keys_of
-from ..core.board import Board
-from ..core.engine import Game, Player, Turn
+from ..commands import game_bindings, keys_of
+from ..core.engine import Turn
 from ..core.seats import Driver
-from ..core.session import (
-    GameSession,
-    GameSettings,
-    dice_keys,
-    players_text,
-    puzzle_player,
-)
-from ..core.store.saving import GameSaver
-from ..core.text import quote
+from ..core.session import GameSession, GameSettings
 from ..messages import (
-    EditRequested,
     GameEnded,
     GameStarted,
     MoveArrived,
-    ResumeRequested,
     SessionReplaced,
-    SettingChanged,
     StateChanged,
     StatusSaid,
     TurnPlayed,
 )
 from ..widgets.board import BoardView
 from ..widgets.board_picture import board_widget
-from ..widgets.dice import DiceFace, DieInput, DieValues, StatusLine
+from ..widgets.dice import DiceFace, DieValues, StatusLine
 from ..widgets.hint_panel import HintPanel
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters
 from ..widgets.title_bar import TitleBar
-from .background import NOTHING, in_background
-from .dialog import DismissOnce
-from .table import Table
+from .game_keys import GameKeys
+from .game_menus import GameMenus
 from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
 __all__ = ["GameScreen"]
@@ -81,15 +64,9 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 SHORT_HEIGHT, TINY_HEIGHT = 34, 28
 """Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
 ROLL_FRAMES, ROLL_DELAY = 4, 0.05
-WINNER_PAUSE = 1.0
-"""Seconds the winning move stays in sight before the end-of-game dialog covers it."""
-COMPUTER_DELAY = 0.6
-
-COMPUTING = "Computing…"
-"""What a panel says while a worker finds its figures."""
 
 
-class GameScreen(DismissOnce[None], Screen[None]):
+class GameScreen(GameKeys, GameMenus):
     """Where the game is played."""
 
     BINDINGS = [
@@ -101,62 +78,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
     ]
     AUTO_FOCUS = "#board"
     HELP = "Roll with r (classic) or pick die values with 1-9 (puzzle). Press ? for help."
-
-    def __init__(
-        self,
-        settings: GameSettings,
-        *,
-        animate: bool = True,
-        pushed: bool = False,
-        saver: GameSaver | None = None,
-        session: GameSession | None = None,
-        game_id: int | None = None,
-        before_game: Callable[[], object] | None = None,
-        table: Table | None = None,
-    ) -> None:
-        """``pushed``: over another screen (the editor's ``p``), so quitting goes back to
-        it. ``saver`` saves after every move (None: nothing is saved); ``session`` with
-        ``game_id`` continues a saved game instead of starting one from ``settings``.
-        ``before_game`` runs once after the first frame, before the game begins (the app
-        offers a saved game there). ``table``: who sits at it (None: everyone here;
-        a room's ``RoomSession``)."""
-        # ``-loading`` keeps the header's and the footer's rows until they mount (snl.tcss).
-        super().__init__(classes="-loading")
-        self.session = session if session is not None else GameSession(settings)
-        self.pushed = pushed
-        self.saver = saver if saver is not None else GameSaver(None)
-        if session is not None and game_id is not None:
-            self.saver.resumed(session, game_id)
-        self.table = table if table is not None else Table()
-        self.animation_on = animate
-        self.computer_delay = COMPUTER_DELAY
-        self.busy = False
-        """A move is being shown: new moves wait until it is done."""
-        self.hint_visible = False
-        self.solved_board: Board | None = None
-        """The board the solver has answered for (its worker is done): until then puzzle
-        moves, the route and the hint wait, saying so."""
-        self.optimal_moves = -1
-        self.computer_timer: Timer | None = None
-        self.footer_keys: tuple[bool | None, ...] = ()
-        self.cosmetic_random = random.Random(0)
-        """Only for the rolling die's flicker: never decides a move."""
-        self.before_game = before_game
-        self.panels_mounted = False
-        """The header, footer and side panels are up and the game has begun: until then
-        (one frame) no action runs, and a key or a click mounts them first."""
-
-    # -- the session, for tests and the benchmark ----------------------------------------
-
-    @property
-    def game(self) -> Game:
-        return self.session.game
-
-    @property
-    def ready(self) -> bool:
-        """The game is on screen: the panels are mounted, and the solver has answered
-        for its board."""
-        return self.panels_mounted and self.solver_ready
 
     # -- layout ------------------------------------------------------------------------
 
@@ -264,148 +185,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
             else:  # only a small terminal ever needs it
                 self.mount(Static(message, id="too-small", markup=False))
 
-    # -- the solver, off the UI thread ---------------------------------------------------
-
-    def _solve(self, board: Board) -> None:
-        """The solver's answer for every square (cached per board by the core), in a
-        worker; shown if the board is still the session's."""
-        session = self.session
-        in_background(
-            self,
-            "solver",
-            key=lambda: id(self.session.board),
-            compute=lambda: session.optimal_moves,
-            show=lambda optimal: self._solved(board, optimal),
-        )
-
-    def _solved(self, board: Board, optimal: int) -> None:
-        self.solved_board = board
-        self.optimal_moves = optimal
-        if optimal < 0:
-            self.notify(
-                "The goal cannot be reached on this board: no one can win.",
-                severity="warning",
-                timeout=8,
-            )
-        if self.panels_mounted:  # else mount_panels shows the state
-            self._show_state()
-
-    # -- showing the state -------------------------------------------------------------
-
-    @property
-    def settings(self) -> GameSettings:
-        return self.session.settings
-
-    @property
-    def mode(self) -> str:
-        return self.session.mode
-
-    @property
-    def solver_ready(self) -> bool:
-        return self.solved_board is self.session.board
-
-    def shown_players(self) -> Sequence[Player]:
-        """The players as the players panel lists them (a room's table adds who is you,
-        who is away and which seats are free)."""
-        return self.table.shown_players(self.session)
-
-    def hint_seat(self) -> int:
-        """The seat the hint, the odds and the route are about (a room's table: its own)."""
-        return self.table.hint_seat(self.session)
-
-    def _show_titles(self) -> None:
-        """The game's name above the board, the rules below it (once: the header says
-        what the program is, "snl — Snakes & Ladders", not the game's name again)."""
-        session = self.session
-        board_view = self.query_one(BoardView)
-        # Text from a board file is shown literally: a name like "[/]" is not markup.
-        board_view.border_title = Content(session.title())
-        board_view.border_subtitle = Content(session.board.rules.describe())
-
-    def _show_tokens(self) -> None:
-        """The tokens and the route on the board, the view on the current player (the
-        winner, once there is one: the view follows them to the goal)."""
-        game = self.session.game
-        current = None if game.over else game.current
-        board_view = self.query_one(BoardView)
-        board_view.show(game.positions, self.session.route, current)
-        followed = current if current is not None else game.winner
-        if followed is not None:
-            board_view.follow(game.positions[followed])
-
-    def _show_everything(self) -> None:
-        game = self.session.game
-        self._show_titles()
-        self.query_one(DiceFace).faces = game.board.rules.faces
-        self._show_die(game.history[-1].move.die if game.history else None)
-        log = self.query_one(MoveLog)
-        log.chosen = self.session.puzzle
-        log.show_history(game.history, game.players)
-        self.table.everything_shown()
-        self._show_state()
-
-    def _show_state(self) -> None:
-        """Players, board tokens, route, hint and status from the session."""
-        game = self.session.game
-        current = None if game.over else game.current
-        players = self.shown_players()
-        self.query_one(PlayersPanel).show(players, game.positions, current, game.winner)
-        self._show_tokens()
-        self._show_hint()
-        self._show_status()
-        self._show_die_values()
-        self._refresh_footer()
-        self.table.state_shown()
-
-    def _show_die_values(self) -> None:
-        """Puzzle mode: the legal die values as links that play them when clicked."""
-        legal = self.session.game.legal_dice() if self.session.puzzle else ()
-        self.query_one(DieValues).show(legal)
-
-    def _show_hint(self) -> None:
-        panel = self.query_one(HintPanel)
-        panel.display = self.hint_visible
-        self.set_class(self.hint_visible, "-hint-on")
-        if not self.hint_visible:
-            return
-        panel.compact = self.has_class("-short")
-        if not self.solver_ready:
-            panel.show_message(COMPUTING)
-            return
-        game = self.session.game
-        seat = self.hint_seat()
-        panel.show_odds_of(game.board, game.players, game.positions, seat, mode=self.mode)
-
-    def _show_status(self, message: str | None = None) -> None:
-        if message is None:
-            message = self.table.status()
-        error = message is not None
-        if message is None:
-            if self.session.puzzle and not self.solver_ready:
-                message = f"{COMPUTING} (the puzzle's optimum)"
-            else:
-                message = self.session.status(keys_of)
-        self.query_one(StatusLine).say(message, error=error)
-
-    def _show_die(self, value: int | None) -> None:
-        self.query_one(DiceFace).value = value
-
-    def _refresh_footer(self) -> None:
-        """Refresh the footer's keys only when what it offers changed."""
-        keys = tuple(self.check_action(action, ()) for action in ("roll", "pick", "undo"))
-        if keys != self.footer_keys:
-            self.footer_keys = keys
-            self.refresh_bindings()
-
-    def _say_save_notice(self) -> None:
-        """Say once, in the status line and a toast, that the game is not being saved
-        (or that a damaged store was moved aside)."""
-        notice = self.saver.notice()
-        if notice is None:
-            return
-        self._show_status(notice)
-        self.notify(notice, severity="warning", timeout=10, markup=False)
-
     # -- moves -------------------------------------------------------------------------
 
     def _start_move(self, die: int | None) -> None:
@@ -487,41 +266,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if self.panels_mounted:  # a host may answer before the screen is up
             self._show_status(message.text)
 
-    @on(GameEnded)
-    def _game_ended(self) -> None:
-        """The end-of-game report (the classic one asks the analysis: seconds on big
-        boards) in a worker, then its dialog, unless a new game began meanwhile."""
-        from .winner import GameOverScreen, GameReport, puzzle_solved, winner_report
-
-        session, game, optimal = self.session, self.session.game, self.optimal_moves
-
-        def report() -> GameReport:
-            return puzzle_solved(game, optimal) if session.puzzle else winner_report(game)
-
-        generation = self.session.generation
-
-        def push(result: GameReport) -> None:
-            if self.session.generation == generation and self.is_attached:
-                self.app.push_screen(GameOverScreen(result), self._after_game_over)
-
-        def show(result: GameReport) -> None:
-            # The winning move stays in sight a moment before the dialog covers it.
-            if self.animation_on:
-                self.set_timer(WINNER_PAUSE, partial(push, result))
-            else:
-                push(result)
-
-        in_background(
-            self, "report", key=lambda: self.session.generation, compute=report, show=show
-        )
-
-    @on(GameStarted)
-    def _game_started(self) -> None:
-        """Say who plays a puzzle when someone asked for sits out."""
-        notice = self.session.puzzle_notice()
-        if notice is not None:
-            self.notify(notice, markup=False)
-
     def _maybe_computer_turn(self) -> None:
         """The computer rolls for a seat it drives, after a pause; a seat driven
         elsewhere (a room's) is left to its driver: the screen waits for its move."""
@@ -582,292 +326,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self._show_everything()
         self._say_save_notice()
 
-    # -- keys and clicks ---------------------------------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Which keys the footer offers (the session decides; a hidden board offers
-        nothing but quit and help). Whose turn it is and whether a move is still being
-        shown are checked by ``can_move``."""
-        if self.has_class("too-small") and action not in ("quit", "help"):
-            return False  # nothing happens on a board the player cannot see
-        if action == "room" and parameters:
-            action = str(parameters[0])
-        if (offered := self.table.allows(action, self.session)) is not None:
-            return offered
-        available = self.session.available(action)
-        if available and not self.panels_mounted and action not in ("quit", "help"):
-            return None  # the game begins once the panels are up (a key mounts them)
-        return available
-
-    @property
-    def active_bindings(self) -> dict[str, ActiveBinding]:
-        """The footer's keys, with the die choice as this board's die has it: '1-6' on a
-        die of up to 9 faces (each value has its key), '1-9/d' on a bigger one."""
-        bindings = super().active_bindings
-        faces = self.session.board.rules.faces
-        for key, active in bindings.items():
-            if active.binding.action == "choose_die" and faces <= 9:
-                binding = replace(active.binding, key_display=f"1-{faces}")
-                bindings[key] = active._replace(binding=binding)
-        return bindings
-
-    async def on_key(self, event: Key) -> None:
-        """A key whose action is hidden now (``r`` after the game, ``u`` in classic mode)
-        says why in the status line instead of doing nothing. A key typed before the
-        first frame (the terminal's type-ahead) mounts the panels first: the app checks
-        its bindings only after this, as the key bubbles up to it."""
-        await self.mount_panels()
-        if self.has_class("too-small"):
-            return
-        for action in ("roll", "undo", "learn"):
-            if event.key in command(action).keys.split(","):
-                reason = self.session.why_unavailable(action, keys_of)
-                if reason is not None:
-                    self._show_status(reason)
-                return
-        if event.key in DIE_KEYS:
-            reason = self.session.why_unavailable("pick", keys_of)
-            if reason is not None:
-                self._show_status(reason)
-            return
-        if event.is_printable and event.key not in self.active_bindings:
-            # A key that means nothing here says so, instead of doing nothing.
-            self._show_status(self._unbound_key_text(event.character or event.key))
-
-    def _unbound_key_text(self, key: str) -> str:
-        shown = quote(key)
-        if self.session.puzzle and key.isdigit():
-            faces = self.session.board.rules.faces
-            return f"{shown} is not a die value: choose {dice_keys(faces, keys_of)}."
-        return f"{shown} does nothing here: {keys_of('help')} lists the keys."
-
-    @on(Click, "#board")
-    async def _board_clicked(self, event: Click) -> None:
-        """A click on a square says what it holds in the status line."""
-        await self.mount_panels()  # a click before the first frame: the panels first
-        view = self.query_one(BoardView)
-        offset = event.get_content_offset(view)
-        square = None if offset is None else view.square_at_offset(offset.x, offset.y)
-        if square is not None:
-            self._show_status(self.session.square_text(square))
-            self._square_odds(self.session.board, square)
-
-    def _square_odds(self, board: Board, square: int) -> None:
-        """The expected turns left from a clicked square (the analysis: a worker)."""
-        from ..core.engine import landing_table
-        from ..core.errors import SnlError
-        from ..core.odds.markov import expected_turns
-
-        session = self.session
-
-        def compute() -> str:
-            # A token never rests on a jump's start: it goes on from where the engine
-            # lands it (under ``chain``, the end of the last jump).
-            rests = landing_table(board)[square]
-            try:
-                expected = expected_turns(board, rests)
-            except SnlError:
-                return NOTHING  # type: ignore[no-any-return]
-            return session.square_text(square, expected)
-
-        in_background(
-            self,
-            "square",
-            key=lambda: id(self.session.board),
-            compute=compute,
-            show=self._show_status,
-        )
-
-    async def action_choose_die(self) -> None:
-        """Ask for any die value in a box (faces above 9 have no key of their own)."""
-        if self.check_action("choose_die", ()) is not True or not self.can_move():
-            return
-        faces = self.session.board.rules.faces
-        if faces <= 9:  # every value has its key: no box for values the die cannot roll
-            self._show_status(f"A {faces}-sided die: press 1-{faces} to play a value.")
-            return
-        die_input = next(self.query("#die-input").results(Input), None)
-        if die_input is None:  # made on first use: only dice with over 9 faces need it
-            die_input = DieInput(id="die-input", placeholder="die value, Enter", type="integer")
-            await self.query_one("#side").mount(die_input, after="#dice-row")
-        die_input.display = True
-        die_input.value = ""
-        die_input.focus()
-
-    @on(Input.Submitted, "#die-input")
-    def _die_entered(self, event: Input.Submitted) -> None:
-        die_input = event.input
-        die_input.display = False
-        self.query_one(BoardView).focus()
-        text = event.value.strip()
-        if not text:
-            return
-        try:
-            die = int(text)
-        except ValueError:
-            self._show_status(f"{text!r} is not a die value.")
-            return
-        self.action_pick(die)
-
-    # -- dialogs and switches ----------------------------------------------------------
-
-    def _after_game_over(self, choice: str | None) -> None:
-        if choice in ("retry", "new") and self.table.again():
-            return  # a room's host starts the next game, in the same seats
-        if choice == "retry":
-            self.restart(again=True)
-        elif choice == "new":
-            self.action_new_game()  # the same dialog as n: players, mode and board
-        elif choice == "replay":
-            from .replay import ReplayScreen
-
-            replay = ReplayScreen(self.session, animate=self.animation_on, pushed=True)
-            self.app.push_screen(replay)
-        elif choice == "quit":
-            self.action_quit()
-
-    def action_toggle_hint(self) -> None:
-        self.hint_visible = not self.hint_visible
-        self._show_hint()
-
-    def action_toggle_route(self) -> None:
-        session = self.session
-        if session.route_on:
-            session.hide_route()
-        elif not self.solver_ready:
-            self.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
-            return
-        elif (problem := session.show_route()) is not None:
-            over = session.game.over
-            self.notify(problem, severity="information" if over else "warning", markup=False)
-        game = session.game
-        current = None if game.over else game.current
-        self.query_one(BoardView).show(game.positions, session.route, current)
-
-    def action_learn(self) -> None:
-        """Puzzle mode: the breadth-first search on this board, step by step."""
-        from ..lab.search import MAX_SQUARES
-        from .learn import LearnScreen
-
-        board = self.session.board
-        if board.goal > MAX_SQUARES:
-            self._show_status(f"The search is shown on boards of up to {MAX_SQUARES:,} squares.")
-            return
-        self.app.push_screen(LearnScreen(board, pushed=True))
-
-    def action_toggle_jumps(self) -> None:
-        self.notify(self.query_one(BoardView).toggle_jumps())
-
-    def action_toggle_fit(self) -> None:
-        self.notify(self.query_one(BoardView).toggle_fit())
-
-    def action_toggle_animation(self) -> None:
-        self.animation_on = not self.animation_on
-        self.notify(f"Animation {'on' if self.animation_on else 'off'}.")
-        self.post_message(SettingChanged("animation", self.animation_on))
-
-    def action_saved_games(self) -> None:
-        """The unfinished saved games, to pick one and continue it."""
-        from .saved_games import SavedGamesScreen
-
-        store = self.saver.store
-        if store is None or not store.enabled:
-            self._show_status("Not saving games: there are no saved games to open here.")
-            return
-
-        def chosen(game_id: int | None) -> None:
-            if game_id is not None and game_id != self.saver.game_id:
-                self.post_message(ResumeRequested(game_id))
-
-        self.app.push_screen(SavedGamesScreen(store, current=self.saver.game_id), chosen)
-
-    def in_progress(self) -> bool:
-        """A game with moves and no winner yet: replacing it asks first."""
-        game = self.session.game
-        return bool(game.history) and not game.over
-
-    def confirm_then(self, question: str, proceed: Callable[[], None]) -> None:
-        """Run ``proceed`` now, or after a yes when it would replace a game in progress."""
-        if not self.in_progress():
-            proceed()
-            return
-        from .confirm import ConfirmScreen
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                proceed()
-
-        self.app.push_screen(ConfirmScreen(question), answered)
-
-    def action_switch_mode(self) -> None:
-        mode = "puzzle" if self.mode == "classic" else "classic"
-
-        def switch() -> None:
-            self.restart(self.settings.with_changes(mode=mode))
-            self.notify(f"{mode.capitalize()} mode.")
-
-        self.confirm_then(f"Switch to {mode} mode? The game in progress ends.", switch)
-
-    def action_new_game(self) -> None:
-        if self.table.again():
-            return
-        from .new_game import NewGameScreen
-
-        self.app.push_screen(NewGameScreen(self.settings), self._new_game_chosen)
-
-    def _new_game_chosen(self, settings: GameSettings | None) -> None:
-        if settings is not None:
-            self.restart(settings)
-            self.post_message(SettingChanged("players", players_text(settings.players)))
-
-    def action_load_board(self) -> None:
-        from .load_board import LoadBoardScreen
-
-        self.app.push_screen(LoadBoardScreen(), self._board_chosen)
-
-    def _board_chosen(self, board: Board | None) -> None:
-        if board is None:
-            return
-
-        def play() -> None:
-            self.restart(self.settings.with_changes(board=board))
-            name = f"{board.name or 'board'} ({board.rows}x{board.cols})"
-            self.notify(f"Loaded {name}.", markup=False)
-
-        self.confirm_then(
-            f"Play {board.name or 'the loaded board'}? The game in progress ends.", play
-        )
-
-    def action_stats(self) -> None:
-        from .stats import StatsScreen
-
-        you = puzzle_player(self.settings.players).name  # the first human seat
-        self.app.push_screen(StatsScreen(self.saver.store, self.session.board, you))
-
-    def action_help(self) -> None:
-        from .help import HelpScreen
-
-        picture = self.query_one(BoardView).renderer.picture_shown
-        self.app.push_screen(HelpScreen(picture=picture))
-
-    def action_quit(self) -> None:
-        if self.table.quit():
-            return
-        if self.pushed:
-            self.dismiss(None)
-            return
-        self.app.exit(return_code=0)
-
-    def action_edit(self) -> None:
-        """Edit this board (SPEC 7); an edited board is played when the editor closes."""
-        self.post_message(EditRequested(self.settings.board, self._edited))
-
-    def _edited(self, board: Board | None) -> None:
-        if board is not None and board != self.settings.board:
-            settings = self.settings
-            self.restart(settings.with_changes(board=board))
-            self.notify("Playing the edited board.")
-
     # -- new games ---------------------------------------------------------------------
 
     def restart(self, settings: GameSettings | None = None, *, again: bool = False) -> None:
@@ -902,10 +360,3 @@ class GameScreen(DismissOnce[None], Screen[None]):
         for die_input in self.query("#die-input"):
             die_input.display = False
         self._game_begins()
-
-    # -- saving --------------------------------------------------------------------------
-
-    def _save(self) -> None:
-        """One transaction after each move (about a millisecond; a locked store waits
-        at most ``GAME_TIMEOUT`` once, then saving stops for the session)."""
-        self.saver.moved(self.session)
