@@ -37,6 +37,8 @@ RECURSION_LIMIT = 10_000
 MARKER = "SNL_JUDGE_RUN"
 """The judge's mark in the environment of every process of one run (``sandbox``)."""
 PR_SET_PDEATHSIG, PR_SET_CHILD_SUBREAPER = 1, 36
+REAPER_LEAVE = b"leave\n"
+"""What the judge writes to its reaper before closing the pipe: leave, end nothing."""
 BACKSTOP = 120
 """CPU seconds a board may take before the kernel ends the process (the judge's own
 limit is far lower)."""
@@ -272,8 +274,11 @@ def supervise() -> int:
 def reaper(value: str) -> int:
     """``harness.py --reaper MARKER``: the watch a command runner keeps beside its
     commands (which it cannot be the parent of): when the judge dies (PR_SET_PDEATHSIG)
-    or signals it, every process carrying the marker is ended; when the judge closes its
-    stdin, it leaves quietly."""
+    or signals it, every process carrying the marker is ended; when the judge writes
+    ``leave`` and closes its stdin, it leaves quietly. The end of stdin alone is what a
+    judge killed outright looks like too, and usually comes first: the kernel closes a
+    dying process's files before it sends the death signal, so the reaper ends the
+    marked processes then as well."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -289,8 +294,11 @@ def reaper(value: str) -> int:
         signal.signal(number, leave)
     if os.getppid() != judge or judge == 1:
         leave(signal.SIGTERM, None)
-    while os.read(0, 4096):
-        pass
+    heard = b""
+    while chunk := os.read(0, 4096):
+        heard = (heard + chunk)[-64:]
+    if not heard.endswith(REAPER_LEAVE):
+        end_all(marker)
     return 0
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..core.text import clip, escape_controls
+from .harness import REAPER_LEAVE
 from .sandbox import cpu_seconds, kill_marked, kill_tree, memory_bytes, new_marker, spawn
 
 DEFAULT_TIME_LIMIT = 2.0
@@ -443,6 +444,7 @@ class CommandRunner(Runner):
         if reaper is not None:
             with contextlib.suppress(OSError):
                 assert reaper.stdin is not None
+                reaper.stdin.write(REAPER_LEAVE)  # a close alone is also what a death looks like
                 reaper.stdin.close()
             try:
                 reaper.wait(timeout=5)
