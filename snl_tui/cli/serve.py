@@ -494,6 +494,8 @@ def _server_class() -> type[Any]:
             self.parent_watch: asyncio.Future[None] | None = None
             self.stopping = False
             """The door is stopping: its tabs are told to come back (``CLOSE_DOOR_STOPS``)."""
+            self.playing: set[web.WebSocketResponse] = set()
+            """The tabs whose game runs now: closed first when the door stops."""
             self.door_key = (os.environ.get(DOOR_KEY_ENV) or None) if room else None
             """``snl host --web``'s door key (its environment): the room then counts each
             visitor as their own address (``net.guard``)."""
@@ -531,6 +533,11 @@ def _server_class() -> type[Any]:
 
         async def on_shutdown(self, app: web.Application) -> None:
             self.stopping = True  # the tabs' sockets close with "going away": they come back
+            # Each closed socket ends its relay, so its game is asked to quit (then killed)
+            # now, not when aiohttp's shutdown timeout cancels the handlers (20 s and more).
+            for websocket in list(self.playing):
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await websocket.close(code=CLOSE_DOOR_STOPS, message=b"the door stops")
             await super().on_shutdown(app)
 
         def add_plain_door(self, app: web.Application) -> None:
@@ -691,9 +698,11 @@ def _server_class() -> type[Any]:
             process = app_process(service)
             # A game that exits by itself (quit, or a crash) closes its tab's socket.
             watcher = asyncio.ensure_future(self._close_when_done(process, websocket))
+            self.playing.add(websocket)
             try:
                 await self.relay(websocket, service)
             finally:
+                self.playing.discard(websocket)
                 watcher.cancel()
                 await self.end_game(service, process)
                 # A game ended for being stuck: its tab is told.
