@@ -34,28 +34,24 @@ The terminal is asked which protocol it speaks before Textual starts
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import io
-import json
 import math
 import os
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from rich.segment import Segment
 from rich.style import Style
-from textual.geometry import Offset, Region, Size
+from textual.geometry import Offset, Region
 from textual.strip import Strip
 
 from ..commands import keys_of
 from ..core.board import Board
 from .board import JUMP_DELAY, BoardView
 from .graphics_query import DEFAULT_CELL, Protocol, cell_pixels, detect_graphics
-from .picture_lines import NO_OP, inside, picture_strips
+from .picture_cache import cache_name, load_tiles, picture_cache_dir, save_tiles
+from .picture_lines import picture_strips
+from .picture_tiles import PictureTiles
 
 if TYPE_CHECKING:
     import numpy as np
@@ -71,6 +67,9 @@ __all__ = [
     "as_picture",
     "board_widget",
     "detect_graphics",
+    "load_tiles",
+    "picture_cache_dir",
+    "save_tiles",
 ]
 
 AnyBoard = TypeVar("AnyBoard", bound=BoardView)
@@ -78,108 +77,9 @@ GRAPHICS_CHOICES = ("auto", "pixels", "text")
 SLIDE_FRAMES = 8
 SLIDE_DELAY = 0.04
 """A token climbs or slides along its jump in ``SLIDE_FRAMES`` frames, this far apart."""
-TILE_LINES, TILE_COLUMNS = 3, 4
-"""A tile of the picture, in cells (its lines rounded to whole Sixel bands): about a
-square of classic at 80x24, so that a move re-encodes a few small tiles."""
 MIN_NUMBER_PIXELS = 8
 """Below this a square's number does not read: the picture shows a part of the board, at
 squares where it does, following the player to move (``z``: the whole board)."""
-CACHE_VERSION = 1
-CACHED_PICTURES = 24
-CACHE_BYTES = 64 << 20
-"""Board pictures kept on disk, and their bytes in all (the oldest go first)."""
-_SIXEL = re.compile(r'\x1bP[0-9;]*q"1;1;(\d+;\d+)[\x20-\x7e]*\x1b\\')
-"""A cached tile must be one Sixel picture and nothing else (a damaged or planted cache
-file never reaches the terminal)."""
-
-
-# -- the board's pictures on disk ----------------------------------------------------------
-
-
-def picture_cache_dir() -> Path:
-    """Where the encoded board pictures are kept: the user's cache folder, or beside the
-    data in ``$SNL_DATA_DIR`` when that is set (tests, scripts)."""
-    from ..core.store.data_dir import DATA_DIR_ENV, default_dir
-
-    if os.environ.get(DATA_DIR_ENV):
-        return default_dir() / "cache" / "pictures"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("snl", appauthor=False)) / "pictures"
-
-
-@lru_cache(maxsize=1)
-def _code_stamp() -> str:
-    """The drawing code's fingerprint: a cached picture drawn by other code is not used."""
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    geometry = sorted(
-        f"core/geometry/{path.name}" for path in (root / "core/geometry").glob("*.py")
-    )
-    for name in (*geometry, "export/picture.py", "export/sixel.py"):
-        try:
-            digest.update((root / name).read_bytes())
-        except OSError:
-            digest.update(name.encode())
-    return digest.hexdigest()[:16]
-
-
-def cache_name(board: Board, key: tuple[object, ...]) -> str:
-    """The file name of ``board``'s picture for ``key`` (its size, cells, background)."""
-    what = (CACHE_VERSION, _code_stamp(), board.rows, board.cols, sorted(board.jumps.items()))
-    return hashlib.sha256(repr((what, key)).encode()).hexdigest()[:32] + ".json"
-
-
-def cache_limit(width: int, height: int) -> int:
-    """The most bytes a cached picture of ``width`` x ``height`` pixels may take: about
-    ten times what a board's picture takes (a Sixel of the board's few flat colours is
-    under a byte for four pixels), never the 630 MB a planted file once sent."""
-    return 2 * width * height + (1 << 20)
-
-
-def load_tiles(name: str, key: tuple[object, ...]) -> dict[Region, str] | None:
-    """The encoded tiles saved as ``name`` for the picture ``key`` (columns, lines, cell
-    size, ...), or None: none, or not what snl wrote. Read through the board files'
-    guard (a regular file, at most ``cache_limit`` bytes: a FIFO never blocks, a link to
-    ``/dev/zero`` is refused); each tile must be one Sixel picture of exactly its own
-    size in pixels."""
-    from ..core.files.disk import UnreadableFile, read_user_file
-
-    columns, lines, cell = key[0], key[1], key[2]
-    assert isinstance(columns, int) and isinstance(lines, int) and isinstance(cell, tuple)
-    cell_w, cell_h = cell
-    limit = cache_limit(columns * cell_w, lines * cell_h)
-    try:
-        raw = read_user_file(picture_cache_dir() / name, limit, "cached picture")
-        data = json.loads(raw.decode("ascii"))
-        tiles = {Region(x, y, w, h): sixel for x, y, w, h, sixel in data}
-    except (UnreadableFile, ValueError, TypeError, UnicodeDecodeError):
-        return None
-    for tile, sixel in tiles.items():
-        found = isinstance(sixel, str) and _SIXEL.fullmatch(sixel)
-        if not found or found.group(1) != f"{tile.width * cell_w};{tile.height * cell_h}":
-            return None
-    return tiles
-
-
-def save_tiles(name: str, tiles: dict[Region, str]) -> None:
-    """Keep ``tiles`` as ``name`` (atomically; the oldest pictures go beyond
-    ``CACHED_PICTURES`` of them or ``CACHE_BYTES`` in all). A cache that cannot be
-    written is no error."""
-    from ..core.files.disk import write_atomically
-
-    folder = picture_cache_dir()
-    data = [[*tile, sixel] for tile, sixel in tiles.items()]
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        write_atomically(folder / name, json.dumps(data))
-        kept = sorted(folder.glob("*.json"), key=lambda path: path.stat().st_mtime)
-        sizes = [path.stat().st_size for path in kept]
-        while kept and (len(kept) > CACHED_PICTURES or sum(sizes) > CACHE_BYTES):
-            kept.pop(0).unlink(missing_ok=True)
-            sizes.pop(0)
-    except OSError:
-        pass
 
 
 # -- the widget ------------------------------------------------------------------------------
@@ -197,7 +97,7 @@ class BoardPixels:
     tiles: dict[Region, str]
 
 
-class PictureRenderer:
+class PictureRenderer(PictureTiles):
     """The board widget (``view``) drawn in pixels with ``protocol``: the board's
     tokens, route and scroll are the widget's; the picture, its tiles and what the
     terminal has been sent are this renderer's. The character board stands in (the
@@ -208,8 +108,7 @@ class PictureRenderer:
     # picture, which is sized to the whole widget.
 
     def __init__(self, view: BoardView, protocol: Protocol = "sixel") -> None:
-        self.view = view
-        self.protocol: Protocol = protocol
+        super().__init__(view, protocol)
         self.positions: tuple[int, ...] = ()
         self.route: tuple[int, ...] = ()
         self.landed: int | None = None
@@ -220,35 +119,16 @@ class PictureRenderer:
         """(board, columns, lines, cell size, background) of the picture being shown."""
         self.pixels: BoardPixels | None = None
         """The board's picture for ``picture_key`` (None: being made in a thread)."""
-        self.tile_data: dict[Region, str] = {}
-        """What each tile shows now (Sixel)."""
         self.shown: np.ndarray | None = None
         """The palette indices the tiles show (a frame re-encodes the tiles that differ)."""
         self.tiles_encoded = 0
         """Tiles encoded so far (tests and the benchmark read it)."""
         self.frames_made = 0
         """Frames drawn with marks on them (tests and the benchmark read it)."""
-        self.due: set[Region] = set()
-        """Tiles to send at the next paint (new, changed, or drawn over since sent):
-        every other tile's pixels are on the terminal already."""
-        self.asked: set[Region] = set()
-        """Due tiles whose lines were asked to be painted since the last paint."""
-        self.sent_origin: Offset | None = None
-        """Where on the screen the tiles were sent (the widget moved: all are due)."""
-        self.kitty_image: int | None = None
-        """Kitty's protocol: the image id of the frame shown."""
-        self.kitty_old: list[int] = []
-        """Image ids to free with the next transmission."""
-        self.kitty_ids = 0
         self.whole_board = False
         """``z``: the whole board even where its numbers are too small to read."""
         self.window_origin: tuple[int, int] = (0, 0)
         """The top left pixel of the part of the board shown (when a part is)."""
-        self.cleanup = ""
-        """An escape to send with the character board's next paint (beneath a dialog:
-        Kitty's picture taken away)."""
-        self.covered: set[Region] = set()
-        """Tiles left out of the last paint because another widget lay over them."""
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -414,14 +294,6 @@ class PictureRenderer:
         return None
 
     # -- the picture ----------------------------------------------------------------------
-
-    def picture_size(self, size: Size | None = None) -> tuple[int, int, int, int]:
-        """(columns, lines, width px, height px) of the picture: the widget less its
-        last line (the status line)."""
-        size = self.view.size if size is None else size
-        columns, lines = size.width, max(0, size.height - 1)
-        cell_w, cell_h = cell_pixels()
-        return columns, lines, columns * cell_w, lines * cell_h
 
     def marks(self) -> Marks:
         """What is laid over the board now."""
@@ -632,16 +504,6 @@ class PictureRenderer:
         self.shown = indices
         self._set_tiles(new)
 
-    def _set_tiles(self, tiles: dict[Region, str]) -> None:
-        """Show ``tiles`` (region: escape): those that differ from what is shown are due,
-        and their lines repainted (whole lines: so that the paint writes them)."""
-        changed = [tile for tile, data in tiles.items() if self.tile_data.get(tile) != data]
-        for tile in changed:
-            self.tile_data[tile] = tiles[tile]
-            self.due.add(tile)
-        if self.view.is_mounted:
-            self._ask_paint(changed)
-
     def _kitty_frame(self) -> None:
         """Kitty's protocol: the frame as one PNG under a new image id, placed at the
         picture's corner beneath the text (the old image freed with it)."""
@@ -664,28 +526,6 @@ class PictureRenderer:
         self._set_tiles(
             {whole: freed + transmit_and_place(image_id, png.getvalue(), columns, lines)}
         )
-
-    def _kitty_free_old(self) -> str:
-        from ..export.kitty import delete
-
-        freed = "".join(delete(old) for old in self.kitty_old)
-        self.kitty_old = []
-        return freed
-
-    def _kitty_free_all(self) -> str:
-        if self.kitty_image is not None:
-            self.kitty_old.append(self.kitty_image)
-            self.kitty_image = None
-        return self._kitty_free_old()
-
-    def _kitty_sent(self) -> None:
-        """The frame's transmission went out: sending it again only places it."""
-        from ..export.kitty import place
-
-        if self.kitty_image is not None:
-            columns, lines, _, _ = self.picture_size()
-            for tile in self.tile_data:
-                self.tile_data[tile] = place(self.kitty_image, columns, lines)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # Any crop, exactly its lines (``picture_lines``): a paint asks for the whole
@@ -729,95 +569,6 @@ class PictureRenderer:
         sending = self._tiles_to_send(crop, origin)
         stops = self._stops(crop, origin)
         return picture_strips(crop, lines, sending, origin, status, blank, stops)
-
-    def _stops(self, crop: Region, origin: Offset) -> dict[int, int]:
-        """For each line another widget (a toast) lies over, the column it begins at."""
-        stops: dict[int, int] = {}
-        for overlay in self._overlays():
-            there = overlay.translate(-origin)
-            x = there.x
-            if not crop.x < x < crop.right:
-                continue
-            for y in range(max(crop.y, there.y), min(crop.bottom, there.bottom)):
-                stops[y] = min(stops.get(y, crop.right), x)
-        return stops
-
-    def _tiles_to_send(self, crop: Region, origin: Offset) -> list[tuple[Region, str]]:
-        """The tiles this paint of ``crop`` sends: those due whose lines were asked to
-        be painted since the last paint (Textual writes them whole in this one), not
-        under another widget (a toast). A due tile not asked for yet is asked for now,
-        and goes out with the next paint: one sent in a paint that does not write its
-        lines would be lost (Textual paints what it has to, and asks for every line)."""
-        covered: set[Region] = set()
-        overlays = self._overlays() if self.protocol == "sixel" else []
-        if overlays:
-            for tile in self.tile_data:
-                on_screen = tile.translate(origin)
-                if inside(tile, crop) and any(on_screen.overlaps(o) for o in overlays):
-                    covered.add(tile)
-        self.covered = covered
-        self.due |= covered  # drawn over: sent again once uncovered
-        sending: list[tuple[Region, str]] = []
-        later: list[Region] = []
-        for tile in sorted(self.due, key=lambda tile: (tile.y, tile.x)):
-            data = self.tile_data.get(tile)
-            if data is None:
-                self.due.discard(tile)
-            elif tile in covered or not inside(tile, crop):
-                continue
-            elif tile in self.asked:
-                sending.append((tile, data))
-                self.due.discard(tile)
-            else:
-                later.append(tile)
-        self.asked = set()
-        if self.protocol == "kitty" and sending:
-            self._kitty_sent()
-        self._ask_paint(later)
-        return sending
-
-    def _ask_paint(self, tiles: Sequence[Region]) -> None:
-        """Ask Textual to paint the whole lines of ``tiles`` (sent at that paint)."""
-        self.asked.update(tiles)
-        width = self.view.size.width
-        for y in sorted({tile.y for tile in tiles}):
-            height = max(tile.height for tile in tiles if tile.y == y)
-            self.view.refresh(Region(0, y, width, height))
-
-    def _with_cleanup(self, crop: Region, strips: list[Strip]) -> list[Strip]:
-        """The character board's lines, with the escape that takes Kitty's picture away
-        on the first paint after ``j`` (its placement would show through)."""
-        if not self.cleanup or crop.height <= 1 or not strips:
-            return strips
-        first = strips[0]
-        strips[0] = Strip([Segment(self.cleanup, Style(), NO_OP), *first], first.cell_length)
-        self.cleanup = ""
-        return strips
-
-    def _overlays(self) -> list[Region]:
-        """Where widgets lie over others on the screen now (toasts, tooltips), in
-        screen cells: a tile beneath one waits (its pixels would hide the notice)."""
-        from textual.errors import NoWidget
-
-        regions = []
-        for widget in self.view.screen.query("Toast, Tooltip"):
-            try:
-                regions.append(self.view.screen.find_widget(widget).region)
-            except NoWidget:
-                continue  # not on screen
-        return regions
-
-    def tiles(self, columns: int, lines: int) -> list[Region]:
-        """The picture's tiles, in cells: ``TILE_LINES`` lines (whole Sixel bands, so a
-        tile never paints below itself) by ``TILE_COLUMNS`` columns."""
-        _, cell_h = cell_pixels()
-        band = 6 // math.gcd(6, cell_h)  # lines per whole number of six-pixel bands
-        tall = max(band, TILE_LINES // band * band)
-        return [
-            Region(x, y, min(TILE_COLUMNS, columns - x), min(tall, lines - y))
-            for y in range(0, lines, tall)
-            for x in range(0, columns, TILE_COLUMNS)
-        ]
 
 
 def as_picture(view: AnyBoard, protocol: Protocol | None) -> AnyBoard:

@@ -11,7 +11,8 @@ from textual import events
 from textual.binding import Binding
 
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
-from .board import LEGEND_ITEMS, ROUTE_MARK, BoardView
+from .board import LEGEND_ITEMS, BoardView
+from .board_text import ROUTE_MARK
 
 if TYPE_CHECKING:
     from ..export.picture import Marks

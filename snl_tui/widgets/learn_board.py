@@ -14,7 +14,8 @@ from collections.abc import Collection, Mapping
 from rich.style import Style
 
 from ..core.board import Board
-from .board import EMPTY, LADDER, LADDER_END, ROUTE_MARK, SNAKE, SNAKE_END, BoardView, CellState
+from .board import BoardView
+from .board_text import EMPTY, LADDER, LADDER_END, ROUTE_MARK, SNAKE, SNAKE_END, CellState
 
 MARKS = ("queued", "expanding", "ended", "one-jump", "route", "suspect")
 """The search's marks, in the order they are laid over a square (the last wins)."""
