@@ -41,22 +41,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import re
 import shlex
-import signal
 import socket
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
-from urllib.parse import urlsplit
 
-from ..core.text import parse_whole, quote
+from ..core.text import quote
 from ..net.guard import (
     DOOR_KEY_ENV,
     DOOR_KEY_HEADER,
@@ -65,134 +61,42 @@ from ..net.guard import (
     VISITOR_HEADER,
 )
 from ..net.seat_tokens import SEAT_KEY_ENV
-from .common import whole_number
+from .serve_args import add_serve_parser as add_serve_parser
+from .serve_guards import (
+    FULL_CLOSE_CODE,
+    HEIGHT_RANGE,
+    INPUT_BURST_BYTES,
+    INPUT_BYTES_PER_SECOND,
+    LOOPBACK,
+    MAX_MESSAGE_BYTES,
+    MEMORY_LIMIT_MB,
+    QUIT_GRACE,
+    STDIN_TIMEOUT,
+    WIDTH_RANGE,
+    HideQueries,
+    InputBudget,
+    allowed,
+    app_process,
+    clamp,
+    host_names,
+    origin_of,
+)
+from .serve_guards import MAX_INPUT_BYTES as MAX_INPUT_BYTES
+from .serve_guards import MESSAGE_COST as MESSAGE_COST
+from .serve_guards import PROCESS_ATTRIBUTE as PROCESS_ATTRIBUTE
+from .serve_guards import LibraryChanged as LibraryChanged
 
 SEAT_SECRET = re.compile(r"^[0-9a-f]{32,64}$")
 """A browser tab's own secret (``seat=`` in its websocket's query, kept in the tab's
 storage): under it, the door's ``snl join`` keeps the tab's seat token."""
-PARENT_CHECK = 1.0
-"""Seconds between two looks at whether ``snl host`` (the door's parent) still runs."""
-CLOSE_ENDED = 1000
-"""A tab's game ended because its player left: the page says so and offers the seat back."""
-CLOSE_DOOR_STOPS = 1001
-"""The door stops (its host stopped): the page waits for the room and reconnects."""
-CLOSE_FAILED = 4000
-"""The tab's game ended with an error (the room refused it): the page says so."""
 
-
-class HideQueries(logging.Filter):
-    """The access log without query strings: a tab's websocket carries the name, the
-    typed password and the tab's secret in its query (``/ws?...``), none of which may
-    reach a log."""
-
-    QUERY = re.compile(r"\?[^\s\"]*")
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = self.QUERY.sub("?...", record.getMessage())
-        record.args = None
-        return True
-
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
-DEFAULT_MAX_SESSIONS = 8
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 INSTALL_HINT = (
     "snl serve: browser play needs textual-serve: pip install 'snl-tui[web]' "
     '(from a checkout: pip install ".[web]")'
 )
-FULL_CLOSE_CODE = 1013
-"""The websocket close code for "try again later": the page shows its "full" message."""
-
 TEMPLATES = Path(__file__).parent.parent / "web"
-WIDTH_RANGE = (20, 400)
-HEIGHT_RANGE = (10, 200)
-"""Terminal sizes a page may ask for (cells). 400x200 is a 4K screen at the page's smallest
-font; a game process at that size stays near 60 MB (10000x5000 took it past 400 MB)."""
-MEMORY_LIMIT_MB = 1024
-"""Each game process's data limit: several times what a game needs (about 60 MB at the
-largest size), so one process can never take the machine down."""
-MAX_MESSAGE_BYTES = 64 * 1024
-"""The largest websocket message a tab may send; a larger one closes its socket (and
-ends its game). The page sends keystrokes, sizes and pings: a few bytes each."""
-MAX_INPUT_BYTES = 4096
-"""The most keystrokes (bytes) one message may carry to the game (a paste); more is
-dropped whole: a megabyte of keys left a game process at 1 GB, stuck on its pipe."""
-INPUT_BYTES_PER_SECOND = 8192
-"""What a tab may send per second, on average (typing, mouse moves and resizes use a
-few hundred bytes); beyond it, messages are dropped."""
-INPUT_BURST_BYTES = 16384
-"""What a tab may send at once before ``INPUT_BYTES_PER_SECOND`` applies."""
-MESSAGE_COST = 64
-"""What each message costs from the budget at least (a flood of empty messages too)."""
-QUIT_GRACE = 5.0
-"""Seconds a game is given to quit after its tab has gone before it is killed."""
-STDIN_TIMEOUT = 10.0
-"""Seconds a game may leave its input unread before it counts as stuck and is ended."""
 EXIT_OK = 0
 EXIT_USAGE = 2
-
-log = logging.getLogger("snl.serve")
-
-
-def add_serve_parser(
-    commands: argparse._SubParsersAction[Any],
-    add_rule_options: Callable[[argparse.ArgumentParser], None],
-) -> None:
-    """Register ``snl serve`` on the CLI's subparsers."""
-    serve = commands.add_parser("serve", help="play in a web browser (needs snl-tui[web])")
-    serve.add_argument("board", nargs="?", default="classic", metavar="BOARD")
-    serve.add_argument(
-        "--host",
-        default=DEFAULT_HOST,
-        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)",
-    )
-    serve.add_argument(
-        "--port", type=whole_number(0, 65535), default=DEFAULT_PORT, help="default 8000"
-    )
-    serve.add_argument(
-        "--max-sessions",
-        type=whole_number(1),
-        default=DEFAULT_MAX_SESSIONS,
-        metavar="N",
-        help=f"games at once, one per browser tab (default {DEFAULT_MAX_SESSIONS})",
-    )
-    serve.add_argument(
-        "--players", default="You,cpu", metavar="LIST", help="as for 'snl play' (default You,cpu)"
-    )
-    serve.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        metavar="URL",
-        help="also accept browser pages from this origin, e.g. https://games.example.org "
-        "behind a reverse proxy (repeatable; default: only this server's own pages)",
-    )
-    serve.add_argument("--mode", choices=("classic", "puzzle"), default="classic")
-    serve.add_argument("--no-animation", action="store_true", help="move tokens instantly")
-    serve.add_argument(
-        "--no-save", action="store_true", help="browser games are not saved (default: saved)"
-    )
-    serve.add_argument(
-        "--room",
-        metavar="HOST:PORT/CODE",
-        help="every browser tab joins this room of 'snl host' instead of a game of its own",
-    )
-    serve.add_argument(
-        "--name",
-        default="Guest",
-        metavar="NAME",
-        help="with --room: the tabs' name in the room (Guest, then Guest 2, ...)",
-    )
-    serve.add_argument(
-        "--password",
-        metavar="P",
-        help=f"with --room: the room's password (or {PASSWORD_ENV} in the environment)",
-    )
-    serve.add_argument(
-        "--quiet", action="store_true", help="print only the link (the first line), no banner"
-    )
-    add_rule_options(serve)
 
 
 def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
@@ -264,50 +168,6 @@ def join_command(
 def room_link(origin: str, code: str) -> str:
     """The link a friend opens: ``ORIGIN/join/CODE``."""
     return f"{origin.rstrip('/')}/join/{code}"
-
-
-def clamp(value: object, bounds: tuple[int, int], default: int) -> int:
-    """A size from the page as a whole number within ``bounds`` (``default`` when it is
-    not a whole number at all)."""
-    number = value if type(value) is int else parse_whole(str(value))
-    if number is None:
-        return default
-    low, high = bounds
-    return max(low, min(high, number))
-
-
-def origin_of(url: str) -> str | None:
-    """``scheme://host[:port]`` of ``url`` in lower case, or None when it has none."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        return None
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def host_names(host: str, port: int) -> set[str]:
-    """The Host headers this server answers to when it listens on ``host``: loopback
-    listens answer to the loopback names only (so a re-pointed name is refused); another
-    address answers to any name (the network reaches it by names we cannot know)."""
-    if host not in LOOPBACK:
-        return set()
-    names = {"127.0.0.1", "localhost", "[::1]"}
-    return {f"{name}:{port}" for name in names} | (names if port == 80 else set())
-
-
-def allowed(origin: str | None, host: str, hosts: set[str], extra: Iterable[str]) -> bool:
-    """Whether a websocket from page ``origin`` to Host ``host`` is let in: the page's
-    own origin (same host and port as the request, on a name this server answers to), or
-    an origin given with ``--allow-origin``. No Origin header (not a browser) is refused
-    too: every browser sends one, and the game has no other client."""
-    if origin is None:
-        return False
-    origin = origin.strip().lower()
-    if origin in extra:
-        return True
-    host = host.lower()
-    if hosts and host not in hosts:
-        return False
-    return origin in (f"http://{host}", f"https://{host}")
 
 
 def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) -> int:
@@ -386,73 +246,22 @@ def free_port(address: tuple[Any, ...]) -> int:
         return int(probe.getsockname()[1])
 
 
-class InputBudget:
-    """What one tab may send per second: a bucket of ``burst`` bytes, refilled at
-    ``per_second``. Every message costs at least ``MESSAGE_COST`` bytes, so a flood of
-    tiny messages is bounded too. ``take`` says whether a message fits (it is then
-    spent); one that does not is dropped, never queued."""
-
-    def __init__(
-        self,
-        per_second: float = INPUT_BYTES_PER_SECOND,
-        burst: float = INPUT_BURST_BYTES,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.per_second = per_second
-        self.burst = burst
-        self.clock = clock
-        self.left = burst
-        self.last = clock()
-
-    def take(self, size: int) -> bool:
-        now = self.clock()
-        self.left = min(self.burst, self.left + (now - self.last) * self.per_second)
-        self.last = now
-        cost = max(size, MESSAGE_COST)
-        if cost > self.left:
-            return False
-        self.left -= cost
-        return True
-
-
-PROCESS_ATTRIBUTE = "_process"
-"""Where textual-serve's ``AppService`` keeps its game's process: it offers no public
-accessor, and serve must wait for that process to exit (a slot is counted until then)
-and kill one that will not quit. ``app_process`` is the one place this private name is
-used; tests/unit/test_serve_bounds.py checks it against the installed textual-serve."""
-
-
-class LibraryChanged(RuntimeError):
-    """An installed library no longer works the way snl relies on."""
-
-
-def app_process(service: object) -> asyncio.subprocess.Process:
-    """The process of a started textual-serve ``AppService``; LibraryChanged, saying
-    what to look at, when textual-serve keeps it elsewhere."""
-    process = getattr(service, PROCESS_ATTRIBUTE, None)
-    if not isinstance(process, asyncio.subprocess.Process):
-        raise LibraryChanged(
-            f"textual-serve's AppService keeps no process at .{PROCESS_ATTRIBUTE} "
-            f"(found {type(process).__name__}): snl serve cannot watch its games; "
-            "see snl_tui/cli/serve.py, app_process"
-        )
-    return process
-
-
 def _server_class() -> type[Any]:
     """``SnlServer``, defined only when textual-serve can be imported."""
     import aiohttp
     import aiohttp_jinja2
     import jinja2
-    from aiohttp import WSMsgType, web
+    from aiohttp import web
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
     from ..core.errors import SnlError
     from ..net.protocol import MAX_FRAME, WEB_ROOM_PATH, RoomAddress, check_name
+    from .serve_games import CLOSE_DOOR_STOPS, GameRelay
     from .serve_plain import DoorGuards, add_plain_routes, plain_page, wants_plain
+    from .serve_room import pump, stop_without
 
-    class SnlServer(Server):
+    class SnlServer(GameRelay, Server):
         """textual-serve's server with our page, a cap on concurrent games and the guards
         of the module's docstring."""
 
@@ -557,7 +366,7 @@ def _server_class() -> type[Any]:
         async def on_startup(self, app: web.Application) -> None:
             print(self.link(), flush=True)  # the first line: snl host --web reads it
             if self.door_key is not None:  # snl host --web's own door: it goes with it
-                self.parent_watch = asyncio.ensure_future(_stop_without(os.getppid()))
+                self.parent_watch = asyncio.ensure_future(stop_without(os.getppid()))
             if not self.quiet:
                 await super().on_startup(app)
 
@@ -630,7 +439,7 @@ def _server_class() -> type[Any]:
                         target.uri, max_msg_size=0, headers=self.visitor_headers(request)
                     ) as inside,
                 ):
-                    await _pump(outside, inside)
+                    await pump(outside, inside)
             except (aiohttp.ClientError, OSError):
                 pass
             if not outside.closed:
@@ -709,80 +518,6 @@ def _server_class() -> type[Any]:
                 await websocket.close(code=self._close_code(process))
             return websocket
 
-        def _close_code(self, process: Any) -> int:
-            """How a tab's socket closes: the door stops (come back), the game ended
-            (its player left) or failed (a refusal: the page says the game ended)."""
-            if self.stopping:
-                return CLOSE_DOOR_STOPS
-            returncode = None if process is None else process.returncode
-            return CLOSE_FAILED if returncode not in (None, 0) else CLOSE_ENDED
-
-        async def _close_when_done(self, process: Any, websocket: web.WebSocketResponse) -> None:
-            await process.wait()
-            await websocket.close(code=self._close_code(process))
-
-        async def relay(self, websocket: web.WebSocketResponse, service: Any) -> None:
-            """The tab's messages to the game, bounded: a message larger than
-            ``MAX_MESSAGE_BYTES`` closes the socket (aiohttp, code 1009); keystrokes
-            beyond ``MAX_INPUT_BYTES`` in one message, or beyond the tab's
-            ``InputBudget``, are dropped; sizes are clamped; a game that takes no input
-            for ``stdin_timeout`` seconds is stuck, and ended."""
-            budget = InputBudget(*self.input_budget)
-            async for message in websocket:
-                if message.type != WSMsgType.TEXT or not budget.take(len(message.data)):
-                    continue
-                try:
-                    envelope = json.loads(message.data)
-                except ValueError:
-                    continue
-                if not isinstance(envelope, list) or not envelope:
-                    continue
-                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
-                try:
-                    if kind == "stdin" and isinstance(data, str):
-                        keys = data.encode("utf-8", errors="replace")
-                        if len(keys) <= MAX_INPUT_BYTES:
-                            await asyncio.wait_for(service.send_bytes(keys), self.stdin_timeout)
-                    elif kind == "resize" and isinstance(data, dict):
-                        size = (
-                            clamp(data.get("width"), WIDTH_RANGE, 80),
-                            clamp(data.get("height"), HEIGHT_RANGE, 24),
-                        )
-                        await asyncio.wait_for(service.set_terminal_size(*size), self.stdin_timeout)
-                    elif kind == "ping":
-                        await websocket.send_json(["pong", data])
-                    elif kind in ("blur", "focus"):
-                        await asyncio.wait_for(getattr(service, kind)(), self.stdin_timeout)
-                except TimeoutError:
-                    log.warning("snl serve: a game left its input unread: ending it")
-                    return
-                except ConnectionError:
-                    return
-
-        async def end_game(self, service: Any, process: Any) -> None:
-            """Ask the game to quit, give it ``quit_grace`` seconds, then kill it; return
-            once it has exited."""
-            try:
-                await self.download_manager.cancel_app_downloads(
-                    app_service_id=service.app_service_id
-                )
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(service.send_meta({"type": "quit"}), self.quit_grace)
-                try:
-                    await asyncio.wait_for(process.wait(), self.quit_grace)
-                except TimeoutError:
-                    log.warning("snl serve: a game did not quit with its tab: killing it")
-                    with contextlib.suppress(ProcessLookupError):
-                        process.kill()
-                    await process.wait()
-                with contextlib.suppress(Exception):
-                    # Its output reader ends at the end of the pipe.
-                    await asyncio.wait_for(service.stop(), self.quit_grace)
-            finally:
-                if process.returncode is None:  # cancelled (the server stops): still end it
-                    with contextlib.suppress(ProcessLookupError):
-                        process.kill()
-
         async def join_websocket(self, request: web.Request) -> web.WebSocketResponse:
             """A tab of a room's door: ``snl join`` under the name the page asked for."""
             assert self.room is not None
@@ -837,36 +572,5 @@ def _server_class() -> type[Any]:
                 self.visitor_tabs[visitor] -= 1
                 if self.visitor_tabs[visitor] <= 0:
                     del self.visitor_tabs[visitor]
-
-    async def _stop_without(parent: int) -> None:
-        """Stop this door (as Ctrl+C would) once ``parent``, the ``snl host`` that
-        started it, is gone, even killed with -9: a door left behind would keep the port
-        that ``snl host --resume`` opens the room's door on again."""
-        while os.getppid() == parent:
-            await asyncio.sleep(PARENT_CHECK)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    async def _pump(outside: web.WebSocketResponse, inside: Any) -> None:
-        """Text frames both ways until either side closes."""
-
-        async def out_to_in() -> None:
-            async for message in outside:
-                if message.type != aiohttp.WSMsgType.TEXT:
-                    break
-                await inside.send_str(message.data)
-
-        async def in_to_out() -> None:
-            async for message in inside:
-                if message.type != aiohttp.WSMsgType.TEXT:
-                    break
-                await outside.send_str(message.data)
-
-        tasks = [asyncio.ensure_future(out_to_in()), asyncio.ensure_future(in_to_out())]
-        _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-        await inside.close()
-        await outside.close()
 
     return SnlServer

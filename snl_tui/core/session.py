@@ -13,17 +13,22 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .board import Board
-from .engine import MAX_PLAYERS, Game, Player, Turn, move, unique_names
+from .engine import Game, Player, Turn, move
 from .errors import MoveError, SnlError
 from .rules import Rules
 from .seats import Driver, Seat, TurnError, seat_driver
+from .session_players import and_names
+from .session_players import parse_players as parse_players
+from .session_players import players_text as players_text
+from .session_players import puzzle_player as puzzle_player
+from .session_players import who_plays_puzzle as who_plays_puzzle
 from .solver import least_rolls_from, optimal_dice, optimal_route
-from .text import escape_controls, has_visible_char, is_unsafe_char, plural, quote, turns_text
+from .text import escape_controls, plural, turns_text
 
 MODES = ("classic", "puzzle")
 SESSION_VERSION = 1
@@ -31,57 +36,6 @@ SESSION_VERSION = 1
 
 KeyNames = Callable[[str], str]
 """An action's keys in prose ('roll' -> 'r or space'), from the app's command table."""
-
-
-def parse_players(text: str) -> list[Player]:
-    """'You, cpu:Robo' -> players: 1 to ``MAX_PLAYERS`` names, none empty, repeats
-    numbered ('cpu, cpu' -> CPU, CPU 2: see ``unique_names``). The one parser for the
-    command line and the new-game dialog; raises SnlError with a message for the player."""
-    names = [part.strip() for part in text.split(",")]
-    if not any(names):
-        raise SnlError("Name at least one player, e.g. 'You, cpu'.")
-    if not all(names):
-        raise SnlError("An empty name between commas: name every player, e.g. 'Ann, Bob'.")
-    if len(names) > MAX_PLAYERS:
-        raise SnlError(f"At most {MAX_PLAYERS} players, not {len(names)}.")
-    for name in names:
-        # A name is drawn on the terminal: an ESC in it could drive the terminal.
-        bad = next((char for char in name if is_unsafe_char(char)), None)
-        if bad is not None:
-            raise SnlError(f"A name contains a control character ({quote(bad)}).")
-    players = [Player.parse(name) for name in names]
-    for player in players:
-        if not has_visible_char(player.name):  # a zero-width space would show as nobody
-            raise SnlError(
-                f"The name {quote(player.name)} shows nothing: use a letter, digit or sign."
-            )
-    return unique_names(players)
-
-
-def players_text(players: Sequence[Player]) -> str:
-    """The text ``parse_players`` reads back as ``players``."""
-    return ", ".join(f"cpu:{p.name}" if p.computer else p.name for p in players)
-
-
-def puzzle_player(players: Sequence[Player]) -> Player:
-    """The one player of a puzzle: the first human seat, else 'You'."""
-    return next((p for p in players if not p.computer), Player("You"))
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def who_plays_puzzle(players: Sequence[Player]) -> str:
-    """'A puzzle has one player: Ann. Bob sits out.' (the choice is ``puzzle_player``'s)."""
-    chosen = puzzle_player(players)
-    out = [player.name for player in players if player is not chosen]
-    note = f"A puzzle has one player: {chosen.name}."
-    if chosen not in players:
-        note = f"A puzzle has one human player: {chosen.name}."
-    if out:
-        note += f" {_and(out)} {'sits' if len(out) == 1 else 'sit'} out."
-    return note
 
 
 def dice_keys(faces: int, keys: KeyNames) -> str:
@@ -502,7 +456,7 @@ class GameSession:
             parts.append(f"{turns_text(expected, 1)} left on average")
         here = [p.name for seat, p in enumerate(game.players) if game.positions[seat] == square]
         if here:
-            parts.append(f"{_and(here)} {'stands' if len(here) == 1 else 'stand'} here")
+            parts.append(f"{and_names(here)} {'stands' if len(here) == 1 else 'stand'} here")
         return ": ".join(parts[:2]) + "".join(f"; {part}" for part in parts[2:]) + "."
 
     def left_route_message(self, turn: Turn, keys: KeyNames) -> str:
