@@ -133,6 +133,8 @@ class GameScreen(GameKeys, GameMenus):
         self.remove_class("-loading")  # in the same refresh as the mounts: nothing moves
         for mounted in mounts:
             await mounted
+        if not self.query(DiceFace):
+            return  # the app began to close meanwhile: Textual refused the side panels
         self.panels_mounted = True
         self.refresh_bindings()  # the game's keys are offered from now on
         self._game_shown()
