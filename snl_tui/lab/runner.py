@@ -352,12 +352,9 @@ class PythonRunner(Runner):
             if used > limit:
                 return replace(too_slow(used, limit), **kept)
             return replace(reply_outcome(reply), cpu=used, **kept)
-        if how == "cpu":
-            return replace(too_slow(watch.used, limit), **kept)
-        if how == "stalled":
-            return replace(stalled(watch.used), **kept)
-        if how == "memory":
-            return replace(over_memory(self.memory_mb), **kept)
+        stopped = stopped_by_watch(how, watch.used, limit, self.memory_mb)
+        if stopped is not None:
+            return replace(stopped, **kept)
         if how == "output":
             return Outcome("error", text="the harness's answer was too long")
         # closed: it died
@@ -490,12 +487,9 @@ class CommandRunner(Runner):
             "stdout": watch.stdout[:PRINTED_LIMIT],
             "stderr": watch.stderr[:PRINTED_LIMIT],
         }
-        if how == "cpu":
-            return replace(too_slow(watch.used, limit), **kept)
-        if how == "stalled":
-            return replace(stalled(watch.used), **kept)
-        if how == "memory":
-            return replace(over_memory(self.memory_mb), **kept)
+        stopped = stopped_by_watch(how, watch.used, limit, self.memory_mb)
+        if stopped is not None:
+            return replace(stopped, **kept)
         if how == "output" or len(watch.stdout) > OUTPUT_LIMIT:
             return Outcome("error", text=f"printed more than {OUTPUT_LIMIT} bytes", **kept)
         used = usage[0] if usage else watch.used
@@ -514,6 +508,18 @@ class CommandRunner(Runner):
         if answer.kind == "answer":
             kept["stdout"] = b""  # the answer itself is shown as the answer
         return replace(answer, cpu=used, **kept)
+
+
+def stopped_by_watch(how: str, used: float, limit: float, memory_mb: int) -> Outcome | None:
+    """What a ``Watch`` that stopped a solution (``how``: its CPU time past ``limit``, no
+    CPU used for a long while, or memory past ``memory_mb``) makes of it; None otherwise."""
+    if how == "cpu":
+        return too_slow(used, limit)
+    if how == "stalled":
+        return stalled(used)
+    if how == "memory":
+        return over_memory(memory_mb)
+    return None
 
 
 def start_reaper(marker: str) -> subprocess.Popen[bytes] | None:
