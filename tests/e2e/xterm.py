@@ -70,6 +70,17 @@ def _displays() -> range:
     return DISPLAYS
 
 
+def _owns(server: subprocess.Popen[bytes], number: int) -> bool:
+    """Whether display ``number`` is ``server``'s: its lock file names this process. Two
+    tests (two xdist workers) may start an Xvfb on one free display at once; the loser
+    exits, but the winner's socket is there, so the socket alone would send the loser's
+    terminal and screenshots to the other test's screen."""
+    try:
+        return Path(f"/tmp/.X{number}-lock").read_text().strip() == str(server.pid)
+    except OSError:
+        return False
+
+
 def _start_server() -> tuple[subprocess.Popen[bytes], int]:
     """Xvfb on the first free display of ``_displays()``, once its socket is there."""
     for number in _displays():
@@ -82,7 +93,7 @@ def _start_server() -> tuple[subprocess.Popen[bytes], int]:
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and server.poll() is None:
-            if Path(f"/tmp/.X11-unix/X{number}").exists():
+            if _owns(server, number) and Path(f"/tmp/.X11-unix/X{number}").exists():
                 return server, number
             time.sleep(0.05)
         if server.poll() is None:
