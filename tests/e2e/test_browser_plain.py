@@ -143,7 +143,9 @@ def test_a_room_on_the_text_page_says_each_move_once_and_a_reload_keeps_the_seat
             })"""
         )
         assert closed == 1008
-        for page, name in ((ann, "Ann"), (bo, "Bo")):
+        # Ann sits before Bo joins: seats go in the order people arrive, and two pages
+        # joining at once reach the host in either order.
+        for seat, (page, name) in enumerate(((ann, "Ann"), (bo, "Bo")), start=1):
             page.goto(url)
             # The name is asked in an accessible form first, not in a terminal.
             form = page.locator("#join-form").aria_snapshot()
@@ -151,8 +153,8 @@ def test_a_room_on_the_text_page_says_each_move_once_and_a_reload_keeps_the_seat
             assert page.locator("canvas").count() == 0
             page.fill("#join-name", name)
             page.press("#join-name", "Enter")
-        wait_for(lambda: "You are Ann, seat 1 of 2." in log_lines(ann), "Ann's seat")
-        wait_for(lambda: "You are Bo, seat 2 of 2." in log_lines(bo), "Bo's seat")
+            said = f"You are {name}, seat {seat} of 2."
+            wait_for(lambda p=page, s=said: s in log_lines(p), f"{name}'s seat")
         wait_for(lambda: any("Your turn" in line for line in log_lines(ann)), "Ann's turn")
         ann.keyboard.type("roll")
         ann.keyboard.press("Enter")
