@@ -256,6 +256,67 @@ def test_in_a_terminal_lines_are_edited_and_nothing_raw_arrives() -> None:
     assert unplain(plain_part.decode().replace("\r", "")) == []
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+def test_a_line_typed_before_the_editor_starts_is_shown_once() -> None:
+    """Typed while snl starts (the terminal echoes it then, in its line mode): the
+    editor must not show it again, or a screen reader says it twice."""
+    import pty
+
+    parent, child = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", "learn", "--screen-reader"],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        close_fds=True,
+    )
+    os.write(parent, b"next\r")  # long before Python has started
+    seen = b""
+    try:
+        seen = read_pty(parent, b"The search starts", seen)
+        os.write(parent, b"\x04")
+        seen = read_pty(parent, b"Goodbye.", seen)
+        assert process.wait(LIMIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(parent)
+        os.close(child)
+    text = seen.decode().replace("\r", "")
+    assert text.count("next") == 2, text  # as typed, and "type next" in the opening
+    assert "\nnext\n" not in text.split("commands.")[1]  # not shown a second time
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+def test_the_terminal_echoes_only_while_the_editor_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A key typed while the game speaks is not echoed by the terminal, then again by
+    the editor when it reads the line: it is shown once, by the editor."""
+    import atexit
+    import pty
+    import signal
+    import termios
+
+    from snl_tui.plain.console import keys_as_typed
+
+    monkeypatch.setattr(atexit, "register", lambda *args: None)  # this test's terminal
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # and this process's
+    parent, child = pty.openpty()
+    try:
+        echo = keys_as_typed(child)
+        assert echo is not None
+        assert not termios.tcgetattr(child)[3] & (termios.ECHO | termios.ICANON)
+        echo(True)  # the editor starts: GNU readline echoes only if the terminal does
+        assert termios.tcgetattr(child)[3] & termios.ECHO
+        echo(False)
+        assert not termios.tcgetattr(child)[3] & termios.ECHO
+    finally:
+        os.close(parent)
+        os.close(child)
+
+
 def test_escapes_never_reach_a_command() -> None:
     assert strip_escapes("ro\x1b[Dll\x1b[A") == "roll"
     console = Console(io.StringIO(), io.StringIO("\x1b[t\x1b[a\n"))
