@@ -17,8 +17,9 @@ from pathlib import Path
 
 from ..core.board import Board, JumpSpec
 from ..core.errors import SnlError
-from ..core.studio.board_file import BoardSource, changed_on_disk, format_for, save_board
-from ..core.studio.edit import AddJump, Edit, History, RemoveJump, Resize, SetName, SetRules
+from ..core.studio.board_file import BoardSource, changed_on_disk, format_for
+from ..core.studio.edit import AddJump, Edit, RemoveJump, Resize, SetName, SetRules
+from ..core.studio.editing import EditingSession
 from ..core.studio.figures import StudioFigures, compute_figures, figure_values
 from ..core.text import parse_whole, plural, quote
 from . import words
@@ -60,11 +61,6 @@ EXIT_OK = 0
 EXIT_INTERRUPTED = 130
 
 
-def content(board: Board) -> tuple[object, ...]:
-    """What saving writes (``Board ==`` leaves out the name and the description)."""
-    return (board, board.name, board.description)
-
-
 def figure_words(figures: StudioFigures) -> str:
     """Every figure of the numbers panel, in words."""
     if figures.problem is not None:
@@ -96,26 +92,16 @@ class PlainEditor:
     def __init__(
         self, board: Board, source: BoardSource, console: Console, note: str | None = None
     ) -> None:
-        self.history = History(board)
-        self.source = source
+        self.editing = EditingSession(board, source)
+        """The board, its edits and its file (``core.studio.editing``)."""
         self.console = console
         self.note = note
-        self.saved = content(board)
-        """What the file holds (a new board: what it was opened as)."""
         self.left_out_told = False
         self.asking: Callable[[], None] | None = None
         """A question is open: 'yes' runs this, anything else cancels it."""
         self.leaving = False
         """quit was typed with unsaved changes: a second quit leaves without saving."""
         self.last = ""
-
-    @property
-    def board(self) -> Board:
-        return self.history.current
-
-    @property
-    def dirty(self) -> bool:
-        return content(self.board) != self.saved
 
     def say(self, text: str) -> None:
         self.last = text
@@ -129,7 +115,7 @@ class PlainEditor:
             while True:
                 line = self.console.read()
                 if line is None:
-                    if self.dirty:
+                    if self.editing.dirty:
                         self.say("The input ended: leaving without saving the changes.")
                     self.say("Goodbye.")
                     return EXIT_OK
@@ -142,14 +128,14 @@ class PlainEditor:
 
     def opening(self) -> None:
         self.say(f"Editing {self.where()}.")
-        self.say(words.board_line(self.board))
+        self.say(words.board_line(self.editing.board))
         if self.note:
             self.say(spoken(self.note))
-        self.say(self.short_figures(compute_figures(self.board)))
+        self.say(self.short_figures(compute_figures(self.editing.board)))
         self.say("Type help for the commands, for example ladder 3 19, then save.")
 
     def where(self) -> str:
-        source = self.source
+        source = self.editing.source
         if source.path is not None:
             return str(source.path)
         if source.builtin is not None:
@@ -180,12 +166,12 @@ class PlainEditor:
         elif command == "remove":
             self.remove(rest)
         elif command == "jumps":
-            for text in words.all_jumps_lines(self.board):
+            for text in words.all_jumps_lines(self.editing.board):
                 self.say(text)
         elif command == "square":
             self.square(rest)
         elif command == "numbers":
-            self.say(figure_words(compute_figures(self.board)))
+            self.say(figure_words(compute_figures(self.editing.board)))
         elif command == "check":
             self.check()
         elif command == "undo":
@@ -235,8 +221,9 @@ class PlainEditor:
         kinds = "ladder" if end > start else "snake"
         if kinds != kind and start != end:
             # In the board's own words ("... goes down: that is a snake, not a ladder").
+            board = self.editing.board
             try:
-                Board(self.board.rows, self.board.cols, [JumpSpec(start, end, kind)])  # type: ignore[arg-type]
+                Board(board.rows, board.cols, [JumpSpec(start, end, kind)])  # type: ignore[arg-type]
             except SnlError as error:
                 self.say(f"Not added: {spoken(str(error))}.")
                 return
@@ -247,7 +234,7 @@ class PlainEditor:
         squares = self.squares(rest, 1, "remove and the square a snake or ladder starts on")
         if squares is None:
             return
-        jump = self.board.jump_at(squares[0])
+        jump = self.editing.board.jump_at(squares[0])
         what = (
             f"the {jump.kind} from {jump.start} {'up' if jump.kind == 'ladder' else 'down'} "
             f"to {jump.end}"
@@ -272,30 +259,30 @@ class PlainEditor:
 
     def change(self, edit: Edit, done: str) -> None:
         """Apply ``edit``: say what it did and how the figures moved, or why not."""
-        before = compute_figures(self.board)
+        before = compute_figures(self.editing.board)
         try:
-            self.history.apply(edit)
+            self.editing.apply(edit)
         except SnlError as error:
             self.say(f"Not changed: {spoken(str(error))}.")
             return
-        self.say(f"{done} {self.figures_moved(before, compute_figures(self.board))}")
+        self.say(f"{done} {self.figures_moved(before, compute_figures(self.editing.board))}")
 
     def undo(self) -> None:
-        before = compute_figures(self.board)
-        edit = self.history.undo()
+        before = compute_figures(self.editing.board)
+        edit = self.editing.history.undo()
         if edit is None:
             self.say("Nothing to undo.")
             return
-        after = compute_figures(self.board)
+        after = compute_figures(self.editing.board)
         self.say(f"Undone: {spoken(edit.describe())}. {self.figures_moved(before, after)}")
 
     def redo(self) -> None:
-        before = compute_figures(self.board)
-        edit = self.history.redo()
+        before = compute_figures(self.editing.board)
+        edit = self.editing.history.redo()
         if edit is None:
             self.say("Nothing to redo.")
             return
-        after = compute_figures(self.board)
+        after = compute_figures(self.editing.board)
         self.say(f"Redone: {spoken(edit.describe())}. {self.figures_moved(before, after)}")
 
     # -- telling
@@ -330,12 +317,12 @@ class PlainEditor:
         squares = self.squares(rest, 1, "square and its number: square 47")
         if squares is None:
             return
-        self.say(words.square_line(self.board, squares[0]))
+        self.say(words.square_line(self.editing.board, squares[0]))
 
     def check(self) -> None:
         from ..core.studio.checks import check_board  # numpy loads only when needed
 
-        report = check_board(self.board, drawing=True)
+        report = check_board(self.editing.board, drawing=True)
         if not report.warnings:
             self.say("No warnings.")
         for warning in report.warnings:
@@ -357,7 +344,7 @@ class PlainEditor:
         if rest.strip():
             self.save_as(Path(rest.strip()).expanduser())
             return
-        source = self.source
+        source = self.editing.source
         if source.path is None or source.fmt is None:
             self.say(
                 "This board has no file yet: type save as and a file name ending in "
@@ -371,7 +358,7 @@ class PlainEditor:
         self.write(path, fmt)
 
     def save_as(self, path: Path) -> None:
-        source = self.source
+        source = self.editing.source
         same = source.path is not None and path.resolve() == source.path.resolve()
         try:
             fmt = source.fmt if same and source.fmt else format_for(path)
@@ -390,7 +377,7 @@ class PlainEditor:
         self.say(f"{reason} Overwrite it? Type yes to overwrite, anything else to cancel.")
 
     def write(self, path: Path, fmt: str) -> None:
-        left_out = self.source.left_out
+        left_out = self.editing.source.left_out
         if left_out and not self.left_out_told:
             self.left_out_told = True
             self.asking = lambda: self.write(path, fmt)
@@ -399,22 +386,19 @@ class PlainEditor:
                 f"{spoken('; '.join(left_out))}. Save {path} without them? Type yes to save."
             )
             return
-        board = self.board
         try:
-            stamp = save_board(board, path, fmt)
+            self.editing.write(path, fmt)
         except SnlError as error:
             self.say(f"Not saved: {spoken(str(error))}.")
             return
         except OSError as error:
             self.say(f"Not saved: {path}: {error.strerror or error}.")
             return
-        self.source = BoardSource(path, fmt, stamp=stamp)
-        self.saved = content(board)
         self.say(f"Saved {path}, as {fmt}.")
 
     def quit(self) -> bool:
-        if not self.dirty or self.leaving:
-            if self.dirty:
+        if not self.editing.dirty or self.leaving:
+            if self.editing.dirty:
                 self.say("Left without saving.")
             return False
         self.leaving = True
