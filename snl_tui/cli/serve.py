@@ -166,6 +166,17 @@ def join_command(
     return " && ".join([*setup, f"exec {shlex.join(words)}"])
 
 
+SEAT_SCRIPT = "/seat.js"
+"""How a room's tab keeps its seat (``web/seat.js``): the board page's and the text
+page's one script."""
+
+
+async def seat_script(request: Any) -> Any:
+    from aiohttp import web
+
+    return web.FileResponse(TEMPLATES / "seat.js", headers={"Content-Type": "text/javascript"})
+
+
 def room_link(origin: str, code: str) -> str:
     """The link a friend opens: ``ORIGIN/join/CODE``."""
     return f"{origin.rstrip('/')}/join/{code}"
@@ -332,6 +343,8 @@ def _server_class() -> type[Any]:
                     web.get("/ws", self.handle_websocket, name="websocket"),
                     web.get("/download/{key}", self.handle_download, name="download"),
                     web.static("/static", self.statics_path, show_index=False, name="static"),
+                    # The seat a room's tab keeps, one script for both pages.
+                    web.get(SEAT_SCRIPT, seat_script, name="seat"),
                 ]
             )
             app.on_startup.append(self.on_startup)

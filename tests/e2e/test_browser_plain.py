@@ -144,6 +144,10 @@ def test_a_passworded_room_on_the_text_page_says_each_move_once_and_keeps_the_se
         ann.goto(f"{door}/join/{code}?delay=1")
         offered = ann.locator("a", has_text="Join on the text page")
         assert offered.get_attribute("href") == "?screenreader=1"
+        # Both pages keep the seat with the one script the door serves (/seat.js).
+        assert ann.evaluate("window.snlSeat.code") == code
+        with urllib.request.urlopen(door + "/seat.js", timeout=10) as script:
+            assert "javascript" in script.headers["Content-Type"]
         # A text page's socket without the room's code takes no seat.
         closed = ann.evaluate(
             """() => new Promise((done) => {
@@ -160,6 +164,7 @@ def test_a_passworded_room_on_the_text_page_says_each_move_once_and_keeps_the_se
             assert 'textbox "Your name in the room"' in form and 'button "Take a seat"' in form
             assert 'textbox "The room\'s password"' in form
             assert page.locator("canvas").count() == 0
+            assert page.evaluate("window.snlSeat.code") == code
             page.fill("#join-name", name)
             page.fill("#join-password", password)
             page.press("#join-password", "Enter")
