@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..core.board import Board, JumpSpec
 from ..core.errors import SnlError
+from ..core.rules import RULE_NAMES
 from ..core.studio.board_file import BoardSource, changed_on_disk, format_for
 from ..core.studio.edit import AddJump, Edit, RemoveJump, Resize, SetName, SetRules
 from ..core.studio.editing import EditingSession
@@ -32,6 +33,8 @@ EDIT_COMMANDS = (
     Command("snake", "add a snake: snake 45 27 slides from 45 down to 27"),
     Command("remove", "remove the snake or ladder that starts on a square: remove 45"),
     Command("jumps", "every ladder and every snake"),
+    Command("where", "what is being edited: its file, its size, whether it has unsaved changes"),
+    Command("board", "the board: its size and rules, then every ladder and every snake"),
     Command("square", "what is on a square: square 47"),
     Command("numbers", "the live figures: least rolls, expected turns, chances"),
     Command("check", "what snl check says about the board: warnings and each jump's effect"),
@@ -39,9 +42,9 @@ EDIT_COMMANDS = (
     Command("redo", "make the change taken back again"),
     Command("name", "rename the board: name My board"),
     Command("size", "resize the board: size 8 8 (rows and columns)"),
-    Command("rule", "change a rule: rule overshoot bounce, rule start 0, rule chain true"),
+    Command("rule", "change a rule: rule overshoot bounce, rule start 0, rule six again on"),
     Command("save", "save the board to its file; save as PATH saves to another file"),
-    Command("say", "say the last line again"),
+    Command("say", "say the last line again; say 3 says the last 3 lines"),
     Command("help", "this list"),
     Command("quit", "leave (asks first when there are unsaved changes)"),
 )
@@ -56,6 +59,8 @@ FIGURE_WORDS = {
     "median": "median turns",
     "most likely": "most likely turns",
 }
+SAY_MOST = 50
+"""The most lines ``say N`` repeats."""
 
 EXIT_OK = 0
 EXIT_INTERRUPTED = 130
@@ -68,11 +73,34 @@ def figure_words(figures: StudioFigures) -> str:
     parts = []
     for label, value in figure_values(figures):
         said = value.replace(" pts", " points").replace("+", "plus ")
-        parts.append(f"{FIGURE_WORDS.get(label, label)} {said}")
+        if label.startswith(("within ", "over ")):
+            label += " turns"  # 'within 10 turns: 2.2%', never 'within 10 2.2%'
+        parts.append(f"{FIGURE_WORDS.get(label, label)}: {said}")
     text = "; ".join(parts) + "."
     if math.isinf(figures.expected_turns):
         text += " Games may never end, so the expected length is infinite."
     return spoken(text)
+
+
+def rule_words(text: str) -> str:
+    """``text`` with each rule's name as it is said and typed here: 'six again', not
+    'six_again' (a screen reader reads the underscore, or runs the words together)."""
+    for name in RULE_NAMES:
+        text = text.replace(name, name.replace("_", " "))
+    return text
+
+
+def rule_and_value(rest: str) -> tuple[str, str] | None:
+    """(rule name, value as typed) from 'six again on', 'six_again on' or 'six-again
+    on'; None without a value."""
+    words_typed = rest.split()
+    for count in (3, 2):
+        joined = "_".join(words_typed[:count]).replace("-", "_").casefold()
+        if joined in RULE_NAMES and len(words_typed) > count:
+            return joined, " ".join(words_typed[count:])
+    if len(words_typed) < 2:
+        return None
+    return words_typed[0].replace("-", "_"), " ".join(words_typed[1:])
 
 
 def rule_value(text: str) -> object:
@@ -134,6 +162,21 @@ class PlainEditor:
         self.say(self.short_figures(compute_figures(self.editing.board)))
         self.say("Type help for the commands, for example ladder 3 19, then save.")
 
+    def say_again(self, rest: str) -> None:
+        """``say``: the last line again; ``say 3``: the last 3 lines said."""
+        count = parse_whole(rest.strip())
+        if count is None or count < 1:
+            self.console.say(self.last or "Nothing said yet.")
+            return
+        for line in self.console.said[-min(count, SAY_MOST) :]:
+            self.console.say(line)
+
+    def where_line(self) -> str:
+        if self.editing.source.path is None:  # 'not saved yet' says it all
+            return f"Editing {self.where()}."
+        changes = "changes that are not saved" if self.editing.dirty else "no unsaved changes"
+        return f"Editing {self.where()}; it has {changes}."
+
     def where(self) -> str:
         source = self.editing.source
         if source.path is not None:
@@ -168,6 +211,14 @@ class PlainEditor:
         elif command == "jumps":
             for text in words.all_jumps_lines(self.editing.board):
                 self.say(text)
+        elif command == "where":
+            self.say(self.where_line())
+            self.say(words.board_line(self.editing.board))
+            self.say(self.short_figures(compute_figures(self.editing.board)))
+        elif command == "board":
+            self.say(words.board_line(self.editing.board))
+            for text in words.all_jumps_lines(self.editing.board):
+                self.say(text)
         elif command == "square":
             self.square(rest)
         elif command == "numbers":
@@ -187,7 +238,7 @@ class PlainEditor:
         elif command == "save":
             self.save(rest)
         elif command == "say":
-            self.console.say(self.last or "Nothing said yet.")
+            self.say_again(rest)
         elif command == "help":
             if rest.strip().casefold() == "all":
                 for text in describe_commands(NAMES, EDIT_COMMANDS):
@@ -241,7 +292,10 @@ class PlainEditor:
             if jump is not None
             else f"the jump on {squares[0]}"
         )
-        self.change(RemoveJump(squares[0]), f"Removed {what}.")
+        # With its end, the edit names the jump: 'Undone: removed the snake from 45 down
+        # to 27', not 'the jump on square 45'.
+        edit = RemoveJump(squares[0], jump.end if jump is not None else None)
+        self.change(edit, f"Removed {what}.")
 
     def resize(self, rest: str) -> None:
         squares = self.squares(rest, 2, "size, then the rows and the columns: size 8 8")
@@ -250,12 +304,13 @@ class PlainEditor:
             self.change(Resize(rows, cols), f"Resized to {rows} by {cols}.")
 
     def rule(self, rest: str) -> None:
-        parts = rest.split(maxsplit=1)
-        if len(parts) != 2:
+        parts = rule_and_value(rest)
+        if parts is None:
             self.say("Type rule, a rule's name and its value: rule overshoot bounce.")
             return
         name, value = parts
-        self.change(SetRules({name: rule_value(value)}), f"Rule {name} is now {value.strip()}.")
+        said = rule_words(name)
+        self.change(SetRules({name: rule_value(value)}), f"Rule {said} is now {value.strip()}.")
 
     def change(self, edit: Edit, done: str) -> None:
         """Apply ``edit``: say what it did and how the figures moved, or why not."""
@@ -263,7 +318,7 @@ class PlainEditor:
         try:
             self.editing.apply(edit)
         except SnlError as error:
-            self.say(f"Not changed: {spoken(str(error))}.")
+            self.say(f"Not changed: {rule_words(spoken(str(error)))}.")
             return
         self.say(f"{done} {self.figures_moved(before, compute_figures(self.editing.board))}")
 

@@ -59,6 +59,13 @@ GLYPHS = {
 }
 
 
+ABBREVIATIONS = (
+    (re.compile(r"\bstd dev(?:iation)?\b"), "standard deviation"),
+    (re.compile(r"\b(\d+)(st|nd|rd|th) pct\b"), r"\1\2 percentile"),
+)
+"""Short forms for the eye that a speech synthesizer spells out ('S T D')."""
+
+
 def _jump(match: re.Match[str]) -> str:
     kind, start, end = match[1], match[2], match[3]
     return f"{kind} from {start} {'up' if kind == 'ladder' else 'down'} to {end}"
@@ -86,6 +93,8 @@ def spoken(line: str) -> str:
         line = f"{tail['label']}: {tail['share']} of games"
     for glyph, words in GLYPHS.items():
         line = line.replace(glyph, words)
+    for short, words in ABBREVIATIONS:
+        line = short.sub(words, line)
     line = _ROLLED.sub(r", a \1 to ", line)
     line = _JUMP.sub(_jump, line)
     line = _CHAIN.sub(_chain, line)

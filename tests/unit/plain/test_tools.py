@@ -70,6 +70,8 @@ def test_arrows_bars_sizes_and_ranges_are_said_in_words() -> None:
         "ladder from 1 up to 38 shortens the game by 0.82 turns"
     )
     assert spoken("snake 16 -> 6") == "snake from 16 down to 6"
+    assert spoken("std deviation: 25.2250") == "standard deviation: 25.2250"  # not 'S T D'
+    assert spoken("90th pct 44") == "90th percentile 44"
     assert spoken("  2. Rolled 1: 38 -> 39") == "2. Rolled 1: from 38 to 39"
     assert spoken("The route: 1 -> 15 -> 13 -> 36, 3 rolls.") == (
         "The route: 1, 15, 13 and 36, 3 rolls."
@@ -197,6 +199,31 @@ def test_edit_refusals_are_the_boards_own_words() -> None:
     assert "no jump starts on square 7" in text
     assert "Type ladder, the square it starts on and where it ends: ladder 3 19." in text
     assert unplain(text) == []
+
+
+def test_edit_by_ear_answers_where_board_and_say_and_speaks_its_rules(tmp_path: Path) -> None:
+    """What a blind player trips on when listening (espeak-ng): no answer to ``where``,
+    'six_again' read with its underscore, 'within 10 0.0%', the undo of a removal
+    named only by its square, ``say 2`` saying one line."""
+    path = tmp_path / "b.toml"
+    given = (
+        "where\nsnake 20 4\nremove 20\nundo\nrule six again on\nrule bogus 1\n"
+        f"numbers\nsave as {path}\nwhere\nboard\nsay 2\n"
+    )
+    console = Console(io.StringIO(), io.StringIO(given))
+    PlainEditor(Board(5, 5), BoardSource(), console).run()
+    said = console.said
+    assert "Editing a new board, not saved yet; save as PATH keeps it." in said
+    assert any(line.startswith("Undone: removed the snake from 20 down to 4.") for line in said)
+    assert any(line.startswith("Rule six again is now on.") for line in said)
+    assert any("known rules: start, overshoot, chain, faces, six again," in x for x in said)
+    assert not any("_" in line.replace(str(tmp_path), "") for line in said)
+    numbers = next(line for line in said if line.startswith("least rolls: "))
+    assert "within 10 turns: " in numbers and "standard deviation: " in numbers
+    assert f"Editing {path}; it has no unsaved changes." in said
+    assert said[-3:-1] == said[-5:-3]  # say 2: the last two lines again (the jumps)
+    assert said[-5:-3] == ["Ladders: none.", "Snakes: 20 down to 4."]
+    assert unplain("\n".join(said)) == []
 
 
 # -- a terminal: the line editor -----------------------------------------------------------
