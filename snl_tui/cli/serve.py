@@ -356,7 +356,14 @@ def _server_class() -> type[Any]:
             return app
 
         def initialize_logging(self) -> None:
-            super().initialize_logging()
+            if self.in_words:
+                # Plain mode: warnings only, one plain line each (no level column drawn
+                # with colour, no access log of bracketed dates and quoted requests).
+                handler = logging.StreamHandler(sys.stderr)
+                handler.setFormatter(logging.Formatter("snl serve: %(message)s"))
+                logging.basicConfig(level=logging.WARNING, handlers=[handler])
+            else:
+                super().initialize_logging()
             logging.getLogger("aiohttp.access").addFilter(HideQueries())
 
         async def on_shutdown(self, app: web.Application) -> None:
