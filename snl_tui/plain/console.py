@@ -121,20 +121,20 @@ def keys_as_typed(fileno: int) -> Callable[[bool], None] | None:
     return echo
 
 
-def typed_ahead(fileno: int) -> list[str]:
+def typed_ahead(fileno: int) -> tuple[list[str], str]:
     """The whole lines typed before the line editor took the terminal (while snl
     started, in the terminal's line mode, which echoed them already): taken from the
-    terminal here, so that the editor does not show them a second time. A part of a
-    line typed after them stays for the editor."""
+    terminal here, so that the editor does not show them a second time; and the part
+    of a line typed after them (echoed too), which the editor gets as if typed now."""
     import fcntl
     import termios
 
     try:
         waiting = int.from_bytes(fcntl.ioctl(fileno, termios.FIONREAD, b"\0\0\0\0"), "little")
     except OSError:
-        return []
+        return [], ""
     if waiting <= 0:
-        return []
+        return [], ""
     import os
 
     # Only up to the last line's end: a key typed after it is no line yet.
@@ -150,7 +150,7 @@ def typed_ahead(fileno: int) -> list[str]:
                 readline.set_pre_input_hook(None)
 
             readline.set_pre_input_hook(put_back)
-    return whole.split("\n") if ended else []
+    return (whole.split("\n") if ended else []), rest
 
 
 _ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?")
@@ -198,7 +198,9 @@ class Console:
         if not edited:
             return cls(sys.stdout, sys.stdin)
         echo = keys_as_typed(sys.stdin.fileno())
-        ahead = typed_ahead(sys.stdin.fileno()) if echo is not None else []
+        ahead, part = typed_ahead(sys.stdin.fileno()) if echo is not None else ([], "")
+        if part:  # its echo is on the line the first line said would be glued to
+            sys.stdout.write("\n")
         return cls(sys.stdout, sys.stdin, edited=True, echo=echo, ahead=ahead)
 
     def say(self, text: str) -> None:

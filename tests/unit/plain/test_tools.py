@@ -297,10 +297,12 @@ def test_a_line_typed_before_the_editor_starts_is_shown_once() -> None:
         stderr=child,
         close_fds=True,
     )
-    os.write(parent, b"next\r")  # long before Python has started
+    os.write(parent, b"next\rne")  # long before Python has started: a line and a part
     seen = b""
     try:
         seen = read_pty(parent, b"The search starts", seen)
+        os.write(parent, b"xt\r")  # the part typed before is the editor's: 'next'
+        seen = read_pty(parent, b"Take 1 off the queue", seen)
         os.write(parent, b"\x04")
         seen = read_pty(parent, b"Goodbye.", seen)
         assert process.wait(LIMIT) == 0
@@ -311,8 +313,10 @@ def test_a_line_typed_before_the_editor_starts_is_shown_once() -> None:
         os.close(parent)
         os.close(child)
     text = seen.decode().replace("\r", "")
-    assert text.count("next") == 2, text  # as typed, and "type next" in the opening
-    assert "\nnext\n" not in text.split("commands.")[1]  # not shown a second time
+    assert text.startswith("next\nne\nleetcode-1: ")  # the echo, then a line of its own
+    # The line typed first is not shown again; the part typed then is the editor's.
+    assert text.split("commands.\n")[1].startswith("The search starts on square 1"), text
+    assert "\nnext\nTake 1 off the queue" in text
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
