@@ -34,7 +34,9 @@ from .common import (
 def spoken_out(args: argparse.Namespace, out: TextIO) -> TextIO:
     """``out``, or with ``--screen-reader`` (the setting, ``TERM=dumb``) and no ``--json``
     a stream that says each line in words (``plain.speech``)."""
-    if getattr(args, "json", False) or not screen_reader_wanted(args):
+    if getattr(args, "json", False) or getattr(out, "spoken", False):
+        return out
+    if not screen_reader_wanted(args):
         return out
     from ..plain.speech import SpokenOut
 

@@ -19,7 +19,7 @@ from ..core.rules import RULE_NAMES, RULE_OPTIONS, Rules
 from ..core.text import LINE_LIMIT, clip, parse_whole, quote, safe_line
 
 if TYPE_CHECKING:
-    pass
+    from _typeshed import SupportsWrite
 
 
 EXIT_OK = 0
@@ -48,9 +48,34 @@ class UsageError(SnlError):
 
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line (no usage block) and exit 2.
-    ``subcommands`` maps each command built on it to its parser."""
+    ``subcommands`` maps each command built on it to its parser. With ``in_words`` (the
+    run's plain mode, asked only when something is printed) its help and its errors are
+    said in words (``plain.speech``): no columns, arrows or ranges written as symbols."""
 
     subcommands: dict[str, argparse.ArgumentParser]
+    in_words: Callable[[], bool] | None = None
+
+    def _words(self, text: str) -> str:
+        if self.in_words is None or not self.in_words():
+            return text
+        from ..plain.speech import spoken_lines
+
+        return "".join(line + "\n" for line in spoken_lines(text))
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        if self.in_words is None or not self.in_words():
+            super().print_help(file)
+            return
+        # One line an option, never cut mid-sentence to fit a width no one sees.
+        drawn = self.formatter_class
+        self.formatter_class = _unwrapped
+        try:
+            (file or sys.stdout).write(self._words(self.format_help()))
+        finally:
+            self.formatter_class = drawn
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        super().exit(status, self._words(message) if message else message)
 
     def error(self, message: str) -> NoReturn:
         # A near miss of a choice (a rule value, a format): say which one was meant.
@@ -65,6 +90,10 @@ class Parser(argparse.ArgumentParser):
         # argparse quotes the bad argument: it may hold control characters or be huge.
         line = safe_line(f"{self.prog}: {message}", LINE_LIMIT - 30)
         self.exit(EXIT_USAGE, f"{line} (see {self.prog} --help)\n")
+
+
+def _unwrapped(prog: str) -> argparse.HelpFormatter:
+    return argparse.HelpFormatter(prog, max_help_position=10_000, width=100_000)
 
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[Any]"  # what add_subparsers returns
@@ -134,6 +163,7 @@ SCREEN_READER_HELP = (
     "plain lines for a screen reader or braille display instead of the full-screen game"
 )
 SPOKEN_REPORT_HELP = "the report in words for a screen reader: no arrows, bars or columns"
+IN_WORDS_HELP = "every line in words for a screen reader: no arrows, glyphs or progress bars"
 
 
 def add_screen_reader(parser: argparse.ArgumentParser, what: str = SCREEN_READER_HELP) -> None:
@@ -150,13 +180,32 @@ def screen_reader_wanted(args: argparse.Namespace) -> bool:
     given, else the setting ``screen_reader = true``, else ``TERM=dumb`` (a terminal that
     cannot draw the game: an editor's shell, a screen reader's plain console)."""
     given: bool | None = getattr(args, "screen_reader", None)
-    if given is not None:
-        return given
+    return screen_reader_default() if given is None else given
+
+
+def screen_reader_default() -> bool:
+    """Plain mode when no option says: ``TERM=dumb`` or the setting ``screen_reader``."""
+    if os.environ.get("TERM", "") == "dumb":
+        return True
     from ..core.store.settings import load_settings
 
-    if load_settings()[0].screen_reader:  # read only, with --no-save too: nothing is written
-        return True
-    return os.environ.get("TERM", "") == "dumb"
+    # Read only, with --no-save too: nothing is written.
+    return load_settings()[0].screen_reader
+
+
+def screen_reader_typed(argv: list[str]) -> bool | None:
+    """``--screen-reader`` (True) or ``--no-screen-reader`` (False) as typed in ``argv``
+    (the last one counts, an abbreviation too), before ``--``; None when neither is: the
+    help and the errors argparse prints while it parses are said in words already."""
+    typed = None
+    for word in argv:
+        if word == "--":
+            break
+        if len(word) > 4 and "--screen-reader".startswith(word):
+            typed = True
+        elif len(word) > 7 and "--no-screen-reader".startswith(word):
+            typed = False
+    return typed
 
 
 def report_error(err: TextIO, text: str) -> None:

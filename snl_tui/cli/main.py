@@ -13,6 +13,7 @@ continues one and ``snl replay ID`` shows one again.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -38,18 +39,23 @@ from .boards import (
     cmd_convert,
     cmd_share,
     cmd_solve,
+    spoken_out,
 )
 from .common import (
     EXIT_BROKEN_PIPE,
     EXIT_USAGE,
+    IN_WORDS_HELP,
     Parser,
     Subcommands,
     add_rule_options,
+    add_screen_reader,
     board_from_args,
     drop_stdout,
     parse_players,
     report_error,
     rule_overrides,
+    screen_reader_default,
+    screen_reader_typed,
 )
 from .play import (
     add_play_parser,
@@ -82,11 +88,15 @@ COMMANDS = (
 )
 
 
-def build_parser(command: str | None = None) -> Parser:
+def build_parser(command: str | None = None, in_words: Callable[[], bool] | None = None) -> Parser:
     """The ``snl`` parser. With ``command`` (one of ``COMMANDS``) only that subcommand's
     arguments are built: ``main`` parses ``snl play ...`` without building the other
     twelve (a few milliseconds before the first frame). Help and errors read the same:
-    ``snl --help`` and an unknown command build them all."""
+    ``snl --help`` and an unknown command build them all.
+
+    Every subcommand takes ``--screen-reader`` (SPEC 17): one that says nothing of its
+    own about it gets the generic option here, and its lines are said in words
+    (``main``). ``in_words``: the help and the errors are said in words when it is true."""
     parser = Parser(
         prog="snl",
         description="Snakes & Ladders for the terminal: play, solve and analyze boards.",
@@ -99,6 +109,12 @@ def build_parser(command: str | None = None) -> Parser:
         if command is None or command in names:
             add(commands)
     parser.subcommands = dict(commands.choices)
+    for subcommand in (parser, *parser.subcommands.values()):
+        if subcommand is not parser:
+            with contextlib.suppress(argparse.ArgumentError):  # it has its own already
+                add_screen_reader(subcommand, IN_WORDS_HELP)
+        if isinstance(subcommand, Parser):
+            subcommand.in_words = in_words
     return parser
 
 
@@ -242,31 +258,63 @@ def run() -> int:
     return main()
 
 
+class InWords:
+    """Whether this run speaks in words (plain mode, SPEC 17): ``--screen-reader`` as
+    typed, else ``TERM=dumb`` or the setting, read once and only when first asked (a
+    usage error or ``--help`` may come before the options are parsed)."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.answer = screen_reader_typed(argv)
+
+    def __call__(self) -> bool:
+        if self.answer is None:
+            self.answer = screen_reader_default()
+        return self.answer
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args_list = _with_default_command(list(sys.argv[1:] if argv is None else argv))
     first = args_list[0]
+    in_words = InWords(args_list)
+
+    def said(text: str) -> str:
+        if not in_words():
+            return text
+        from ..plain.speech import spoken
+
+        return spoken(text)
+
     if first == "--version" and len(args_list) > 1:
         report_error(
-            sys.stderr, f"snl: --version takes nothing after it, not {quote(args_list[1])}"
+            sys.stderr, said(f"snl: --version takes nothing after it, not {quote(args_list[1])}")
         )
         return EXIT_USAGE
     if not first.startswith("-") and first not in COMMANDS:
-        report_error(sys.stderr, unknown_command(first))
+        report_error(sys.stderr, said(unknown_command(first)))
         return EXIT_USAGE
     run_command = None
     if first == "judge":  # snl judge [options] -- COMMAND ARGS: the command is not parsed
         from .lab import split_command
 
         args_list, run_command = split_command(args_list)
-    parser = build_parser(first if first in COMMANDS else None)
+    parser = build_parser(first if first in COMMANDS else None, in_words)
     try:
         args, extra = parser.parse_known_args(args_list)
         if extra:
             _unrecognized(parser, args, extra)
     except SystemExit as stop:  # --help, --version and usage errors
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
-    out, err = sys.stdout, sys.stderr
+    out: TextIO = sys.stdout
+    err: TextIO = sys.stderr
+    if args.screen_reader is None and not getattr(args, "json", False):
+        args.screen_reader = in_words()  # the setting is read once, here
+    if args.screen_reader and not getattr(args, "json", False):
+        # Every line on stderr in words (generate's choices, a host's log, an error), and
+        # no progress line redrawn in place (a stream in words is no terminal).
+        from ..plain.speech import SpokenOut
+
+        err = SpokenOut(err)  # type: ignore[assignment]
     handlers: dict[str, Callable[[], int]] = {
         "play": lambda: cmd_play(args),
         "resume": lambda: cmd_resume(args),
@@ -279,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "share": lambda: cmd_share(args, out),
         "generate": lambda: _generate(args, out, err),
         "edit": lambda: _edit(args),
-        "export": lambda: _export(args, out),
+        "export": lambda: _export(args, spoken_out(args, out)),
         "serve": lambda: _serve(args, err),
         "host": lambda: _host(args, out, err),
         "join": lambda: _join(args),

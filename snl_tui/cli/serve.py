@@ -61,6 +61,7 @@ from ..net.guard import (
     VISITOR_HEADER,
 )
 from ..net.seat_tokens import SEAT_KEY_ENV
+from .common import screen_reader_wanted
 from .serve_args import add_serve_parser as add_serve_parser
 from .serve_guards import (
     FULL_CLOSE_CODE,
@@ -165,6 +166,17 @@ def join_command(
     return " && ".join([*setup, f"exec {shlex.join(words)}"])
 
 
+SEAT_SCRIPT = "/seat.js"
+"""How a room's tab keeps its seat (``web/seat.js``): the board page's and the text
+page's one script."""
+
+
+async def seat_script(request: Any) -> Any:
+    from aiohttp import web
+
+    return web.FileResponse(TEMPLATES / "seat.js", headers={"Content-Type": "text/javascript"})
+
+
 def room_link(origin: str, code: str) -> str:
     """The link a friend opens: ``ORIGIN/join/CODE``."""
     return f"{origin.rstrip('/')}/join/{code}"
@@ -229,6 +241,7 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
         room_options=(args.password, args.no_animation),
         quiet=args.quiet,
         link_origin=extra[0] if extra else None,
+        in_words=screen_reader_wanted(args),
     )
     try:
         server.serve()
@@ -277,6 +290,7 @@ def _server_class() -> type[Any]:
             room_options: tuple[str | None, bool] = (None, False),
             quiet: bool = False,
             link_origin: str | None = None,
+            in_words: bool = False,
         ) -> None:
             # Our templates folder (absolute, so textual-serve's own base path is ignored).
             super().__init__(command, host=host, port=port, title="snl", templates_path=TEMPLATES)
@@ -298,6 +312,9 @@ def _server_class() -> type[Any]:
             """The room every tab joins (``--room``): tabs ask their name first."""
             self.room_options = room_options
             self.quiet = quiet
+            self.in_words = in_words
+            """Plain mode (``--screen-reader``): the link opens the page for screen
+            readers, and the banner is one line of words, not a drawn logo."""
             self.link_origin = link_origin
             """The origin friends reach this door at (a proxy's, from --allow-origin)."""
             self.parent_watch: asyncio.Future[None] | None = None
@@ -326,6 +343,8 @@ def _server_class() -> type[Any]:
                     web.get("/ws", self.handle_websocket, name="websocket"),
                     web.get("/download/{key}", self.handle_download, name="download"),
                     web.static("/static", self.statics_path, show_index=False, name="static"),
+                    # The seat a room's tab keeps, one script for both pages.
+                    web.get(SEAT_SCRIPT, seat_script, name="seat"),
                 ]
             )
             app.on_startup.append(self.on_startup)
@@ -337,7 +356,14 @@ def _server_class() -> type[Any]:
             return app
 
         def initialize_logging(self) -> None:
-            super().initialize_logging()
+            if self.in_words:
+                # Plain mode: warnings only, one plain line each (no level column drawn
+                # with colour, no access log of bracketed dates and quoted requests).
+                handler = logging.StreamHandler(sys.stderr)
+                handler.setFormatter(logging.Formatter("snl serve: %(message)s"))
+                logging.basicConfig(level=logging.WARNING, handlers=[handler])
+            else:
+                super().initialize_logging()
             logging.getLogger("aiohttp.access").addFilter(HideQueries())
 
         async def on_shutdown(self, app: web.Application) -> None:
@@ -361,13 +387,20 @@ def _server_class() -> type[Any]:
                 shown = f"[{shown}]" if ":" in shown else shown
                 origin = f"http://{shown}:{self.port}"
             code = self.room.code if self.room is not None else ""
-            return room_link(origin, code) if self.room is not None else f"{origin}/"
+            link = room_link(origin, code) if self.room is not None else f"{origin}/"
+            return f"{link}?screenreader=1" if self.in_words else link
 
         async def on_startup(self, app: web.Application) -> None:
             print(self.link(), flush=True)  # the first line: snl host --web reads it
             if self.door_key is not None:  # snl host --web's own door: it goes with it
                 self.parent_watch = asyncio.ensure_future(stop_without(os.getppid()))
-            if not self.quiet:
+            if self.in_words and not self.quiet:
+                print(
+                    "snl serves the game at that link, on its page for screen readers; "
+                    "press Control C to stop.",
+                    flush=True,
+                )
+            elif not self.quiet:
                 await super().on_startup(app)
 
         async def guard(self, request: web.Request, handler: Any) -> web.StreamResponse:

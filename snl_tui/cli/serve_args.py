@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..net.guard import PASSWORD_ENV
-from .common import whole_number
+from .common import add_screen_reader, whole_number
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -70,5 +70,8 @@ def add_serve_parser(
     )
     serve.add_argument(
         "--quiet", action="store_true", help="print only the link (the first line), no banner"
+    )
+    add_screen_reader(
+        serve, "the link opens the page for screen readers, and the banner is one line of words"
     )
     add_rule_options(serve)

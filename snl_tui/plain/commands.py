@@ -115,7 +115,8 @@ def describe_commands(names: Sequence[str], table: Sequence[Command] = COMMANDS)
     for command in table:
         if command.name in names:
             short = short_name(command.name, names)
-            lines.append(f"{command.name}, or {short}: {command.says}.")
+            alias = f", or {short}" if short != command.name else ""
+            lines.append(f"{command.name}{alias}: {command.says}.")
     return lines
 
 

@@ -14,6 +14,7 @@ import contextlib
 import re
 import sys
 import unicodedata
+from collections.abc import Callable
 from typing import TextIO
 
 from ..core.text import escape_controls, one_line
@@ -74,13 +75,19 @@ def line_editor() -> bool:
     return True
 
 
-def keys_as_typed(fileno: int) -> None:
+def keys_as_typed(fileno: int) -> Callable[[bool], None] | None:
     """Keep the terminal out of its line mode for the whole session, as the line editor
     has it while a line is typed, so that what is typed while the game is speaking
     waits for the editor as typed: a Ctrl+D then ends the input (in line mode the
     terminal keeps it as a NUL, which the editor ignores). Ctrl+C still interrupts.
     The terminal's modes come back at exit, and on SIGTERM (which then exits as
-    interrupted)."""
+    interrupted).
+
+    Outside the editor the terminal does not echo either: a key typed while the game
+    speaks is shown once, by the editor, when it reads the line (echoed then too, it
+    was said twice). Returns ``echo(on)``, which the reader turns on just before the
+    editor starts (GNU readline echoes only on a terminal that echoes) and off after;
+    None when ``fileno`` is no terminal."""
     import atexit
     import signal
     import termios
@@ -88,15 +95,21 @@ def keys_as_typed(fileno: int) -> None:
     try:
         saved = termios.tcgetattr(fileno)
         keys = termios.tcgetattr(fileno)
-        keys[3] &= ~termios.ICANON  # the echo stays: the editor echoes as the terminal does
+        keys[3] &= ~(termios.ICANON | termios.ECHO)
         keys[6][termios.VMIN], keys[6][termios.VTIME] = 1, 0
         termios.tcsetattr(fileno, termios.TCSADRAIN, keys)
     except (OSError, termios.error):
-        return
+        return None
 
     def restore() -> None:
         with contextlib.suppress(OSError, termios.error):
             termios.tcsetattr(fileno, termios.TCSADRAIN, saved)
+
+    def echo(on: bool) -> None:
+        with contextlib.suppress(OSError, termios.error):
+            modes = termios.tcgetattr(fileno)
+            modes[3] = modes[3] | termios.ECHO if on else modes[3] & ~termios.ECHO
+            termios.tcsetattr(fileno, termios.TCSANOW, modes)
 
     atexit.register(restore)
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
@@ -105,6 +118,39 @@ def keys_as_typed(fileno: int) -> None:
             raise SystemExit(128 + number)
 
         signal.signal(signal.SIGTERM, terminated)
+    return echo
+
+
+def typed_ahead(fileno: int) -> tuple[list[str], str]:
+    """The whole lines typed before the line editor took the terminal (while snl
+    started, in the terminal's line mode, which echoed them already): taken from the
+    terminal here, so that the editor does not show them a second time; and the part
+    of a line typed after them (echoed too), which the editor gets as if typed now."""
+    import fcntl
+    import termios
+
+    try:
+        waiting = int.from_bytes(fcntl.ioctl(fileno, termios.FIONREAD, b"\0\0\0\0"), "little")
+    except OSError:
+        return [], ""
+    if waiting <= 0:
+        return [], ""
+    import os
+
+    # Only up to the last line's end: a key typed after it is no line yet.
+    data = os.read(fileno, min(waiting, INPUT_LIMIT * 4))
+    text = data.decode("utf-8", "replace").replace("\r", "\n")
+    whole, ended, rest = text.rpartition("\n")
+    if rest:  # typed after the last Enter: the editor gets it as if typed now
+        with contextlib.suppress(ImportError):
+            import readline
+
+            def put_back() -> None:
+                readline.insert_text(rest)
+                readline.set_pre_input_hook(None)
+
+            readline.set_pre_input_hook(put_back)
+    return (whole.split("\n") if ended else []), rest
 
 
 _ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?")
@@ -120,11 +166,23 @@ def strip_escapes(line: str) -> str:
 class Console:
     """One player's plain lines: ``say`` to ``out``, ``read`` from ``inp``."""
 
-    def __init__(self, out: TextIO, inp: TextIO, *, edited: bool = False) -> None:
+    def __init__(
+        self,
+        out: TextIO,
+        inp: TextIO,
+        *,
+        edited: bool = False,
+        echo: Callable[[bool], None] | None = None,
+        ahead: list[str] | None = None,
+    ) -> None:
         self.out = out
         self.inp = inp
         self.edited = edited
         """Lines are read with ``input()`` and the line editor (a terminal)."""
+        self.echo = echo
+        """Turns the terminal's echo on for the editor and off after (``keys_as_typed``)."""
+        self.ahead = list(ahead or [])
+        """Lines typed before the editor started, already shown: read first, as they are."""
         self.said: list[str] = []
         """Every line said, in order (the tests and the speech script read them)."""
         self.reading = False
@@ -137,9 +195,13 @@ class Console:
         """Standard output and input; on a terminal, typed lines are edited with the
         line editor (``line_editor``); through a pipe, plain lines are read."""
         edited = sys.stdin.isatty() and sys.stdout.isatty() and line_editor()
-        if edited:
-            keys_as_typed(sys.stdin.fileno())
-        return cls(sys.stdout, sys.stdin, edited=edited)
+        if not edited:
+            return cls(sys.stdout, sys.stdin)
+        echo = keys_as_typed(sys.stdin.fileno())
+        ahead, part = typed_ahead(sys.stdin.fileno()) if echo is not None else ([], "")
+        if part:  # its echo is on the line the first line said would be glued to
+            sys.stdout.write("\n")
+        return cls(sys.stdout, sys.stdin, edited=True, echo=echo, ahead=ahead)
 
     def say(self, text: str) -> None:
         """Write ``text`` as one safe line, flushed now. Nothing is said for ''."""
@@ -177,14 +239,26 @@ class Console:
 
     def read(self) -> str | None:
         """The next line typed (without its newline), or None at the end of the input."""
+        if self.ahead:
+            line = strip_escapes(self.ahead.pop(0)[:INPUT_LIMIT])
+            if line.strip():
+                with contextlib.suppress(ImportError):
+                    import readline
+
+                    readline.add_history(line)  # Up brings it back, as any line typed
+            return line
         if self.edited:
             self.reading = True
+            if self.echo is not None:
+                self.echo(True)
             try:
                 line = input()
             except EOFError:
                 return None
             finally:
                 self.reading = False
+                if self.echo is not None:
+                    self.echo(False)
             self.last_read = line
             # A key the editor does not bind may still slip an escape into the line:
             # a command never holds one.

@@ -17,8 +17,10 @@ from pathlib import Path
 
 from ..core.board import Board, JumpSpec
 from ..core.errors import SnlError
-from ..core.studio.board_file import BoardSource, changed_on_disk, format_for, save_board
-from ..core.studio.edit import AddJump, Edit, History, RemoveJump, Resize, SetName, SetRules
+from ..core.rules import RULE_NAMES
+from ..core.studio.board_file import BoardSource, changed_on_disk, format_for
+from ..core.studio.edit import AddJump, Edit, RemoveJump, Resize, SetName, SetRules
+from ..core.studio.editing import EditingSession
 from ..core.studio.figures import StudioFigures, compute_figures, figure_values
 from ..core.text import parse_whole, plural, quote
 from . import words
@@ -31,6 +33,8 @@ EDIT_COMMANDS = (
     Command("snake", "add a snake: snake 45 27 slides from 45 down to 27"),
     Command("remove", "remove the snake or ladder that starts on a square: remove 45"),
     Command("jumps", "every ladder and every snake"),
+    Command("where", "what is being edited: its file, its size, whether it has unsaved changes"),
+    Command("board", "the board: its size and rules, then every ladder and every snake"),
     Command("square", "what is on a square: square 47"),
     Command("numbers", "the live figures: least rolls, expected turns, chances"),
     Command("check", "what snl check says about the board: warnings and each jump's effect"),
@@ -38,9 +42,9 @@ EDIT_COMMANDS = (
     Command("redo", "make the change taken back again"),
     Command("name", "rename the board: name My board"),
     Command("size", "resize the board: size 8 8 (rows and columns)"),
-    Command("rule", "change a rule: rule overshoot bounce, rule start 0, rule chain true"),
+    Command("rule", "change a rule: rule overshoot bounce, rule start 0, rule six again on"),
     Command("save", "save the board to its file; save as PATH saves to another file"),
-    Command("say", "say the last line again"),
+    Command("say", "say the last line again; say 3 says the last 3 lines"),
     Command("help", "this list"),
     Command("quit", "leave (asks first when there are unsaved changes)"),
 )
@@ -55,14 +59,11 @@ FIGURE_WORDS = {
     "median": "median turns",
     "most likely": "most likely turns",
 }
+SAY_MOST = 50
+"""The most lines ``say N`` repeats."""
 
 EXIT_OK = 0
 EXIT_INTERRUPTED = 130
-
-
-def content(board: Board) -> tuple[object, ...]:
-    """What saving writes (``Board ==`` leaves out the name and the description)."""
-    return (board, board.name, board.description)
 
 
 def figure_words(figures: StudioFigures) -> str:
@@ -72,11 +73,34 @@ def figure_words(figures: StudioFigures) -> str:
     parts = []
     for label, value in figure_values(figures):
         said = value.replace(" pts", " points").replace("+", "plus ")
-        parts.append(f"{FIGURE_WORDS.get(label, label)} {said}")
+        if label.startswith(("within ", "over ")):
+            label += " turns"  # 'within 10 turns: 2.2%', never 'within 10 2.2%'
+        parts.append(f"{FIGURE_WORDS.get(label, label)}: {said}")
     text = "; ".join(parts) + "."
     if math.isinf(figures.expected_turns):
         text += " Games may never end, so the expected length is infinite."
     return spoken(text)
+
+
+def rule_words(text: str) -> str:
+    """``text`` with each rule's name as it is said and typed here: 'six again', not
+    'six_again' (a screen reader reads the underscore, or runs the words together)."""
+    for name in RULE_NAMES:
+        text = text.replace(name, name.replace("_", " "))
+    return text
+
+
+def rule_and_value(rest: str) -> tuple[str, str] | None:
+    """(rule name, value as typed) from 'six again on', 'six_again on' or 'six-again
+    on'; None without a value."""
+    words_typed = rest.split()
+    for count in (3, 2):
+        joined = "_".join(words_typed[:count]).replace("-", "_").casefold()
+        if joined in RULE_NAMES and len(words_typed) > count:
+            return joined, " ".join(words_typed[count:])
+    if len(words_typed) < 2:
+        return None
+    return words_typed[0].replace("-", "_"), " ".join(words_typed[1:])
 
 
 def rule_value(text: str) -> object:
@@ -96,26 +120,16 @@ class PlainEditor:
     def __init__(
         self, board: Board, source: BoardSource, console: Console, note: str | None = None
     ) -> None:
-        self.history = History(board)
-        self.source = source
+        self.editing = EditingSession(board, source)
+        """The board, its edits and its file (``core.studio.editing``)."""
         self.console = console
         self.note = note
-        self.saved = content(board)
-        """What the file holds (a new board: what it was opened as)."""
         self.left_out_told = False
         self.asking: Callable[[], None] | None = None
         """A question is open: 'yes' runs this, anything else cancels it."""
         self.leaving = False
         """quit was typed with unsaved changes: a second quit leaves without saving."""
         self.last = ""
-
-    @property
-    def board(self) -> Board:
-        return self.history.current
-
-    @property
-    def dirty(self) -> bool:
-        return content(self.board) != self.saved
 
     def say(self, text: str) -> None:
         self.last = text
@@ -129,7 +143,7 @@ class PlainEditor:
             while True:
                 line = self.console.read()
                 if line is None:
-                    if self.dirty:
+                    if self.editing.dirty:
                         self.say("The input ended: leaving without saving the changes.")
                     self.say("Goodbye.")
                     return EXIT_OK
@@ -142,14 +156,29 @@ class PlainEditor:
 
     def opening(self) -> None:
         self.say(f"Editing {self.where()}.")
-        self.say(words.board_line(self.board))
+        self.say(words.board_line(self.editing.board))
         if self.note:
             self.say(spoken(self.note))
-        self.say(self.short_figures(compute_figures(self.board)))
+        self.say(self.short_figures(compute_figures(self.editing.board)))
         self.say("Type help for the commands, for example ladder 3 19, then save.")
 
+    def say_again(self, rest: str) -> None:
+        """``say``: the last line again; ``say 3``: the last 3 lines said."""
+        count = parse_whole(rest.strip())
+        if count is None or count < 1:
+            self.console.say(self.last or "Nothing said yet.")
+            return
+        for line in self.console.said[-min(count, SAY_MOST) :]:
+            self.console.say(line)
+
+    def where_line(self) -> str:
+        if self.editing.source.path is None:  # 'not saved yet' says it all
+            return f"Editing {self.where()}."
+        changes = "changes that are not saved" if self.editing.dirty else "no unsaved changes"
+        return f"Editing {self.where()}; it has {changes}."
+
     def where(self) -> str:
-        source = self.source
+        source = self.editing.source
         if source.path is not None:
             return str(source.path)
         if source.builtin is not None:
@@ -180,12 +209,20 @@ class PlainEditor:
         elif command == "remove":
             self.remove(rest)
         elif command == "jumps":
-            for text in words.all_jumps_lines(self.board):
+            for text in words.all_jumps_lines(self.editing.board):
+                self.say(text)
+        elif command == "where":
+            self.say(self.where_line())
+            self.say(words.board_line(self.editing.board))
+            self.say(self.short_figures(compute_figures(self.editing.board)))
+        elif command == "board":
+            self.say(words.board_line(self.editing.board))
+            for text in words.all_jumps_lines(self.editing.board):
                 self.say(text)
         elif command == "square":
             self.square(rest)
         elif command == "numbers":
-            self.say(figure_words(compute_figures(self.board)))
+            self.say(figure_words(compute_figures(self.editing.board)))
         elif command == "check":
             self.check()
         elif command == "undo":
@@ -201,7 +238,7 @@ class PlainEditor:
         elif command == "save":
             self.save(rest)
         elif command == "say":
-            self.console.say(self.last or "Nothing said yet.")
+            self.say_again(rest)
         elif command == "help":
             if rest.strip().casefold() == "all":
                 for text in describe_commands(NAMES, EDIT_COMMANDS):
@@ -235,8 +272,9 @@ class PlainEditor:
         kinds = "ladder" if end > start else "snake"
         if kinds != kind and start != end:
             # In the board's own words ("... goes down: that is a snake, not a ladder").
+            board = self.editing.board
             try:
-                Board(self.board.rows, self.board.cols, [JumpSpec(start, end, kind)])  # type: ignore[arg-type]
+                Board(board.rows, board.cols, [JumpSpec(start, end, kind)])  # type: ignore[arg-type]
             except SnlError as error:
                 self.say(f"Not added: {spoken(str(error))}.")
                 return
@@ -247,14 +285,17 @@ class PlainEditor:
         squares = self.squares(rest, 1, "remove and the square a snake or ladder starts on")
         if squares is None:
             return
-        jump = self.board.jump_at(squares[0])
+        jump = self.editing.board.jump_at(squares[0])
         what = (
             f"the {jump.kind} from {jump.start} {'up' if jump.kind == 'ladder' else 'down'} "
             f"to {jump.end}"
             if jump is not None
             else f"the jump on {squares[0]}"
         )
-        self.change(RemoveJump(squares[0]), f"Removed {what}.")
+        # With its end, the edit names the jump: 'Undone: removed the snake from 45 down
+        # to 27', not 'the jump on square 45'.
+        edit = RemoveJump(squares[0], jump.end if jump is not None else None)
+        self.change(edit, f"Removed {what}.")
 
     def resize(self, rest: str) -> None:
         squares = self.squares(rest, 2, "size, then the rows and the columns: size 8 8")
@@ -263,39 +304,40 @@ class PlainEditor:
             self.change(Resize(rows, cols), f"Resized to {rows} by {cols}.")
 
     def rule(self, rest: str) -> None:
-        parts = rest.split(maxsplit=1)
-        if len(parts) != 2:
+        parts = rule_and_value(rest)
+        if parts is None:
             self.say("Type rule, a rule's name and its value: rule overshoot bounce.")
             return
         name, value = parts
-        self.change(SetRules({name: rule_value(value)}), f"Rule {name} is now {value.strip()}.")
+        said = rule_words(name)
+        self.change(SetRules({name: rule_value(value)}), f"Rule {said} is now {value.strip()}.")
 
     def change(self, edit: Edit, done: str) -> None:
         """Apply ``edit``: say what it did and how the figures moved, or why not."""
-        before = compute_figures(self.board)
+        before = compute_figures(self.editing.board)
         try:
-            self.history.apply(edit)
+            self.editing.apply(edit)
         except SnlError as error:
-            self.say(f"Not changed: {spoken(str(error))}.")
+            self.say(f"Not changed: {rule_words(spoken(str(error)))}.")
             return
-        self.say(f"{done} {self.figures_moved(before, compute_figures(self.board))}")
+        self.say(f"{done} {self.figures_moved(before, compute_figures(self.editing.board))}")
 
     def undo(self) -> None:
-        before = compute_figures(self.board)
-        edit = self.history.undo()
+        before = compute_figures(self.editing.board)
+        edit = self.editing.history.undo()
         if edit is None:
             self.say("Nothing to undo.")
             return
-        after = compute_figures(self.board)
+        after = compute_figures(self.editing.board)
         self.say(f"Undone: {spoken(edit.describe())}. {self.figures_moved(before, after)}")
 
     def redo(self) -> None:
-        before = compute_figures(self.board)
-        edit = self.history.redo()
+        before = compute_figures(self.editing.board)
+        edit = self.editing.history.redo()
         if edit is None:
             self.say("Nothing to redo.")
             return
-        after = compute_figures(self.board)
+        after = compute_figures(self.editing.board)
         self.say(f"Redone: {spoken(edit.describe())}. {self.figures_moved(before, after)}")
 
     # -- telling
@@ -330,12 +372,12 @@ class PlainEditor:
         squares = self.squares(rest, 1, "square and its number: square 47")
         if squares is None:
             return
-        self.say(words.square_line(self.board, squares[0]))
+        self.say(words.square_line(self.editing.board, squares[0]))
 
     def check(self) -> None:
         from ..core.studio.checks import check_board  # numpy loads only when needed
 
-        report = check_board(self.board, drawing=True)
+        report = check_board(self.editing.board, drawing=True)
         if not report.warnings:
             self.say("No warnings.")
         for warning in report.warnings:
@@ -357,7 +399,7 @@ class PlainEditor:
         if rest.strip():
             self.save_as(Path(rest.strip()).expanduser())
             return
-        source = self.source
+        source = self.editing.source
         if source.path is None or source.fmt is None:
             self.say(
                 "This board has no file yet: type save as and a file name ending in "
@@ -371,7 +413,7 @@ class PlainEditor:
         self.write(path, fmt)
 
     def save_as(self, path: Path) -> None:
-        source = self.source
+        source = self.editing.source
         same = source.path is not None and path.resolve() == source.path.resolve()
         try:
             fmt = source.fmt if same and source.fmt else format_for(path)
@@ -390,7 +432,7 @@ class PlainEditor:
         self.say(f"{reason} Overwrite it? Type yes to overwrite, anything else to cancel.")
 
     def write(self, path: Path, fmt: str) -> None:
-        left_out = self.source.left_out
+        left_out = self.editing.source.left_out
         if left_out and not self.left_out_told:
             self.left_out_told = True
             self.asking = lambda: self.write(path, fmt)
@@ -399,22 +441,19 @@ class PlainEditor:
                 f"{spoken('; '.join(left_out))}. Save {path} without them? Type yes to save."
             )
             return
-        board = self.board
         try:
-            stamp = save_board(board, path, fmt)
+            self.editing.write(path, fmt)
         except SnlError as error:
             self.say(f"Not saved: {spoken(str(error))}.")
             return
         except OSError as error:
             self.say(f"Not saved: {path}: {error.strerror or error}.")
             return
-        self.source = BoardSource(path, fmt, stamp=stamp)
-        self.saved = content(board)
         self.say(f"Saved {path}, as {fmt}.")
 
     def quit(self) -> bool:
-        if not self.dirty or self.leaving:
-            if self.dirty:
+        if not self.editing.dirty or self.leaving:
+            if self.editing.dirty:
                 self.say("Left without saving.")
             return False
         self.leaving = True

@@ -317,11 +317,13 @@ class PlainGame:
             self.say("Nothing to undo yet: no move has been made.")
             return
         game = session.game
-        self.say(
+        line = (
             f"Took back {undone.move.die}: "
             f"{words.name(game.players[undone.player], undone.player)} "
             f"{words.where(game.positions[undone.player])} again."
         )
+        self.last_line = line  # say: never the move taken back, as if it still stood
+        self.say(line)
         self.save()
         self.prompt()
 

@@ -342,7 +342,14 @@ class PlainLearn:
             return
         labels = self.search.steps[self.index].labels
         lines = [line.text.strip() for line in self.search.code if line.label in labels]
-        self.say("Code: " + "; ".join(lines) if lines else "No line of code for this step.")
+        if not lines:
+            self.say("No line of code for this step.")
+            return
+        # A line of code a line, as a screen reader reviews code ('...):; r, c' joined
+        # on one line read as neither code nor words).
+        self.say(f"The code of this step, {plural(len(lines), 'line')}:")
+        for line in lines:
+            self.say(line)
 
 
 __all__ = ["LEARN_COMMANDS", "PlainLearn", "StepWords"]

@@ -27,7 +27,10 @@ _ROLLED = re.compile(r"\s*-\((\d+)\)->\s*")
 _RANGE = re.compile(r"\b(\d+)\.\.(\d+)\b")
 _DASH = re.compile(r"(?<![\d-])(?<!\d\.)(\d+)-(\d+)(?![\d-])(?!\.\d)")
 """'2-15': a jump or a range written with a hyphen (not a date, not a minus)."""
-_SIZE = re.compile(r"\b(\d+)x(\d+)\b")
+_SIZE = re.compile(r"(?<![\w-])(\d+)x(\d+)\b")
+"""'10x10' (not inside a name such as lld-6x6)."""
+_ARROW = re.compile(r"\s*-+>\s*")
+"""Any other '->' (to a file name: '-> board.toml')."""
 _LESS = re.compile(r"(?<![\w)\-])<\s?(?=\d)")
 _MORE = re.compile(r"(?<![\w)\-])>\s?(?=\d)")
 _COLUMNS = re.compile(r"\s{2,}")
@@ -54,6 +57,13 @@ GLYPHS = {
     "\u2013": " to ",  # en dash in ranges
     "\u2014": ", ",  # em dash
 }
+
+
+ABBREVIATIONS = (
+    (re.compile(r"\bstd dev(?:iation)?\b"), "standard deviation"),
+    (re.compile(r"\b(\d+)(st|nd|rd|th) pct\b"), r"\1\2 percentile"),
+)
+"""Short forms for the eye that a speech synthesizer spells out ('S T D')."""
 
 
 def _jump(match: re.Match[str]) -> str:
@@ -83,10 +93,13 @@ def spoken(line: str) -> str:
         line = f"{tail['label']}: {tail['share']} of games"
     for glyph, words in GLYPHS.items():
         line = line.replace(glyph, words)
+    for short, words in ABBREVIATIONS:
+        line = short.sub(words, line)
     line = _ROLLED.sub(r", a \1 to ", line)
     line = _JUMP.sub(_jump, line)
     line = _CHAIN.sub(_chain, line)
     line = _PAIR.sub(_pair, line)
+    line = _ARROW.sub(" to ", line)
     line = _RANGE.sub(r"\1 to \2", line)
     line = _DASH.sub(r"\1 to \2", line)
     line = _SIZE.sub(r"\1 by \2", line)

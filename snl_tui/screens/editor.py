@@ -137,7 +137,7 @@ class EditorScreen(EditorFiles):
         self._show_marks()
 
     def action_undo_edit(self) -> None:
-        edit = self.history.undo()
+        edit = self.editing.history.undo()
         if edit is None:
             self._status("Nothing to undo.")
             return
@@ -146,7 +146,7 @@ class EditorScreen(EditorFiles):
         self._status(f"Undid: {edit.describe()}.")
 
     def action_redo_edit(self) -> None:
-        edit = self.history.redo()
+        edit = self.editing.history.redo()
         if edit is None:
             self._status("Nothing to redo.")
             return

@@ -15,7 +15,8 @@ from ..core.board import Board
 from ..core.errors import BoardError
 from ..core.studio.board_file import BoardSource
 from ..core.studio.checks import board_warnings
-from ..core.studio.edit import Edit, History
+from ..core.studio.edit import Edit
+from ..core.studio.editing import EditingSession
 from ..widgets.board import min_cell_width
 from ..widgets.edit_board import EditBoard
 from ..widgets.editor_form import EditorForm
@@ -23,17 +24,12 @@ from ..widgets.heat_map import CursorLine, heat_shades
 from ..widgets.studio_panel import NumbersPanel
 from .dialog import DismissOnce
 
-__all__ = ["EditorDisplay", "content"]
+__all__ = ["EditorDisplay"]
 
 SIDE_WIDTH = 46
 """The side's width (editor.tcss): the form's labels and choices written out."""
 NARROW_SIDE_WIDTH = 27
 """The side's width on a narrow terminal while the board has the keys: the numbers."""
-
-
-def content(board: Board) -> tuple[object, ...]:
-    """What saving writes (``Board ==`` leaves out the name and the description)."""
-    return (board, board.name, board.description)
 
 
 class EditorDisplay(DismissOnce[Board | None], Screen[Board | None]):
@@ -48,9 +44,8 @@ class EditorDisplay(DismissOnce[Board | None], Screen[Board | None]):
         note: str | None = None,
     ) -> None:
         super().__init__()
-        self.history = History(board)
-        self.source = source or BoardSource()
-        self.saved = content(board)
+        self.editing = EditingSession(board, source)
+        """The board, its edits and its file (``core.studio.editing``)."""
         self.exit_on_leave = exit_on_leave
         """The editor is the app's base screen (``snl edit``): leaving quits."""
         self.note = note
@@ -65,11 +60,7 @@ class EditorDisplay(DismissOnce[Board | None], Screen[Board | None]):
 
     @property
     def board(self) -> Board:
-        return self.history.current
-
-    @property
-    def dirty(self) -> bool:
-        return content(self.board) != self.saved
+        return self.editing.board
 
     def _fit_side(self) -> None:
         """On a narrow terminal (80 columns) the side leaves the board the room to show
@@ -131,14 +122,14 @@ class EditorDisplay(DismissOnce[Board | None], Screen[Board | None]):
     def _show_titles(self) -> None:
         board = self.board
         view = self.query_one(EditBoard)
-        modified = " · modified" if self.dirty else ""
+        modified = " · modified" if self.editing.dirty else ""
         # The name comes from a file: a title like "[/]" is text, not markup.
         view.border_title = Content(
             f"{board.name or 'untitled'} {board.rows}x{board.cols}{modified}"
         )
         view.border_subtitle = Content(board.rules.describe())
         self.title = "snl edit"
-        self.sub_title = self.source.label
+        self.sub_title = self.editing.source.label
 
     def _show_marks(self) -> None:
         heat = heat_shades(self.visits, self.board.goal) if self.heat_on and self.visits else {}
@@ -167,7 +158,7 @@ class EditorDisplay(DismissOnce[Board | None], Screen[Board | None]):
     def apply_edit(self, edit: Edit, refused_hint: str = "") -> bool:
         """Apply one edit through the history; a refusal shows the core's reason."""
         try:
-            self.history.apply(edit)
+            self.editing.apply(edit)
         except BoardError as error:
             self._status(f"Refused: {error}.{refused_hint}", error=True)
             self._sync_form()

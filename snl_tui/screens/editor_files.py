@@ -13,11 +13,11 @@ from pathlib import Path
 
 from ..core.board import Board
 from ..core.errors import BoardError
-from ..core.studio.board_file import BoardSource, changed_on_disk, format_for, save_board
+from ..core.studio.board_file import changed_on_disk, format_for
 from ..core.text import plural
 from ..widgets.edit_board import EditBoard
 from .editor_commands import editor_help_text
-from .editor_display import EditorDisplay, content
+from .editor_display import EditorDisplay
 from .studio_dialogs import ChoiceScreen, EditorHelpScreen, SaveAsScreen
 
 __all__ = ["EditorFiles", "UseBoard"]
@@ -56,7 +56,7 @@ class EditorFiles(EditorDisplay):
     # -- saving ----------------------------------------------------------------------------
 
     def action_save(self, then: Callable[[], None] | None = None) -> None:
-        source = self.source
+        source = self.editing.source
         if source.path is None or source.fmt is None:
             self.action_save_as(then)
             return
@@ -67,7 +67,7 @@ class EditorFiles(EditorDisplay):
         self._write(path, fmt, then)
 
     def action_save_as(self, then: Callable[[], None] | None = None) -> None:
-        source = self.source
+        source = self.editing.source
         suggestion = str(source.path) if source.path else f"{self.board.name or 'board'}.toml"
 
         def chosen(path: Path | None) -> None:
@@ -100,7 +100,7 @@ class EditorFiles(EditorDisplay):
         )
 
     def _write(self, path: Path, fmt: str, then: Callable[[], None] | None) -> None:
-        left_out = self.source.left_out
+        left_out = self.editing.source.left_out
         if not left_out:
             self._write_now(path, fmt, then)
             return
@@ -122,17 +122,14 @@ class EditorFiles(EditorDisplay):
         )
 
     def _write_now(self, path: Path, fmt: str, then: Callable[[], None] | None) -> None:
-        board = self.board
         try:
-            stamp = save_board(board, path, fmt)
+            self.editing.write(path, fmt)
         except BoardError as error:
             self._status(f"Not saved: {error}", error=True)
             return
         except OSError as error:
             self._status(f"Not saved: {path}: {error.strerror or error}", error=True)
             return
-        self.source = BoardSource(path, fmt, stamp=stamp)
-        self.saved = content(board)
         self._show_titles()
         self._status(f"Saved {path} ({fmt}).")
         if then is not None:
@@ -141,7 +138,7 @@ class EditorFiles(EditorDisplay):
     # -- leaving, playing, generating, help --------------------------------------------------
 
     def action_leave(self) -> None:
-        if not self.dirty:
+        if not self.editing.dirty:
             self._leave_now()
             return
 
@@ -151,7 +148,7 @@ class EditorFiles(EditorDisplay):
             elif choice == "d":
                 self._leave_now(discard=True)
 
-        where = self.source.path or "a file"
+        where = self.editing.source.path or "a file"
         self.app.push_screen(
             ChoiceScreen(
                 f"Save your changes to {where} before leaving?",

@@ -66,7 +66,7 @@ async def test_build_a_board_with_the_keys(tmp_path: Path) -> None:
         assert editor.cursor == 2 and editor.pending == ("move", 2)
         await pilot.press("right", "enter")
         assert editor.board.jumps == {2: 3, snake_start: ladder_end}
-        assert editor.dirty
+        assert editor.editing.dirty
 
 
 async def test_moving_a_ladder_end_and_removing_from_its_end(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ async def test_a_refused_edit_shows_the_reason_and_changes_nothing(tmp_path: Pat
         before = editor.board
         await pilot.press("right", "enter", "enter")  # a jump from 2 to 2
         assert "goes nowhere" in status(editor)
-        assert editor.board is before and len(editor.history) == 1
+        assert editor.board is before and len(editor.editing.history) == 1
         await pilot.press("escape")
         assert editor.pending is None
         # A size that cannot hold a jump: the core's words, and the form shows the board.
@@ -189,7 +189,7 @@ async def test_save_reload_and_compare(tmp_path: Path) -> None:
         await ready(pilot)
         await pilot.press("right", "enter", "up", "up", "enter", "ctrl+s")
         await settle(pilot)
-        assert path.exists() and not editor.dirty
+        assert path.exists() and not editor.editing.dirty
         loaded = load_board(path)
         assert loaded == editor.board and loaded.name == "saved"
         assert not list(tmp_path.glob(".*.tmp"))  # the temporary file was renamed
@@ -211,7 +211,7 @@ async def test_save_as_picks_the_format_by_extension(
         text = target.read_text()
         assert check in (json.loads(text) if suffix == ".json" else text)
         assert load_board(target) == editor.board
-        assert editor.source.path == target and editor.source.fmt == suffix[1:]
+        assert editor.editing.source.path == target and editor.editing.source.fmt == suffix[1:]
 
 
 async def test_a_matrix_file_stays_a_matrix(tmp_path: Path) -> None:
@@ -238,12 +238,12 @@ async def test_a_file_changed_on_disk_is_not_overwritten_without_asking(tmp_path
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("c")
         await settle(pilot)
-        assert path.read_text() == other and editor.dirty
+        assert path.read_text() == other and editor.editing.dirty
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("o")
         await settle(pilot)
-        assert load_board(path) == editor.board and not editor.dirty
+        assert load_board(path) == editor.board and not editor.editing.dirty
 
 
 async def test_leaving_with_unsaved_changes_asks(tmp_path: Path) -> None:
@@ -268,7 +268,7 @@ async def test_a_built_in_board_is_read_only(tmp_path: Path) -> None:
     app, editor = editor_app("classic", size=None)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
-        assert editor.source == BoardSource(builtin="classic")
+        assert editor.editing.source == BoardSource(builtin="classic")
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, SaveAsScreen))
 

@@ -213,10 +213,25 @@ def test_the_page_says_when_the_server_is_full(browser: Any, serve: Callable[...
 @pytest.fixture
 def room_host(tmp_path: Path) -> Iterator[str]:
     """``snl host`` (two seats, throws-30) on a free port; yields its HOST:PORT/CODE."""
+    yield from hosting(tmp_path)
+
+
+def hosting(tmp_path: Path, *options: str) -> Iterator[str]:
+    """``snl host throws-30 OPTIONS`` on a free port: yields its HOST:PORT/CODE."""
     log_path = tmp_path / "host.log"
     log = log_path.open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "snl_tui", "host", "throws-30", "--port", "0", "--no-save"],
+        [
+            sys.executable,
+            "-m",
+            "snl_tui",
+            "host",
+            "throws-30",
+            "--port",
+            "0",
+            "--no-save",
+            *options,
+        ],
         cwd=tmp_path,
         stdout=log,
         stderr=subprocess.STDOUT,

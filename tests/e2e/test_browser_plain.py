@@ -14,12 +14,13 @@ from __future__ import annotations
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .test_browser import browser, room_host, serve, wait_for  # noqa: F401 - the fixtures
+from .test_browser import browser, hosting, serve, wait_for  # noqa: F401 - the fixtures
 
 MOVE = re.compile(r"^(You|CPU) rolled (\d+): ")
 FRAMES = """
@@ -114,15 +115,23 @@ def test_the_board_page_offers_the_text_page_first(
 
 
 ROOM_MOVE = re.compile(r"^(Ann|Bo) rolled (\d+): ")
+PASSWORD = "open sesame"
 
 
-def test_a_room_on_the_text_page_says_each_move_once_and_a_reload_keeps_the_seat(
+@pytest.fixture
+def password_room(tmp_path: Path) -> Iterator[str]:
+    """``snl host`` with a password: yields its HOST:PORT/CODE."""
+    yield from hosting(tmp_path, "--password", PASSWORD)
+
+
+def test_a_passworded_room_on_the_text_page_says_each_move_once_and_keeps_the_seat(
     browser: Any,  # noqa: F811
     serve: Callable[..., str],  # noqa: F811
-    room_host: str,  # noqa: F811
+    password_room: str,
 ) -> None:
-    code = room_host.rsplit("/", 1)[1]
-    door = serve("--room", room_host, "--no-animation").rstrip("/")
+    code = password_room.rsplit("/", 1)[1]
+    # The door asks each tab for the password; the room checks it.
+    door = serve("--room", password_room, "--no-animation", "--password", "").rstrip("/")
     # Only the room's link opens a seat: the bare door's text page is a 404 too.
     with pytest.raises(urllib.error.HTTPError) as bare:
         urllib.request.urlopen(door + "/?screenreader=1", timeout=10)
@@ -135,6 +144,10 @@ def test_a_room_on_the_text_page_says_each_move_once_and_a_reload_keeps_the_seat
         ann.goto(f"{door}/join/{code}?delay=1")
         offered = ann.locator("a", has_text="Join on the text page")
         assert offered.get_attribute("href") == "?screenreader=1"
+        # Both pages keep the seat with the one script the door serves (/seat.js).
+        assert ann.evaluate("window.snlSeat.code") == code
+        with urllib.request.urlopen(door + "/seat.js", timeout=10) as script:
+            assert "javascript" in script.headers["Content-Type"]
         # A text page's socket without the room's code takes no seat.
         closed = ann.evaluate(
             """() => new Promise((done) => {
@@ -143,31 +156,47 @@ def test_a_room_on_the_text_page_says_each_move_once_and_a_reload_keeps_the_seat
             })"""
         )
         assert closed == 1008
-        # Ann sits before Bo joins: seats go in the order people arrive, and two pages
-        # joining at once reach the host in either order.
-        for seat, (page, name) in enumerate(((ann, "Ann"), (bo, "Bo")), start=1):
+        # The name and the password are asked in an accessible form, not in a terminal;
+        # Ann first mistypes the password: refused, in words, and asked again.
+        for page, name, password in ((ann, "Ann", "open sesam"), (bo, "Bo", PASSWORD)):
             page.goto(url)
-            # The name is asked in an accessible form first, not in a terminal.
             form = page.locator("#join-form").aria_snapshot()
             assert 'textbox "Your name in the room"' in form and 'button "Take a seat"' in form
+            assert 'textbox "The room\'s password"' in form
             assert page.locator("canvas").count() == 0
+            assert page.evaluate("window.snlSeat.code") == code
             page.fill("#join-name", name)
-            page.press("#join-name", "Enter")
-            said = f"You are {name}, seat {seat} of 2."
-            wait_for(lambda p=page, s=said: s in log_lines(p), f"{name}'s seat")
-        wait_for(lambda: any("Your turn" in line for line in log_lines(ann)), "Ann's turn")
-        ann.keyboard.type("roll")
-        ann.keyboard.press("Enter")
+            page.fill("#join-password", password)
+            page.press("#join-password", "Enter")
+        wait_for(lambda: "The room did not take this tab" in status(ann), "the refusal")
+        assert "wrong password" in " ".join(log_lines(ann)), log_lines(ann)
+        assert "Type your name and the password again" in status(ann)
+        assert ann.locator("#join-form").is_visible()  # asked again, no reload to find
+        # Bo sits before Ann tries again: seats go in the order people arrive, and two
+        # pages joining at once reach the host in either order.
+        wait_for(lambda: "You are Bo, seat 1 of 2." in log_lines(bo), "Bo's seat")
+        ann.fill("#join-name", "Ann")
+        ann.fill("#join-password", PASSWORD)
+        ann.press("#join-password", "Enter")
+        wait_for(lambda: "You are Ann, seat 2 of 2." in log_lines(ann), "Ann's seat")
+        wait_for(lambda: any("Your turn" in line for line in log_lines(bo)), "Bo's turn")
+        bo.keyboard.type("roll")
+        bo.keyboard.press("Enter")
         for page in (ann, bo):
             wait_for(lambda p=page: any(ROOM_MOVE.match(x) for x in log_lines(p)), "the move")
         lines = log_lines(ann)
         assert lines == ann.evaluate("window.__frames")[: len(lines)]  # each line once
         assert len([line for line in lines if ROOM_MOVE.match(line)]) == 1
-        # A reload joins again at once, with no question, and takes the same seat.
+        # A reload joins again at once, with no question (nor the password), and takes
+        # the same seat.
         bo.reload()
-        wait_for(lambda: "You are Bo, seat 2 of 2." in log_lines(bo), "Bo's seat again")
+        wait_for(lambda: "You are Bo, seat 1 of 2." in log_lines(bo), "Bo's seat again")
         assert bo.locator("#join-form").is_hidden()
         assert not any("kept for its player" in line for line in log_lines(bo))
     finally:
         ann.close()
         bo.close()
+
+
+def status(page: Any) -> str:
+    return str(page.locator("#status").inner_text())

@@ -28,13 +28,14 @@ def test_a_puzzle_by_die_values_with_a_slip_an_undo_and_the_score() -> None:
     session = GameSession(GameSettings(board, (Player("Ann"),), mode="puzzle"))
     # 2 from the start is not optimal (1 climbs to 38); 9 is no die value; undo; then
     # the solver's own route to the goal.
-    said = run(session, "2\n9\nroll\nundo\n1\n1\n6\n6\n1\n6\n6\n")
+    said = run(session, "2\n9\nroll\nundo\nsay\n1\n1\n6\n6\n1\n6\n6\n")
     assert "Ann chose 2: from off the board to 2." in said
     notes = [line for line in said if line.startswith("Not optimal")]
     assert notes and "rolling a 1 or 4" in notes[0]
     assert any(line.startswith("9: a 6-sided die cannot roll 9.") for line in said)
     assert "Puzzle mode: you choose. Type a die value from 1 to 6." in said
-    assert "Took back 2: Ann off the board again." in said
+    took_back = said.index("Took back 2: Ann off the board again.")
+    assert said[took_back + 2] == said[took_back]  # say: not the move taken back
     assert session.game.winner == 0 and len(session.game.history) == 7
     assert f"The least possible is {least_rolls_from(board, 0)}: an optimal solution!" in said
 

@@ -70,6 +70,8 @@ def test_arrows_bars_sizes_and_ranges_are_said_in_words() -> None:
         "ladder from 1 up to 38 shortens the game by 0.82 turns"
     )
     assert spoken("snake 16 -> 6") == "snake from 16 down to 6"
+    assert spoken("std deviation: 25.2250") == "standard deviation: 25.2250"  # not 'S T D'
+    assert spoken("90th pct 44") == "90th percentile 44"
     assert spoken("  2. Rolled 1: 38 -> 39") == "2. Rolled 1: from 38 to 39"
     assert spoken("The route: 1 -> 15 -> 13 -> 36, 3 rolls.") == (
         "The route: 1, 15, 13 and 36, 3 rolls."
@@ -199,6 +201,31 @@ def test_edit_refusals_are_the_boards_own_words() -> None:
     assert unplain(text) == []
 
 
+def test_edit_by_ear_answers_where_board_and_say_and_speaks_its_rules(tmp_path: Path) -> None:
+    """What a blind player trips on when listening (espeak-ng): no answer to ``where``,
+    'six_again' read with its underscore, 'within 10 0.0%', the undo of a removal
+    named only by its square, ``say 2`` saying one line."""
+    path = tmp_path / "b.toml"
+    given = (
+        "where\nsnake 20 4\nremove 20\nundo\nrule six again on\nrule bogus 1\n"
+        f"numbers\nsave as {path}\nwhere\nboard\nsay 2\n"
+    )
+    console = Console(io.StringIO(), io.StringIO(given))
+    PlainEditor(Board(5, 5), BoardSource(), console).run()
+    said = console.said
+    assert "Editing a new board, not saved yet; save as PATH keeps it." in said
+    assert any(line.startswith("Undone: removed the snake from 20 down to 4.") for line in said)
+    assert any(line.startswith("Rule six again is now on.") for line in said)
+    assert any("known rules: start, overshoot, chain, faces, six again," in x for x in said)
+    assert not any("_" in line.replace(str(tmp_path), "") for line in said)
+    numbers = next(line for line in said if line.startswith("least rolls: "))
+    assert "within 10 turns: " in numbers and "standard deviation: " in numbers
+    assert f"Editing {path}; it has no unsaved changes." in said
+    assert said[-3:-1] == said[-5:-3]  # say 2: the last two lines again (the jumps)
+    assert said[-5:-3] == ["Ladders: none.", "Snakes: 20 down to 4."]
+    assert unplain("\n".join(said)) == []
+
+
 # -- a terminal: the line editor -----------------------------------------------------------
 
 
@@ -254,6 +281,71 @@ def test_in_a_terminal_lines_are_edited_and_nothing_raw_arrives() -> None:
     assert "is not a command" not in text
     assert "\x1b" not in plain_part.decode()
     assert unplain(plain_part.decode().replace("\r", "")) == []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+def test_a_line_typed_before_the_editor_starts_is_shown_once() -> None:
+    """Typed while snl starts (the terminal echoes it then, in its line mode): the
+    editor must not show it again, or a screen reader says it twice."""
+    import pty
+
+    parent, child = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "snl_tui", "learn", "--screen-reader"],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        close_fds=True,
+    )
+    os.write(parent, b"next\rne")  # long before Python has started: a line and a part
+    seen = b""
+    try:
+        seen = read_pty(parent, b"The search starts", seen)
+        os.write(parent, b"xt\r")  # the part typed before is the editor's: 'next'
+        seen = read_pty(parent, b"Take 1 off the queue", seen)
+        os.write(parent, b"\x04")
+        seen = read_pty(parent, b"Goodbye.", seen)
+        assert process.wait(LIMIT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(parent)
+        os.close(child)
+    text = seen.decode().replace("\r", "")
+    assert text.startswith("next\nne\nleetcode-1: ")  # the echo, then a line of its own
+    # The line typed first is not shown again; the part typed then is the editor's.
+    assert text.split("commands.\n")[1].startswith("The search starts on square 1"), text
+    assert "\nnext\nTake 1 off the queue" in text
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+def test_the_terminal_echoes_only_while_the_editor_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A key typed while the game speaks is not echoed by the terminal, then again by
+    the editor when it reads the line: it is shown once, by the editor."""
+    import atexit
+    import pty
+    import signal
+    import termios
+
+    from snl_tui.plain.console import keys_as_typed
+
+    monkeypatch.setattr(atexit, "register", lambda *args: None)  # this test's terminal
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # and this process's
+    parent, child = pty.openpty()
+    try:
+        echo = keys_as_typed(child)
+        assert echo is not None
+        assert not termios.tcgetattr(child)[3] & (termios.ECHO | termios.ICANON)
+        echo(True)  # the editor starts: GNU readline echoes only if the terminal does
+        assert termios.tcgetattr(child)[3] & termios.ECHO
+        echo(False)
+        assert not termios.tcgetattr(child)[3] & termios.ECHO
+    finally:
+        os.close(parent)
+        os.close(child)
 
 
 def test_escapes_never_reach_a_command() -> None:
