@@ -2,9 +2,10 @@
 
 Prints one line, ``snl join HOST:PORT/CODE``, for the others to type, then serves the room
 (``net.server``) until Ctrl+C. Loopback by default; another address only when given, with
-a warning. The room's game is saved after every move in this machine's store, so
-``snl host --resume ID`` reopens a room whose host stopped, with its code, its seats and
-the host's own seat (the host's name is saved with the room).
+a warning. The room is saved in this machine's store as it opens and after every move,
+so ``snl host --resume ID`` (the last line says the ID) reopens a room whose host
+stopped, with its code, its seats and the host's own seat (the host's name is saved with
+the room); what a resume replaces is said on the host's screen (``--name``) or log.
 
 ``--turn-time`` and ``--away-after`` keep a game going when a friend stops playing
 (``net.server.Timers``); with ``--name`` the host's own screen has the host's powers
@@ -216,8 +217,9 @@ def cmd_host(
     from ..net.guard import new_door_key
 
     saved = _saved_room(store, args.resume) if args.resume is not None else None
+    replaced: list[str] = []  # saved options given again: said where the host looks
     if saved is not None:
-        _restore_options(args, saved, say)
+        _restore_options(args, saved, replaced.append)
         saved_room = saved.data.get("room")
         host = saved_room.get("host") if isinstance(saved_room, dict) else None
         if args.name is None and isinstance(host, str):
@@ -265,7 +267,9 @@ def cmd_host(
         )
     try:
         if args.name is not None:
-            return _host_and_play(server, room, args, say)
+            return _host_and_play(server, room, args, say, replaced)
+        for line in replaced:  # no screen: the log is where the host looks
+            say(line)
         asyncio.run(_serve(server, room, args, out, say))
     finally:
         if store is not None:
@@ -280,10 +284,15 @@ def check_host_name(name: str) -> str:
 
 
 def _host_and_play(
-    server: RoomServer, room: Room, args: argparse.Namespace, say: Callable[[str], None]
+    server: RoomServer,
+    room: Room,
+    args: argparse.Namespace,
+    say: Callable[[str], None],
+    notices: list[str],
 ) -> int:
     """``--name``: serve the room and take a seat in it from this terminal; the others'
-    ``snl join`` line is on the game screen (and printed when the game closes)."""
+    ``snl join`` line is on the game screen (and printed when the game closes, with
+    the ``--resume`` that reopens it); ``notices`` are said on that screen."""
     from ..net.protocol import RoomAddress, check_name
     from .join import join_room, play_in_room
 
@@ -322,10 +331,11 @@ def _host_and_play(
             before=start,
             after=stop,
             plain=screen_reader_wanted(args),
+            notices=notices,
         )
     finally:
         if where:
-            say(f"the room is closed (it was {join_line()})")
+            say(f"the room is closed (it was {join_line()}){_reopen(room)}")
 
 
 def _store() -> Store:
@@ -453,6 +463,17 @@ async def _serve(
         if door is not None:
             await door.close()
         await server.stop()
+        reopen = _reopen(room)
+        if reopen:
+            say(f"the room is closed{reopen}")
+
+
+def _reopen(room: Room) -> str:
+    """How the host reopens the room (its saved game) once it is closed, if it can."""
+    game_id = room.saver.game_id
+    if game_id is None or room.session.game.over:
+        return ""
+    return f": snl host --resume {game_id} reopens it"
 
 
 def _web_available() -> None:

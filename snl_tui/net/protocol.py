@@ -41,7 +41,7 @@ server -> ``timer`` {seat, seconds}             the seat to move has this many s
 
 A ``state`` is {status, seats, watchers, session}: the status (``waiting`` for people,
 ``playing``, ``over``), the seats ({name, kind, taken, connected, away, standin,
-removed}), the watchers' names and the session's ``to_dict()`` without its seeds
+removed, muted}), the watchers' names and the session's ``to_dict()`` without its seeds
 (``public_session``), from which the client rebuilds the game with its log
 (``session_from_public``). ``seats`` carries the watchers too. No message carries a die
 value from a client: the host rolls every die. A ``move`` whose die is 0
@@ -73,7 +73,7 @@ from .names import (
     shown_text,
 )
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 MAX_FRAME = 64 * 1024
 """Bytes in one client frame at most (the server's websocket refuses bigger ones)."""
 MAX_SERVER_FRAME = 1024 * 1024
@@ -117,7 +117,9 @@ CODE_LENGTH = 6
 DEFAULT_PORT = 8765
 
 STATUSES = ("waiting", "playing", "over")
-SEAT_FIELDS = frozenset({"name", "kind", "taken", "connected", "away", "standin", "removed"})
+SEAT_FIELDS = frozenset(
+    {"name", "kind", "taken", "connected", "away", "standin", "removed", "muted"}
+)
 SEAT_KINDS = ("person", "computer")
 
 # Closing codes (RFC 6455): the reason travels with the close frame.
@@ -285,6 +287,8 @@ class SeatInfo:
     """The computer plays this person's seat (handed over, or away too long)."""
     removed: bool = False
     """The host removed its person: the computer plays it to the end of the game."""
+    muted: bool = False
+    """The host silenced its person's chat (the host's menu offers to undo it)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -295,6 +299,7 @@ class SeatInfo:
             "away": self.away,
             "standin": self.standin,
             "removed": self.removed,
+            "muted": self.muted,
         }
 
 
@@ -324,7 +329,7 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
             or kind not in SEAT_KINDS
         ):
             raise ProtocolError("bad-state", "a seat has a bad name or kind")
-        flags = (item["taken"], item["connected"], item["standin"], item["removed"])
+        flags = (item["taken"], item["connected"], item["standin"], item["removed"], item["muted"])
         if any(type(flag) is not bool for flag in flags):
             raise ProtocolError("bad-state", "a seat's flags must be true or false")
         away = item["away"]
@@ -340,6 +345,7 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
                 away,
                 standin=item["standin"],
                 removed=item["removed"],
+                muted=item["muted"],
             )
         )
     return tuple(seats)

@@ -32,9 +32,11 @@ Chat. ``chat`` and ``react`` lines go to everyone in the room with the sender's 
 they are checked (``check_chat``: one line, no control or invisible characters,
 ``MAX_CHAT`` at most) and limited by their own, slower token bucket (``Limits.chat_rate``).
 
-Saving. After every move (and every seat taken) the room's game and everything ``snl
-host --resume`` needs (``saved_room``: the seats, the options, the password's hash) is
-saved by the server's writer thread (``room_saving``), after the move's frames are sent.
+Saving. When the room opens, after every move and whenever what ``snl host --resume``
+needs changes (a seat taken, handed over or removed, someone muted; ``saved_room``: the
+seats, the options, the password's hash), the room is saved by the server's writer
+thread (``room_saving``), after the move's frames are sent: a host killed before anyone
+rolls reopens the same room.
 """
 
 from __future__ import annotations
@@ -121,7 +123,7 @@ class Room:
         self.saver = saver
         self.record = RoomRecord(saver, server.writer, self._saved_first)
         if saver.game_id is not None:  # a resumed room goes on in its game's row
-            self.record.resumed(session.game)
+            self.record.resumed(session)
         self.timers = timers or Timers()
         self.keep_seat = server.keep_seat
         """Seconds a dropped seat waits for its token before it may be taken by name."""
@@ -151,9 +153,12 @@ class Room:
             if seat.idle:  # the room's own stand-in: not before they have had a chance
                 seat.standin = seat.idle = False
 
-    def arm_away_timers(self) -> None:
-        """Start ``Timers.away_after`` for every person not here (a resumed room, once
-        the server runs): the computer plays for them only after that long."""
+    def opened(self) -> None:
+        """The server runs (this room's event loop with it): save the room at once, so a
+        host killed before anyone rolls can ``--resume`` it, and start
+        ``Timers.away_after`` for every person not here (a resumed room): the computer
+        plays for them only after that long."""
+        self.save()
         self.clocks.arm_away_timers()
 
     # -- what everyone sees
@@ -453,6 +458,7 @@ class Room:
             return
         self.session.new_game()
         self.broadcast(encode("game", state=self.state()))
+        self.save()  # the new game's row, before its first move (the last one is won)
         # After the game: a screen shows the notice in the new game's log.
         self.notice("new-game", f"{connection.name} started a new game in the same seats.")
         self.clocks.next_turn()

@@ -87,10 +87,12 @@ class HostOrder:
 
 
 def host_orders(
-    seats: Sequence[SeatInfo], own: int | None, to_move: int | None, muted: set[str]
+    seats: Sequence[SeatInfo], own: int | None, to_move: int | None
 ) -> list[tuple[str, HostOrder]]:
     """What the host can do now, seat by seat, in words: skipping only the seat to move,
-    handing over only a taken person's seat, never removing the host's own."""
+    handing over only a taken person's seat, never removing the host's own; muting or
+    letting chat again as the room says the seat is (``SeatInfo.muted``: after a
+    ``--resume`` too)."""
     orders: list[tuple[str, HostOrder]] = []
     for index, seat in enumerate(seats):
         if seat.kind == "computer" or seat.removed:
@@ -120,7 +122,7 @@ def host_orders(
         if index != own:
             orders.append((f"Remove {name} from the game", HostOrder("kick", index, name)))
         if seat.taken and index != own:
-            silent = name.casefold() in muted
+            silent = seat.muted
             words = f"Let {name} chat again" if silent else f"Mute {name}'s chat"
             orders.append((words, HostOrder("mute", index, name, muted=not silent)))
     return orders

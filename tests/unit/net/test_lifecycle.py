@@ -212,6 +212,65 @@ async def test_a_resumed_room_keeps_its_options_and_gives_the_host_their_seat(
         await close_all([ann])
 
 
+async def test_a_host_killed_before_any_move_resumes_the_same_room(tmp_path: Path) -> None:
+    """The room is saved as it opens and as people sit or are muted, not only with the
+    first move: what a ``kill -9`` before anyone rolls leaves reopens the same room."""
+    from snl_tui.screens.room_dialogs import host_orders
+
+    store = store_in(tmp_path)
+    async with serving(store) as (server, port):
+        room = server.open_room(
+            settings(["Ann", "Bo", "Cy"]),
+            password="sesame",
+            timers=Timers(turn_time=45),
+            host_name="Ann",
+        )
+        await until(lambda: room.saver.game_id is not None)  # nobody in yet: saved
+        ann = RoomClient(address(port, room), "Ann", host_key=room.host_key, backoff=FAST_BACKOFF)
+        ann.start()
+        await ann.wait_for(lambda: ann.seat == 0, WAIT)
+        bo = RoomClient(address(port, room), "Bo", password="sesame", backoff=FAST_BACKOFF)
+        bo.start()
+        await bo.wait_for(lambda: bo.seat == 1, WAIT)
+        await ann.mute("Bo")
+        await ann.wait_for(lambda: ann.seats[1].muted, WAIT)  # the host's menu knows it
+        await server.saved()
+        saved = store.load_game(room.saver.game_id)  # what a kill -9 leaves: the written
+        code, token = room.code, bo.token
+        await close_all([ann, bo])
+    assert saved.rolls == 0 and saved.status == "playing"
+    async with serving(store) as (server, port):
+        again = server.resume_room(saved)
+        assert again.code == code and again.timers == Timers(turn_time=45)
+        assert [(s.name, s.taken) for s in again.seats] == [
+            ("Ann", True),
+            ("Bo", True),
+            ("Cy", False),
+        ]
+        ann = RoomClient(address(port, again), "Ann", host_key=again.host_key)
+        ann.start()
+        await ann.wait_for(lambda: ann.seat == 0 or ann.last_refusal is not None, WAIT)
+        assert ann.seat == 0, ann.last_refusal
+        # After the resume the host's x menu still knows who is muted.
+        assert ann.seats[1].muted
+        assert ("Let Bo chat again", "mute") in [
+            (words, order.kind) for words, order in host_orders(ann.seats, 0, None)
+        ]
+        # Bo comes back with his token (no password asked): his seat, still muted.
+        bo = RoomClient(address(port, again), "Bo", token=token, backoff=FAST_BACKOFF)
+        bo.start()
+        await bo.wait_for(lambda: bo.seat == 1, WAIT)
+        await bo.chat("psst")
+        await bo.wait_for(lambda: bo.last_error is not None, WAIT)
+        assert "muted" in (bo.last_error or "")
+        # The password is still the room's.
+        websocket = await connect(f"ws://127.0.0.1:{port}/", proxy=None)
+        await websocket.send(join_frame(again, "Cy"))
+        assert (await next_of(websocket, "refused"))["code"] == "password-needed"
+        await websocket.close()
+        await close_all([ann, bo])
+
+
 async def test_a_restarted_client_takes_its_seat_back_at_once_with_its_kept_token(
     tmp_path: Path,
 ) -> None:
@@ -379,9 +438,7 @@ async def test_a_resume_brings_back_no_stale_stand_in(tmp_path: Path) -> None:
     async with serving(store) as (server, port):
         again = server.resume_room(store.load_game(game_id))
         assert not again.seats[1].standin  # not stale: Bo has his chance first
-        # serving() started the server before this room existed: as snl host starts it
-        # after --resume, arm the away clocks here.
-        again.arm_away_timers()
+        # serving() runs already: the room opened the away clocks as soon as it was made.
         await until(lambda: again.seats[1].standin)
 
 
