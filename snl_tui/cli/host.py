@@ -74,11 +74,13 @@ def add_host_parser(
     host.add_argument("board", nargs="?", metavar="BOARD", help="the board (default classic)")
     host.add_argument(
         "--host",
-        default=DEFAULT_HOST,
-        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)",
+        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; "
+        "--resume: the room's own)",
     )
     host.add_argument(
-        "--port", type=whole_number(0, 65535), default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}"
+        "--port",
+        type=whole_number(0, 65535),
+        help=f"default {DEFAULT_PORT} (--resume: the room's own, where its players look)",
     )
     host.add_argument(
         "--seats",
@@ -227,6 +229,12 @@ def cmd_host(
     keep_seat = float(KEEP_SEAT if args.keep_seat is None else args.keep_seat)
     if args.web_port is None:
         args.web_port = DEFAULT_WEB_PORT
+    if args.host is None:
+        args.host = DEFAULT_HOST
+    if args.port is None:
+        from ..net.protocol import DEFAULT_PORT
+
+        args.port = DEFAULT_PORT
     server = RoomServer(
         store,
         log=None if args.name is not None else say,
@@ -304,6 +312,7 @@ def _host_and_play(
 
     async def start() -> None:
         bound = await _listen(server, args.host, args.port)
+        _listening(room, args.host, bound)
         where.append(RoomAddress(_shown_host(args.host), bound, room.code))
         if args.web:
             door.append(await WebDoor.open(args, where[0], room.code, server.door_key))
@@ -346,6 +355,8 @@ def _store() -> Store:
 
 
 RESTORED = (
+    ("host", "--host"),
+    ("port", "--port"),
     ("turn_time", "--turn-time"),
     ("late", "--late"),
     ("away_after", "--away-after"),
@@ -369,7 +380,14 @@ def _restore_options(
     except SnlError as error:
         raise SnlError(f"--resume: game {saved.id}: {error}") from None
     timers = options.timers
+    listen, port = options.extra.get("listen"), options.extra.get("port")
+    if not (listen is None or isinstance(listen, str)) or not (
+        port is None or (type(port) is int and 0 < port <= 65535)
+    ):
+        raise SnlError(f"--resume: game {saved.id}: its options are damaged (its address)")
     was = {
+        "host": listen,
+        "port": port,
         "turn_time": timers.turn_time,
         "late": timers.on_time_out,
         "away_after": timers.away_after,
@@ -413,6 +431,13 @@ def _saved_room(store: Store | None, text: str) -> SavedGame:
         raise SnlError(f"--resume: {error}") from None
 
 
+def _listening(room: Room, host: str, port: int) -> None:
+    """The room listens on ``host``:``port``: saved with it, so ``--resume`` alone
+    reopens it where its players' clients look for it."""
+    room.options.update(listen=host, port=port)
+    room.save()
+
+
 async def _listen(server: RoomServer, host: str, port: int) -> int:
     """Start listening; the port bound (``--port 0``: any free one)."""
     try:
@@ -452,6 +477,7 @@ async def _serve(
     door: WebDoor | None = None
     try:
         bound = await _listen(server, args.host, args.port)
+        _listening(room, args.host, bound)
         address = RoomAddress(_shown_host(args.host), bound, room.code)
         print(f"snl join {address}", file=out, flush=True)
         if args.web:

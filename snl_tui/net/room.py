@@ -508,12 +508,14 @@ class Room:
         self.server.say(f"{self.code}: saved as game {game_id}")
 
     def saved_room(self) -> dict[str, Any]:
-        """What ``--resume`` needs beside the session: the code, the seats, the host and
-        every option of the room (the password as its salted hash only)."""
+        """What ``--resume`` needs beside the session: the code, the seats, the host,
+        the last notices and chat lines, and every option of the room (the password as
+        its salted hash only)."""
         timers = self.timers
         return {
             "code": self.code,
             "host": self.host_name,
+            "recent": list(self.recent),
             "seats": [
                 {
                     "taken": s.taken,

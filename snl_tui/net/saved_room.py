@@ -14,7 +14,7 @@ from ..core.session import GameSession
 from .guard import Secret
 from .limits import check_board_size
 from .people import SeatState
-from .protocol import normal_code
+from .protocol import normal_code, read_recent
 from .room import KEEP_SEAT
 from .room_clocks import Timers
 
@@ -87,6 +87,8 @@ class SavedRoom:
     seats: list[SeatState]
     host_name: str | None
     options: SavedOptions
+    recent: tuple[str, ...] = ()
+    """The room's last notices and chat lines (frames): a newcomer hears them still."""
 
 
 def read_saved_room(saved: SavedGame) -> SavedRoom:
@@ -120,6 +122,8 @@ def read_saved_room(saved: SavedGame) -> SavedRoom:
         host_name = room.get("host")
         if host_name is not None and not isinstance(host_name, str):
             raise SnlError("the host's name is damaged")
+        recent = room.get("recent", [])
+        read_recent(recent)  # each one a notice or a chat line, checked as if sent
     except (TypeError, KeyError, AttributeError) as problem:
         raise SnlError(
             f"game {saved.id} is not a room's game ('snl resume {saved.id}' continues it)"
@@ -128,7 +132,7 @@ def read_saved_room(saved: SavedGame) -> SavedRoom:
         ) from None
     except SnlError as problem:
         raise SnlError(f"game {saved.id}: the room cannot be read back ({problem})") from None
-    return SavedRoom(code, session, seats, host_name, options)
+    return SavedRoom(code, session, seats, host_name, options, tuple(recent))
 
 
 __all__ = ["SavedOptions", "SavedRoom", "read_saved_room", "saved_options"]

@@ -180,6 +180,7 @@ class RoomServer:
         reopened.keep_seat = options.keep_seat if keep_seat is None else keep_seat
         reopened.muted = set(options.muted)
         reopened.options = dict(options.extra)
+        reopened.recent.extend(back.recent)  # the host's screen opens with them again
         return reopened
 
     def _add(

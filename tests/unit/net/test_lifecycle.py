@@ -251,8 +251,10 @@ async def test_a_host_killed_before_any_move_resumes_the_same_room(tmp_path: Pat
         ann.start()
         await ann.wait_for(lambda: ann.seat == 0 or ann.last_refusal is not None, WAIT)
         assert ann.seat == 0, ann.last_refusal
-        # After the resume the host's x menu still knows who is muted.
+        # After the resume the host's x menu still knows who is muted, and the host's
+        # fresh screen opens with what the room said last.
         assert ann.seats[1].muted
+        assert "The host muted Bo." in [event.message for event in ann.recent]
         assert ("Let Bo chat again", "mute") in [
             (words, order.kind) for words, order in host_orders(ann.seats, 0, None)
         ]
@@ -398,10 +400,14 @@ def test_resume_restores_each_option_unless_given_again_and_says_so() -> None:
             "web": True,
             "web_port": 8123,
             "allow_origin": ["https://games.example.org"],
+            "listen": "127.0.0.1",
+            "port": 18765,
         },
     }
     saved = SimpleNamespace(id=7, data={"room": room})
     args = argparse.Namespace(
+        host=None,
+        port=None,
         turn_time=90.0,
         late=None,
         away_after=None,
@@ -415,6 +421,7 @@ def test_resume_restores_each_option_unless_given_again_and_says_so() -> None:
     _restore_options(args, saved, said.append)  # type: ignore[arg-type]
     assert (args.turn_time, args.late, args.away_after, args.keep_seat) == (90.0, "skip", 120, 30)
     assert args.web and args.web_port == 8123
+    assert (args.host, args.port) == ("127.0.0.1", 18765)  # where the players look
     assert args.allow_origin == ["https://games.example.org"]
     assert said == ["--turn-time 90 replaces the room's saved --turn-time 60"]
 
