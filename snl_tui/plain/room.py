@@ -226,6 +226,12 @@ class PlainRoom:
         client, session = self.client, self.client.session
         self.seats = client.seats
         self.note_away(client.seats)
+        # Away as we come in (a resumed room: everyone is, at first): "back" once here.
+        self.away = {
+            index
+            for index, seat in enumerate(client.seats)
+            if seat.kind != "computer" and seat.taken and not seat.connected
+        }
         if self.welcomed:
             self.lost = False
             self.say("Back in the room.")

@@ -429,6 +429,11 @@ async def test_where_says_live_away_times_and_seats_for_names_with_nothing_to_sa
     now[0] += 100
     assert await room.handle("where") is True
     assert console.said[-1].endswith("seat 3 Cy (away 2 minutes 45 seconds).")
+    # Away when we were welcomed (a resumed room's seats, at first): back, once here.
+    room.welcome(None)
+    client.seats = (*client.seats[:2], SeatInfo("Cy", "person", True, True))
+    room.heard(ClientEvent(EventKind.SEATS))
+    assert console.said[-1] == "Cy is back."
     assert await room.handle("odds") is True
     assert "seat 2" in console.said[-1]
     # board 47 tells what is on square 47; say 2 says the last 2 lines again.
