@@ -274,6 +274,7 @@ class Room:
         self.spectators.add(connection)
         notice = "You are watching." if spectate else "Every seat is taken: you are watching."
         connection.send(self._welcome("spectator", None, None, notice))
+        connection.send(self.clocks.frame())  # a watcher sees the turn clock too
         self.seats_changed()
         self.notice("watching", f"{name} is watching.")
 

@@ -319,7 +319,11 @@ async def test_a_seat_taken_back_does_not_restart_the_turn_clock() -> None:
         again.start()
         await again.wait_for(lambda: again.seat == 1 and again.turn_deadline is not None, WAIT)
         assert room.clocks.deadline == deadline  # Ann's clock ran on
-        await close_all([ann, again])
+        # Someone who comes to watch sees the clock at once, not from the next turn on.
+        eve = RoomClient(address(port, room), "Eve", spectate=True, backoff=FAST_BACKOFF)
+        eve.start()
+        await eve.wait_for(lambda: eve.turn_seat == 0 and eve.turn_deadline is not None, WAIT)
+        await close_all([ann, again, eve])
 
 
 @given(st.integers(0, 2**32), st.integers(0, 60))
