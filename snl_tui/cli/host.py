@@ -254,6 +254,8 @@ def cmd_host(
         room = server.resume_room(saved, password=args.password, timers=timers, keep_seat=keep_seat)
         if args.name is None and room.host_name is not None:
             args.name = room.host_name  # the host's own seat, as before the stop
+        if args.name is not None:
+            _check_resumed_name(room, args.name)
     else:
         players = room_players(args.players, args.seats)
         settings = GameSettings(load_board(), players, args.seed)
@@ -283,6 +285,19 @@ def cmd_host(
         if store is not None:
             store.close()
     return EXIT_OK
+
+
+def _check_resumed_name(room: Room, name: str) -> None:
+    """``--resume --name``: the host sits where the host sat. Another name would leave
+    the host's seat to wait for nobody, and a player's name would be that player's seat
+    (the host's key takes its own seat at once): both are one line, not a surprise."""
+    from ..net.protocol import name_key
+
+    key, host = name_key(name), room.host_name
+    if host is not None and name_key(host) != key:
+        raise SnlError(f"--resume: the host of this room plays as {host}: --name {host}, or none")
+    if host is None and any(s.taken and name_key(s.name) == key for s in room.seats):
+        raise SnlError(f"--resume: {name} is a player's seat in this room: choose another --name")
 
 
 def check_host_name(name: str) -> str:

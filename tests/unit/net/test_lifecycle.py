@@ -473,3 +473,21 @@ async def test_the_hosts_browser_door_never_blocks_on_its_own_log() -> None:
         await process.wait()  # 5000 lines, far beyond a pipe's buffer: it did not block
     await door.close()
     assert door.said[-1] == "GET /static/x 4999"
+
+
+def test_a_resumed_host_sits_where_the_host_sat_or_is_told_why_not() -> None:
+    from types import SimpleNamespace
+
+    from snl_tui.cli.host import _check_resumed_name
+    from snl_tui.core.errors import SnlError
+    from snl_tui.net.people import SeatState
+
+    seats = [SeatState("Ann", False, True), SeatState("Bo", False, True)]
+    hosted = SimpleNamespace(host_name="Ann", seats=seats)
+    _check_resumed_name(hosted, "ANN")  # type: ignore[arg-type]
+    with pytest.raises(SnlError, match="plays as Ann: --name Ann, or none"):
+        _check_resumed_name(hosted, "Zed")  # type: ignore[arg-type]
+    unseated = SimpleNamespace(host_name=None, seats=seats)
+    _check_resumed_name(unseated, "Zed")  # type: ignore[arg-type]
+    with pytest.raises(SnlError, match="Bo is a player's seat"):
+        _check_resumed_name(unseated, "Bo")  # type: ignore[arg-type]
