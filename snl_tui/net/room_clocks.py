@@ -150,7 +150,10 @@ class RoomClocks:
         seat = self.room.seats[index]
         if self.room.status != "playing" or seat.played_by_computer:
             return
-        self._stand_in(index, "has not rolled for {}", "they roll again")
+        if seat.connection is None:  # gone meanwhile: coming back, not rolling, undoes it
+            self._stand_in(index, "has not rolled for {} and is away", "they come back")
+        else:
+            self._stand_in(index, "has not rolled for {}", "they roll again")
 
     def _time_out(self, seat: int, moves: int) -> None:
         self.turn_timer = None

@@ -491,3 +491,22 @@ def test_a_resumed_host_sits_where_the_host_sat_or_is_told_why_not() -> None:
     _check_resumed_name(unseated, "Zed")  # type: ignore[arg-type]
     with pytest.raises(SnlError, match="Bo is a player's seat"):
         _check_resumed_name(unseated, "Bo")  # type: ignore[arg-type]
+
+
+async def test_a_player_gone_in_their_own_turn_is_told_to_come_back_not_to_roll() -> None:
+    """The turn's idle clock (``--away-after``) runs out for a player who left meanwhile:
+    coming back gives them their seat, so that is what everyone is told."""
+    async with serving(None) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]), timers=Timers(away_after=60))
+        ann, bo = await seated(port, room, ["Ann", "Bo"])
+        await ann.close()  # Ann's turn, and Ann is gone before her idle clock runs out
+        await until(lambda: room.seats[0].connection is None)
+        assert room.clocks.idle_timer is not None
+        room.clocks.idle_timer.cancel()
+        room.clocks._idle_too_long(0, 0)  # as the clock would, without waiting a minute
+        assert room.seats[0].standin
+        said = [json.loads(frame)["message"] for frame in room.recent]
+        assert any(
+            "has not rolled for" in line and line.endswith("until they come back.") for line in said
+        ), said
+        await close_all([bo])
