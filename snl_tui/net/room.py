@@ -175,11 +175,14 @@ class Room:
         now = self.server.clock()
         return [seat.info(now) for seat in self.seats]
 
-    def watchers(self) -> list[str]:
-        return sorted((c.name for c in self.spectators), key=str.casefold)[:MAX_WATCHERS]
+    def watchers(self, *, muted: bool = False) -> list[str]:
+        """The watchers' names (``muted``: those the host muted only)."""
+        shown = (c.name for c in self.spectators if not muted or self.powers.is_muted(c))
+        return sorted(shown, key=str.casefold)[:MAX_WATCHERS]
 
     def state(self) -> dict[str, Any]:
-        return state_json(self.status, self.seat_infos(), self.session, self.watchers())
+        watchers, muted = self.watchers(), self.watchers(muted=True)
+        return state_json(self.status, self.seat_infos(), self.session, watchers, muted)
 
     def connections(self) -> list[Connection]:
         seated = [seat.connection for seat in self.seats if seat.connection is not None]
@@ -192,7 +195,15 @@ class Room:
 
     def seats_changed(self) -> None:
         seats = [seat.to_json() for seat in self.seat_infos()]
-        self.broadcast(encode("seats", status=self.status, seats=seats, watchers=self.watchers()))
+        self.broadcast(
+            encode(
+                "seats",
+                status=self.status,
+                seats=seats,
+                watchers=self.watchers(),
+                muted_watchers=self.watchers(muted=True),
+            )
+        )
 
     def notice(self, code: str, message: str) -> None:
         """Tell everyone in the room what happened and why (and the host's log)."""

@@ -314,7 +314,11 @@ class PlainRoom:
             )
             parts.append(f"{seat_words} ({state}{mine})")
         text = "Seats: " + "; ".join(parts) + "."
-        watchers = [words.plain_name(name) for name in self.client.watchers]
+        muted = self.client.muted_watchers
+        watchers = [
+            words.plain_name(name) + (" (muted)" if name in muted else "")
+            for name in self.client.watchers
+        ]
         if watchers:
             text += f" Watching: {words.and_list(watchers)}."
         return text

@@ -309,7 +309,10 @@ class RoomSession(Table):
 
     def _host_powers(self) -> None:
         client, screen = self.client, self.shown
-        orders = host_orders(client.seats, client.seat, self.session.seat_to_move)
+        to_move = self.session.seat_to_move
+        orders = host_orders(
+            client.seats, client.seat, to_move, client.watchers, client.muted_watchers
+        )
 
         def chosen(order: HostOrder | None) -> None:
             if order is None:
@@ -438,7 +441,8 @@ class RoomSession(Table):
 
     def state_shown(self) -> None:
         self._show_clock()
-        watchers = self.client.watchers
+        client = self.client
+        watchers = [f"{w} (muted)" if w in client.muted_watchers else w for w in client.watchers]
         footer = f"watching: {', '.join(watchers)}" if watchers else ""
         self.shown.query_one(PlayersPanel).show_footer(footer)
         self._ring_if_my_turn()
