@@ -512,7 +512,7 @@ async def _serve(
 def _reopen(room: Room) -> str:
     """How the host reopens the room (its saved game) once it is closed, if it can."""
     game_id = room.saver.game_id
-    if game_id is None or room.session.game.over:
+    if game_id is None:
         return ""
     return f": snl host --resume {game_id} reopens it"
 

@@ -93,10 +93,11 @@ class SavedRoom:
 
 def read_saved_room(saved: SavedGame) -> SavedRoom:
     """The room saved with game ``saved``; SnlError (one line) when it is not a room's
-    game, not playing any more, or damaged."""
-    if saved.status != "playing":
-        raise SnlError(f"game {saved.id} is {saved.status_text}: 'snl replay {saved.id}' shows it")
+    game, was abandoned, or is damaged. A room whose game was won reopens on the won
+    game, as its people left it: ``n`` plays another in the same seats."""
     room: Any = saved.data.get("room")
+    if saved.status != "playing" and (saved.status != "won" or room is None):
+        raise SnlError(f"game {saved.id} is {saved.status_text}: 'snl replay {saved.id}' shows it")
     try:
         code = normal_code(room["code"])
         stored = room["seats"]

@@ -30,6 +30,7 @@ from .rooms import (
     close_all,
     join_frame,
     next_of,
+    play_to_end,
     seated,
     serving,
     settings,
@@ -510,3 +511,27 @@ async def test_a_player_gone_in_their_own_turn_is_told_to_come_back_not_to_roll(
             "has not rolled for" in line and line.endswith("until they come back.") for line in said
         ), said
         await close_all([bo])
+
+
+async def test_a_room_whose_game_was_won_reopens_for_another_game(tmp_path: Path) -> None:
+    """A host who stops after a win reopens the room as it was left (the won game on
+    every screen, ``n`` for another in the same seats), not "game 1 is won"."""
+    store = store_in(tmp_path)
+    async with serving(store) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]))
+        ann, bo = await seated(port, room, ["Ann", "Bo"])
+        await play_to_end(room, [ann, bo])
+        await server.saved()
+        game_id, code, tokens = room.saver.game_id, room.code, [ann.token, bo.token]
+        await close_all([ann, bo])
+    assert game_id is not None and store.load_game(game_id).status == "won"
+    async with serving(store) as (server, port):
+        again = server.resume_room(store.load_game(game_id))
+        assert again.code == code and again.status == "over"
+        ann, bo = await seated(port, again, ["Ann", "Bo"], tokens)
+        assert (ann.seat, bo.seat) == (0, 1)
+        await ann.again()
+        await until(lambda: again.saver.game_id not in (None, game_id))
+        assert not again.session.game.over
+        await close_all([ann, bo])
+    assert store.load_game(game_id).status == "won"  # the won game stays as it was
