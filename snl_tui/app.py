@@ -160,14 +160,16 @@ class SnlApp(App[None]):
         animate: bool = True,
         settings: Settings | None = None,
         bell: bool = True,
+        notices: Sequence[str] = (),
     ) -> SnlApp:
         """``snl join`` (and ``snl host --name``): a room's game as the base screen,
         from this terminal's seat; ``client`` has been welcomed in the room. ``settings``
-        are remembered (the bell's ``b``); ``bell`` False: no bell for your turn."""
+        are remembered (the bell's ``b``); ``bell`` False: no bell for your turn;
+        ``notices``: this terminal's own words about the room, shown on the screen."""
         from .screens.room import room_screen
 
         ring = bell and (settings is None or settings.turn_bell)
-        room = room_screen(client, animate=animate, join_line=join_line, bell=ring)
+        room = room_screen(client, animate=animate, join_line=join_line, bell=ring, notices=notices)
         board = room.session.board
         return cls(board=board, animate=animate, front=room, settings=settings)
 

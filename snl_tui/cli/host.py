@@ -2,9 +2,10 @@
 
 Prints one line, ``snl join HOST:PORT/CODE``, for the others to type, then serves the room
 (``net.server``) until Ctrl+C. Loopback by default; another address only when given, with
-a warning. The room's game is saved after every move in this machine's store, so
-``snl host --resume ID`` reopens a room whose host stopped, with its code, its seats and
-the host's own seat (the host's name is saved with the room).
+a warning. The room is saved in this machine's store as it opens and after every move,
+so ``snl host --resume ID`` (the last line says the ID) reopens a room whose host
+stopped, with its code, its seats and the host's own seat (the host's name is saved with
+the room); what a resume replaces is said on the host's screen (``--name``) or log.
 
 ``--turn-time`` and ``--away-after`` keep a game going when a friend stops playing
 (``net.server.Timers``); with ``--name`` the host's own screen has the host's powers
@@ -73,11 +74,13 @@ def add_host_parser(
     host.add_argument("board", nargs="?", metavar="BOARD", help="the board (default classic)")
     host.add_argument(
         "--host",
-        default=DEFAULT_HOST,
-        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)",
+        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; "
+        "--resume: the room's own)",
     )
     host.add_argument(
-        "--port", type=whole_number(0, 65535), default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}"
+        "--port",
+        type=whole_number(0, 65535),
+        help=f"default {DEFAULT_PORT} (--resume: the room's own, where its players look)",
     )
     host.add_argument(
         "--seats",
@@ -216,8 +219,9 @@ def cmd_host(
     from ..net.guard import new_door_key
 
     saved = _saved_room(store, args.resume) if args.resume is not None else None
+    replaced: list[str] = []  # saved options given again: said where the host looks
     if saved is not None:
-        _restore_options(args, saved, say)
+        _restore_options(args, saved, replaced.append)
         saved_room = saved.data.get("room")
         host = saved_room.get("host") if isinstance(saved_room, dict) else None
         if args.name is None and isinstance(host, str):
@@ -225,6 +229,12 @@ def cmd_host(
     keep_seat = float(KEEP_SEAT if args.keep_seat is None else args.keep_seat)
     if args.web_port is None:
         args.web_port = DEFAULT_WEB_PORT
+    if args.host is None:
+        args.host = DEFAULT_HOST
+    if args.port is None:
+        from ..net.protocol import DEFAULT_PORT
+
+        args.port = DEFAULT_PORT
     server = RoomServer(
         store,
         log=None if args.name is not None else say,
@@ -244,6 +254,8 @@ def cmd_host(
         room = server.resume_room(saved, password=args.password, timers=timers, keep_seat=keep_seat)
         if args.name is None and room.host_name is not None:
             args.name = room.host_name  # the host's own seat, as before the stop
+        if args.name is not None:
+            _check_resumed_name(room, args.name)
     else:
         players = room_players(args.players, args.seats)
         settings = GameSettings(load_board(), players, args.seed)
@@ -265,12 +277,27 @@ def cmd_host(
         )
     try:
         if args.name is not None:
-            return _host_and_play(server, room, args, say)
+            return _host_and_play(server, room, args, say, replaced)
+        for line in replaced:  # no screen: the log is where the host looks
+            say(line)
         asyncio.run(_serve(server, room, args, out, say))
     finally:
         if store is not None:
             store.close()
     return EXIT_OK
+
+
+def _check_resumed_name(room: Room, name: str) -> None:
+    """``--resume --name``: the host sits where the host sat. Another name would leave
+    the host's seat to wait for nobody, and a player's name would be that player's seat
+    (the host's key takes its own seat at once): both are one line, not a surprise."""
+    from ..net.protocol import name_key
+
+    key, host = name_key(name), room.host_name
+    if host is not None and name_key(host) != key:
+        raise SnlError(f"--resume: the host of this room plays as {host}: --name {host}, or none")
+    if host is None and any(s.taken and name_key(s.name) == key for s in room.seats):
+        raise SnlError(f"--resume: {name} is a player's seat in this room: choose another --name")
 
 
 def check_host_name(name: str) -> str:
@@ -280,10 +307,15 @@ def check_host_name(name: str) -> str:
 
 
 def _host_and_play(
-    server: RoomServer, room: Room, args: argparse.Namespace, say: Callable[[str], None]
+    server: RoomServer,
+    room: Room,
+    args: argparse.Namespace,
+    say: Callable[[str], None],
+    notices: list[str],
 ) -> int:
     """``--name``: serve the room and take a seat in it from this terminal; the others'
-    ``snl join`` line is on the game screen (and printed when the game closes)."""
+    ``snl join`` line is on the game screen (and printed when the game closes, with
+    the ``--resume`` that reopens it); ``notices`` are said on that screen."""
     from ..net.protocol import RoomAddress, check_name
     from .join import join_room, play_in_room
 
@@ -295,6 +327,7 @@ def _host_and_play(
 
     async def start() -> None:
         bound = await _listen(server, args.host, args.port)
+        _listening(room, args.host, bound)
         where.append(RoomAddress(_shown_host(args.host), bound, room.code))
         if args.web:
             door.append(await WebDoor.open(args, where[0], room.code, server.door_key))
@@ -322,10 +355,11 @@ def _host_and_play(
             before=start,
             after=stop,
             plain=screen_reader_wanted(args),
+            notices=notices,
         )
     finally:
         if where:
-            say(f"the room is closed (it was {join_line()})")
+            say(f"the room is closed (it was {join_line()}){_reopen(room)}")
 
 
 def _store() -> Store:
@@ -336,6 +370,8 @@ def _store() -> Store:
 
 
 RESTORED = (
+    ("host", "--host"),
+    ("port", "--port"),
     ("turn_time", "--turn-time"),
     ("late", "--late"),
     ("away_after", "--away-after"),
@@ -359,7 +395,14 @@ def _restore_options(
     except SnlError as error:
         raise SnlError(f"--resume: game {saved.id}: {error}") from None
     timers = options.timers
+    listen, port = options.extra.get("listen"), options.extra.get("port")
+    if not (listen is None or isinstance(listen, str)) or not (
+        port is None or (type(port) is int and 0 < port <= 65535)
+    ):
+        raise SnlError(f"--resume: game {saved.id}: its options are damaged (its address)")
     was = {
+        "host": listen,
+        "port": port,
         "turn_time": timers.turn_time,
         "late": timers.on_time_out,
         "away_after": timers.away_after,
@@ -403,6 +446,13 @@ def _saved_room(store: Store | None, text: str) -> SavedGame:
         raise SnlError(f"--resume: {error}") from None
 
 
+def _listening(room: Room, host: str, port: int) -> None:
+    """The room listens on ``host``:``port``: saved with it, so ``--resume`` alone
+    reopens it where its players' clients look for it."""
+    room.options.update(listen=host, port=port)
+    room.save()
+
+
 async def _listen(server: RoomServer, host: str, port: int) -> int:
     """Start listening; the port bound (``--port 0``: any free one)."""
     try:
@@ -442,6 +492,7 @@ async def _serve(
     door: WebDoor | None = None
     try:
         bound = await _listen(server, args.host, args.port)
+        _listening(room, args.host, bound)
         address = RoomAddress(_shown_host(args.host), bound, room.code)
         print(f"snl join {address}", file=out, flush=True)
         if args.web:
@@ -453,6 +504,17 @@ async def _serve(
         if door is not None:
             await door.close()
         await server.stop()
+        reopen = _reopen(room)
+        if reopen:
+            say(f"the room is closed{reopen}")
+
+
+def _reopen(room: Room) -> str:
+    """How the host reopens the room (its saved game) once it is closed, if it can."""
+    game_id = room.saver.game_id
+    if game_id is None:
+        return ""
+    return f": snl host --resume {game_id} reopens it"
 
 
 def _web_available() -> None:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import getpass
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
@@ -210,12 +210,15 @@ def play_in_room(
     after: Callable[[], Awaitable[object]] | None = None,
     bell: bool = True,
     plain: bool = False,
+    notices: Sequence[str] = (),
 ) -> int:
     """Join (``joined``), then open the room's screen on the same event loop until the
     player quits; ``before``/``after`` run on that loop first and last (the host's own
     server; ``join_line`` says, once it has run, what others type to join). Joining's
     SnlError propagates (one line, exit 2). ``plain``: the room in plain lines for a
-    screen reader (``snl_tui.plain.room``) instead of the room's screen."""
+    screen reader (``snl_tui.plain.room``) instead of the room's screen. ``notices``:
+    what this terminal has to say about the room (``snl host --resume``), said where
+    the person sees it: on the screen, or as lines once the room is said."""
     from ..core.store.settings import load_settings
 
     loop = asyncio.new_event_loop()
@@ -231,11 +234,19 @@ def play_in_room(
 
             # In a terminal, the line editor (its modes come back at exit and on SIGTERM).
             console = Console.standard()
-            return loop.run_until_complete(play_room(client, console, join_line=line))
+            playing = play_room(client, console, join_line=line, notices=notices)
+            return loop.run_until_complete(playing)
         from ..app import SnlApp, run_app
 
         settings, _ = load_settings()
-        app = SnlApp.joining(client, join_line=line, animate=animate, settings=settings, bell=bell)
+        app = SnlApp.joining(
+            client,
+            join_line=line,
+            animate=animate,
+            settings=settings,
+            bell=bell,
+            notices=notices,
+        )
         return run_app(app, loop=loop)
     finally:
         if client is not None:

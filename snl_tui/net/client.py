@@ -181,6 +181,8 @@ class RoomClient:
         self.seats_heard = 0.0
         """When ``seats`` came (``loop.time()``): a seat's time away grows from there."""
         self.watchers: tuple[str, ...] = ()
+        self.muted_watchers: tuple[str, ...] = ()
+        """The watchers the host muted (the host's menu offers to undo it)."""
         self.seat: int | None = None
         self.role: str | None = None
         self.notice: str | None = None
@@ -419,6 +421,7 @@ class RoomClient:
         elif kind == "seats":
             self.seats = message["seats"]
             self.watchers = message["watchers"]
+            self.muted_watchers = message["muted_watchers"]
             self.seats_heard = _now()
             self.status = _status(message["status"])
             self._emit(ClientEvent(EventKind.SEATS))
@@ -462,6 +465,7 @@ class RoomClient:
     def _load(self, state: RoomState) -> None:
         self.session, self.seats, self.status = state.session, state.seats, state.status
         self.watchers, self.seats_heard = state.watchers, _now()
+        self.muted_watchers = state.muted_watchers
         self._drive_seats()
 
     def _drive_seats(self) -> None:

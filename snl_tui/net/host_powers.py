@@ -116,6 +116,7 @@ class HostPowers:
             return
         seat.standin, seat.idle = to == "computer", False  # the host's own decision
         self.room.seats_changed()
+        self.room.save()  # --resume keeps the host's decision
         if seat.standin:
             self.room.notice("computer", f"The host handed {seat.name}'s seat to the computer.")
         elif seat.connection is None:
@@ -141,6 +142,7 @@ class HostPowers:
             gone.send(encode("refused", code="removed", message="the host removed you"))
             gone.close(CLOSE_POLICY, "the host removed you from the game")
         self.room.seats_changed()
+        self.room.save()  # their token is void after a --resume too
         self.room.notice(
             "removed", f"The host removed {seat.name}: the computer plays the seat to the end."
         )
@@ -164,6 +166,7 @@ class HostPowers:
                     person.address
                 )
         shown = seats[0].name if seats else people[0].name
+        self.room.seats_changed()  # every screen (the host's menu) shows who is muted
         if muted:
             self.room.muted.add(key)
             self.room.notice("muted", f"The host muted {shown}.")

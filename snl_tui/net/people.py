@@ -179,6 +179,7 @@ class SeatState:
             away,
             standin=self.standin,
             removed=self.removed,
+            muted=self.muted,
         )
 
     @property

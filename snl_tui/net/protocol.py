@@ -39,13 +39,14 @@ server -> ``chat`` {name, text, reaction}       someone said something (text che
 server -> ``timer`` {seat, seconds}             the seat to move has this many seconds to
           roll (``--turn-time``); null: no clock runs
 
-A ``state`` is {status, seats, watchers, session}: the status (``waiting`` for people,
-``playing``, ``over``), the seats ({name, kind, taken, connected, away, standin,
-removed}), the watchers' names and the session's ``to_dict()`` without its seeds
-(``public_session``), from which the client rebuilds the game with its log
-(``session_from_public``). ``seats`` carries the watchers too. No message carries a die
-value from a client: the host rolls every die. A ``move`` whose die is 0
-(``engine.PASS``) is a skipped turn.
+A ``state`` is {status, seats, watchers, muted_watchers, session}: the status
+(``waiting`` for people, ``playing``, ``over``), the seats ({name, kind, taken,
+connected, away, standin, removed, muted}), the watchers' names (and those the host
+muted) and the session's ``to_dict()`` without its seeds (``public_session``), from
+which the client rebuilds the game with its log (``session_from_public``). ``seats``
+carries the watchers (and the muted ones) too. No message carries a die value from a
+client: the host rolls every die. A ``move`` whose die is 0 (``engine.PASS``) is a
+skipped turn.
 
 The dice are secret until rolled: no frame carries the session's seed, a game's seed or
 anything derived from them, so a client (a watcher too) learns each die only from the
@@ -73,7 +74,7 @@ from .names import (
     shown_text,
 )
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 MAX_FRAME = 64 * 1024
 """Bytes in one client frame at most (the server's websocket refuses bigger ones)."""
 MAX_SERVER_FRAME = 1024 * 1024
@@ -117,7 +118,10 @@ CODE_LENGTH = 6
 DEFAULT_PORT = 8765
 
 STATUSES = ("waiting", "playing", "over")
-SEAT_FIELDS = frozenset({"name", "kind", "taken", "connected", "away", "standin", "removed"})
+STATE_FIELDS = frozenset({"status", "seats", "watchers", "muted_watchers", "session"})
+SEAT_FIELDS = frozenset(
+    {"name", "kind", "taken", "connected", "away", "standin", "removed", "muted"}
+)
 SEAT_KINDS = ("person", "computer")
 
 # Closing codes (RFC 6455): the reason travels with the close frame.
@@ -183,7 +187,12 @@ SERVER_MESSAGES: dict[str, dict[str, Field]] = {
         "die": Field(int, limit=1000),
         "status": Field(str, limit=16),
     },
-    "seats": {"status": Field(str, limit=16), "seats": Field(list), "watchers": Field(list)},
+    "seats": {
+        "status": Field(str, limit=16),
+        "seats": Field(list),
+        "watchers": Field(list),
+        "muted_watchers": Field(list),
+    },
     "game": {"state": Field(dict)},
     "state": {"state": Field(dict)},
     "error": {"code": Field(str, limit=40), "message": Field(str, limit=500)},
@@ -285,6 +294,8 @@ class SeatInfo:
     """The computer plays this person's seat (handed over, or away too long)."""
     removed: bool = False
     """The host removed its person: the computer plays it to the end of the game."""
+    muted: bool = False
+    """The host silenced its person's chat (the host's menu offers to undo it)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -295,6 +306,7 @@ class SeatInfo:
             "away": self.away,
             "standin": self.standin,
             "removed": self.removed,
+            "muted": self.muted,
         }
 
 
@@ -306,6 +318,8 @@ class RoomState:
     seats: tuple[SeatInfo, ...]
     session: GameSession
     watchers: tuple[str, ...] = ()
+    muted_watchers: tuple[str, ...] = ()
+    """The watchers the host muted (a seat says so itself: ``SeatInfo.muted``)."""
 
 
 def read_seats(items: Any) -> tuple[SeatInfo, ...]:
@@ -324,7 +338,7 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
             or kind not in SEAT_KINDS
         ):
             raise ProtocolError("bad-state", "a seat has a bad name or kind")
-        flags = (item["taken"], item["connected"], item["standin"], item["removed"])
+        flags = (item["taken"], item["connected"], item["standin"], item["removed"], item["muted"])
         if any(type(flag) is not bool for flag in flags):
             raise ProtocolError("bad-state", "a seat's flags must be true or false")
         away = item["away"]
@@ -340,6 +354,7 @@ def read_seats(items: Any) -> tuple[SeatInfo, ...]:
                 away,
                 standin=item["standin"],
                 removed=item["removed"],
+                muted=item["muted"],
             )
         )
     return tuple(seats)
@@ -382,34 +397,43 @@ def read_server_frame(frame: str | bytes) -> dict[str, Any]:
     if message["type"] == "seats":
         message["seats"] = read_seats(message["seats"])
         message["watchers"] = read_watchers(message["watchers"])
+        message["muted_watchers"] = read_watchers(message["muted_watchers"])
     return message
 
 
 def read_state(data: Any) -> RoomState:
     """A ``state`` object, checked, with the session rebuilt; ProtocolError otherwise."""
-    if not isinstance(data, dict) or set(data) != {"status", "seats", "watchers", "session"}:
-        raise ProtocolError("bad-state", "a state must have a status, seats, watchers and session")
+    if not isinstance(data, dict) or set(data) != STATE_FIELDS:
+        raise ProtocolError(
+            "bad-state", "a state must have a status, seats, watchers, muted watchers and session"
+        )
     if data["status"] not in STATUSES:
         raise ProtocolError("bad-state", "unknown room status")
     seats = read_seats(data["seats"])
     watchers = read_watchers(data["watchers"])
+    muted_watchers = read_watchers(data["muted_watchers"])
     try:
         session = session_from_public(data["session"])
     except SnlError as error:
         raise ProtocolError("bad-state", f"the game cannot be read: {error}") from None
     if len(session.game.players) != len(seats):
         raise ProtocolError("bad-state", "the seats do not match the game's players")
-    return RoomState(data["status"], seats, session, watchers)
+    return RoomState(data["status"], seats, session, watchers, muted_watchers)
 
 
 def state_json(
-    status: str, seats: Any, session: GameSession, watchers: Sequence[str] = ()
+    status: str,
+    seats: Any,
+    session: GameSession,
+    watchers: Sequence[str] = (),
+    muted_watchers: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The ``state`` of a room, as ``read_state`` reads it back."""
     return {
         "status": status,
         "seats": [seat.to_json() for seat in seats],
         "watchers": list(watchers),
+        "muted_watchers": list(muted_watchers),
         "session": public_session(session),
     }
 

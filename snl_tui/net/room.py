@@ -32,9 +32,11 @@ Chat. ``chat`` and ``react`` lines go to everyone in the room with the sender's 
 they are checked (``check_chat``: one line, no control or invisible characters,
 ``MAX_CHAT`` at most) and limited by their own, slower token bucket (``Limits.chat_rate``).
 
-Saving. After every move (and every seat taken) the room's game and everything ``snl
-host --resume`` needs (``saved_room``: the seats, the options, the password's hash) is
-saved by the server's writer thread (``room_saving``), after the move's frames are sent.
+Saving. When the room opens, after every move and whenever what ``snl host --resume``
+needs changes (a seat taken, handed over or removed, someone muted; ``saved_room``: the
+seats, the options, the password's hash), the room is saved by the server's writer
+thread (``room_saving``), after the move's frames are sent: a host killed before anyone
+rolls reopens the same room.
 """
 
 from __future__ import annotations
@@ -121,7 +123,7 @@ class Room:
         self.saver = saver
         self.record = RoomRecord(saver, server.writer, self._saved_first)
         if saver.game_id is not None:  # a resumed room goes on in its game's row
-            self.record.resumed(session.game)
+            self.record.resumed(session)
         self.timers = timers or Timers()
         self.keep_seat = server.keep_seat
         """Seconds a dropped seat waits for its token before it may be taken by name."""
@@ -151,9 +153,12 @@ class Room:
             if seat.idle:  # the room's own stand-in: not before they have had a chance
                 seat.standin = seat.idle = False
 
-    def arm_away_timers(self) -> None:
-        """Start ``Timers.away_after`` for every person not here (a resumed room, once
-        the server runs): the computer plays for them only after that long."""
+    def opened(self) -> None:
+        """The server runs (this room's event loop with it): save the room at once, so a
+        host killed before anyone rolls can ``--resume`` it, and start
+        ``Timers.away_after`` for every person not here (a resumed room): the computer
+        plays for them only after that long."""
+        self.save()
         self.clocks.arm_away_timers()
 
     # -- what everyone sees
@@ -170,11 +175,14 @@ class Room:
         now = self.server.clock()
         return [seat.info(now) for seat in self.seats]
 
-    def watchers(self) -> list[str]:
-        return sorted((c.name for c in self.spectators), key=str.casefold)[:MAX_WATCHERS]
+    def watchers(self, *, muted: bool = False) -> list[str]:
+        """The watchers' names (``muted``: those the host muted only)."""
+        shown = (c.name for c in self.spectators if not muted or self.powers.is_muted(c))
+        return sorted(shown, key=str.casefold)[:MAX_WATCHERS]
 
     def state(self) -> dict[str, Any]:
-        return state_json(self.status, self.seat_infos(), self.session, self.watchers())
+        watchers, muted = self.watchers(), self.watchers(muted=True)
+        return state_json(self.status, self.seat_infos(), self.session, watchers, muted)
 
     def connections(self) -> list[Connection]:
         seated = [seat.connection for seat in self.seats if seat.connection is not None]
@@ -187,7 +195,15 @@ class Room:
 
     def seats_changed(self) -> None:
         seats = [seat.to_json() for seat in self.seat_infos()]
-        self.broadcast(encode("seats", status=self.status, seats=seats, watchers=self.watchers()))
+        self.broadcast(
+            encode(
+                "seats",
+                status=self.status,
+                seats=seats,
+                watchers=self.watchers(),
+                muted_watchers=self.watchers(muted=True),
+            )
+        )
 
     def notice(self, code: str, message: str) -> None:
         """Tell everyone in the room what happened and why (and the host's log)."""
@@ -269,6 +285,7 @@ class Room:
         self.spectators.add(connection)
         notice = "You are watching." if spectate else "Every seat is taken: you are watching."
         connection.send(self._welcome("spectator", None, None, notice))
+        connection.send(self.clocks.frame())  # a watcher sees the turn clock too
         self.seats_changed()
         self.notice("watching", f"{name} is watching.")
 
@@ -453,6 +470,7 @@ class Room:
             return
         self.session.new_game()
         self.broadcast(encode("game", state=self.state()))
+        self.save()  # the new game's row, before its first move (the last one is won)
         # After the game: a screen shows the notice in the new game's log.
         self.notice("new-game", f"{connection.name} started a new game in the same seats.")
         self.clocks.next_turn()
@@ -502,12 +520,14 @@ class Room:
         self.server.say(f"{self.code}: saved as game {game_id}")
 
     def saved_room(self) -> dict[str, Any]:
-        """What ``--resume`` needs beside the session: the code, the seats, the host and
-        every option of the room (the password as its salted hash only)."""
+        """What ``--resume`` needs beside the session: the code, the seats, the host,
+        the last notices and chat lines, and every option of the room (the password as
+        its salted hash only)."""
         timers = self.timers
         return {
             "code": self.code,
             "host": self.host_name,
+            "recent": list(self.recent),
             "seats": [
                 {
                     "taken": s.taken,

@@ -150,15 +150,10 @@ class RoomClocks:
         seat = self.room.seats[index]
         if self.room.status != "playing" or seat.played_by_computer:
             return
-        seat.standin = seat.idle = True
-        self.room.seats_changed()
-        limit = _seconds(self.room.timers.away_after)
-        self.room.notice(
-            "computer",
-            f"{seat.name} has not rolled for {limit}: the computer plays for them until "
-            "they roll again.",
-        )
-        self.next_turn()
+        if seat.connection is None:  # gone meanwhile: coming back, not rolling, undoes it
+            self._stand_in(index, "has not rolled for {} and is away", "they come back")
+        else:
+            self._stand_in(index, "has not rolled for {}", "they roll again")
 
     def _time_out(self, seat: int, moves: int) -> None:
         self.turn_timer = None
@@ -192,12 +187,18 @@ class RoomClocks:
         seat = self.room.seats[index]
         if seat.connection is not None or seat.played_by_computer:
             return
+        self._stand_in(index, "has been away {}", "they come back")
+
+    def _stand_in(self, index: int, why: str, until: str) -> None:
+        """The computer plays seat ``index`` for its person (``idle``: the room's own
+        doing, undone by ``until``), and everyone is told ``why`` (``{}``: the time)."""
+        seat = self.room.seats[index]
         seat.standin = seat.idle = True
         self.room.seats_changed()
         limit = _seconds(self.room.timers.away_after)
         self.room.notice(
             "computer",
-            f"{seat.name} has been away {limit}: the computer plays for them until they come back.",
+            f"{seat.name} {why.format(limit)}: the computer plays for them until {until}.",
         )
         self.next_turn()
 

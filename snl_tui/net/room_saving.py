@@ -1,15 +1,15 @@
 """Saving rooms' games off the event loop: every screen has the move before it is saved.
 
-A room saves its game after every move (``snl host --resume`` reopens it from there), and
-a save is a SQLite transaction: most of a millisecond, far more on a busy disk. Written
-on the server's event loop, it held up every room's moves (issue 41: 50 rooms, p99 over
-500 ms). Here the loop only takes a snapshot of what to save (``session.to_dict()``, a
-few microseconds) after the move has been sent, and one writer thread (``SaveWriter``)
-writes the snapshots in order. A room's rows (``RoomRecord``) keep their ids in the
-writer's own order, so a game's second save updates the row its first save made even
-when the first has not been written yet when the second is asked for; and a save asked
-for while an older one of the same row still waits replaces it (the newest state is the
-one to keep: under load, fewer writes).
+A room saves its game as it opens and after every move (``snl host --resume`` reopens it
+from there), and a save is a SQLite transaction: most of a millisecond, far more on a
+busy disk. Written on the server's event loop, it held up every room's moves (issue 41:
+50 rooms, p99 over 500 ms). Here the loop only takes a snapshot of what to save
+(``session.to_dict()``, a few microseconds) after the move has been sent, and one writer
+thread (``SaveWriter``) writes the snapshots in order. A room's rows (``RoomRecord``)
+keep their ids in the writer's own order, so a game's second save updates the row its
+first save made even when the first has not been written yet when the second is asked
+for; and a save asked for while an older one of the same row still waits replaces it
+(the newest state is the one to keep: under load, fewer writes).
 
 Nothing is lost on a crash but what was still queued (the moves of the last moments,
 which everyone has seen): every written save is a committed transaction.
@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 from ..core.store.saving import GameSaver
 
 if TYPE_CHECKING:
-    from ..core.engine import Game
     from ..core.session import GameSession
 
 Job = Callable[[], None]
@@ -136,15 +135,18 @@ class RoomRecord:
         self.writer = writer
         self.on_first = on_first
         """Called on the event loop with a row's id once its first save is written."""
-        self._game: Game | None = None
+        self._session: GameSession | None = None
+        self._index: int | None = None
+        """The session's ``game_index`` whose row ``_row`` is: another is a new game."""
         self._row = _Row(saver.game_id)
         self._whole: dict[str, Any] | None = None
         """``session.to_dict()`` as the game began: what a move does not change (the
         board whole, the settings, the seeds) is taken from it, not made again."""
 
-    def resumed(self, game: Game) -> None:
-        """The room continues ``saver.game_id``'s game (``game``)."""
-        self._game, self._row, self._whole = game, _Row(self.saver.game_id), None
+    def resumed(self, session: GameSession) -> None:
+        """The room continues ``saver.game_id``'s game (``session``'s)."""
+        self._session, self._index = session, session.game_index
+        self._row, self._whole = _Row(self.saver.game_id), None
 
     def save(self, session: GameSession, extra: Mapping[str, Any]) -> None:
         """Queue a save of the session as it is now (taken here, written later)."""
@@ -152,15 +154,17 @@ class RoomRecord:
         if store is None:
             return
         game = session.game
-        if game is not self._game:  # a new game of the session: a row of its own
+        if session is not self._session:  # made again (a seat's new name): the same game
+            self._session, self._whole = session, None
+        if session.game_index != self._index:  # a new game of the session: a row of its own
             old = self._row
-            self._game, self._row, self._whole = game, _Row(), None
+            self._index, self._row, self._whole = session.game_index, _Row(), None
             self.writer.submit(lambda: store.live.release(old.id) if old.id is not None else None)
         row = self._row
         if row.finished:
             return
-        if not game.history and row.id is None:
-            return  # nothing played yet: nothing to keep
+        # Saved before its first move too: a room is its code, seats, password and
+        # options as much as its game, and a host killed before anyone rolls resumes it.
         winner = game.winner
         turns = game.turns_taken[winner] if winner is not None else max(game.turns_taken)
         fields: dict[str, Any] = {

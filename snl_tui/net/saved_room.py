@@ -14,7 +14,7 @@ from ..core.session import GameSession
 from .guard import Secret
 from .limits import check_board_size
 from .people import SeatState
-from .protocol import normal_code
+from .protocol import normal_code, read_recent
 from .room import KEEP_SEAT
 from .room_clocks import Timers
 
@@ -87,14 +87,17 @@ class SavedRoom:
     seats: list[SeatState]
     host_name: str | None
     options: SavedOptions
+    recent: tuple[str, ...] = ()
+    """The room's last notices and chat lines (frames): a newcomer hears them still."""
 
 
 def read_saved_room(saved: SavedGame) -> SavedRoom:
     """The room saved with game ``saved``; SnlError (one line) when it is not a room's
-    game, not playing any more, or damaged."""
-    if saved.status != "playing":
-        raise SnlError(f"game {saved.id} is {saved.status_text}: 'snl replay {saved.id}' shows it")
+    game, was abandoned, or is damaged. A room whose game was won reopens on the won
+    game, as its people left it: ``n`` plays another in the same seats."""
     room: Any = saved.data.get("room")
+    if saved.status != "playing" and (saved.status != "won" or room is None):
+        raise SnlError(f"game {saved.id} is {saved.status_text}: 'snl replay {saved.id}' shows it")
     try:
         code = normal_code(room["code"])
         stored = room["seats"]
@@ -120,6 +123,8 @@ def read_saved_room(saved: SavedGame) -> SavedRoom:
         host_name = room.get("host")
         if host_name is not None and not isinstance(host_name, str):
             raise SnlError("the host's name is damaged")
+        recent = room.get("recent", [])
+        read_recent(recent)  # each one a notice or a chat line, checked as if sent
     except (TypeError, KeyError, AttributeError) as problem:
         raise SnlError(
             f"game {saved.id} is not a room's game ('snl resume {saved.id}' continues it)"
@@ -128,7 +133,7 @@ def read_saved_room(saved: SavedGame) -> SavedRoom:
         ) from None
     except SnlError as problem:
         raise SnlError(f"game {saved.id}: the room cannot be read back ({problem})") from None
-    return SavedRoom(code, session, seats, host_name, options)
+    return SavedRoom(code, session, seats, host_name, options, tuple(recent))
 
 
 __all__ = ["SavedOptions", "SavedRoom", "read_saved_room", "saved_options"]

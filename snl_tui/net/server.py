@@ -180,6 +180,7 @@ class RoomServer:
         reopened.keep_seat = options.keep_seat if keep_seat is None else keep_seat
         reopened.muted = set(options.muted)
         reopened.options = dict(options.extra)
+        reopened.recent.extend(back.recent)  # the host's screen opens with them again
         return reopened
 
     def _add(
@@ -194,6 +195,8 @@ class RoomServer:
             code = self._new_code()
         room = Room(self, code, session, seats, password, saver)
         self.rooms[code] = room
+        if self._server is not None:  # serving already: open it now (else ``start`` does)
+            asyncio.get_running_loop().call_soon(room.opened)
         return room
 
     def _new_code(self) -> str:
@@ -224,8 +227,8 @@ class RoomServer:
         )
         bound = int(self._server.sockets[0].getsockname()[1])
         self._hosts = host_names(host, bound)
-        for room in self.rooms.values():  # a resumed room's absent people
-            room.arm_away_timers()
+        for room in self.rooms.values():  # saved at once; a resumed room's absent people
+            room.opened()
         return bound
 
     def _door(self, websocket: ServerConnection, request: Request) -> Response | None:

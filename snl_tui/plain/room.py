@@ -17,7 +17,7 @@ import asyncio
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.odds.standing import compute_odds
@@ -106,10 +106,20 @@ def seat_changes(
 class PlainRoom:
     """One person in a room, in plain lines: ``run`` until quit or the end of input."""
 
-    def __init__(self, client: RoomClient, console: Console, *, join_line: str | None = None):
+    def __init__(
+        self,
+        client: RoomClient,
+        console: Console,
+        *,
+        join_line: str | None = None,
+        notices: Sequence[str] = (),
+    ):
         self.client = client
         self.console = console
         self.join_line = join_line
+        self.notices = tuple(notices)
+        """This terminal's own words about the room (``snl host --resume``: which saved
+        options were replaced), said after the room's welcome."""
         self.seats: tuple[SeatInfo, ...] = client.seats
         self.status = client.status
         self.away: set[int] = set()
@@ -216,6 +226,12 @@ class PlainRoom:
         client, session = self.client, self.client.session
         self.seats = client.seats
         self.note_away(client.seats)
+        # Away as we come in (a resumed room: everyone is, at first): "back" once here.
+        self.away = {
+            index
+            for index, seat in enumerate(client.seats)
+            if seat.kind != "computer" and seat.taken and not seat.connected
+        }
         if self.welcomed:
             self.lost = False
             self.say("Back in the room.")
@@ -239,6 +255,8 @@ class PlainRoom:
         self.say(self.seats_line())
         if self.join_line:
             self.say(f"Others join with: {self.join_line}")
+        for line in self.notices:
+            self.say(line)
         if session.game.history:
             self.say(words.positions_line(session.game))
         self.say("Type help for the commands.")
@@ -246,8 +264,8 @@ class PlainRoom:
         self.tell_clock()  # its timer came with the welcome, before anyone listened
 
     def tell_clock(self) -> None:
-        """The turn clock (``--turn-time``) in words: when the turn starts, and again at
-        10 seconds left."""
+        """The turn clock (``--turn-time``) in words: when a turn starts, and, to the
+        player to move alone, again at 10 seconds left."""
         client, session = self.client, self.client.session
         if self._ten_left is not None:
             self._ten_left.cancel()
@@ -260,8 +278,9 @@ class PlainRoom:
         mine = seat == client.seat
         who = "You have" if mine else f"{words.name(session.game.players[seat], seat)} has"
         self.say(f"{who} {plural(max(0, round(left)), 'second')} to roll.")
-        if left > 10.5:
-            self._ten_left = loop.call_later(left - 10, self.say, f"{who} 10 seconds left.")
+        # The warning is the mover's alone: the others' screens only show the clock.
+        if mine and left > 10.5:
+            self._ten_left = loop.call_later(left - 10, self.say, "You have 10 seconds left.")
 
     def note_away(self, seats: tuple[SeatInfo, ...]) -> None:
         """The room's new seats: when each away seat went, by the seconds away it says
@@ -288,13 +307,18 @@ class PlainRoom:
                 state = "away" if since is None else f"away {away_for(self.clock() - since)}"
             else:
                 state = "here"
-            mine = ", you" if index == self.client.seat else ""
+            mine = ", muted" if seat.muted and seat.taken and not seat.removed else ""
+            mine += ", you" if index == self.client.seat else ""
             seat_words = (
                 f"seat {index + 1}" if who == f"seat {index + 1}" else f"seat {index + 1} {who}"
             )
             parts.append(f"{seat_words} ({state}{mine})")
         text = "Seats: " + "; ".join(parts) + "."
-        watchers = [words.plain_name(name) for name in self.client.watchers]
+        muted = self.client.muted_watchers
+        watchers = [
+            words.plain_name(name) + (" (muted)" if name in muted else "")
+            for name in self.client.watchers
+        ]
         if watchers:
             text += f" Watching: {words.and_list(watchers)}."
         return text
@@ -559,9 +583,15 @@ class PlainRoom:
             self.say(words.odds_line(odds, game, to_move))
 
 
-async def play_room(client: RoomClient, console: Console, *, join_line: str | None = None) -> int:
+async def play_room(
+    client: RoomClient,
+    console: Console,
+    *,
+    join_line: str | None = None,
+    notices: Sequence[str] = (),
+) -> int:
     """Play in the room ``client`` has joined, in plain lines; the exit status."""
-    return await PlainRoom(client, console, join_line=join_line).run()
+    return await PlainRoom(client, console, join_line=join_line, notices=notices).run()
 
 
 __all__ = ["HOST_COMMANDS", "ROOM_COMMANDS", "PlainRoom", "away_for", "play_room", "seat_changes"]

@@ -17,14 +17,15 @@ started it) goes into the move log between the moves. When it becomes this seat'
 the terminal hears a bell (BEL, and an OSC 9 / OSC 777 notification where the terminal
 shows them; in a browser the tab's title says so); ``b`` turns that off (remembered).
 The host's own screen has ``x``: skip the turn of the seat to move, hand a seat to the
-computer and back, remove a person, mute someone. The players panel says who is here,
-who is away and for how long, whom the computer stands in for, and who watches.
+computer and back, remove a person, mute someone (as the room says who is muted: after
+``snl host --resume`` too). The players panel says who is here, who is away and for how
+long, whom the computer stands in for, who is muted, and who watches.
 
 The room is composed into the one game screen, not a subclass of it: ``room_screen``
 makes a ``GameScreen`` whose table (``screens/table.py``) is a ``RoomSession``, the room's
-state beside the game's session (the client, whose turn rings, the chat kept for the log,
-whom the host muted). The session adds the room's widget (the turn clock under the die),
-its words and its keys; what the host sends reaches the screen as messages
+state beside the game's session (the client, whose turn rings, the chat kept for the
+log). The session adds the room's widget (the turn clock under the die), its words and
+its keys; what the host sends reaches the screen as messages
 (``SessionReplaced``, ``MoveArrived``, ``StateChanged``, ``StatusSaid``).
 
 The client runs on the app's own event loop (the CLI starts it before the app), and its
@@ -103,14 +104,17 @@ def room_screen(
     animate: bool = True,
     join_line: str | None = None,
     bell: bool = True,
+    notices: Sequence[str] = (),
 ) -> GameScreen:
     """The game screen of a room, from this terminal's seat: ``client`` has been welcomed
     (it holds the room's session); ``join_line`` is what others type to join (shown by
-    the host's own screen); ``bell`` False: no bell for this seat's turn."""
+    the host's own screen); ``bell`` False: no bell for this seat's turn; ``notices``:
+    what this terminal says about the room before anything else (``snl host --resume``:
+    which saved options were replaced), in the log and as notifications."""
     session = client.session
     if session is None:
         raise ValueError("the room client has no game yet: wait for its welcome")
-    room = RoomSession(client, join_line=join_line, bell=bell)
+    room = RoomSession(client, join_line=join_line, bell=bell, notices=notices)
     screen = GameScreen(session.settings, animate=animate, session=session, table=room)
     # Textual's key panel reads the screen's HELP (a class variable): this screen's own.
     setattr(screen, "HELP", HELP)  # noqa: B010
@@ -124,9 +128,18 @@ HELP = "Press r on your turn: the host rolls your die. Press ? for help."
 class RoomSession(Table):
     """A room's state beside the game's session, and what it adds to the game screen."""
 
-    def __init__(self, client: RoomClient, *, join_line: str | None, bell: bool) -> None:
+    def __init__(
+        self,
+        client: RoomClient,
+        *,
+        join_line: str | None,
+        bell: bool,
+        notices: Sequence[str] = (),
+    ) -> None:
         self.client = client
         self.join_line = join_line
+        self.own_notices = tuple(notices)
+        """This terminal's own words about the room (``room_screen``'s ``notices``)."""
         self.screen: GameScreen | None = None
         """The game screen the room is composed into (``attach``)."""
         self.rolling = False
@@ -136,8 +149,6 @@ class RoomSession(Table):
         self.was_my_turn = False
         self.rings = 0
         """How many times this screen rang for its turn (tests read it)."""
-        self.muted: set[str] = set()
-        """Whom the host muted from this screen (the dialog offers to undo it)."""
         self.notes: deque[tuple[int, int, str]] = deque(maxlen=MAX_NOTES)
         """The log's chat lines and notices, the last ``MAX_NOTES``: (the game's number,
         the moves shown before it, the line). A full state (a reconnect, a resync)
@@ -159,6 +170,8 @@ class RoomSession(Table):
         self.client.listener = self._heard
         for earlier in self.client.recent:  # said before we came: the log opens with them
             self._write_note(earlier, quiet=True)
+        for line in self.own_notices:  # the toasts come once the screen is up (mounted)
+            self._write_note(ClientEvent(EventKind.NOTICE, line), quiet=True)
 
     def _heard(self, event: ClientEvent) -> None:
         # Called in the client's task (the same event loop): into the screen's message loop.
@@ -171,6 +184,8 @@ class RoomSession(Table):
         screen.sub_title = where
         if self.join_line is not None:
             screen.notify(f"Others join with: {self.join_line}", timeout=20, markup=False)
+        for line in self.own_notices:
+            screen.notify(line, timeout=20, markup=False)
         # "away 2m" grows while nobody moves
         screen.set_interval(5, lambda: screen.post_message(StateChanged()))
 
@@ -294,7 +309,10 @@ class RoomSession(Table):
 
     def _host_powers(self) -> None:
         client, screen = self.client, self.shown
-        orders = host_orders(client.seats, client.seat, self.session.seat_to_move, self.muted)
+        to_move = self.session.seat_to_move
+        orders = host_orders(
+            client.seats, client.seat, to_move, client.watchers, client.muted_watchers
+        )
 
         def chosen(order: HostOrder | None) -> None:
             if order is None:
@@ -306,11 +324,6 @@ class RoomSession(Table):
             elif order.kind == "kick":
                 screen.run_worker(client.kick(order.seat), group="room")
             else:
-                key = order.name.casefold()
-                if order.muted:
-                    self.muted.add(key)
-                else:
-                    self.muted.discard(key)
                 screen.run_worker(client.mute(order.name, order.muted), group="room")
 
         screen.app.push_screen(HostDialog(orders), chosen)
@@ -420,13 +433,16 @@ class RoomSession(Table):
                         tags.append("away" if away is None else f"away {_span(away + since)}")
                     if info.standin:
                         tags.append("computer plays")
+                    if info.muted:
+                        tags.append("muted")
             name = f"{player.name} ({', '.join(tags)})" if tags else player.name
             shown.append(Player(name, player.computer))
         return shown
 
     def state_shown(self) -> None:
         self._show_clock()
-        watchers = self.client.watchers
+        client = self.client
+        watchers = [f"{w} (muted)" if w in client.muted_watchers else w for w in client.watchers]
         footer = f"watching: {', '.join(watchers)}" if watchers else ""
         self.shown.query_one(PlayersPanel).show_footer(footer)
         self._ring_if_my_turn()

@@ -77,7 +77,8 @@ class ChatDialog(Dialog[Said | None]):
 
 @dataclass(frozen=True)
 class HostOrder:
-    """One of the host's powers over a seat: ``skip``, ``hand`` (``to``), ``kick``, ``mute``."""
+    """One of the host's powers over a seat: ``skip``, ``hand`` (``to``), ``kick``, ``mute``
+    (``seat`` -1: a watcher's chat)."""
 
     kind: str
     seat: int
@@ -87,10 +88,16 @@ class HostOrder:
 
 
 def host_orders(
-    seats: Sequence[SeatInfo], own: int | None, to_move: int | None, muted: set[str]
+    seats: Sequence[SeatInfo],
+    own: int | None,
+    to_move: int | None,
+    watchers: Sequence[str] = (),
+    muted_watchers: Sequence[str] = (),
 ) -> list[tuple[str, HostOrder]]:
     """What the host can do now, seat by seat, in words: skipping only the seat to move,
-    handing over only a taken person's seat, never removing the host's own."""
+    handing over only a taken person's seat, never removing the host's own; muting or
+    letting chat again as the room says the seat is (``SeatInfo.muted``: after a
+    ``--resume`` too), and the same for each watcher (``muted_watchers``)."""
     orders: list[tuple[str, HostOrder]] = []
     for index, seat in enumerate(seats):
         if seat.kind == "computer" or seat.removed:
@@ -120,9 +127,13 @@ def host_orders(
         if index != own:
             orders.append((f"Remove {name} from the game", HostOrder("kick", index, name)))
         if seat.taken and index != own:
-            silent = name.casefold() in muted
+            silent = seat.muted
             words = f"Let {name} chat again" if silent else f"Mute {name}'s chat"
             orders.append((words, HostOrder("mute", index, name, muted=not silent)))
+    for name in watchers:
+        silent = name in muted_watchers
+        words = f"Let {name} chat again" if silent else f"Mute {name}'s chat (watching)"
+        orders.append((words, HostOrder("mute", -1, name, muted=not silent)))
     return orders
 
 

@@ -160,11 +160,11 @@ def test_the_host_is_offered_only_what_can_be_done() -> None:
 
     seats = (
         SeatInfo("Ann", "person", True, True),
-        SeatInfo("Bob", "person", True, False, 30),
+        SeatInfo("Bob", "person", True, False, 30, muted=True),
         SeatInfo("CPU", "computer", True, True),
         SeatInfo("Di", "person", True, False, 5, standin=True, removed=True),
     )
-    words = [w for w, _ in host_orders(seats, own=0, to_move=1, muted={"bob"})]
+    words = [w for w, _ in host_orders(seats, own=0, to_move=1)]
     assert words == [
         "Skip Bob's turn",
         "Let the computer play for Bob",
@@ -172,7 +172,12 @@ def test_the_host_is_offered_only_what_can_be_done() -> None:
         "Remove Bob from the game",
         "Let Bob chat again",
     ]
-    assert host_orders(seats, own=0, to_move=0, muted=set())[0][0] != "Skip Ann's turn"
+    assert host_orders(seats, own=0, to_move=0)[0][0] != "Skip Ann's turn"
+    watching = host_orders(seats[:1], 0, None, ("Cy", "Eve"), muted_watchers=("Eve",))
+    assert [(w, o.muted) for w, o in watching] == [
+        ("Mute Cy's chat (watching)", True),
+        ("Let Eve chat again", False),
+    ]
 
 
 async def test_notifications_go_where_textual_writes_its_own_bell(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -197,3 +202,33 @@ async def test_notifications_go_where_textual_writes_its_own_bell(monkeypatch) -
         monkeypatch.setattr(driver, "write", written.append)
         assert terminal_write(app, "\x1b]9;hi\x07") is True
         assert written == ["\x1b]9;hi\x07"]
+
+
+async def test_the_hosts_screen_says_its_own_notices_and_who_is_muted() -> None:
+    """Whom the host muted comes from the room (a ``--resume`` keeps it), seated or
+    watching: the players panel says so and ``x`` offers to undo it; what ``snl host
+    --resume`` had to say (a saved option replaced) is on the screen, in the log."""
+    async with serving(None) as (server, port):
+        room = server.open_room(room_settings("Ann", "Bob"), host_name="Ann")
+        ann, bob = await host_joined(port, room, "Ann"), await joined(port, room, "Bob")
+        cy = await joined(port, room, "Cy", watch=True)
+        await ann.mute("Bob")
+        await ann.mute("Cy")
+        await ann.wait_for(lambda: ann.seats[1].muted and ann.muted_watchers == ("Cy",), WAIT)
+        replaced = "--turn-time 90 replaces the room's saved --turn-time 60"
+        app = SnlApp.joining(ann, animate=False, notices=[replaced])
+        async with app.run_test(size=SIZE) as pilot:
+            screen: GameScreen = app.screen  # type: ignore[assignment]
+            await wait_until([pilot], lambda: screen.ready)
+            assert f"-- {replaced}" in log_lines(screen)
+            assert "muted" in screen.shown_players()[1].name
+            assert screen.query_one(PlayersPanel).footer == "watching: Cy (muted)"
+            await pilot.press("x")
+            await wait_until([pilot], lambda: isinstance(app.screen, HostDialog))
+            dialog = app.screen
+            assert isinstance(dialog, HostDialog)
+            offered = [words for words, _ in dialog.orders]
+            assert "Let Bob chat again" in offered and "Let Cy chat again" in offered
+        await cy.close()
+        await bob.close()
+        await ann.close()

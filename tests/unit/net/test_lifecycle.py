@@ -30,6 +30,7 @@ from .rooms import (
     close_all,
     join_frame,
     next_of,
+    play_to_end,
     seated,
     serving,
     settings,
@@ -212,6 +213,67 @@ async def test_a_resumed_room_keeps_its_options_and_gives_the_host_their_seat(
         await close_all([ann])
 
 
+async def test_a_host_killed_before_any_move_resumes_the_same_room(tmp_path: Path) -> None:
+    """The room is saved as it opens and as people sit or are muted, not only with the
+    first move: what a ``kill -9`` before anyone rolls leaves reopens the same room."""
+    from snl_tui.screens.room_dialogs import host_orders
+
+    store = store_in(tmp_path)
+    async with serving(store) as (server, port):
+        room = server.open_room(
+            settings(["Ann", "Bo", "Cy"]),
+            password="sesame",
+            timers=Timers(turn_time=45),
+            host_name="Ann",
+        )
+        await until(lambda: room.saver.game_id is not None)  # nobody in yet: saved
+        ann = RoomClient(address(port, room), "Ann", host_key=room.host_key, backoff=FAST_BACKOFF)
+        ann.start()
+        await ann.wait_for(lambda: ann.seat == 0, WAIT)
+        bo = RoomClient(address(port, room), "Bo", password="sesame", backoff=FAST_BACKOFF)
+        bo.start()
+        await bo.wait_for(lambda: bo.seat == 1, WAIT)
+        await ann.mute("Bo")
+        await ann.wait_for(lambda: ann.seats[1].muted, WAIT)  # the host's menu knows it
+        await server.saved()
+        saved = store.load_game(room.saver.game_id)  # what a kill -9 leaves: the written
+        code, token = room.code, bo.token
+        await close_all([ann, bo])
+    assert saved.rolls == 0 and saved.status == "playing"
+    async with serving(store) as (server, port):
+        again = server.resume_room(saved)
+        assert again.code == code and again.timers == Timers(turn_time=45)
+        assert [(s.name, s.taken) for s in again.seats] == [
+            ("Ann", True),
+            ("Bo", True),
+            ("Cy", False),
+        ]
+        ann = RoomClient(address(port, again), "Ann", host_key=again.host_key)
+        ann.start()
+        await ann.wait_for(lambda: ann.seat == 0 or ann.last_refusal is not None, WAIT)
+        assert ann.seat == 0, ann.last_refusal
+        # After the resume the host's x menu still knows who is muted, and the host's
+        # fresh screen opens with what the room said last.
+        assert ann.seats[1].muted
+        assert "The host muted Bo." in [event.message for event in ann.recent]
+        assert ("Let Bo chat again", "mute") in [
+            (words, order.kind) for words, order in host_orders(ann.seats, 0, None)
+        ]
+        # Bo comes back with his token (no password asked): his seat, still muted.
+        bo = RoomClient(address(port, again), "Bo", token=token, backoff=FAST_BACKOFF)
+        bo.start()
+        await bo.wait_for(lambda: bo.seat == 1, WAIT)
+        await bo.chat("psst")
+        await bo.wait_for(lambda: bo.last_error is not None, WAIT)
+        assert "muted" in (bo.last_error or "")
+        # The password is still the room's.
+        websocket = await connect(f"ws://127.0.0.1:{port}/", proxy=None)
+        await websocket.send(join_frame(again, "Cy"))
+        assert (await next_of(websocket, "refused"))["code"] == "password-needed"
+        await websocket.close()
+        await close_all([ann, bo])
+
+
 async def test_a_restarted_client_takes_its_seat_back_at_once_with_its_kept_token(
     tmp_path: Path,
 ) -> None:
@@ -258,7 +320,11 @@ async def test_a_seat_taken_back_does_not_restart_the_turn_clock() -> None:
         again.start()
         await again.wait_for(lambda: again.seat == 1 and again.turn_deadline is not None, WAIT)
         assert room.clocks.deadline == deadline  # Ann's clock ran on
-        await close_all([ann, again])
+        # Someone who comes to watch sees the clock at once, not from the next turn on.
+        eve = RoomClient(address(port, room), "Eve", spectate=True, backoff=FAST_BACKOFF)
+        eve.start()
+        await eve.wait_for(lambda: eve.turn_seat == 0 and eve.turn_deadline is not None, WAIT)
+        await close_all([ann, again, eve])
 
 
 @given(st.integers(0, 2**32), st.integers(0, 60))
@@ -339,10 +405,14 @@ def test_resume_restores_each_option_unless_given_again_and_says_so() -> None:
             "web": True,
             "web_port": 8123,
             "allow_origin": ["https://games.example.org"],
+            "listen": "127.0.0.1",
+            "port": 18765,
         },
     }
     saved = SimpleNamespace(id=7, data={"room": room})
     args = argparse.Namespace(
+        host=None,
+        port=None,
         turn_time=90.0,
         late=None,
         away_after=None,
@@ -356,6 +426,7 @@ def test_resume_restores_each_option_unless_given_again_and_says_so() -> None:
     _restore_options(args, saved, said.append)  # type: ignore[arg-type]
     assert (args.turn_time, args.late, args.away_after, args.keep_seat) == (90.0, "skip", 120, 30)
     assert args.web and args.web_port == 8123
+    assert (args.host, args.port) == ("127.0.0.1", 18765)  # where the players look
     assert args.allow_origin == ["https://games.example.org"]
     assert said == ["--turn-time 90 replaces the room's saved --turn-time 60"]
 
@@ -379,9 +450,7 @@ async def test_a_resume_brings_back_no_stale_stand_in(tmp_path: Path) -> None:
     async with serving(store) as (server, port):
         again = server.resume_room(store.load_game(game_id))
         assert not again.seats[1].standin  # not stale: Bo has his chance first
-        # serving() started the server before this room existed: as snl host starts it
-        # after --resume, arm the away clocks here.
-        again.arm_away_timers()
+        # serving() runs already: the room opened the away clocks as soon as it was made.
         await until(lambda: again.seats[1].standin)
 
 
@@ -405,3 +474,64 @@ async def test_the_hosts_browser_door_never_blocks_on_its_own_log() -> None:
         await process.wait()  # 5000 lines, far beyond a pipe's buffer: it did not block
     await door.close()
     assert door.said[-1] == "GET /static/x 4999"
+
+
+def test_a_resumed_host_sits_where_the_host_sat_or_is_told_why_not() -> None:
+    from types import SimpleNamespace
+
+    from snl_tui.cli.host import _check_resumed_name
+    from snl_tui.core.errors import SnlError
+    from snl_tui.net.people import SeatState
+
+    seats = [SeatState("Ann", False, True), SeatState("Bo", False, True)]
+    hosted = SimpleNamespace(host_name="Ann", seats=seats)
+    _check_resumed_name(hosted, "ANN")  # type: ignore[arg-type]
+    with pytest.raises(SnlError, match="plays as Ann: --name Ann, or none"):
+        _check_resumed_name(hosted, "Zed")  # type: ignore[arg-type]
+    unseated = SimpleNamespace(host_name=None, seats=seats)
+    _check_resumed_name(unseated, "Zed")  # type: ignore[arg-type]
+    with pytest.raises(SnlError, match="Bo is a player's seat"):
+        _check_resumed_name(unseated, "Bo")  # type: ignore[arg-type]
+
+
+async def test_a_player_gone_in_their_own_turn_is_told_to_come_back_not_to_roll() -> None:
+    """The turn's idle clock (``--away-after``) runs out for a player who left meanwhile:
+    coming back gives them their seat, so that is what everyone is told."""
+    async with serving(None) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]), timers=Timers(away_after=60))
+        ann, bo = await seated(port, room, ["Ann", "Bo"])
+        await ann.close()  # Ann's turn, and Ann is gone before her idle clock runs out
+        await until(lambda: room.seats[0].connection is None)
+        assert room.clocks.idle_timer is not None
+        room.clocks.idle_timer.cancel()
+        room.clocks._idle_too_long(0, 0)  # as the clock would, without waiting a minute
+        assert room.seats[0].standin
+        said = [json.loads(frame)["message"] for frame in room.recent]
+        assert any(
+            "has not rolled for" in line and line.endswith("until they come back.") for line in said
+        ), said
+        await close_all([bo])
+
+
+async def test_a_room_whose_game_was_won_reopens_for_another_game(tmp_path: Path) -> None:
+    """A host who stops after a win reopens the room as it was left (the won game on
+    every screen, ``n`` for another in the same seats), not "game 1 is won"."""
+    store = store_in(tmp_path)
+    async with serving(store) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]))
+        ann, bo = await seated(port, room, ["Ann", "Bo"])
+        await play_to_end(room, [ann, bo])
+        await server.saved()
+        game_id, code, tokens = room.saver.game_id, room.code, [ann.token, bo.token]
+        await close_all([ann, bo])
+    assert game_id is not None and store.load_game(game_id).status == "won"
+    async with serving(store) as (server, port):
+        again = server.resume_room(store.load_game(game_id))
+        assert again.code == code and again.status == "over"
+        ann, bo = await seated(port, again, ["Ann", "Bo"], tokens)
+        assert (ann.seat, bo.seat) == (0, 1)
+        await ann.again()
+        await until(lambda: again.saver.game_id not in (None, game_id))
+        assert not again.session.game.over
+        await close_all([ann, bo])
+    assert store.load_game(game_id).status == "won"  # the won game stays as it was

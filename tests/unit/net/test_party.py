@@ -98,7 +98,7 @@ def test_too_long_says_the_limit() -> None:
     ],
 )
 def test_a_server_seat_with_bad_presence_is_refused(seat: dict[str, object]) -> None:
-    item = {"standin": False, "removed": False, **seat}
+    item = {"standin": False, "removed": False, "muted": False, **seat}
     if "away" in seat and seat["away"] is None:
         item["standin"] = "yes"
     with pytest.raises(ProtocolError):

@@ -346,7 +346,8 @@ def test_the_host_skips_hands_mutes_and_removes_in_plain_lines(host: ServerThrea
 
 async def test_quit_asks_first_and_the_turn_clock_is_said() -> None:
     """A seated player's ``quit`` asks once (the seat is kept); the turn clock is a line
-    when the turn starts (and another is due at 10 seconds left)."""
+    when a turn starts, and "You have 10 seconds left" is due to the player to move
+    alone (the others' screens only show the clock)."""
     import asyncio
     import io
 
@@ -363,7 +364,10 @@ async def test_quit_asks_first_and_the_turn_clock_is_said() -> None:
     )
     client.seat = 0
     console = Console(io.StringIO(), io.StringIO())
-    room = PlainRoom(client, console)
+    replaced = "--password replaces the room's saved password"
+    room = PlainRoom(client, console, notices=[replaced])
+    room.welcome(None)  # what snl host --resume had to say comes with the room's welcome
+    assert replaced in console.said
     assert await room.handle("quit") is True
     assert console.said[-1] == "Leave the room? Your seat is kept. Type quit again to leave."
     assert await room.handle("where") is True  # anything else: staying
@@ -372,7 +376,13 @@ async def test_quit_asks_first_and_the_turn_clock_is_said() -> None:
     client.turn_seat, client.turn_deadline = 1, asyncio.get_running_loop().time() + 30
     room.heard(ClientEvent(EventKind.TIMER))
     assert console.said[-1] == "Bo has 30 seconds to roll."
-    assert room._ten_left is not None  # "Bo has 10 seconds left." in 20 seconds
+    assert room._ten_left is None  # Bo's warning is Bo's
+    client.turn_seat, client.turn_deadline = 0, asyncio.get_running_loop().time() + 10.9
+    room.heard(ClientEvent(EventKind.TIMER))
+    assert console.said[-1] == "You have 11 seconds to roll."
+    async with asyncio.timeout(5):
+        while console.said[-1] != "You have 10 seconds left.":
+            await asyncio.sleep(0.02)
     client.turn_seat = client.turn_deadline = None
     room.heard(ClientEvent(EventKind.TIMER))
     assert room._ten_left is None
@@ -419,6 +429,11 @@ async def test_where_says_live_away_times_and_seats_for_names_with_nothing_to_sa
     now[0] += 100
     assert await room.handle("where") is True
     assert console.said[-1].endswith("seat 3 Cy (away 2 minutes 45 seconds).")
+    # Away when we were welcomed (a resumed room's seats, at first): back, once here.
+    room.welcome(None)
+    client.seats = (*client.seats[:2], SeatInfo("Cy", "person", True, True))
+    room.heard(ClientEvent(EventKind.SEATS))
+    assert console.said[-1] == "Cy is back."
     assert await room.handle("odds") is True
     assert "seat 2" in console.said[-1]
     # board 47 tells what is on square 47; say 2 says the last 2 lines again.
