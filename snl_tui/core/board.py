@@ -101,22 +101,22 @@ def check_dimensions(rows: object, cols: object, where: str | None = None) -> tu
 class Board:
     """An immutable rows x cols board with its jumps and rules.
 
-    One representation: ``cells``, a tuple indexed by square (0..goal) holding the
+    One representation: the cells indexed by square (0..goal), each holding the
     destination of the jump starting there, or -1 (or the square's own number, as in a
-    "resolved" LeetCode matrix) for none. Everything else (the jump dict, the engine's
-    landing table, the solver's distances) is derived from it on first use and kept in
-    a private memo (``derived``); attributes cannot be assigned after construction.
+    "resolved" LeetCode matrix) for none: a tuple (``cells``) or, for a large matrix,
+    the int32 array it was checked in (``cell_array``), the other made on first use.
+    Everything else (the jump dict, the engine's landing table, the solver's distances)
+    is derived from them on first use and kept in a private memo (``derived``);
+    attributes cannot be assigned after construction.
     """
 
-    __slots__ = ("__weakref__", "_memo", "cells", "cols", "description", "name", "rows", "rules")
+    __slots__ = ("__weakref__", "_memo", "cols", "description", "name", "rows", "rules")
 
     rows: int
     cols: int
     rules: Rules
     name: str
     description: str
-    cells: tuple[int, ...]
-    """Index s: the destination of the jump on square s, or -1 / s for none."""
     _memo: dict[str, object]
 
     def __init__(
@@ -148,7 +148,7 @@ class Board:
         self,
         rows: int,
         cols: int,
-        cells: tuple[int, ...],
+        cells: tuple[int, ...] | None,
         rules: Rules | None,
         name: str,
         description: str,
@@ -164,8 +164,7 @@ class Board:
             ("rules", rules),
             ("name", name),
             ("description", description),
-            ("cells", cells),
-            ("_memo", {}),
+            ("_memo", {} if cells is None else {"cells": cells}),
         ):
             object.__setattr__(self, attribute, value)
 
@@ -187,6 +186,11 @@ class Board:
         value = compute(self)
         memo[key] = value
         return value
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """Index s: the destination of the jump on square s, or -1 / s for none."""
+        return self.derived("cells", _cells_of_array)
 
     def cell_array(self) -> np.ndarray:
         """``cells`` as a read-only numpy int32 array (kept; ``from_matrix`` builds it
@@ -213,57 +217,25 @@ class Board:
         ``-1`` means no jump; so does a cell holding its own square number (the
         "resolved" board, where every cell says where a token landing there ends up).
         """
-        if not isinstance(matrix, Sequence) or isinstance(matrix, str | bytes):
-            raise BoardError("a board matrix must be a list of rows")
-        rows = len(matrix)
-        if rows == 0:
-            raise BoardError("the board matrix is empty")
-        first = matrix[0]
-        if not isinstance(first, Sequence) or isinstance(first, str | bytes):
-            raise BoardError("row 0 is not a list of cells", where="row 0")
-        cols = len(first)
-        if cols == 0:
-            raise BoardError("row 0 is empty", where="row 0")
-        check_dimensions(rows, cols)
-        # Flatten in square order: index s holds the cell of square s (index 0, "off the
-        # board", holds -1: no jump).
-        flat: list[object] = [-1]
-        for level in range(rows):
-            r = rows - 1 - level
-            row = matrix[r]
-            if not isinstance(row, Sequence) or isinstance(row, str | bytes):
-                raise BoardError(f"row {r} is not a list of cells", where=f"row {r}")
-            if len(row) != cols:
-                raise BoardError(
-                    f"ragged matrix: row {r} has {len(row)} cells, row 0 has {cols}",
-                    where=f"row {r}",
-                )
-            flat.extend(row if level % 2 == 0 else reversed(row))
+        rows, cols = _matrix_shape(matrix)
         goal = rows * cols
-        # Validate with C-level scans over the cell types and the values (numpy's for a
-        # large board, whose array the solver and the odds then read); only when they
-        # find a problem does a Python loop look for the first bad cell.
-        array = None
+        board = cls.__new__(cls)
         if goal > ARRAY_CHECK_SQUARES:
-            array = _checked_array(flat, goal)
-            if array is None:
-                _raise_first_bad_cell(flat, rows, cols)
-        elif set(map(type, flat)) != {int}:
-            _raise_first_bad_cell(flat, rows, cols)
-        cells: tuple[int, ...] = tuple(flat)  # type: ignore[arg-type]  # all ints: checked
-        if array is None:
-            values = set(cells)
-            if min(values) < -1 or max(values) > goal or 0 in values:
-                _raise_first_bad_cell(flat, rows, cols)
-        if cells[goal] not in (-1, goal):
+            # The cells as an int32 array, checked in numpy; the tuple is made from it
+            # only if someone asks for ``cells`` (a large board's search reads the array).
+            array = _checked_array(matrix, rows, cols)
+            last = int(array[goal])
+            board._set(rows, cols, None, rules, name, description)
+            board._memo["cells.array"] = array
+        else:
+            cells = _checked_cells(matrix, rows, cols)
+            last = cells[goal]
+            board._set(rows, cols, cells, rules, name, description)
+        if last not in (-1, goal):
             raise BoardError(
                 f"a jump cannot start on the goal (square {goal})",
                 where=_cell_where(rows, cols, goal),
             )
-        board = cls.__new__(cls)
-        board._set(rows, cols, cells, rules, name, description)
-        if array is not None:
-            board._memo["cells.array"] = array
         if board.rules.chain:
             _check_no_cycle(board._jumps)
         return board
@@ -413,6 +385,12 @@ def _rebuild(
 
 
 def _jump_dict(board: Board) -> dict[int, int]:
+    if not board.has_derived("cells"):  # a large matrix's array: no tuple made for this
+        import numpy as np
+
+        array = board.cell_array()
+        starts = np.flatnonzero((array != -1) & (array != np.arange(len(array))))
+        return dict(zip(starts.tolist(), array[starts].tolist(), strict=True))
     cells = board.cells
     marked = compress(range(len(cells)), map(is_not, cells, repeat(-1)))
     return {s: v for s in marked if (v := cells[s]) != s and v != -1}
@@ -430,27 +408,118 @@ def _cell_array(board: Board) -> np.ndarray:
     return array
 
 
-def _checked_array(cells: list[object], goal: int) -> np.ndarray | None:
-    """The cells as a read-only int32 array, or None when one is not a whole number in
-    range (-1, or 1 to the goal).
+def _cells_of_array(board: Board) -> tuple[int, ...]:
+    return tuple(board.cell_array().tolist())
 
-    numpy's conversion refuses text, None and huge numbers but takes a float or a bool
-    as the whole number it stands for, so two more C-level scans make up for the type
-    check: a sum of the cells stays an ``int`` only if no cell is a float (or another
-    kind of number), and the cells that read 1 are looked at for ``True`` (``False``
-    reads 0, which the range refuses)."""
+
+def _matrix_shape(matrix: object) -> tuple[int, int]:
+    """(rows, cols) of a matrix whose every row is a list of ``cols`` cells, or the
+    BoardError for the first row (from the bottom, in square order) that is not."""
+    if not isinstance(matrix, Sequence) or isinstance(matrix, str | bytes):
+        raise BoardError("a board matrix must be a list of rows")
+    rows = len(matrix)
+    if rows == 0:
+        raise BoardError("the board matrix is empty")
+    first = matrix[0]
+    if not isinstance(first, Sequence) or isinstance(first, str | bytes):
+        raise BoardError("row 0 is not a list of cells", where="row 0")
+    cols = len(first)
+    if cols == 0:
+        raise BoardError("row 0 is empty", where="row 0")
+    check_dimensions(rows, cols)
+    for r in range(rows - 1, -1, -1):
+        row = matrix[r]
+        if not isinstance(row, Sequence) or isinstance(row, str | bytes):
+            raise BoardError(f"row {r} is not a list of cells", where=f"row {r}")
+        if len(row) != cols:
+            raise BoardError(
+                f"ragged matrix: row {r} has {len(row)} cells, row 0 has {cols}",
+                where=f"row {r}",
+            )
+    return rows, cols
+
+
+def _flat_cells(matrix: Sequence[Sequence[object]], rows: int) -> list[object]:
+    """The cells in square order: index s holds the cell of square s (index 0, "off
+    the board", holds -1: no jump)."""
+    flat: list[object] = [-1]
+    for level in range(rows):
+        row = matrix[rows - 1 - level]
+        flat.extend(row if level % 2 == 0 else reversed(row))
+    return flat
+
+
+def _checked_cells(matrix: Sequence[Sequence[object]], rows: int, cols: int) -> tuple[int, ...]:
+    """The cells in square order, checked with C-level scans over their types and
+    values; only when they find a problem does a Python loop look for the first bad
+    cell (``_raise_first_bad_cell``)."""
+    flat = _flat_cells(matrix, rows)
+    if set(map(type, flat)) != {int}:
+        _raise_first_bad_cell(flat, rows, cols)
+    values: set[int] = set(flat)  # type: ignore[arg-type]  # all ints (the line above)
+    if min(values) < -1 or max(values) > rows * cols or 0 in values:
+        _raise_first_bad_cell(flat, rows, cols)
+    return tuple(flat)  # type: ignore[arg-type]  # all ints: checked
+
+
+MARSHAL_INT = ord("i")
+"""marshal's tag for an int that fits in 32 bits (format version 2: no back-references)."""
+MARSHAL_SEQUENCES = (b"[", b"(")
+"""marshal's tags for a list and a tuple, each followed by its length in 4 bytes."""
+
+
+def _checked_array(matrix: Sequence[Sequence[object]], rows: int, cols: int) -> np.ndarray:
+    """The cells in square order as a read-only int32 array, or the BoardError for the
+    first bad cell: the same answer as ``_checked_cells``, without a Python step per cell.
+
+    ``marshal`` writes the matrix in one C pass, an exact ``int`` of 32 bits as the tag
+    ``i`` and 4 bytes, anything else otherwise (a bool, a float, a long int, text, ...; a
+    subclass or an object it does not know refuses). So when the bytes are exactly the
+    rows of ``cols`` five-byte ``i`` records, every cell is a whole number and the
+    records are the array, read in place by numpy; then a bad value is found in numpy
+    too. Anything else goes to the plain check, which names the first bad cell."""
+    import marshal
+
     import numpy as np
 
+    goal = rows * cols
     try:
-        array = np.array(cells, dtype=np.int32)  # a goal fits: at most 1000 x 1000
-    except (OverflowError, ValueError, TypeError):
-        return None
-    if int(array.min()) < -1 or int(array.max()) > goal or not array.all():
-        return None
-    if type(sum(cells)) is not int:  # type: ignore[arg-type]
-        return None
-    if any(cells[i] is True for i in np.flatnonzero(array == 1).tolist()):
-        return None
+        data = marshal.dumps(matrix, 2)  # type: ignore[arg-type]  # refused: ValueError
+    except ValueError:  # a row or a cell marshal refuses (a subclass, another sequence)
+        data = b""
+    stride = 5 + 5 * cols  # a row: its tag and length, then its cells' records
+    if len(data) == 5 + rows * stride:
+
+        def field(
+            offset: int, dtype: str, shape: tuple[int, ...], steps: tuple[int, ...]
+        ) -> np.ndarray:
+            return np.ndarray(shape, dtype, buffer=data, offset=offset, strides=steps)
+
+        row_tags = field(5, "u1", (rows,), (stride,))
+        row_lengths = field(6, "<u4", (rows,), (stride,))
+        tags = field(10, "u1", (rows, cols), (stride, 5))
+        if (
+            data[:1] in MARSHAL_SEQUENCES
+            and np.isin(row_tags, list(b"".join(MARSHAL_SEQUENCES))).all()
+            and (row_lengths == cols).all()
+            and (tags == MARSHAL_INT).all()
+        ):
+            grid = field(11, "<i4", (rows, cols), (stride, 5))[::-1]  # bottom row first
+            array = np.empty(goal + 1, dtype=np.int32)
+            array[0] = -1
+            squares = array[1:].reshape(rows, cols)
+            squares[0::2] = grid[0::2]
+            squares[1::2] = grid[1::2, ::-1]  # every other row runs right to left
+            bad = (array < -1) | (array > goal) | (array == 0)
+            bad[0] = False
+            if bad.any():
+                square = int(np.argmax(bad))
+                raise _bad_cell(int(array[square]), square, rows, cols)
+            array.flags.writeable = False
+            return array
+    flat = _flat_cells(matrix, rows)
+    _raise_first_bad_cell(flat, rows, cols)  # a row marshal refused may be all good
+    array = np.array(flat, dtype=np.int32)
     array.flags.writeable = False
     return array
 
@@ -468,17 +537,20 @@ def _cell_where(rows: int, cols: int, square: int) -> str:
 
 
 def _raise_first_bad_cell(flat: list[object], rows: int, cols: int) -> None:
-    goal = rows * cols
-    for s in range(1, goal + 1):
+    """The BoardError for the first cell (in square order) that is not a whole number
+    or is off the board; returns when there is none."""
+    for s in range(1, rows * cols + 1):
         value = flat[s]
-        where = _cell_where(rows, cols, s)
-        if type(value) is not int:
-            raise BoardError(f"cell is not a whole number: {quote(value)}", where=where)
-        if value != -1 and not 1 <= value <= goal:
-            raise BoardError(
-                f"destination {quote(value)} is outside the board (1..{goal})", where=where
-            )
-    raise AssertionError("no bad cell found")  # pragma: no cover - callers checked first
+        if type(value) is not int or (value != -1 and not 1 <= value <= rows * cols):
+            raise _bad_cell(value, s, rows, cols)
+
+
+def _bad_cell(value: object, square: int, rows: int, cols: int) -> BoardError:
+    where = _cell_where(rows, cols, square)
+    if type(value) is not int:
+        return BoardError(f"cell is not a whole number: {quote(value)}", where=where)
+    goal = rows * cols
+    return BoardError(f"destination {quote(value)} is outside the board (1..{goal})", where=where)
 
 
 def _check_jump(spec: JumpSpec, goal: int, seen: dict[int, int]) -> None:
