@@ -4,7 +4,6 @@ line, without Textual (numpy loads only for the commands that need it)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from typing import TextIO
@@ -52,6 +51,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     solution = solve(board, args.start_square)
     routes = count_optimal_routes(board, args.start_square) if args.count else None
     if args.json:
+        import json  # only for --json: not at start-up
+
         data = solution.to_dict()
         data["board"] = board.name
         data["goal"] = board.goal
@@ -178,6 +179,8 @@ def _progress_printer(err: TextIO, label: str) -> Callable[[int, int], None]:
 
 
 def cmd_boards(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
     entries = builtin_boards()
     rows = [
         (entry.name, entry.size_label, str(solve(entry.board).moves), entry.description)
@@ -240,6 +243,8 @@ def _rule_text(value: object) -> str:
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
     board = board_from_args(args)
     from ..core.odds import report  # numpy loads only when needed
     from ..core.odds.analysis import AnalysisError, analyze

@@ -6,7 +6,6 @@ solver, the analysis and the app all ask this module rather than re-implementing
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from itertools import pairwise
@@ -20,6 +19,8 @@ from .rules import Rules
 from .text import escape_controls
 
 if TYPE_CHECKING:
+    import random
+
     import numpy as np
 
 MAX_PLAYERS = 4
@@ -391,6 +392,8 @@ class Game:
         self.players = players
         self.positions = [self.board.rules.start_position] * len(players)
         self.turns_taken = [0] * len(players)
+        import random  # only for a game's dice, not for a board's moves
+
         self._rng = random.Random(self.seed)
 
     @classmethod
