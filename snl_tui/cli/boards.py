@@ -26,18 +26,9 @@ from .common import (
     add_screen_reader,
     board_from_args,
     screen_reader_wanted,
+    spoken_out,
     whole_number,
 )
-
-
-def spoken_out(args: argparse.Namespace, out: TextIO) -> TextIO:
-    """``out``, or with ``--screen-reader`` (the setting, ``TERM=dumb``) and no ``--json``
-    a stream that says each line in words (``plain.speech``)."""
-    if getattr(args, "json", False) or not screen_reader_wanted(args):
-        return out
-    from ..plain.speech import SpokenOut
-
-    return SpokenOut(out)  # type: ignore[return-value]
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
@@ -248,6 +239,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     board = board_from_args(args)
     from ..core.odds import report  # numpy loads only when needed
     from ..core.odds.analysis import AnalysisError, analyze
+    from ..core.odds.summary import summarize
 
     out = spoken_out(args, out)
     if args.exact:
@@ -262,11 +254,12 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         out.flush()
         return EXIT_OK
     analysis = analyze(board, players=args.players, progress=_progress)
+    figures = summarize(analysis, visits=args.visits, bars=not args.json)
     if args.json:
-        data = report.analysis_json(analysis, visits=args.visits)
+        data = report.analysis_json(figures, visits=args.visits)
         print(json.dumps(data), file=out)
         return EXIT_OK
-    print(report.format_report(analysis, board, visits=args.visits), file=out)
+    print(report.format_report(figures, board, visits=args.visits), file=out)
     out.flush()
     return EXIT_OK
 

@@ -195,6 +195,16 @@ def screen_reader_wanted(args: argparse.Namespace) -> bool:
     return os.environ.get("TERM", "") == "dumb"
 
 
+def spoken_out(args: argparse.Namespace, out: TextIO) -> TextIO:
+    """``out``, or with ``--screen-reader`` (the setting, ``TERM=dumb``) and no ``--json``
+    a stream that says each line in words (``plain.speech``)."""
+    if getattr(args, "json", False) or not screen_reader_wanted(args):
+        return out
+    from ..plain.speech import SpokenOut
+
+    return SpokenOut(out)  # type: ignore[return-value]
+
+
 def report_error(err: TextIO, text: str) -> None:
     """One safe line on stderr; if even stderr is gone there is no one left to tell."""
     with contextlib.suppress(OSError, ValueError):

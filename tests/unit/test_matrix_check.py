@@ -1,4 +1,4 @@
-"""A large matrix is checked in numpy (``board._checked_array``, read off ``marshal``'s
+"""A large matrix is checked in numpy (``matrix.checked_array``, read off ``marshal``'s
 bytes): it must say exactly what the plain check says, cell for cell, message for
 message, or build the same board."""
 
