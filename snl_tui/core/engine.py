@@ -133,7 +133,7 @@ def _landing_array(board: Board) -> np.ndarray:
 
     cells = board.cell_array()
     squares = np.arange(len(cells), dtype=np.int32)
-    landing: np.ndarray = np.where(cells < 0, squares, cells).astype(np.int32)
+    landing: np.ndarray = np.where(cells < 0, squares, cells).astype(np.int32, copy=False)
     if board.rules.chain:
         while True:
             further = landing[landing]

@@ -92,7 +92,9 @@ def checked_cells(matrix: Sequence[Sequence[object]], rows: int, cols: int) -> t
 MARSHAL_INT = ord("i")
 """marshal's tag for an int that fits in 32 bits (format version 2: no back-references)."""
 MARSHAL_SEQUENCES = (b"[", b"(")
-"""marshal's tags for a list and a tuple, each followed by its length in 4 bytes."""
+"""marshal's tags for a list and a tuple (a matrix or a row), each followed by its
+length in 4 bytes."""
+MARSHAL_ROW_TAGS = [ord(tag) for tag in MARSHAL_SEQUENCES]
 
 
 def checked_array(matrix: Sequence[Sequence[object]], rows: int, cols: int) -> np.ndarray:
@@ -127,7 +129,7 @@ def checked_array(matrix: Sequence[Sequence[object]], rows: int, cols: int) -> n
         tags = field(10, "u1", (rows, cols), (stride, 5))
         if (
             data[:1] in MARSHAL_SEQUENCES
-            and np.isin(row_tags, list(b"".join(MARSHAL_SEQUENCES))).all()
+            and np.isin(row_tags, MARSHAL_ROW_TAGS).all()
             and (row_lengths == cols).all()
             and (tags == MARSHAL_INT).all()
         ):
@@ -137,10 +139,9 @@ def checked_array(matrix: Sequence[Sequence[object]], rows: int, cols: int) -> n
             squares = array[1:].reshape(rows, cols)
             squares[0::2] = grid[0::2]
             squares[1::2] = grid[1::2, ::-1]  # every other row runs right to left
-            bad = (array < -1) | (array > goal) | (array == 0)
-            bad[0] = False
-            if bad.any():
-                square = int(np.argmax(bad))
+            if array.min() < -1 or array.max() > goal or not array[1:].all():
+                bad = (array < -1) | (array > goal) | (array == 0)
+                square = int(np.argmax(bad[1:])) + 1
                 raise _bad_cell(int(array[square]), square, rows, cols)
             array.flags.writeable = False
             return array
