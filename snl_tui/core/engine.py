@@ -144,6 +144,18 @@ def _landing_array(board: Board) -> np.ndarray:
     return landing
 
 
+def landing_of(board: Board, squares: np.ndarray) -> np.ndarray:
+    """``landing_array(board)[squares]`` (int32), without building the whole table when
+    the rules follow one jump only: a search that ends after a few squares of a million
+    reads just their cells."""
+    import numpy as np
+
+    if board.rules.chain or board.has_derived("engine.landing_array"):
+        return landing_array(board)[squares]  # type: ignore[no-any-return]
+    cells = board.cell_array()[squares]
+    return np.where(cells < 0, squares, cells).astype(np.int32, copy=False)
+
+
 def next_position(board: Board, position: int, die: int) -> int:
     """Where the token ends after rolling ``die`` from ``position`` (jumps applied)."""
     landed = count_to(board, position, die)

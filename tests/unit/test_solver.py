@@ -298,9 +298,14 @@ def test_property_the_array_search_matches_the_brute_force_under_any_rules(board
     expected = brute_force_least_rolls(
         board.to_matrix(), start, rules.faces, rules.overshoot, rules.chain
     )
-    # Levels of every width: each roll of each square, or the union of their windows.
+    # Levels of every width (each roll of each square, or the union of their windows),
+    # where rolls end read off the cells or off the whole table.
     narrow = data.draw(st.sampled_from([0, 2, solver_module.NARROW_FRONTIER]))
-    with mock.patch.object(solver_module, "NARROW_FRONTIER", narrow):
+    direct = data.draw(st.sampled_from([0, 3, solver_module.DIRECT_LEVELS, 10**9]))
+    with (
+        mock.patch.object(solver_module, "NARROW_FRONTIER", narrow),
+        mock.patch.object(solver_module, "DIRECT_LEVELS", direct),
+    ):
         sol = _search_arrays(board, start) if start != board.goal else solve(board, start)
     assert sol.moves == expected
     assert sol.moves == solve(board, start).moves
