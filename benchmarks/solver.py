@@ -11,9 +11,11 @@ Three programs answer LeetCode 909 on the same matrices in one run:
   squares).
 
 Each time is the best of ``--repeat`` runs, the flat list and snl taking turns (so a
-burst of load on a shared machine falls on both). Targets (issue 43): snl at most 0.3x
+burst of load on a shared machine falls on both), in CPU time of this process (the
+time slices other processes take are not counted). Targets (issue 43): snl at most 0.3x
 the flat list at 1000 x 1000, and within 2x of it where the answer comes early.
 Run:  python benchmarks/solver.py [--repeat N]
+(``PYTHONPATH=OLD_CHECKOUT python benchmarks/solver.py``: the same boards, another snl.)
 """
 
 from __future__ import annotations
@@ -133,9 +135,9 @@ def early_board(n: int) -> list[list[int]]:
 def best_time(function: Callable[[], object], repeat: int) -> tuple[float, object]:
     best, result = float("inf"), None
     for _ in range(repeat):
-        started = time.perf_counter()
+        started = time.process_time()
         result = function()
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.process_time() - started)
     return best, result
 
 
