@@ -197,8 +197,9 @@ def child_figure(name: str) -> dict[str, float]:
 
         def work() -> object:
             from snl_tui.core.odds.report import analysis_json
+            from snl_tui.core.odds.summary import summarize
 
-            return analysis_json(analyze(board, players=4))
+            return analysis_json(summarize(analyze(board, players=4)))
 
     elif name.startswith("expected1000-"):
         board = seeded_board(1000, int(name.split("-")[1]), seed=1000, rules=Rules())

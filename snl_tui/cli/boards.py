@@ -4,7 +4,6 @@ line, without Textual (numpy loads only for the commands that need it)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from typing import TextIO
@@ -27,20 +26,9 @@ from .common import (
     add_screen_reader,
     board_from_args,
     screen_reader_wanted,
+    spoken_out,
     whole_number,
 )
-
-
-def spoken_out(args: argparse.Namespace, out: TextIO) -> TextIO:
-    """``out``, or with ``--screen-reader`` (the setting, ``TERM=dumb``) and no ``--json``
-    a stream that says each line in words (``plain.speech``)."""
-    if getattr(args, "json", False) or getattr(out, "spoken", False):
-        return out
-    if not screen_reader_wanted(args):
-        return out
-    from ..plain.speech import SpokenOut
-
-    return SpokenOut(out)  # type: ignore[return-value]
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
@@ -54,6 +42,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     solution = solve(board, args.start_square)
     routes = count_optimal_routes(board, args.start_square) if args.count else None
     if args.json:
+        import json  # only for --json: not at start-up
+
         data = solution.to_dict()
         data["board"] = board.name
         data["goal"] = board.goal
@@ -180,6 +170,8 @@ def _progress_printer(err: TextIO, label: str) -> Callable[[int, int], None]:
 
 
 def cmd_boards(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
     entries = builtin_boards()
     rows = [
         (entry.name, entry.size_label, str(solve(entry.board).moves), entry.description)
@@ -242,9 +234,12 @@ def _rule_text(value: object) -> str:
 
 
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
     board = board_from_args(args)
     from ..core.odds import report  # numpy loads only when needed
     from ..core.odds.analysis import AnalysisError, analyze
+    from ..core.odds.summary import summarize
 
     out = spoken_out(args, out)
     if args.exact:
@@ -259,11 +254,12 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         out.flush()
         return EXIT_OK
     analysis = analyze(board, players=args.players, progress=_progress)
+    figures = summarize(analysis, visits=args.visits, bars=not args.json)
     if args.json:
-        data = report.analysis_json(analysis, visits=args.visits)
+        data = report.analysis_json(figures, visits=args.visits)
         print(json.dumps(data), file=out)
         return EXIT_OK
-    print(report.format_report(analysis, board, visits=args.visits), file=out)
+    print(report.format_report(figures, board, visits=args.visits), file=out)
     out.flush()
     return EXIT_OK
 

@@ -46,11 +46,43 @@ class UsageError(SnlError):
     """A command-line mistake found after parsing (e.g. too many players)."""
 
 
+class HelpLayout(argparse.HelpFormatter):
+    """argparse's help layout, as wide as the terminal, found without ``shutil``.
+
+    argparse makes a formatter for every argument it adds (to check its metavar), and
+    its own finds the width with ``shutil``, whose import (with bz2 and lzma) is a
+    measurable part of a quick command's start. The width is ``shutil``'s rule:
+    ``$COLUMNS``, else the terminal's, else 80; minus 2 as argparse takes it."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width or _columns() - 2)
+
+
+def _columns() -> int:
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (no usage block) and exit 2.
-    ``subcommands`` maps each command built on it to its parser. With ``in_words`` (the
-    run's plain mode, asked only when something is printed) its help and its errors are
-    said in words (``plain.speech``): no columns, arrows or ranges written as symbols."""
+    """An ArgumentParser whose errors are one line (no usage block) and exit 2, its help
+    laid out by ``HelpLayout``. ``subcommands`` maps each command built on it to its
+    parser. With ``in_words`` (the run's plain mode, asked only when something is printed)
+    its help and its errors are said in words (``plain.speech``): no columns, arrows or
+    ranges written as symbols."""
 
     subcommands: dict[str, argparse.ArgumentParser]
     in_words: Callable[[], bool] | None = None
@@ -76,6 +108,10 @@ class Parser(argparse.ArgumentParser):
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         super().exit(status, self._words(message) if message else message)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpLayout)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         # A near miss of a choice (a rule value, a format): say which one was meant.
@@ -206,6 +242,18 @@ def screen_reader_typed(argv: list[str]) -> bool | None:
         elif len(word) > 7 and "--no-screen-reader".startswith(word):
             typed = False
     return typed
+
+
+def spoken_out(args: argparse.Namespace, out: TextIO) -> TextIO:
+    """``out``, or with ``--screen-reader`` (the setting, ``TERM=dumb``) and no ``--json``
+    a stream that says each line in words (``plain.speech``)."""
+    if getattr(args, "json", False) or getattr(out, "spoken", False):
+        return out
+    if not screen_reader_wanted(args):
+        return out
+    from ..plain.speech import SpokenOut
+
+    return SpokenOut(out)  # type: ignore[return-value]
 
 
 def report_error(err: TextIO, text: str) -> None:

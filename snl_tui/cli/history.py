@@ -8,7 +8,6 @@ games to compare with them.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..core.errors import SnlError
@@ -44,6 +43,8 @@ def register(commands: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run ``snl games`` or ``snl stats``; returns the exit status."""
+    import json
+
     store = _open(args.command, err)
     board = getattr(args, "board", None)
     if store is None and board and not _known_board(board, None):
@@ -90,6 +91,8 @@ def _open(command: str, err: TextIO) -> Store | None:
 
 
 def cmd_games(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+
     listing = store.list_games()
     for line in listing.skipped:
         print(f"snl games: warning: {line}", file=err)
@@ -129,6 +132,8 @@ def _local(moment: datetime, *, spoken: bool = False) -> str:
 
 
 def cmd_stats(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json
+
     wanted = _board_names(args.board) if args.board else None
     stats = store.stats(wanted)
     for line in stats.skipped:

@@ -39,7 +39,6 @@ from .boards import (
     cmd_convert,
     cmd_share,
     cmd_solve,
-    spoken_out,
 )
 from .common import (
     EXIT_BROKEN_PIPE,
@@ -56,6 +55,7 @@ from .common import (
     rule_overrides,
     screen_reader_default,
     screen_reader_typed,
+    spoken_out,
 )
 from .play import (
     add_play_parser,

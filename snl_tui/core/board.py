@@ -18,13 +18,21 @@ from operator import is_not
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from .errors import BoardError
+from .matrix import MAX_SIDE as MAX_SIDE
+from .matrix import (
+    cell_of,
+    cell_where,
+    check_dimensions,
+    checked_array,
+    checked_cells,
+    matrix_shape,
+)
 from .rules import Rules
 from .text import is_unsafe_char, quote
 
 if TYPE_CHECKING:
     import numpy as np
 
-MAX_SIDE = 1000
 JumpKind = Literal["ladder", "snake"]
 _T = TypeVar("_T")
 
@@ -81,42 +89,25 @@ def check_text(text: object, what: str, *, multiline: bool = False) -> str:
     return text
 
 
-def check_dimensions(rows: object, cols: object, where: str | None = None) -> tuple[int, int]:
-    """Validate a board's size; returns it as ints or raises BoardError."""
-    for label, value in (("rows", rows), ("cols", cols)):
-        if type(value) is not int:
-            raise BoardError(f"{label} must be a whole number, not {quote(value)}", where=where)
-        if value < 1:
-            raise BoardError(f"{label} must be at least 1, not {quote(value)}", where=where)
-        if value > MAX_SIDE:
-            raise BoardError(
-                f"board is too large: {label} = {quote(value)} (at most {MAX_SIDE} x {MAX_SIDE})",
-                where=where,
-            )
-    if rows * cols < 2:  # type: ignore[operator]
-        raise BoardError("a board needs at least 2 squares", where=where)
-    return rows, cols  # type: ignore[return-value]
-
-
 class Board:
     """An immutable rows x cols board with its jumps and rules.
 
-    One representation: ``cells``, a tuple indexed by square (0..goal) holding the
+    One representation: the cells indexed by square (0..goal), each holding the
     destination of the jump starting there, or -1 (or the square's own number, as in a
-    "resolved" LeetCode matrix) for none. Everything else (the jump dict, the engine's
-    landing table, the solver's distances) is derived from it on first use and kept in
-    a private memo (``derived``); attributes cannot be assigned after construction.
+    "resolved" LeetCode matrix) for none: a tuple (``cells``) or, for a large matrix,
+    the int32 array it was checked in (``cell_array``), the other made on first use.
+    Everything else (the jump dict, the engine's landing table, the solver's distances)
+    is derived from them on first use and kept in a private memo (``derived``);
+    attributes cannot be assigned after construction.
     """
 
-    __slots__ = ("__weakref__", "_memo", "cells", "cols", "description", "name", "rows", "rules")
+    __slots__ = ("__weakref__", "_memo", "cols", "description", "name", "rows", "rules")
 
     rows: int
     cols: int
     rules: Rules
     name: str
     description: str
-    cells: tuple[int, ...]
-    """Index s: the destination of the jump on square s, or -1 / s for none."""
     _memo: dict[str, object]
 
     def __init__(
@@ -148,7 +139,7 @@ class Board:
         self,
         rows: int,
         cols: int,
-        cells: tuple[int, ...],
+        cells: tuple[int, ...] | None,
         rules: Rules | None,
         name: str,
         description: str,
@@ -164,8 +155,7 @@ class Board:
             ("rules", rules),
             ("name", name),
             ("description", description),
-            ("cells", cells),
-            ("_memo", {}),
+            ("_memo", {} if cells is None else {"cells": cells}),
         ):
             object.__setattr__(self, attribute, value)
 
@@ -187,6 +177,11 @@ class Board:
         value = compute(self)
         memo[key] = value
         return value
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """Index s: the destination of the jump on square s, or -1 / s for none."""
+        return self.derived("cells", _cells_of_array)
 
     def cell_array(self) -> np.ndarray:
         """``cells`` as a read-only numpy int32 array (kept; ``from_matrix`` builds it
@@ -213,57 +208,25 @@ class Board:
         ``-1`` means no jump; so does a cell holding its own square number (the
         "resolved" board, where every cell says where a token landing there ends up).
         """
-        if not isinstance(matrix, Sequence) or isinstance(matrix, str | bytes):
-            raise BoardError("a board matrix must be a list of rows")
-        rows = len(matrix)
-        if rows == 0:
-            raise BoardError("the board matrix is empty")
-        first = matrix[0]
-        if not isinstance(first, Sequence) or isinstance(first, str | bytes):
-            raise BoardError("row 0 is not a list of cells", where="row 0")
-        cols = len(first)
-        if cols == 0:
-            raise BoardError("row 0 is empty", where="row 0")
-        check_dimensions(rows, cols)
-        # Flatten in square order: index s holds the cell of square s (index 0, "off the
-        # board", holds -1: no jump).
-        flat: list[object] = [-1]
-        for level in range(rows):
-            r = rows - 1 - level
-            row = matrix[r]
-            if not isinstance(row, Sequence) or isinstance(row, str | bytes):
-                raise BoardError(f"row {r} is not a list of cells", where=f"row {r}")
-            if len(row) != cols:
-                raise BoardError(
-                    f"ragged matrix: row {r} has {len(row)} cells, row 0 has {cols}",
-                    where=f"row {r}",
-                )
-            flat.extend(row if level % 2 == 0 else reversed(row))
+        rows, cols = matrix_shape(matrix)
         goal = rows * cols
-        # Validate with C-level scans over the cell types and the values (numpy's for a
-        # large board, whose array the solver and the odds then read); only when they
-        # find a problem does a Python loop look for the first bad cell.
-        array = None
+        board = cls.__new__(cls)
         if goal > ARRAY_CHECK_SQUARES:
-            array = _checked_array(flat, goal)
-            if array is None:
-                _raise_first_bad_cell(flat, rows, cols)
-        elif set(map(type, flat)) != {int}:
-            _raise_first_bad_cell(flat, rows, cols)
-        cells: tuple[int, ...] = tuple(flat)  # type: ignore[arg-type]  # all ints: checked
-        if array is None:
-            values = set(cells)
-            if min(values) < -1 or max(values) > goal or 0 in values:
-                _raise_first_bad_cell(flat, rows, cols)
-        if cells[goal] not in (-1, goal):
+            # The cells as an int32 array, checked in numpy; the tuple is made from it
+            # only if someone asks for ``cells`` (a large board's search reads the array).
+            array = checked_array(matrix, rows, cols)
+            last = int(array[goal])
+            board._set(rows, cols, None, rules, name, description)
+            board._memo["cells.array"] = array
+        else:
+            cells = checked_cells(matrix, rows, cols)
+            last = cells[goal]
+            board._set(rows, cols, cells, rules, name, description)
+        if last not in (-1, goal):
             raise BoardError(
                 f"a jump cannot start on the goal (square {goal})",
-                where=_cell_where(rows, cols, goal),
+                where=cell_where(rows, cols, goal),
             )
-        board = cls.__new__(cls)
-        board._set(rows, cols, cells, rules, name, description)
-        if array is not None:
-            board._memo["cells.array"] = array
         if board.rules.chain:
             _check_no_cycle(board._jumps)
         return board
@@ -321,7 +284,7 @@ class Board:
         """(row, col) of a square in matrix terms: row 0 is the top row."""
         if not 1 <= square <= self.goal:
             raise ValueError(f"square {square} is not on the board (1..{self.goal})")
-        return _cell_of(self.rows, self.cols, square)
+        return cell_of(self.rows, self.cols, square)
 
     def square_at(self, row: int, col: int) -> int:
         """The square number of a matrix cell (row 0 is the top row)."""
@@ -413,13 +376,19 @@ def _rebuild(
 
 
 def _jump_dict(board: Board) -> dict[int, int]:
+    if not board.has_derived("cells"):  # a large matrix's array: no tuple made for this
+        import numpy as np
+
+        array = board.cell_array()
+        starts = np.flatnonzero((array != -1) & (array != np.arange(len(array))))
+        return dict(zip(starts.tolist(), array[starts].tolist(), strict=True))
     cells = board.cells
     marked = compress(range(len(cells)), map(is_not, cells, repeat(-1)))
     return {s: v for s in marked if (v := cells[s]) != s and v != -1}
 
 
 ARRAY_CHECK_SQUARES = 10_000
-"""A matrix of more squares than this is checked in numpy (``_checked_array``)."""
+"""A matrix of more squares than this is checked in numpy (``matrix.checked_array``)."""
 
 
 def _cell_array(board: Board) -> np.ndarray:
@@ -430,55 +399,8 @@ def _cell_array(board: Board) -> np.ndarray:
     return array
 
 
-def _checked_array(cells: list[object], goal: int) -> np.ndarray | None:
-    """The cells as a read-only int32 array, or None when one is not a whole number in
-    range (-1, or 1 to the goal).
-
-    numpy's conversion refuses text, None and huge numbers but takes a float or a bool
-    as the whole number it stands for, so two more C-level scans make up for the type
-    check: a sum of the cells stays an ``int`` only if no cell is a float (or another
-    kind of number), and the cells that read 1 are looked at for ``True`` (``False``
-    reads 0, which the range refuses)."""
-    import numpy as np
-
-    try:
-        array = np.array(cells, dtype=np.int32)  # a goal fits: at most 1000 x 1000
-    except (OverflowError, ValueError, TypeError):
-        return None
-    if int(array.min()) < -1 or int(array.max()) > goal or not array.all():
-        return None
-    if type(sum(cells)) is not int:  # type: ignore[arg-type]
-        return None
-    if any(cells[i] is True for i in np.flatnonzero(array == 1).tolist()):
-        return None
-    array.flags.writeable = False
-    return array
-
-
-def _cell_of(rows: int, cols: int, square: int) -> tuple[int, int]:
-    """(row, col) of a square, row 0 on top: the one place the numbering is decoded."""
-    level, offset = divmod(square - 1, cols)
-    col = offset if level % 2 == 0 else cols - 1 - offset
-    return rows - 1 - level, col
-
-
-def _cell_where(rows: int, cols: int, square: int) -> str:
-    row, col = _cell_of(rows, cols, square)
-    return f"row {row}, col {col} (square {square})"
-
-
-def _raise_first_bad_cell(flat: list[object], rows: int, cols: int) -> None:
-    goal = rows * cols
-    for s in range(1, goal + 1):
-        value = flat[s]
-        where = _cell_where(rows, cols, s)
-        if type(value) is not int:
-            raise BoardError(f"cell is not a whole number: {quote(value)}", where=where)
-        if value != -1 and not 1 <= value <= goal:
-            raise BoardError(
-                f"destination {quote(value)} is outside the board (1..{goal})", where=where
-            )
-    raise AssertionError("no bad cell found")  # pragma: no cover - callers checked first
+def _cells_of_array(board: Board) -> tuple[int, ...]:
+    return tuple(board.cell_array().tolist())
 
 
 def _check_jump(spec: JumpSpec, goal: int, seen: dict[int, int]) -> None:

@@ -6,7 +6,6 @@ solver, the analysis and the app all ask this module rather than re-implementing
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from itertools import pairwise
@@ -20,6 +19,8 @@ from .rules import Rules
 from .text import escape_controls
 
 if TYPE_CHECKING:
+    import random
+
     import numpy as np
 
 MAX_PLAYERS = 4
@@ -132,7 +133,7 @@ def _landing_array(board: Board) -> np.ndarray:
 
     cells = board.cell_array()
     squares = np.arange(len(cells), dtype=np.int32)
-    landing: np.ndarray = np.where(cells < 0, squares, cells).astype(np.int32)
+    landing: np.ndarray = np.where(cells < 0, squares, cells).astype(np.int32, copy=False)
     if board.rules.chain:
         while True:
             further = landing[landing]
@@ -141,6 +142,18 @@ def _landing_array(board: Board) -> np.ndarray:
             landing = further
     landing.flags.writeable = False
     return landing
+
+
+def landing_of(board: Board, squares: np.ndarray) -> np.ndarray:
+    """``landing_array(board)[squares]`` (int32), without building the whole table when
+    the rules follow one jump only: a search that ends after a few squares of a million
+    reads just their cells."""
+    import numpy as np
+
+    if board.rules.chain or board.has_derived("engine.landing_array"):
+        return landing_array(board)[squares]  # type: ignore[no-any-return]
+    cells = board.cell_array()[squares]
+    return np.where(cells < 0, squares, cells).astype(np.int32, copy=False)
 
 
 def next_position(board: Board, position: int, die: int) -> int:
@@ -391,6 +404,8 @@ class Game:
         self.players = players
         self.positions = [self.board.rules.start_position] * len(players)
         self.turns_taken = [0] * len(players)
+        import random  # only for a game's dice, not for a board's moves
+
         self._rng = random.Random(self.seed)
 
     @classmethod

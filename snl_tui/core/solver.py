@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 UNREACHABLE = -1
 ARRAY_SEARCH_SQUARES = 10_000
 """Boards of more squares than this are searched level by level in numpy."""
+DIRECT_LEVELS = 8
+"""The array search reads where rolls end off the cells for this many narrow levels,
+then builds the whole table (``_RollEnds``)."""
+NARROW_FRONTIER = 256
+"""A level of at most this many squares gathers every roll of each (fewer numpy calls);
+a wider one only the union of their windows (fewer rolls)."""
 
 
 @dataclass(frozen=True)
@@ -146,8 +152,7 @@ def _search_arrays(board: Board, position: int) -> Solution:
     import numpy as np
 
     goal, faces = board.goal, board.rules.faces
-    ends = _roll_ends(board)
-    walk = ends[: goal + 1] == np.arange(goal + 1, dtype=np.int32)  # lands on itself
+    ends = _RollEnds(board)
     size = goal + 1
     parent = np.full(size + 1, -1, dtype=np.int32)
     parent[size] = size  # the sink, where a forfeited roll "ends": never a new position
@@ -156,20 +161,34 @@ def _search_arrays(board: Board, position: int) -> Solution:
     mark = np.zeros(size + 1, dtype=bool)  # the same, in square order, for a wide level
     parent[position] = position
     frontier = np.array([position], dtype=np.int32)
+    dice = np.arange(1, faces + 1, dtype=np.int32)
+    ordered = True  # the frontier is in increasing order
     depth = 0
     while len(frontier):
         depth += 1
-        # The frontier in increasing order: each square's rolls need counting only past
-        # the previous square's top, so the union of the windows is gathered once.
-        low = frontier + 1
-        np.maximum(low[1:], frontier[:-1] + (faces + 1), out=low[1:])
-        length = np.maximum(frontier + (faces + 1) - low, 0)
-        total = int(length.sum())
-        first = np.cumsum(length) - length
-        targets = np.repeat(low - first, length) + np.arange(total, dtype=np.int32)
-        sources = np.repeat(frontier, length)
-        fresh = ~landed[targets]
-        targets, sources = targets[fresh], sources[fresh]
+        if ends.table is None and (depth > DIRECT_LEVELS or len(frontier) > NARROW_FRONTIER):
+            ends.build()
+        if len(frontier) <= NARROW_FRONTIER:
+            # Few squares: every roll of each, in a handful of numpy calls (a roll
+            # counted twice this level is kept once when the frontier is made).
+            targets = (frontier[:, None] + dice).ravel()
+            sources = np.repeat(frontier, faces)
+        else:
+            # Many: in increasing order each square's rolls need counting only past
+            # the previous square's top, so the union of the windows is gathered once.
+            if not ordered:
+                frontier.sort()
+            low = frontier + 1
+            np.maximum(low[1:], frontier[:-1] + (faces + 1), out=low[1:])
+            length = np.maximum(frontier + (faces + 1) - low, 0)
+            total = int(length.sum())
+            first = np.cumsum(length) - length
+            targets = np.repeat(low - first, length) + np.arange(total, dtype=np.int32)
+            sources = np.repeat(frontier, length)
+            # A roll onto a square landed on before ends where it did then, on a
+            # position with its parent set: the wide gather leaves it out first.
+            fresh = ~landed[targets]
+            targets, sources = targets[fresh], sources[fresh]
         landed[targets] = True
         there = ends[targets]
         keep = parent[there] < 0  # a forfeit ends on the sink, whose parent is set
@@ -179,24 +198,27 @@ def _search_arrays(board: Board, position: int) -> Solution:
             mark[there] = True
             frontier = np.flatnonzero(mark).astype(np.int32)
             mark[frontier] = False
-        else:
+            ordered = True
+        else:  # one copy of each position (in no particular order)
             order = np.arange(len(there), dtype=np.int32)
             slot[there] = order
-            frontier = np.sort(there[slot[there] == order])
+            frontier = there[slot[there] == order]
+            ordered = False
         if parent[goal] >= 0:
             return _route_arrays(parent, ends, position, goal, depth, faces)
         if len(frontier) and len(frontier) <= faces:
-            bottom, top = int(frontier[0]), int(frontier[-1])
+            bottom, top = int(frontier.min()), int(frontier.max())
             if top - bottom < faces and landed[bottom + 1 : top + 1].all():
-                walked = _walk_on(walk, landed, parent, top, goal, faces)
+                walked = _walk_on(ends, landed, parent, top, goal, faces)
                 if walked is not None:
                     depth += walked[0]
                     frontier = walked[1]
+                    ordered = True
     return Solution(UNREACHABLE, [], [], position)
 
 
 def _walk_on(
-    walk: np.ndarray,
+    ends: _RollEnds,
     landed: np.ndarray,
     parent: np.ndarray,
     top: int,
@@ -215,7 +237,8 @@ def _walk_on(
     span = faces
     while end < goal:  # the first square not free to walk on, by doubling windows
         window = slice(end, min(end + span, goal))
-        free = walk[window] & ~landed[window] & (parent[window] < 0)
+        walk = ends[window] == np.arange(window.start, window.stop)  # lands on itself
+        free = walk & ~landed[window] & (parent[window] < 0)
         if not free.all():
             end += int(np.argmin(free))
             break
@@ -241,16 +264,55 @@ def _roll_ends(board: Board) -> np.ndarray:
 def _compute_roll_ends(board: Board) -> np.ndarray:
     import numpy as np
 
-    goal, faces = board.goal, board.rules.faces
-    landing = engine.landing_array(board)
-    beyond = [engine.count_to(board, 0, t) for t in range(goal + 1, goal + faces)]
-    past = np.array([goal + 1 if t is None else landing[t] for t in beyond], dtype=np.int32)
-    ends: np.ndarray = np.concatenate((landing, past))
+    ends: np.ndarray = np.concatenate((engine.landing_array(board), _past_ends(board)))
     return ends
 
 
+def _past_ends(board: Board) -> np.ndarray:
+    """``_roll_ends`` past the goal: counts of goal + 1 .. goal + faces - 1."""
+    import numpy as np
+
+    goal, faces = board.goal, board.rules.faces
+    beyond = [engine.count_to(board, 0, t) for t in range(goal + 1, goal + faces)]
+    landed = [goal + 1 if t is None else t for t in beyond]
+    ends = engine.landing_of(board, np.array(landed, dtype=np.int64).clip(max=goal))
+    return np.where(np.array(landed) > goal, goal + 1, ends).astype(np.int32)
+
+
+class _RollEnds:
+    """``_roll_ends(board)[index]`` for the search: read off the cells of the squares
+    asked for (``engine.landing_of``) until ``build``, then off the whole table. A search
+    that ends in a few levels (an early answer on a million squares) builds none."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.table: np.ndarray | None = None
+        if board.has_derived("solver.roll_ends"):
+            self.build()
+        self.past = _past_ends(board) if self.table is None else None
+
+    def build(self) -> None:
+        self.table = _roll_ends(self.board)
+
+    def __getitem__(self, index: np.ndarray | slice) -> np.ndarray:
+        import numpy as np
+
+        if self.table is not None:
+            return self.table[index]
+        if isinstance(index, slice):
+            index = np.arange(index.start, index.stop)
+        squares = index.ravel()
+        goal = self.board.goal
+        ends = engine.landing_of(self.board, np.minimum(squares, goal))
+        beyond = squares > goal
+        if beyond.any():
+            assert self.past is not None
+            ends[beyond] = self.past[squares[beyond] - goal - 1]
+        return ends.reshape(index.shape)
+
+
 def _route_arrays(
-    parent: np.ndarray, ends: np.ndarray, start: int, goal: int, moves: int, faces: int
+    parent: np.ndarray, ends: _RollEnds, start: int, goal: int, moves: int, faces: int
 ) -> Solution:
     """The route to the goal along ``parent``, each roll the smallest die value whose
     count ends on the next square (``ends``), all of them read at once."""

@@ -24,6 +24,7 @@ from snl_tui.core.odds.analysis import (
 from snl_tui.core.odds.model import idle_jumps
 from snl_tui.core.odds.report import analysis_json, format_report
 from snl_tui.core.odds.stretch import EXTENSION_ERROR
+from snl_tui.core.odds.summary import summarize
 from snl_tui.core.rules import Rules
 from snl_tui.core.studio.checks import find_traps, odds_findings
 from snl_tui.core.studio.impacts import jump_impacts
@@ -308,11 +309,11 @@ def test_half_the_games_never_finish() -> None:
 
 def test_infinite_board_json_and_report() -> None:
     a = analyze(fork_board())
-    data = analysis_json(a)
+    data = analysis_json(summarize(a))
     assert data["expected_turns"] is None and data["finite"] is False
     assert data["median_turns"] is None
     json.dumps(data, allow_nan=False)
-    text = format_report(a, fork_board())
+    text = format_report(summarize(a), fork_board())
     assert "infinite" in text and "50.0% of games never finish" in text
 
 
@@ -393,10 +394,10 @@ def test_a_board_past_the_distribution_limit_says_what_it_left_out() -> None:
     ):
         with pytest.raises(AnalysisError, match="at most 40,000 squares"):
             ask()
-    text = format_report(a)
+    text = format_report(summarize(a))
     assert "expected turns" in text and "median turns" not in text
     assert "left out: median, percentiles, finished within, most likely turn, win chances" in text
-    data = analysis_json(a)
+    data = analysis_json(summarize(a))
     assert data["median_turns"] is None and data["win_chances"] is None
     assert data["accuracy"]["win_chances"]["status"] == "left out"  # type: ignore[index]
     assert data["expected_turns"] == pytest.approx(a.expected_turns)
@@ -556,7 +557,7 @@ def test_jump_impacts_with_traps() -> None:
 
 def test_json_has_spec_keys() -> None:
     a = analyze(classic(), players=2)
-    data = analysis_json(a)
+    data = analysis_json(summarize(a))
     assert set(data) >= {"expected_turns", "median_turns", "least_rolls", "finish_within"}
     assert data["finite"] is True
     assert data["median_turns"] == 32 and data["least_rolls"] == 7
@@ -567,7 +568,7 @@ def test_json_has_spec_keys() -> None:
 
 def test_text_report() -> None:
     board = classic()
-    text = format_report(analyze(board, players=2), board)
+    text = format_report(summarize(analyze(board, players=2)), board)
     assert "expected turns    39.2251" in text
     assert "median turns      32" in text
     assert "least rolls       7" in text
@@ -576,7 +577,7 @@ def test_text_report() -> None:
     assert "█" in text
     for char in text:
         assert unicodedata.east_asian_width(char) not in ("W", "F")
-    assert format_report(analyze(board)).startswith("classic (10x10)")
+    assert format_report(summarize(analyze(board))).startswith("classic (10x10)")
 
 
 # -- against games played by the engine -----------------------------------------------------
@@ -697,9 +698,9 @@ def test_a_distribution_cut_by_the_work_budget_says_so(monkeypatch: pytest.Monke
             assert got <= want <= got + wins.error
         rounds = accuracy["game_rounds"]
         assert abs(a.game_rounds - analyze(board, players=2).game_rounds) <= rounds.error
-        text = format_report(a)
+        text = format_report(summarize(a))
         assert "note: win chances within" in text and "after 127" in text
-        data = analysis_json(a)
+        data = analysis_json(summarize(a))
         assert data["accuracy"]["distribution"]["status"] == "bounded"  # type: ignore[index]
     finally:
         module.clear_cache()

@@ -20,6 +20,7 @@ from snl_tui.core.engine import Game, next_position
 from snl_tui.core.odds.analysis import analyze
 from snl_tui.core.odds.markov import expected_turns
 from snl_tui.core.odds.report import analysis_json, format_report
+from snl_tui.core.odds.summary import summarize
 from snl_tui.core.rules import Rules
 from snl_tui.core.studio.checks import check_board
 from snl_tui.core.studio.impacts import jump_impacts
@@ -190,7 +191,7 @@ def test_figures_with_a_trap_are_infinite_not_wrong() -> None:
     analysis = analyze(board)
     assert not analysis.finite and math.isinf(analysis.std_turns)
     assert analysis.visits() is None and math.isinf(analysis.game_rounds)
-    data = analysis_json(analysis, visits=True)
+    data = analysis_json(summarize(analysis, visits=True), visits=True)
     assert data["finite"] is False and data["std_turns"] is None and data["visits"] is None
 
 
@@ -241,10 +242,10 @@ def astronomical_board() -> Board:
 def test_an_astronomical_expectation_is_finite_not_endless() -> None:
     analysis = analyze(astronomical_board())
     assert analysis.finite and analysis.too_large and analysis.never_finishes == 0.0
-    data = analysis_json(analysis)
+    data = analysis_json(summarize(analysis))
     assert data["finite"] is True and data["too_large"] is True
     assert data["expected_turns"] is None
-    text = format_report(analysis)
+    text = format_report(summarize(analysis))
     assert "too large" in text
     assert "infinite" not in text and "never finish" not in text
 

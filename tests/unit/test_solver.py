@@ -4,11 +4,13 @@ Every route the solver returns is replayed through the engine.
 """
 
 import random
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from snl_tui.core import solver as solver_module
 from snl_tui.core.board import Board
 from snl_tui.core.engine import landing_table, legal_dice, next_position
 from snl_tui.core.errors import MoveError
@@ -289,13 +291,22 @@ def test_property_the_array_search_matches_leetcode(matrix):
 @given(boards(max_side=9, max_faces=20), st.data())
 def test_property_the_array_search_matches_the_brute_force_under_any_rules(board, data):
     """Rectangular boards, every overshoot, chains, starts and dice: the array search
-    (with its walk over jump-free stretches) against the brute force and the list BFS."""
+    (with its walk over jump-free stretches, narrow and wide levels) against the brute
+    force and the list BFS."""
     rules = board.rules
     start = data.draw(st.integers(0, board.goal))
     expected = brute_force_least_rolls(
         board.to_matrix(), start, rules.faces, rules.overshoot, rules.chain
     )
-    sol = _search_arrays(board, start) if start != board.goal else solve(board, start)
+    # Levels of every width (each roll of each square, or the union of their windows),
+    # where rolls end read off the cells or off the whole table.
+    narrow = data.draw(st.sampled_from([0, 2, solver_module.NARROW_FRONTIER]))
+    direct = data.draw(st.sampled_from([0, 3, solver_module.DIRECT_LEVELS, 10**9]))
+    with (
+        mock.patch.object(solver_module, "NARROW_FRONTIER", narrow),
+        mock.patch.object(solver_module, "DIRECT_LEVELS", direct),
+    ):
+        sol = _search_arrays(board, start) if start != board.goal else solve(board, start)
     assert sol.moves == expected
     assert sol.moves == solve(board, start).moves
     assert_route_is_sound(board, sol, start)

@@ -9,8 +9,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..board import Board, JumpSpec, check_dimensions
+from ..board import Board, JumpSpec
 from ..errors import BoardError, RulesError
+from ..matrix import check_dimensions
 from ..rules import OPTIONS, RULE_NAMES, RULE_OPTIONS, Rules
 from ..text import quote
 

@@ -32,7 +32,6 @@ type deep in a structure) ends as one ``BoardError``, never another exception.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -436,6 +435,8 @@ def looks_like_board(path: Path) -> bool:
 
 
 def _looks_like_board(path: Path) -> bool:
+    import json
+
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))

@@ -3,7 +3,6 @@ object with the TOML document's keys); written as either (``matrix`` or ``json``
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..board import Board
@@ -46,6 +45,8 @@ def parse(text: str) -> Parsed:
     # matrix, and only then is the text parsed again with the hook (``Parsed.careful``),
     # which refuses that number exactly as before. A document, anything unusual or a
     # number past int()'s own limit goes to the careful parse at once.
+    import json
+
     data: Any = None
     try:
         data = json.loads(text, object_pairs_hook=_reject_duplicates)
@@ -57,6 +58,8 @@ def parse(text: str) -> Parsed:
 
 
 def _careful(text: str) -> Parsed:
+    import json
+
     try:
         data = json.loads(text, object_pairs_hook=_reject_duplicates, parse_int=_json_int)
     except json.JSONDecodeError as error:
@@ -87,11 +90,15 @@ def lost_in_matrix(board: Board) -> dict[str, Any]:
 
 
 def dump_matrix(board: Board) -> str:
+    import json
+
     rows = ",\n".join("  " + json.dumps(row) for row in board.to_matrix())
     return f"[\n{rows}\n]\n"
 
 
 def dump_document(board: Board) -> str:
+    import json
+
     data = document(board)
     # One pair per item but several pairs per line reads better than json's indent=2.
     lines = ["{"]
@@ -107,6 +114,8 @@ def dump_document(board: Board) -> str:
 
 
 def _pair_list(pairs: list[list[int]], indent: str, per_line: int = 8) -> str:
+    import json
+
     if not pairs:
         return "[]"
     chunks = [

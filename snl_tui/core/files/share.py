@@ -18,11 +18,7 @@ checks a file (every command that takes a BOARD takes a code). No Textual here.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import re
-import zlib
 
 from ..board import Board
 from ..errors import BoardError
@@ -52,6 +48,10 @@ def board_code(board: Board, with_text: bool = False, *, with_name: bool = True)
     ``with_name`` is False and ``with_text`` too) and with ``with_text`` its description.
     The name goes in the text field with an empty description, which every snl2 reader
     takes: a code opens with the name it was shared under."""
+    import base64
+    import json
+    import zlib
+
     out = bytearray()
     rules = board.rules.non_default()
     named = (with_name and bool(board.name)) or with_text
@@ -72,6 +72,9 @@ def board_code(board: Board, with_text: bool = False, *, with_name: bool = True)
 def board_code_v1(board: Board) -> str:
     """The version 1 code of ``board`` (its whole document, compressed): kept to prove
     that old codes still open."""
+    import base64
+    import zlib
+
     document = dump_document(board).encode("utf-8")
     packed = zlib.compress(document, 9)
     data = base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
@@ -150,10 +153,14 @@ class _Reader:
 
 
 def _document_v2(data: str) -> str:
+    import base64
+    import json
+    import zlib
+
     source = "share code"
     try:
         raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
-    except (binascii.Error, ValueError):
+    except ValueError:  # binascii.Error is one
         raise BoardError("damaged (not base64): copy the whole line", source=source) from None
     if len(raw) < 5 or zlib.crc32(raw[:-4]).to_bytes(4, "big") != raw[-4:]:
         raise BoardError("damaged (its check does not match): copy the whole line", source=source)
@@ -192,6 +199,9 @@ def _document_v2(data: str) -> str:
 def code_document(code: str) -> str:
     """The board document (JSON text) a share code holds; BoardError (one line) for
     anything that is not a whole, undamaged code of a version this snl reads."""
+    import base64
+    import zlib
+
     code = code.strip()
     source = "share code"
     if len(code) > MAX_CODE_CHARS:
@@ -213,7 +223,7 @@ def code_document(code: str) -> str:
     data, check = found.group(2), found.group(3)
     try:
         packed = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
-    except (binascii.Error, ValueError):
+    except ValueError:  # binascii.Error is one
         raise BoardError("damaged (not base64): copy the whole line", source=source) from None
     if f"{zlib.crc32(packed):08x}" != check:
         raise BoardError("damaged (its check does not match): copy the whole line", source=source)

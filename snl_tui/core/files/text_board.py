@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..board import Board, JumpSpec, check_dimensions
+from ..board import Board, JumpSpec
 from ..errors import BoardError, RulesError
+from ..matrix import check_dimensions
 from ..rules import Rules
 from ..text import quote
 from .common import INT, RULE_ORDER, NotThisFormat, Parsed, checked_int, read_rules

@@ -76,6 +76,17 @@ class FigureAccuracy:
         return self.status == "exact"
 
 
+@dataclass(frozen=True)
+class Bars:
+    """The finishing turn's histogram as numbers: one (first turn, last turn, share of
+    games) per bar, equal ranges up to the 99th percentile of the games that finish (or
+    the distribution's end), then the shares finished later and never."""
+
+    bins: tuple[tuple[int, int, float], ...]
+    later: float
+    never: float
+
+
 @dataclass(frozen=True, eq=False)
 class Analysis:
     """The odds of random play on ``board`` seen by the seat about to roll.
@@ -446,6 +457,23 @@ class Analysis:
         """P(nobody ever wins): every seat's token never finishes. Zero on sane boards."""
         finish = self._chain.finish_probability
         return float(np.prod([1.0 - finish[p] for p in self.positions]))
+
+    def finish_bars(self, rows: int) -> Bars:
+        """The finishing turn's histogram from ``start`` in at most ``rows`` bars."""
+        never = self.never_finishes
+        last = self.percentile_turns(0.99 * (1.0 - never))
+        if not isinstance(last, int):
+            last = self.horizon
+        dist = self.pmf(last)  # the distribution as far as the bars go, no further
+        first = next((t for t, p in enumerate(dist) if p > 0), None)
+        if first is None:
+            return Bars((), 0.0, never)
+        step = max(1, math.ceil((last - first + 1) / rows))
+        last = first + step * math.ceil((last - first + 1) / step) - 1  # whole bins only
+        dist = self.pmf(last)
+        bins = range(first, last + 1, step)
+        shares = tuple((low, low + step - 1, sum(dist[low : low + step])) for low in bins)
+        return Bars(shares, 1.0 - self.finish_within(last) - never, never)
 
     def _square(self, square: int) -> int:
         if type(square) is not int or not 0 <= square <= self.board.goal:

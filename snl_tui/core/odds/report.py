@@ -1,8 +1,9 @@
 """How the analysis is written: the ``snl analyze`` report and JSON, histograms, luck.
 
 The words and numbers it is written with (squares, shares, plurals, escaping) live in
-``text.py``, which every layer uses. Pure text: no numpy, no Textual (the analysis is
-only a type here).
+``text.py``, which every layer uses. Pure text: no numpy, no Textual. It writes a
+``Summary`` (``summary.py``: every figure read off the analysis at once) and asks the
+analysis nothing itself.
 """
 
 from __future__ import annotations
@@ -13,13 +14,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..text import percent, place, plural
+from .summary import REPORT_PERCENTILES, Summary
 
 if TYPE_CHECKING:
     from ..board import Board
-    from .analysis import Analysis
-
-REPORT_TURNS = (10, 20, 30, 50, 100)
-REPORT_PERCENTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+    from .analysis import Bars
 
 
 def luck_text(share: float, players: int, turns: int) -> str:
@@ -41,7 +40,7 @@ LUCK_LEGEND = (
 # -- snl analyze -------------------------------------------------------------------------
 
 
-def analysis_json(analysis: Analysis, visits: bool = False) -> dict[str, object]:
+def analysis_json(summary: Summary, visits: bool = False) -> dict[str, object]:
     """SPEC 4's ``snl analyze --json`` object.
 
     JSON has no infinity: when the goal may never be reached ``expected_turns`` is
@@ -55,44 +54,42 @@ def analysis_json(analysis: Analysis, visits: bool = False) -> dict[str, object]
     bound on how far it may be off, and ``why``) and, with ``visits``, ``visits``
     (expected turns begun on each square, index = square). Figures left out are ``null``.
     """
-    expected = analysis.expected_turns
+    rounds = summary.game_rounds
     data: dict[str, object] = {
-        "expected_turns": _number(expected),
-        "finite": analysis.finite,
-        "too_large": analysis.too_large,
+        "expected_turns": _number(summary.expected_turns),
+        "finite": summary.finite,
+        "too_large": summary.too_large,
         "median_turns": None,
-        "least_rolls": analysis.least_rolls,
+        "least_rolls": summary.least_rolls,
         "finish_within": None,
         "win_chances": None,
-        "players": analysis.players,
+        "players": summary.players,
         "percentiles": None,
-        "never_finishes": analysis.never_finishes,
-        "no_winner": analysis.no_winner,
-        "std_turns": _number(analysis.std_turns),
+        "never_finishes": summary.never_finishes,
+        "no_winner": summary.no_winner,
+        "std_turns": _number(summary.std_turns),
         "mode_turns": None,
-        "game_rounds": _number(analysis.game_rounds) if analysis.players == 1 else None,
+        "game_rounds": None if rounds is None else _number(rounds),
     }
-    if analysis.left_out is None:
+    if summary.left_out is None:
         percentiles = {}
         for q in REPORT_PERCENTILES:
-            turns = analysis.percentile_turns(q)
+            turns = summary.percentiles[q]
             percentiles[str(round(q * 100))] = turns if isinstance(turns, int) else None
-        median = analysis.median_turns
-        mode = analysis.mode_turns
+        median, mode = summary.median_turns, summary.mode_turns
         data.update(
             median_turns=median if median >= 0 else None,
-            finish_within={str(k): analysis.finish_within(k) for k in REPORT_TURNS},
-            win_chances=analysis.win_chances,
+            finish_within={str(k): share for k, share in summary.finish_within.items()},
+            win_chances=summary.win_chances,
             percentiles=percentiles,
             mode_turns=mode if mode >= 0 else None,
-            game_rounds=_number(analysis.game_rounds),
         )
     data["accuracy"] = {
         entry.figure: {"status": entry.status, "error": _number(entry.error), "why": entry.why}
-        for entry in analysis.accuracy
+        for entry in summary.accuracy
     }
     if visits:
-        counts = analysis.visits()
+        counts = summary.visits
         data["visits"] = None if counts is None else [_number(v) for v in counts]
     return data
 
@@ -102,23 +99,23 @@ def _number(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def expected_text(analysis: Analysis, digits: int = 4) -> str:
+def expected_text(summary: Summary, digits: int = 4) -> str:
     """'38.4528', 'infinite (50.0% of games never finish)' or, when every game ends
     but the figure overflows, 'finite, but too large to compute'."""
-    expected = analysis.expected_turns
+    expected = summary.expected_turns
     if math.isfinite(expected):
         return f"{expected:.{digits}f}"
-    if analysis.finite:
+    if summary.finite:
         return "finite, but too large to compute"
-    return f"infinite ({percent(analysis.never_finishes)} of games never finish)"
+    return f"infinite ({percent(summary.never_finishes)} of games never finish)"
 
 
-def _turn_label(analysis: Analysis, turns: float) -> str:
+def _turn_label(summary: Summary, turns: float) -> str:
     """A turn count, or why there is none: 'never', or past a truncated table."""
     if isinstance(turns, int):
         return str(turns)
-    if analysis.truncated and analysis.finite:
-        return f"after {analysis.horizon}"
+    if summary.truncated and summary.finite:
+        return f"after {summary.horizon}"
     return "never"
 
 
@@ -134,32 +131,16 @@ def _bar(value: float, full: float, width: int) -> str:
     return "█" * whole + (_EIGHTHS[part] if part else "")
 
 
-def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
-    """Text histogram of the finishing turn from ``start``: turn ranges and bars.
-
-    Covers the turns up to the 99th percentile of the games that finish (or the table's
-    end) in at most ``rows`` equal ranges, then "later" and "never" rows when they are
-    not negligible; single-width block elements only.
-    """
-    never = analysis.never_finishes
-    last = analysis.percentile_turns(0.99 * (1.0 - never))
-    if not isinstance(last, int):
-        last = analysis.horizon
-    dist = analysis.pmf(last)  # the distribution as far as the bars go, no further
-    first = next((t for t, p in enumerate(dist) if p > 0), None)
-    if first is None:
+def histogram(bars: Bars, width: int = 30) -> list[str]:
+    """Text histogram of the finishing turn (``Analysis.finish_bars``): turn ranges and
+    bars, then "later" and "never" rows when they are not negligible; single-width
+    block elements only."""
+    if not bars.bins:
         return ["  (no game ever finishes)"]
-    step = max(1, math.ceil((last - first + 1) / rows))
-    last = first + step * math.ceil((last - first + 1) / step) - 1  # whole bins only
-    dist = analysis.pmf(last)
-    bins = []
-    for low in range(first, last + 1, step):
-        high = low + step - 1
-        bins.append((low, high, sum(dist[low : high + 1])))
-    tallest = max(share for _, _, share in bins)
-    label_width = len(str(last))
+    tallest = max(share for _, _, share in bars.bins)
+    label_width = len(str(bars.bins[-1][1]))
     lines = []
-    for low, high, share in bins:
+    for low, high, share in bars.bins:
         label = (
             f"{low:>{label_width}}"
             if low == high
@@ -167,8 +148,7 @@ def histogram(analysis: Analysis, rows: int = 12, width: int = 30) -> list[str]:
         )
         label = label.ljust(2 * label_width + 1)
         lines.append(f"  {label}  {_bar(share, tallest, width):<{width}}  {percent(share):>6}")
-    later = 1.0 - analysis.finish_within(last) - never
-    for label, share in (("later", later), ("never", never)):
+    for label, share in (("later", bars.later), ("never", bars.never)):
         if share > 5e-5:
             lines.append(
                 f"  {label.ljust(2 * label_width + 1)}  {'':<{width}}  {percent(share):>6}"
@@ -187,76 +167,77 @@ ACCURACY_LABELS = {
 }
 
 
-def accuracy_lines(analysis: Analysis, visits: bool = False) -> list[str]:
+def accuracy_lines(summary: Summary, visits: bool = False) -> list[str]:
     """One line per figure shown that is not exact: bounded (with its error bound) or
     left out (with the reason). Empty when every figure is exact."""
     lines = []
     left_out: list[str] = []
-    for entry in analysis.accuracy:
+    for entry in summary.accuracy:
         if entry.figure == "visits" and not visits:
             continue
         label = ACCURACY_LABELS.get(entry.figure, entry.figure)
         if entry.status == "bounded":
             lines.append(f"  note: {label} within {entry.error:.1e} ({entry.why})")
-        elif entry.status == "left out" and entry.why != analysis.left_out:
+        elif entry.status == "left out" and entry.why != summary.left_out:
             lines.append(f"  note: {label} left out ({entry.why})")
         elif entry.status == "left out":
             left_out.append(label)
     if left_out:
-        lines.append(f"  left out: {', '.join(left_out)}: {analysis.left_out}")
+        lines.append(f"  left out: {', '.join(left_out)}: {summary.left_out}")
     return lines
 
 
-def format_report(analysis: Analysis, board: Board | None = None, visits: bool = False) -> str:
+def format_report(summary: Summary, board: Board | None = None, visits: bool = False) -> str:
     """The text of ``snl analyze`` (without ``--json``); ``board`` defaults to the
     analysed one (pass the loaded board to show its name); ``visits`` adds the
     expected turns begun on each square. A figure that is not exact says so (its bound,
     or why it is left out)."""
-    board = board if board is not None else analysis.board
+    board = board if board is not None else summary.board
     name = board.name or "board"
-    start = place(analysis.start)
+    start = place(summary.start)
     lines = [f"{name} ({board.rows}x{board.cols}): random play from {start}, exact odds"]
-    players = analysis.players
+    players = summary.players
     if players > 1:
         # Which game each figure describes: the turns are one token's, alone.
         lines.append(
             f"  (turns: one player's game; win chances and game rounds: {players} players)"
         )
-    lines.append(f"  expected turns    {expected_text(analysis)}")
-    std = analysis.std_turns
+    lines.append(f"  expected turns    {expected_text(summary)}")
+    std = summary.std_turns
     if math.isfinite(std):
         lines.append(f"  std deviation     {std:.4f}")
-    least = analysis.least_rolls
-    distribution = analysis.left_out is None
+    least = summary.least_rolls
+    distribution = summary.left_out is None
     if distribution:
-        lines.append(f"  median turns      {_turn_label(analysis, analysis.percentile_turns(0.5))}")
-        mode = analysis.mode_turns
+        lines.append(f"  median turns      {_turn_label(summary, summary.percentiles[0.5])}")
+        mode = summary.mode_turns
         lines.append(f"  most likely turn  {mode if mode >= 0 else 'never'}")
     lines.append(f"  least rolls       {least if least >= 0 else 'unreachable'}")
     if distribution:
         parts = []
         for q in REPORT_PERCENTILES:
-            turns = analysis.percentile_turns(q)
-            parts.append(f"{round(q * 100)}%: {_turn_label(analysis, turns)}")
+            turns = summary.percentiles[q]
+            parts.append(f"{round(q * 100)}%: {_turn_label(summary, turns)}")
         lines.append("  percentiles       " + "  ".join(parts) + "  (turns)")
-        within = [f"{k}: {percent(analysis.finish_within(k))}" for k in REPORT_TURNS]
+        within = [f"{k}: {percent(share)}" for k, share in summary.finish_within.items()]
         lines.append("  finished within   " + "  ".join(within) + "  (turns)")
-    if analysis.players > 1 and distribution:
-        seats = [f"seat {i + 1}: {percent(p, 2)}" for i, p in enumerate(analysis.win_chances)]
+    if players > 1 and distribution:
+        seats = [f"seat {i + 1}: {percent(p, 2)}" for i, p in enumerate(summary.win_chances)]
         lines.append("  win chances       " + "  ".join(seats))
-        if analysis.no_winner > 0:
-            lines.append(f"  no winner ever    {percent(analysis.no_winner)}")
-        rounds = analysis.game_rounds
+        if summary.no_winner > 0:
+            lines.append(f"  no winner ever    {percent(summary.no_winner)}")
+        rounds = summary.game_rounds
+        assert rounds is not None  # several seats with a distribution: computed
         label = f"{rounds:.4f}" if math.isfinite(rounds) else "infinite"
         lines.append(f"  game rounds       {label} (expected, until the first seat finishes)")
-    lines.extend(accuracy_lines(analysis, visits))
-    if distribution:
+    lines.extend(accuracy_lines(summary, visits))
+    if distribution and summary.bars is not None:
         lines.append("")
         lines.append("  finishing turn    share of games")
-        lines.extend(histogram(analysis))
+        lines.extend(histogram(summary.bars))
     if visits:
         lines.append("")
-        lines.extend(visits_lines(analysis))
+        lines.extend(visits_lines(summary))
     return "\n".join(lines)
 
 
@@ -368,9 +349,9 @@ def exact_report(
     return lines, data
 
 
-def visits_lines(analysis: Analysis) -> list[str]:
+def visits_lines(summary: Summary) -> list[str]:
     """'square  expected turns begun there', one line per square a game visits."""
-    counts = analysis.visits()
+    counts = summary.visits
     if counts is None:
         return ["  visits per square: not finite (some games never finish)"]
     lines = ["  square  expected turns begun there (one player)"]

@@ -22,7 +22,6 @@ from typing import Any
 
 from ..errors import SnlError
 from ..files.disk import UnreadableFile, read_user_file, write_atomically
-from ..session import parse_players
 from ..text import escape_controls, is_unsafe_char, quote
 from .data_dir import default_dir
 
@@ -133,6 +132,8 @@ def _problem(name: str, value: object, expected: type) -> str | None:
         if any(is_unsafe_char(char) for char in value):
             return "holds a control character"
         if name == "players" and value:
+            from ..session import parse_players  # the seats: only when players are stored
+
             try:
                 parse_players(value)
             except SnlError as error:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..board import Board, JumpSpec, check_dimensions, check_text
+from ..board import Board, JumpSpec, check_text
 from ..errors import BoardError
 from ..limits import PLAY_MAX_SQUARES, check_size
+from ..matrix import check_dimensions
 from ..rules import Rules
 
 __all__ = [

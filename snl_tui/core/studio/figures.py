@@ -100,7 +100,7 @@ def _figures(board: Board) -> StudioFigures:
         longer_than=1.0 - one.finish_within(LONG_GAME),
         edges=edges,
         never_finishes=never if never > NEVER_SHARE else 0.0,
-        histogram=tuple(report.histogram(one, rows=HISTOGRAM_ROWS, width=HISTOGRAM_WIDTH)),
+        histogram=tuple(report.histogram(one.finish_bars(HISTOGRAM_ROWS), HISTOGRAM_WIDTH)),
         visits=(one.visits() or []) if finite else [],
     )
 

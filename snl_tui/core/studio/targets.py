@@ -8,10 +8,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..board import Board, check_dimensions
+from ..board import Board
 from ..engine import MAX_PLAYERS
 from ..errors import SnlError
 from ..limits import check_size
+from ..matrix import check_dimensions
 from ..rules import Rules
 from ..text import plural
 from .edit import check_text

@@ -1,0 +1,181 @@
+"""A LeetCode 909 matrix read into cells in square order, and checked: its size, its
+shape, every cell a whole number on the board; a bad one is named (row, column and
+square), the first in square order. Squares are numbered here (``cell_of``).
+
+Two checks with the same answers: ``checked_cells`` scans Python lists (a small
+board), ``checked_array`` reads the matrix through ``marshal`` into numpy (a large one:
+no Python step per cell). A property test holds them to the same words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .errors import BoardError
+from .text import quote
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MAX_SIDE = 1000
+"""The longest side of a board (1000 x 1000: a million squares)."""
+
+
+def check_dimensions(rows: object, cols: object, where: str | None = None) -> tuple[int, int]:
+    """Validate a board's size; returns it as ints or raises BoardError."""
+    for label, value in (("rows", rows), ("cols", cols)):
+        if type(value) is not int:
+            raise BoardError(f"{label} must be a whole number, not {quote(value)}", where=where)
+        if value < 1:
+            raise BoardError(f"{label} must be at least 1, not {quote(value)}", where=where)
+        if value > MAX_SIDE:
+            raise BoardError(
+                f"board is too large: {label} = {quote(value)} (at most {MAX_SIDE} x {MAX_SIDE})",
+                where=where,
+            )
+    if rows * cols < 2:  # type: ignore[operator]
+        raise BoardError("a board needs at least 2 squares", where=where)
+    return rows, cols  # type: ignore[return-value]
+
+
+def matrix_shape(matrix: object) -> tuple[int, int]:
+    """(rows, cols) of a matrix whose every row is a list of ``cols`` cells, or the
+    BoardError for the first row (from the bottom, in square order) that is not."""
+    if not isinstance(matrix, Sequence) or isinstance(matrix, str | bytes):
+        raise BoardError("a board matrix must be a list of rows")
+    rows = len(matrix)
+    if rows == 0:
+        raise BoardError("the board matrix is empty")
+    first = matrix[0]
+    if not isinstance(first, Sequence) or isinstance(first, str | bytes):
+        raise BoardError("row 0 is not a list of cells", where="row 0")
+    cols = len(first)
+    if cols == 0:
+        raise BoardError("row 0 is empty", where="row 0")
+    check_dimensions(rows, cols)
+    for r in range(rows - 1, -1, -1):
+        row = matrix[r]
+        if not isinstance(row, Sequence) or isinstance(row, str | bytes):
+            raise BoardError(f"row {r} is not a list of cells", where=f"row {r}")
+        if len(row) != cols:
+            raise BoardError(
+                f"ragged matrix: row {r} has {len(row)} cells, row 0 has {cols}",
+                where=f"row {r}",
+            )
+    return rows, cols
+
+
+def _flat_cells(matrix: Sequence[Sequence[object]], rows: int) -> list[object]:
+    """The cells in square order: index s holds the cell of square s (index 0, "off
+    the board", holds -1: no jump)."""
+    flat: list[object] = [-1]
+    for level in range(rows):
+        row = matrix[rows - 1 - level]
+        flat.extend(row if level % 2 == 0 else reversed(row))
+    return flat
+
+
+def checked_cells(matrix: Sequence[Sequence[object]], rows: int, cols: int) -> tuple[int, ...]:
+    """The cells in square order, checked with C-level scans over their types and
+    values; only when they find a problem does a Python loop look for the first bad
+    cell (``_raise_first_bad_cell``)."""
+    flat = _flat_cells(matrix, rows)
+    if set(map(type, flat)) != {int}:
+        _raise_first_bad_cell(flat, rows, cols)
+    values: set[int] = set(flat)  # type: ignore[arg-type]  # all ints (the line above)
+    if min(values) < -1 or max(values) > rows * cols or 0 in values:
+        _raise_first_bad_cell(flat, rows, cols)
+    return tuple(flat)  # type: ignore[arg-type]  # all ints: checked
+
+
+MARSHAL_INT = ord("i")
+"""marshal's tag for an int that fits in 32 bits (format version 2: no back-references)."""
+MARSHAL_SEQUENCES = (b"[", b"(")
+"""marshal's tags for a list and a tuple (a matrix or a row), each followed by its
+length in 4 bytes."""
+MARSHAL_ROW_TAGS = [ord(tag) for tag in MARSHAL_SEQUENCES]
+
+
+def checked_array(matrix: Sequence[Sequence[object]], rows: int, cols: int) -> np.ndarray:
+    """The cells in square order as a read-only int32 array, or the BoardError for the
+    first bad cell: the same answer as ``checked_cells``, without a Python step per cell.
+
+    ``marshal`` writes the matrix in one C pass, an exact ``int`` of 32 bits as the tag
+    ``i`` and 4 bytes, anything else otherwise (a bool, a float, a long int, text, ...; a
+    subclass or an object it does not know refuses). So when the bytes are exactly the
+    rows of ``cols`` five-byte ``i`` records, every cell is a whole number and the
+    records are the array, read in place by numpy; then a bad value is found in numpy
+    too. Anything else goes to the plain check, which names the first bad cell."""
+    import marshal
+
+    import numpy as np
+
+    goal = rows * cols
+    try:
+        data = marshal.dumps(matrix, 2)  # type: ignore[arg-type]  # refused: ValueError
+    except ValueError:  # a row or a cell marshal refuses (a subclass, another sequence)
+        data = b""
+    stride = 5 + 5 * cols  # a row: its tag and length, then its cells' records
+    if len(data) == 5 + rows * stride:
+
+        def field(
+            offset: int, dtype: str, shape: tuple[int, ...], steps: tuple[int, ...]
+        ) -> np.ndarray:
+            return np.ndarray(shape, dtype, buffer=data, offset=offset, strides=steps)
+
+        row_tags = field(5, "u1", (rows,), (stride,))
+        row_lengths = field(6, "<u4", (rows,), (stride,))
+        tags = field(10, "u1", (rows, cols), (stride, 5))
+        if (
+            data[:1] in MARSHAL_SEQUENCES
+            and np.isin(row_tags, MARSHAL_ROW_TAGS).all()
+            and (row_lengths == cols).all()
+            and (tags == MARSHAL_INT).all()
+        ):
+            grid = field(11, "<i4", (rows, cols), (stride, 5))[::-1]  # bottom row first
+            array = np.empty(goal + 1, dtype=np.int32)
+            array[0] = -1
+            squares = array[1:].reshape(rows, cols)
+            squares[0::2] = grid[0::2]
+            squares[1::2] = grid[1::2, ::-1]  # every other row runs right to left
+            if array.min() < -1 or array.max() > goal or not array[1:].all():
+                bad = (array < -1) | (array > goal) | (array == 0)
+                square = int(np.argmax(bad[1:])) + 1
+                raise _bad_cell(int(array[square]), square, rows, cols)
+            array.flags.writeable = False
+            return array
+    flat = _flat_cells(matrix, rows)
+    _raise_first_bad_cell(flat, rows, cols)  # a row marshal refused may be all good
+    array = np.array(flat, dtype=np.int32)
+    array.flags.writeable = False
+    return array
+
+
+def cell_of(rows: int, cols: int, square: int) -> tuple[int, int]:
+    """(row, col) of a square, row 0 on top: the one place the numbering is decoded."""
+    level, offset = divmod(square - 1, cols)
+    col = offset if level % 2 == 0 else cols - 1 - offset
+    return rows - 1 - level, col
+
+
+def cell_where(rows: int, cols: int, square: int) -> str:
+    row, col = cell_of(rows, cols, square)
+    return f"row {row}, col {col} (square {square})"
+
+
+def _raise_first_bad_cell(flat: list[object], rows: int, cols: int) -> None:
+    """The BoardError for the first cell (in square order) that is not a whole number
+    or is off the board; returns when there is none."""
+    for s in range(1, rows * cols + 1):
+        value = flat[s]
+        if type(value) is not int or (value != -1 and not 1 <= value <= rows * cols):
+            raise _bad_cell(value, s, rows, cols)
+
+
+def _bad_cell(value: object, square: int, rows: int, cols: int) -> BoardError:
+    where = cell_where(rows, cols, square)
+    if type(value) is not int:
+        return BoardError(f"cell is not a whole number: {quote(value)}", where=where)
+    goal = rows * cols
+    return BoardError(f"destination {quote(value)} is outside the board (1..{goal})", where=where)
