@@ -103,7 +103,8 @@ async def test_a_host_killed_mid_turn_resumes_with_the_last_saved_time_left(
 
         def left() -> float:
             game_id = room.saver.game_id
-            assert game_id is not None
+            if game_id is None:  # not written yet (a loaded machine)
+                return 30.0
             return float(store.load_game(game_id).data["room"]["clocks"]["turn_left"] or 30)
 
         await until(lambda: left() < 30)
@@ -146,3 +147,35 @@ async def test_a_resume_keeps_muted_addresses_and_tells_an_old_token_why(tmp_pat
         await mallory.wait_for(lambda: mallory.last_error is not None, WAIT)
         assert "muted" in (mallory.last_error or "")
         await close_all([mallory])
+
+
+async def test_a_room_with_no_moves_is_listed_as_such_and_not_offered_as_a_game(
+    tmp_path: Path,
+) -> None:
+    from snl_tui.core.store.records import NO_MOVES
+
+    store = store_in(tmp_path)
+    async with serving(store) as (server, _):
+        room = server.open_room(settings(["Ann", "Bo"]))
+        await until(lambda: room.saver.game_id is not None)
+        game_id = room.saver.game_id
+    assert game_id is not None
+    (listed,) = store.list_games().games
+    assert listed.status_text == NO_MOVES == "room, no moves yet"
+    assert store.unfinished() == [] and store.last_unfinished() is None
+    async with serving(store) as (server, _):  # and snl host --resume reopens it
+        assert server.resume_room(store.load_game(game_id)).code == room.code
+
+
+async def test_the_host_is_told_the_resume_command_as_the_room_opens(tmp_path: Path) -> None:
+    """Said when the room opens, not only on a clean close: a host killed with kill -9
+    has it on the screen already."""
+    from snl_tui.cli.host import _resume_line
+
+    store = store_in(tmp_path)
+    async with serving(store) as (server, _):
+        room = server.open_room(settings(["Ann", "Bo"]))
+        line = await _resume_line(server, room)
+        assert line == f"if the room stops, snl host --resume {room.saver.game_id} reopens it"
+    async with serving(None) as (server, _):  # --no-save: nothing to say
+        assert await _resume_line(server, server.open_room(settings(["Ann", "Bo"]))) == ""
