@@ -498,6 +498,10 @@ async def _serve(
         _listening(room, args.host, bound)
         address = RoomAddress(_shown_host(args.host), bound, room.code)
         print(f"snl join {address}", file=out, flush=True)
+        if screen_reader_wanted(args):  # the code is read as a number: letter by letter
+            from ..plain.room import spelled_code
+
+            print(f"room {spelled_code(room.code)}", file=out, flush=True)
         resume = await _resume_line(server, room)
         if resume:
             say(resume)
