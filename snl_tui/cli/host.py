@@ -329,6 +329,9 @@ def _host_and_play(
         bound = await _listen(server, args.host, args.port)
         _listening(room, args.host, bound)
         where.append(RoomAddress(_shown_host(args.host), bound, room.code))
+        line = await _resume_line(server, room)
+        if line:  # on the host's screen from the start: a kill -9 prints nothing after
+            notices.append(line)
         if args.web:
             door.append(await WebDoor.open(args, where[0], room.code, server.door_key))
             links.append(door[0].link)
@@ -495,6 +498,13 @@ async def _serve(
         _listening(room, args.host, bound)
         address = RoomAddress(_shown_host(args.host), bound, room.code)
         print(f"snl join {address}", file=out, flush=True)
+        if screen_reader_wanted(args):  # the code is read as a number: letter by letter
+            from ..plain.room import spelled_code
+
+            print(f"room {spelled_code(room.code)}", file=out, flush=True)
+        resume = await _resume_line(server, room)
+        if resume:
+            say(resume)
         if args.web:
             door = await WebDoor.open(args, address, room.code, server.door_key)
             link = f"or open {door.link} in a browser (snl join takes it too)"
@@ -507,6 +517,17 @@ async def _serve(
         reopen = _reopen(room)
         if reopen:
             say(f"the room is closed{reopen}")
+
+
+async def _resume_line(server: RoomServer, room: Room) -> str:
+    """Once the room's first save is written: how the host reopens it if this process
+    stops, however it stops (a ``kill -9`` prints nothing after); "" when not saved."""
+    await asyncio.sleep(0)  # a room added while serving opens (is saved) on the next turn
+    await server.saved()
+    game_id = room.saver.game_id
+    if game_id is None:
+        return ""
+    return f"if the room stops, snl host --resume {game_id} reopens it"
 
 
 def _reopen(room: Room) -> str:

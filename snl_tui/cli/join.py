@@ -82,6 +82,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     tab = os.environ.get(SEAT_KEY_ENV) or None  # a browser tab's own secret (snl serve)
     tokens = SeatTokens()
 
+    plain = screen_reader_wanted(args)
+
     async def joined() -> RoomClient:
         return await join_room(
             address,
@@ -91,9 +93,9 @@ def cmd_join(args: argparse.Namespace) -> int:
             door=door,
             tokens=tokens,
             tab=tab,
+            spoken=plain,
         )
 
-    plain = screen_reader_wanted(args)
     return play_in_room(joined, animate=not args.no_animation, bell=not args.no_bell, plain=plain)
 
 
@@ -117,13 +119,18 @@ async def join_room(
     door: DoorPass | None = None,
     tokens: SeatTokens | None = None,
     tab: str | None = None,
+    spoken: bool = False,
 ) -> RoomClient:
     """A client welcomed in the room under the first of ``names`` the room accepts
     (the next one only when a name is already playing); SnlError with one line else.
     ``tokens``: the seat tokens kept on disk (``net.seat_tokens``): a name with a token
     there takes its seat back with it at once, and each new token is kept; ``tab``: a
-    browser tab's own secret, under which its token is kept."""
+    browser tab's own secret, under which its token is kept. ``spoken`` (plain mode):
+    the room's refusal without its address, which a screen reader reads digit by digit
+    ("wrong password for this room", not "127.0.0.1:44391/YTZCET: wrong password...")."""
     from ..net.seat_tokens import seat_key
+
+    where = "" if spoken else f"{address}: "
 
     for index, name in enumerate(names):
         key = seat_key(address, name, tab)
@@ -143,9 +150,9 @@ async def join_room(
         if refusal is not None and refusal.code == "name-taken" and index + 1 < len(names):
             continue
         if refusal is not None:
-            raise SnlError(f"{address}: {refusal}")
+            raise SnlError(f"{where}{refusal}")
         raise SnlError(f"cannot reach {address}: {client.last_failure or 'no connection'}")
-    raise SnlError(f"{address}: every name tried is playing already: give --name")
+    raise SnlError(f"{where}every name tried is playing already: give --name")
 
 
 async def _try_join(

@@ -34,7 +34,9 @@ they are checked (``check_chat``: one line, no control or invisible characters,
 
 Saving. When the room opens, after every move and whenever what ``snl host --resume``
 needs changes (a seat taken, handed over or removed, someone muted; ``saved_room``: the
-seats, the options, the password's hash), the room is saved by the server's writer
+seats, the options, the password's hash, the seconds the clocks have left, the muted
+addresses and the given-away tokens' explanations), every few seconds while a clock runs
+and when the host stops, the room is saved by the server's writer
 thread (``room_saving``), after the move's frames are sent: a host killed before anyone
 rolls reopens the same room.
 """
@@ -144,8 +146,9 @@ class Room:
         """The computer's pause, the turn timer and the away timers (``room_clocks``)."""
         self.powers = HostPowers(self)
         """What the host's own client may order (``host_powers``)."""
-        self._given_away: dict[str, str] = {}
-        """Token hashes that no longer hold a seat -> what to tell their holder."""
+        self.given_away: dict[str, str] = {}
+        """Token hashes that no longer hold a seat -> what to tell their holder (saved:
+        after a resume they are told the same)."""
         now = server.clock()
         for seat in seats:  # a resumed room: its people are away from now on
             if seat.taken and not seat.computer and seat.connection is None:
@@ -231,7 +234,7 @@ class Room:
         if token is not None:
             index = self._seat_of_token(token)
             if index is None:
-                told = self._given_away.get(token_hash(token))
+                told = self.given_away.get(token_hash(token))
                 if told is not None:
                     raise Refusal("seat-given-away", told)
                 raise Refusal("wrong-token", f"that seat token is not valid in room {self.code}")
@@ -333,9 +336,9 @@ class Room:
         self.save()  # a resumed room must not give the old token its seat back
 
     def _give_away(self, digest: str, told: str) -> None:
-        if len(self._given_away) >= GIVEN_AWAY_KEPT:
-            del self._given_away[next(iter(self._given_away))]
-        self._given_away[digest] = told
+        if len(self.given_away) >= GIVEN_AWAY_KEPT:
+            del self.given_away[next(iter(self.given_away))]
+        self.given_away[digest] = told
 
     def holds(self, token: str) -> bool:
         """Whether ``token`` is a seat's live token in this room."""
@@ -528,6 +531,8 @@ class Room:
             "code": self.code,
             "host": self.host_name,
             "recent": list(self.recent),
+            "clocks": self.clocks.to_json(),
+            "given_away": dict(self.given_away),
             "seats": [
                 {
                     "taken": s.taken,
@@ -546,6 +551,7 @@ class Room:
                 "away_after": timers.away_after,
                 "keep_seat": self.keep_seat,
                 "muted": sorted(self.muted),
+                "muted_addresses": sorted(self.muted_addresses),
                 **self.options,
             },
         }
@@ -578,6 +584,9 @@ class Room:
         self.broadcast(frame)
 
     def stop(self) -> None:
+        """The host stops: saved with what each clock has left, then the clocks stop."""
+        if self.clocks.armed is not None or self.clocks.away_timers:
+            self.save()
         self.clocks.stop()
 
 

@@ -15,8 +15,8 @@ from .guard import Secret
 from .limits import check_board_size
 from .people import SeatState
 from .protocol import normal_code, read_recent
-from .room import KEEP_SEAT
-from .room_clocks import Timers
+from .room import GIVEN_AWAY_KEPT, KEEP_SEAT
+from .room_clocks import SavedClocks, Timers
 
 if TYPE_CHECKING:
     from ..core.store.games import SavedGame
@@ -30,11 +30,15 @@ class SavedOptions:
     timers: Timers = field(default_factory=Timers)
     keep_seat: float = KEEP_SEAT
     muted: tuple[str, ...] = ()
+    muted_addresses: tuple[str, ...] = ()
+    """Where muted watchers came from: from there they come back muted."""
     extra: dict[str, Any] = field(default_factory=dict)
     """The host's own options (``--web``, ``--web-port``...): ``Room.options``."""
 
 
-OWN_OPTIONS = frozenset({"password", "turn_time", "late", "away_after", "keep_seat", "muted"})
+OWN_OPTIONS = frozenset(
+    {"password", "turn_time", "late", "away_after", "keep_seat", "muted", "muted_addresses"}
+)
 
 
 def saved_options(room: Any) -> SavedOptions:
@@ -58,11 +62,14 @@ def saved_options(room: Any) -> SavedOptions:
         muted = options.get("muted", [])
         if not isinstance(muted, list) or not all(isinstance(name, str) for name in muted):
             raise ValueError("the muted names are damaged")
+        addresses = options.get("muted_addresses", [])
+        if not isinstance(addresses, list) or not all(isinstance(a, str) for a in addresses):
+            raise ValueError("the muted addresses are damaged")
         timers = Timers(turn_time, late, away_after)
     except ValueError as problem:
         raise SnlError(f"its options are damaged ({problem})") from None
     extra = {k: v for k, v in options.items() if k not in OWN_OPTIONS}
-    return SavedOptions(secret, timers, float(keep_seat), tuple(muted), extra)
+    return SavedOptions(secret, timers, float(keep_seat), tuple(muted), tuple(addresses), extra)
 
 
 def _flag(value: object) -> bool:
@@ -89,6 +96,18 @@ class SavedRoom:
     options: SavedOptions
     recent: tuple[str, ...] = ()
     """The room's last notices and chat lines (frames): a newcomer hears them still."""
+    clocks: SavedClocks = field(default_factory=SavedClocks)
+    """The seconds each clock had left (``RoomClocks.to_json``)."""
+    given_away: dict[str, str] = field(default_factory=dict)
+    """Token hashes that no longer hold a seat -> what their holder is told."""
+
+
+def _given_away(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and len(k) == 64 and isinstance(v, str) for k, v in value.items()
+    ):
+        raise SnlError("the seats given away are damaged")
+    return dict(list(value.items())[-GIVEN_AWAY_KEPT:])
 
 
 def read_saved_room(saved: SavedGame) -> SavedRoom:
@@ -125,15 +144,17 @@ def read_saved_room(saved: SavedGame) -> SavedRoom:
             raise SnlError("the host's name is damaged")
         recent = room.get("recent", [])
         read_recent(recent)  # each one a notice or a chat line, checked as if sent
+        clocks = SavedClocks.from_json(room.get("clocks", {}), len(seats))
+        given_away = _given_away(room.get("given_away", {}))
     except (TypeError, KeyError, AttributeError) as problem:
         raise SnlError(
             f"game {saved.id} is not a room's game ('snl resume {saved.id}' continues it)"
             if room is None
             else f"game {saved.id}: the room cannot be read back ({problem})"
         ) from None
-    except SnlError as problem:
+    except (SnlError, ValueError) as problem:
         raise SnlError(f"game {saved.id}: the room cannot be read back ({problem})") from None
-    return SavedRoom(code, session, seats, host_name, options, tuple(recent))
+    return SavedRoom(code, session, seats, host_name, options, tuple(recent), clocks, given_away)
 
 
 __all__ = ["SavedOptions", "SavedRoom", "read_saved_room", "saved_options"]

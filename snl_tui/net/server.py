@@ -179,6 +179,9 @@ class RoomServer:
         reopened.timers, reopened.host_name = timers or options.timers, back.host_name
         reopened.keep_seat = options.keep_seat if keep_seat is None else keep_seat
         reopened.muted = set(options.muted)
+        reopened.muted_addresses = set(options.muted_addresses)
+        reopened.given_away = dict(back.given_away)
+        reopened.clocks.restore(back.clocks)
         reopened.options = dict(options.extra)
         reopened.recent.extend(back.recent)  # the host's screen opens with them again
         return reopened

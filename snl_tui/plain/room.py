@@ -32,6 +32,13 @@ if TYPE_CHECKING:
     from ..net.client import ClientEvent, RoomClient
     from ..net.protocol import SeatInfo
 
+
+def spelled_code(code: str) -> str:
+    """A room's code for a speech synthesizer, letter by letter: "code 5 3 3 8 K G"
+    ("5338KG" is read as a number, then "kg")."""
+    return "code " + " ".join(code)
+
+
 ROOM_COMMANDS = (
     "roll",
     "where",
@@ -207,7 +214,8 @@ class PlainRoom:
             self.tell_clock()
         elif event.kind == EventKind.DISCONNECTED and not self.lost:
             self.lost = True
-            self.say(f"Connection to the room lost: reconnecting to {client.address}.")
+            # Not the address: a screen reader reads it aloud digit by digit.
+            self.say("Connection to the room lost: reconnecting.")
         # Seats change with a seats message and with a whole state (either comes first).
         if client.seats is not self.seats:
             self.note_away(client.seats)
@@ -244,7 +252,7 @@ class PlainRoom:
             return
         self.say(words.board_line(session.board))
         if client.seat is None:
-            self.say(f"You are watching room {client.address.code}.")
+            self.say(f"You are watching room {spelled_code(client.address.code)}.")
         else:
             me = words.name(session.game.players[client.seat], client.seat)
             self.say(f"You are {me}, seat {client.seat + 1} of {len(session.game.players)}.")
@@ -254,7 +262,8 @@ class PlainRoom:
             self.tell_event(earlier)
         self.say(self.seats_line())
         if self.join_line:
-            self.say(f"Others join with: {self.join_line}")
+            code = spelled_code(client.address.code)
+            self.say(f"Others join with: {self.join_line}, {code}.")
         for line in self.notices:
             self.say(line)
         if session.game.history:
@@ -594,4 +603,12 @@ async def play_room(
     return await PlainRoom(client, console, join_line=join_line, notices=notices).run()
 
 
-__all__ = ["HOST_COMMANDS", "ROOM_COMMANDS", "PlainRoom", "away_for", "play_room", "seat_changes"]
+__all__ = [
+    "HOST_COMMANDS",
+    "ROOM_COMMANDS",
+    "PlainRoom",
+    "away_for",
+    "play_room",
+    "seat_changes",
+    "spelled_code",
+]

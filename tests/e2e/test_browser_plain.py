@@ -170,6 +170,7 @@ def test_a_passworded_room_on_the_text_page_says_each_move_once_and_keeps_the_se
             page.press("#join-password", "Enter")
         wait_for(lambda: "The room did not take this tab" in status(ann), "the refusal")
         assert "wrong password" in " ".join(log_lines(ann)), log_lines(ann)
+        assert f"/{code}" not in " ".join(log_lines(ann))  # no address read digit by digit
         assert "Type your name and the password again" in status(ann)
         assert ann.locator("#join-form").is_visible()  # asked again, no reload to find
         # Bo sits before Ann tries again: seats go in the order people arrive, and two

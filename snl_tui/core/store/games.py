@@ -450,10 +450,13 @@ class Store:
     def unfinished(self, limit: int = 50) -> list[SavedGame]:
         """The games still in progress that can be loaded, most recently saved first
         (at most ``limit`` rows are looked at; damaged ones are left out: `snl games`
-        names them). A game another running snl is playing is left out too: it is not
-        this process's to resume."""
+        names them; a room's with no moves yet is not a game to go on with: ``snl host
+        --resume`` reopens that one). A game another running snl is playing is left out
+        too: it is not this process's to resume."""
         rows = self._read(
-            f"{self._SELECT_GAMES} WHERE status = 'playing' ORDER BY updated DESC, id DESC LIMIT ?",
+            # rolls = 0: a room saved as it opened (NO_MOVES), nothing to go on with.
+            f"{self._SELECT_GAMES} WHERE status = 'playing' AND NOT coalesce(rolls = 0, 0)"
+            " ORDER BY updated DESC, id DESC LIMIT ?",
             (limit,),
         )
         games = []

@@ -19,6 +19,8 @@ from ..text import escape_controls
 Status = Literal["playing", "won", "abandoned"]
 STATUSES: tuple[str, ...] = ("playing", "won", "abandoned")
 MODES: tuple[str, ...] = ("classic", "puzzle")
+NO_MOVES = "room, no moves yet"
+"""A room's game saved as the room opened, before anyone rolled: not a game to go on."""
 
 
 class StoreError(SnlError):
@@ -51,9 +53,13 @@ class GameSummary:
 
     @property
     def status_text(self) -> str:
-        """'in progress', 'won by Ann' or 'abandoned'."""
+        """'in progress', 'won by Ann', 'abandoned', or 'room, no moves yet' (a room is
+        saved as it opens, before its first move: a game alone is saved from its first
+        move on, so no moves means a room; ``snl host --resume`` reopens it)."""
         if self.status == "won":
             return f"won by {self.winner}"
+        if self.status == "playing" and self.rolls == 0:
+            return NO_MOVES
         return "in progress" if self.status == "playing" else "abandoned"
 
     def to_json(self) -> dict[str, Any]:

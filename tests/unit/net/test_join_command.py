@@ -65,6 +65,10 @@ def test_a_wrong_code_or_password_is_one_line(
     assert "password" in line.lower()
     line = one_line_exit_2(["join", where, "--name", "Ann"], capsys)
     assert "password" in line.lower()
+    # Plain mode (the browser's text page) says it without the address, which a
+    # screen reader reads digit by digit.
+    argv = ["join", where, "--name", "Ann", "--password", "nope", "--screen-reader"]
+    assert one_line_exit_2(argv, capsys) == "snl join: wrong password for this room"
 
 
 def test_a_name_already_playing_is_refused_or_numbered(host: ServerThread) -> None:

@@ -239,7 +239,9 @@ def test_the_host_can_play_in_plain_lines_too(
     assert main([*argv, "--screen-reader"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "You are Ann, seat 1 of 2." in out
-    assert any(line.startswith("Others join with: snl join 127.0.0.1:") for line in out)
+    (joining,) = [line for line in out if line.startswith("Others join with: snl join 127.")]
+    code = joining.rsplit("/")[-1].split(",")[0]
+    assert joining.endswith(f", code {' '.join(code)}.")  # read letter by letter
     assert "Ann off the board and Player 2 off the board. Ann to move. The goal is 100." in out
     assert out[-1] == "Left the room."
     assert unplain("\n".join(out)) == []
@@ -296,7 +298,8 @@ def test_the_host_skips_hands_mutes_and_removes_in_plain_lines(host: ServerThrea
     bo: RoomClient | None = None
     try:
         joining = hear("Others join with: snl join ")
-        where = joining.removeprefix("Others join with: snl join ")
+        where, code = joining.removeprefix("Others join with: snl join ").split(", code ")
+        assert code.rstrip(".").replace(" ", "") == where.rsplit("/")[-1]
         hear("Type help for the commands.")
         type_line("help")
         listed = hear("Commands: ")
