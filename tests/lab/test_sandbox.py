@@ -100,8 +100,12 @@ def test_nothing_outlives_the_judge(tmp_path: Path, how: signal.Signals) -> None
     try:
         processes = started(pids)
         os.kill(judge.pid, how)
-        judge.communicate(timeout=BOUND)
+        _, err = judge.communicate(timeout=BOUND)
         assert judge.returncode in (128 + how, -how)
+        if how != signal.SIGKILL:  # one line says what happened
+            said = "Ctrl+C" if how == signal.SIGINT else how.name
+            assert err.decode().splitlines()[-1].startswith(f"snl judge: stopped by {said} ")
+            assert err.decode().endswith("; the solution was ended.\n")
         wait_for(lambda: not any(map(alive, processes)), "every process to end")
     finally:
         if judge.poll() is None:
