@@ -15,7 +15,7 @@ from snl_tui.core.files.formats import load_board
 from snl_tui.lab.boards import judge_cases
 from snl_tui.lab.judge import judge
 from snl_tui.lab.runner import CommandRunner, PythonRunner
-from tests.processes import alive
+from tests.processes import OUTER_PID, alive
 
 from .conftest import SOLUTIONS
 
@@ -94,12 +94,13 @@ def test_a_loop_times_out_and_its_whole_process_group_is_killed(
         "        if n == 3:\n"
         "            import os, subprocess\n"
         "            child = subprocess.Popen(['sleep', '600'])\n"
-        f"            open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}')\n"
+        "            ids = [outer_pid(os.getpid()), outer_pid(child.pid)]\n"
+        f"            open({str(pids)!r}, 'w').write(' '.join(map(str, ids)))\n"
         "            while True:\n"
         "                pass\n",
         1,
     )
-    with PythonRunner(write_solution(source), time_limit=2) as runner:
+    with PythonRunner(write_solution(OUTER_PID + source), time_limit=2) as runner:
         outcome = runner.run(THREE)
         assert outcome.kind == "timeout" and "2 s" in outcome.text
         started = [int(pid) for pid in pids.read_text().split()]
