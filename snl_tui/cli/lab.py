@@ -212,7 +212,13 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         out.write(json.dumps(data) + "\n")
     else:
         write_verdict(out, runner.label, verdict, explained, words=words)
-    if args.show and explained is not None and failure is not None and not failure.outcome.fatal:
+    if (
+        args.show
+        and explained is not None
+        and failure is not None
+        and not failure.outcome.fatal
+        and failure.overall is None  # every board right: none to show
+    ):
         out.flush()
         return show(explained, plain=words) or EXIT_REJECTED
     out.flush()
