@@ -2,7 +2,9 @@
 boards in under 10 s), the same through a compiled C command (one process a board), the
 time to shrink a failure to its smallest board and the mistake named, and the time to a
 verdict for a right, a wrong, a slow (right but O(n^6)) and an endless solution at the
-default limit of 2 s of CPU a board (target: about a minute at most).
+default limit of 2 s of CPU a board (target: about a minute at most), and with
+``--near`` for a right one just under that limit on every board (the whole run's CPU
+budget stops it).
 
 The Python solution answers every board in one child process (the harness); the boards
 and their expected answers are made in this process, as ``snl judge`` makes them. Each
@@ -64,6 +66,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--near",
+        action="store_true",
+        help="also a right solution just under the CPU limit on every board (about 1 min)",
+    )
     args = parser.parse_args()
 
     print(f"snl judge speed, {args.boards:,} boards (best of {args.repeat}):")
@@ -119,6 +126,8 @@ def main() -> None:
                 power = failure.growth()
                 what += f", about n^{power:.1f}" if power is not None else ""
         print(f"  {name:26} {seconds:6.1f} s  {what}")
+    if args.near:
+        near_the_limit(args.boards)
 
     print("time to find and shrink a failure (wrong solutions, judged from the first board):")
     for name in sorted(SOLUTIONS.glob("wrong_*.py")):
@@ -137,6 +146,29 @@ def main() -> None:
             f"{failure.side}x{failure.side} in {failure.shrink_tries:4} tries, "
             f"{min(shrinks) * 1000:6.1f} ms; judged in {min(times):5.2f} s; mistake: {named}"
         )
+
+
+def near_the_limit(boards: int) -> None:
+    """The textbook solution spinning 1.9 s of CPU on every board: right, each board
+    within the 2 s limit, stopped by the whole run's CPU budget (60 s)."""
+    source = (SOLUTIONS / "correct_textbook.py").read_text(encoding="utf-8")
+    spin = (
+        "        n = len(board)\n        import time\n        began = time.process_time()\n"
+        "        while time.process_time() - began < 1.9:\n            pass\n"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "near_the_limit.py"
+        path.write_text(source.replace("        n = len(board)\n", spin, 1), encoding="utf-8")
+        with PythonRunner(path) as runner:
+            seconds, verdict = timed_judge(runner, boards)
+    failure = verdict.failure  # type: ignore[attr-defined]
+    overall = failure.overall if failure is not None else None
+    what = (
+        f"too slow overall: {overall:.1f} s of CPU over {failure.overall_boards} boards"
+        if overall is not None
+        else verdict.verdict  # type: ignore[attr-defined]
+    )
+    print(f"  {'near_the_limit (1.9 s/board)':26} {seconds:6.1f} s  {what}")
 
 
 if __name__ == "__main__":

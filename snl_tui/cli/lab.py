@@ -10,6 +10,7 @@ breadth-first search on a board. Exit 0 accepted, 1 not, 2 usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import signal
 import sys
@@ -87,6 +88,13 @@ def add_judge_parser(commands: argparse._SubParsersAction[Any]) -> None:
         help="CPU seconds per board (default 2)",
     )
     judge.add_argument(
+        "--run-limit",
+        type=seconds,
+        default=None,
+        metavar="SECONDS",
+        help="CPU seconds all the boards may take together (default 60)",
+    )
+    judge.add_argument(
         "--memory",
         type=whole_number(0, 1 << 20),
         default=None,
@@ -134,7 +142,7 @@ def split_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
 
 def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) -> int:
     from ..lab.boards import judge_cases
-    from ..lab.judge import judge
+    from ..lab.judge import RUN_CPU_LIMIT, judge
     from ..lab.runner import (
         DEFAULT_MEMORY_MB,
         DEFAULT_TIME_LIMIT,
@@ -145,6 +153,7 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
 
     time_limit = args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT
     memory = args.memory if args.memory is not None else DEFAULT_MEMORY_MB
+    run_limit = args.run_limit if args.run_limit is not None else RUN_CPU_LIMIT
     runner: Runner
     if command is not None:
         if args.solution is not None:
@@ -168,7 +177,13 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
     previous = {sig: signal.signal(sig, _end) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
         with runner:
-            verdict = judge(runner, judge_cases(args.boards, args.seed), progress=shown)
+            verdict = judge(
+                runner, judge_cases(args.boards, args.seed), progress=shown, run_cpu_limit=run_limit
+            )
+    except KeyboardInterrupt:
+        return stopped(shown, signal.SIGINT)
+    except Stopped as stop:
+        return stopped(shown, stop.number)
     finally:
         shown.done()
         for sig, handler in previous.items():
@@ -197,16 +212,41 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         out.write(json.dumps(data) + "\n")
     else:
         write_verdict(out, runner.label, verdict, explained, words=words)
-    if args.show and explained is not None and failure is not None and not failure.outcome.fatal:
+    if (
+        args.show
+        and explained is not None
+        and failure is not None
+        and not failure.outcome.fatal
+        and failure.overall is None  # every board right: none to show
+    ):
         out.flush()
         return show(explained, plain=words) or EXIT_REJECTED
     out.flush()
     return EXIT_OK if verdict.accepted else EXIT_REJECTED
 
 
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP came: the judge leaves."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
 def _end(number: int, frame: object) -> None:
     """SIGTERM or SIGHUP: leave through the ``with runner`` that ends the solution."""
-    raise SystemExit(128 + number)
+    raise Stopped(number)
+
+
+def stopped(shown: Progress, number: int) -> int:
+    """One line on stderr when the judge was stopped (the runner has ended the solution
+    and all it started by then); the exit status, 128 + the signal's number."""
+    why = "Ctrl+C" if number == signal.SIGINT else signal.Signals(number).name
+    shown.done()
+    with contextlib.suppress(OSError, ValueError):  # SIGHUP: the terminal may be gone
+        sys.stderr.write(f"snl judge: stopped by {why} {shown.doing()}; the solution was ended.\n")
+        sys.stderr.flush()
+    return 128 + number
 
 
 class Progress:
@@ -219,8 +259,22 @@ class Progress:
         self.shown = False
         self.on = err.isatty()
         self.width = 0
+        self.stage, self.count = "", 0
+
+    def doing(self) -> str:
+        """What the judge was doing: 'while judging board 5 of 1,000'."""
+        if self.stage == "judging":
+            return f"while judging board {self.count:,} of {self.total:,}"
+        if self.stage == "shrinking":
+            return f"while shrinking the failing board ({plural(self.count, 'board')} tried)"
+        if self.stage == "measuring":
+            return "while measuring a slow board's CPU time"
+        if self.stage in ("fresh", "proving"):
+            return "while checking the failing board"
+        return "before the first board"
 
     def __call__(self, stage: str, count: int) -> None:
+        self.stage, self.count = stage, count
         if not self.on:
             return
         if stage == "judging":
@@ -241,9 +295,10 @@ class Progress:
 
     def done(self) -> None:
         """Clear the line: the report follows."""
-        if self.shown:
-            self.err.write("\r" + " " * self.width + "\r")
+        if self.shown:  # two more: the terminal's echo of a Ctrl+C, '^C'
+            self.err.write("\r" + " " * (self.width + 2) + "\r")
             self.err.flush()
+            self.shown = False
 
 
 def write_verdict(
@@ -267,6 +322,14 @@ def write_verdict(
         )
         return
     what = {"wrong": "wrong answer", "error": "error", "timeout": "time-out"}[failure.verdict]
+    if failure.overall is not None:
+        out.write(
+            f"too slow overall: {name}, {failure.overall:.1f} s of CPU over "
+            f"{plural(failure.overall_boards, 'board')}.\n\n{explained.reason}\n"
+        )
+        for line in explained.details:
+            out.write(line + "\n")
+        return
     if failure.slow:
         what = "too slow"
     elif failure.fresh is not None:

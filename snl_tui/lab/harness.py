@@ -186,7 +186,17 @@ def descendants(marker: str) -> set[int]:
 
 
 def end_all(marker: str) -> None:
-    """Kill everything below this process, and reap it."""
+    """Kill everything below this process, and reap it. As the first process of a PID
+    namespace (``unshare``), every other process of the namespace is one of those, and
+    ``kill(-1)`` reaches exactly them (the process ids in /proc are the outer ones)."""
+    if os.getpid() == 1:
+        with contextlib.suppress(OSError):
+            os.kill(-1, signal.SIGKILL)
+        while True:
+            try:
+                os.waitpid(-1, 0)
+            except ChildProcessError:
+                return
     for _ in range(50):
         living = descendants(marker)
         if not living:
@@ -232,13 +242,16 @@ def supervise() -> int:
     if child == 0:
         os.close(go_write)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        os.read(go_read, 1)  # the judge knows this process's id now
+        os.read(go_read, 1)  # the supervisor has let go of the pipes
         os.close(go_read)
+        # Its id as the judge knows it: /proc's, the outer one in a PID namespace.
+        os.write(1, (json.dumps({"pid": int(os.readlink("/proc/self"))}) + "\n").encode())
         sys.exit(main())
     CHILD[0] = child
     os.close(go_read)
-    os.write(1, (json.dumps({"pid": child}) + "\n").encode())
-    # The solution's pipes are its own: the judge sees their end when it ends.
+    # The supervisor keeps one copy of stdout, to say how the solution's process ended
+    # (a namespace's first process cannot pass on a signal's death by dying of it).
+    note = os.dup(1)
     nothing = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(nothing, fd)
@@ -265,10 +278,10 @@ def supervise() -> int:
     end_all(marker)
     if status is None:
         return 1
-    if os.WIFSIGNALED(status):
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
-        os.kill(os.getpid(), os.WTERMSIG(status))
-    return os.waitstatus_to_exitcode(status)
+    code = os.waitstatus_to_exitcode(status)
+    with contextlib.suppress(OSError):
+        os.write(note, ("\n" + json.dumps({"ended": code}) + "\n").encode())
+    return code if code >= 0 else 128 - code
 
 
 def reaper(value: str) -> int:

@@ -64,6 +64,10 @@ MEASURE_TIMES = 5
 how slow it is."""
 MEASURABLE = 0.01
 """CPU seconds below which a time says nothing of growth."""
+RUN_CPU_LIMIT = 60.0
+"""CPU seconds all the boards together may take: a solution just under the per-board
+limit on every board is too slow overall (a right search takes a few seconds for 1,000
+boards), and the judge's verdict comes in about a minute."""
 Progress = Callable[[str, int], None]
 """``progress(stage, count)``: stage 'judging', 'fresh', 'shrinking' or 'proving'."""
 
@@ -107,6 +111,13 @@ class Failure:
     scaled: dict[int, float | None] = field(default_factory=dict)
     """A slow solution's CPU seconds on the failing board scaled to smaller sides, and
     on the board itself given ``MEASURE_TIMES`` its time (None: it ran past that)."""
+    overall: float | None = None
+    """Too slow overall: the CPU seconds all the boards took together (``matrix`` is the
+    slowest of them, answered right)."""
+    overall_boards: int = 0
+    """The boards those CPU seconds were spent on."""
+    overall_limit: float = 0.0
+    """The CPU seconds they may take together."""
 
     @property
     def side(self) -> int:
@@ -124,7 +135,12 @@ class Failure:
     @property
     def slow(self) -> bool:
         """A time-out from CPU time on a board large enough for a slow search."""
-        return self.verdict == "timeout" and not self.outcome.stalled and self.side > ENDLESS_SIDE
+        return (
+            self.verdict == "timeout"
+            and not self.outcome.stalled
+            and self.overall is None
+            and self.side > ENDLESS_SIDE
+        )
 
     def growth(self) -> float | None:
         """The exponent k of a CPU time growing like n^k: the least-squares slope of
@@ -173,6 +189,7 @@ class Verdict:
                 found_on=failure.found_on,
                 cpu_seconds=failure.outcome.cpu,
                 depends_on_earlier_boards=failure.fresh is not None,
+                cpu_seconds_overall=failure.overall,
                 fresh_answer=None if failure.fresh is None else failure.fresh.shown(),
             )
         return data
@@ -197,13 +214,17 @@ def judge(
     *,
     shrinking: bool = True,
     progress: Progress | None = None,
+    run_cpu_limit: float = RUN_CPU_LIMIT,
 ) -> Verdict:
-    """Run ``runner`` on every case until one fails; that failure, checked, shrunk and
-    diagnosed."""
+    """Run ``runner`` on every case until one fails, or until the boards together take
+    more than ``run_cpu_limit`` CPU seconds (0: no such limit); that failure, checked,
+    shrunk and diagnosed."""
     began = time.perf_counter()
     checked = 0
     evidence: list[Seen] = []
     cpu_by_side: dict[int, float] = {}
+    total = 0.0
+    slowest: tuple[float, Case, Outcome] | None = None
     for case in cases:
         checked += 1
         if progress is not None:
@@ -214,6 +235,13 @@ def judge(
             evidence.append(_seen(case.rows(), case.expected, outcome))
             if outcome.cpu is not None:
                 cpu_by_side[case.side] = max(cpu_by_side.get(case.side, 0.0), outcome.cpu)
+                total += outcome.cpu
+                if slowest is None or outcome.cpu > slowest[0]:
+                    slowest = (outcome.cpu, case, outcome)
+            if run_cpu_limit > 0 and total > run_cpu_limit and slowest is not None:
+                failure = too_slow_overall(slowest[1], slowest[2], total, run_cpu_limit)
+                failure = replace(failure, cpu_by_side=cpu_by_side, overall_boards=checked)
+                return Verdict("timeout", checked, time.perf_counter() - began, failure)
             continue
         failure = Failure(
             kind,
@@ -239,6 +267,23 @@ def judge(
             failure = diagnose(runner, failure, evidence, progress)
         return Verdict(kind, checked, time.perf_counter() - began, failure)
     return Verdict("accepted", checked, time.perf_counter() - began)
+
+
+def too_slow_overall(case: Case, outcome: Outcome, total: float, limit: float) -> Failure:
+    """The failure of a solution right on every board but slow over them all: its
+    slowest board, answered right, and the CPU time of the whole run."""
+    text = f"more than {limit:g} s of CPU over all the boards ({total:.1f} s)"
+    slow = replace(outcome, kind="timeout", value=None, text=text)
+    return Failure(
+        "timeout",
+        case.rows(),
+        case.expected,
+        slow,
+        case.name,
+        case.side,
+        overall=total,
+        overall_limit=limit,
+    )
 
 
 def measure(runner: Runner, failure: Failure, progress: Progress | None) -> Failure:

@@ -19,6 +19,8 @@ from .runner import DEFAULT_TIME_LIMIT
 from .search import forward_distances
 
 LADDER, SNAKE = "▲", "▼"
+GROWS = 0.5
+"""An exponent below which a CPU time is said not to grow with the board's side."""
 PRINTED_LINES = 8
 """Lines of what a solution printed shown from the start (and two from the end)."""
 
@@ -118,6 +120,16 @@ def explain(
         cpu = outcome.cpu if outcome.cpu is not None else time_limit
         if outcome.stalled:
             reason = f"It gave {outcome.text}."
+        elif failure.overall is not None:
+            got = str(failure.expected)
+            reason = (
+                f"Every answer was right, but together they took {failure.overall:.1f} s of "
+                f"CPU (limit {failure.overall_limit:g} s for the whole run); each board within "
+                f"its {time_limit:g} s, the slowest, a {size} board, {cpu:.2f} s. A breadth-first "
+                "search looks at each square once, with six rolls from each: it answers "
+                "1,000 boards in a few seconds."
+            )
+            details.append(growth_text(failure))
         elif failure.slow:
             measured = failure.scaled.get(failure.side)
             took = (
@@ -196,8 +208,10 @@ def growth_text(failure: Failure) -> str:
     ][-5:]
     text = f"{head}: " + ", ".join(shown)
     power = failure.growth()
-    if power is not None:
+    if power is not None and power >= GROWS:
         text += f"; it grows about as n^{power:.1f} (a breadth-first search: n^2)"
+    elif power is not None:
+        text += "; it hardly grows with the board: the time goes elsewhere"
     return text + "."
 
 

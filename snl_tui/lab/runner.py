@@ -274,6 +274,8 @@ class PythonRunner(Runner):
         """The solution's process (the supervisor's child)."""
         self.starts = 0
         """How many children were started (a crash or a time-out costs one more)."""
+        self.ended = False
+        """The solution's process has ended (its supervisor said so)."""
 
     def fresh(self) -> PythonRunner:
         return self.longer(self.time_limit)
@@ -293,8 +295,9 @@ class PythonRunner(Runner):
             memory_mb=self.memory_mb,
             address_space=True,
             cwd=self.path.parent,
+            namespace=True,
         )
-        self.buffer, self.pid = b"", None
+        self.buffer, self.pid, self.ended = b"", None, False
         outcome = self._answer(START_LIMIT)
         if outcome is None and self.pid is not None:
             outcome = self._answer(START_LIMIT)  # the pid came: now the ready
@@ -319,7 +322,8 @@ class PythonRunner(Runner):
         assert outcome is not None
         process = self.process
         if process is not None and (
-            outcome.kind == "timeout" or (outcome.kind == "error" and process.poll() is not None)
+            outcome.kind == "timeout"
+            or (outcome.kind == "error" and (self.ended or process.poll() is not None))
         ):
             self.close()  # killed or dead: the next board starts a new child
         return outcome
@@ -330,12 +334,12 @@ class PythonRunner(Runner):
         assert process is not None
         watch = Watch(process, limit, self.memory_mb, self.pid)
         watch.stdout = self.buffer
-        how = watch.until(lambda: b"\n" in watch.stdout)
+        how = watch.until(lambda: b"\n" in watch.stdout.lstrip(b"\n"))
         watch.drain()
         printed = watch.stderr
         kept: dict[str, Any] = {"stderr": printed[:PRINTED_LIMIT], "merged": True}
         if how == "done":
-            line, _, self.buffer = watch.stdout.partition(b"\n")
+            line, _, self.buffer = watch.stdout.lstrip(b"\n").partition(b"\n")
             try:
                 reply = json.loads(line)
             except ValueError:
@@ -347,6 +351,8 @@ class PythonRunner(Runner):
             if type(reply.get("pid")) is int and self.pid is None:
                 self.pid = int(reply["pid"])
                 return None
+            if type(reply.get("ended")) is int:  # the supervisor: the solution's process ended
+                return self._ended(watch, int(reply["ended"]))
             cpu = reply.get("cpu")
             used = float(cpu) if isinstance(cpu, (int, float)) else watch.used
             if used > limit:
@@ -357,11 +363,17 @@ class PythonRunner(Runner):
             return replace(stopped, **kept)
         if how == "output":
             return Outcome("error", text="the harness's answer was too long")
-        # closed: it died
+        # closed: it died, its supervisor too
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=5)
+        return self._ended(watch, process.poll())
+
+    def _ended(self, watch: Watch, code: int | None) -> Outcome:
+        """The outcome of a board on which the solution's process ended (``code``: its
+        exit status, or minus the signal that killed it)."""
+        self.ended = True
         watch.drain()
-        text = "the solution's process " + death_text(process.poll())
+        text = "the solution's process " + death_text(code)
         said = first_error_line(watch.stderr)
         if said:
             text += ": " + said

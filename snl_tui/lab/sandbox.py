@@ -79,9 +79,12 @@ def spawn(
     cwd: Path | None = None,
     fast: bool = False,
     marker: str = "",
+    namespace: bool = False,
 ) -> subprocess.Popen[bytes]:
     """Start ``command`` with pipes on its three streams, in a session of its own, with
-    its limits and the judge's death as its own (``cpu_seconds`` 0: no CPU limit).
+    its limits and the judge's death as its own (``cpu_seconds`` 0: no CPU limit);
+    ``namespace``: as the first process of a PID namespace of its own where the machine
+    allows it (``namespace_prefix``; the child is then ``unshare``).
 
     ``fast`` (a command started for every board): through ``setpriv --pdeathsig KILL``
     when util-linux has it, its limits put on from outside (``prlimit``) as it starts,
@@ -116,7 +119,7 @@ def spawn(
             _limits(cpu_seconds, memory_mb, address_space)
 
         process = subprocess.Popen(
-            list(command),
+            [*(namespace_prefix() if namespace else []), *command],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -128,6 +131,45 @@ def spawn(
     process.marker = env[MARKER]  # type: ignore[attr-defined]
     process.started = start_time(process.pid)  # type: ignore[attr-defined]
     return process
+
+
+UNSHARE = shutil.which("unshare")
+_namespace: list[str] | None = None
+
+
+def namespace_prefix() -> list[str]:
+    """util-linux's ``unshare`` with the options that start a command as the first
+    process of a new user and PID namespace (``--kill-child``: it dies with
+    ``unshare``); empty when this machine does not allow it (no ``unshare``, or user
+    namespaces turned off). Tried once per process.
+
+    In its own PID namespace a solution cannot name, so cannot signal, any process
+    outside it (the judge, ``unshare``); its namespace's first process (the harness's
+    supervisor) ignores every signal from inside that it has no handler for, SIGKILL
+    included; when that process ends, the kernel kills every process of the namespace,
+    daemons included, and it ends when the judge does (PR_SET_PDEATHSIG on ``unshare``
+    and ``--kill-child``)."""
+    global _namespace
+    if _namespace is None:
+        _namespace = []
+        if UNSHARE is not None:
+            base = [UNSHARE, "--user", "--pid", "--fork", "--kill-child"]
+            for options in ([*base, "--map-current-user"], base):
+                try:
+                    done = subprocess.run(
+                        [*options, "--", "true"],
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                        timeout=30,
+                        check=False,
+                    )
+                except (OSError, subprocess.SubprocessError):
+                    continue
+                if done.returncode == 0:
+                    _namespace = [*options, "--"]
+                    break
+    return list(_namespace)
 
 
 SETPRIV = shutil.which("setpriv")

@@ -177,9 +177,14 @@ class LearnScreen(Screen[None]):
             code.show_lines(())
             self.query_one("#learn-title", Static).update(f"{title}: the judged board")
             marked = "; ? marks the squares your answer could come from" if judged.suspects else ""
+            shown = (
+                f"The optimal route is marked »1, »2...{marked}."
+                if route
+                else f"No roll sequence reaches the goal here{marked}."
+            )
             self.query_one("#learn-step", Static).update(
-                f"Expected {judged.expected}, your solution: {judged.got}. The optimal route "
-                f"is marked »1, »2...{marked}. Press space to step through the search."
+                f"Expected {judged.expected}, your solution: {judged.got}. {shown} Press "
+                "space to step through the search."
             )
             self.query_one("#learn-queue", Static).update("")
             return

@@ -256,3 +256,32 @@ def test_a_command_s_error_shows_its_first_lines(capsys: pytest.CaptureFixture[s
     ]
     assert "      | note: the runtime says goodbye" in shown
     assert any("lines more" in line for line in shown)
+
+
+def test_right_but_slow_on_every_board_is_too_slow_overall(
+    capsys: pytest.CaptureFixture[str], write_solution: Callable[..., Path]
+) -> None:
+    """Each board well within its limit, the run past its CPU budget: 'too slow
+    overall' with the CPU seconds and the boards (CPU time, whatever the load)."""
+    source = (SOLUTIONS / "correct_textbook.py").read_text(encoding="utf-8")
+    source = source.replace(
+        "        n = len(board)\n",
+        "        n = len(board)\n"
+        "        import time\n"
+        "        began = time.process_time()\n"
+        "        while time.process_time() - began < 0.06:\n"
+        "            pass\n",
+        1,
+    )
+    solution = str(write_solution(source))
+    status = main(["judge", solution, "--time-limit", "1", "--run-limit", "0.2"])
+    out = capsys.readouterr().out
+    assert status == 1
+    head, _, rest = out.partition("\n\n")
+    assert head.startswith("too slow overall: solution.py, ")
+    assert " s of CPU over " in head and head.count("\n") == 0
+    assert "Every answer was right" in rest and "limit 0.2 s for the whole run" in rest
+    main(["judge", solution, "--time-limit", "1", "--run-limit", "0.2", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "timeout" and data["cpu_seconds_overall"] > 0.2
+    assert 4 <= data["boards"] < 1000

@@ -100,6 +100,19 @@ async def test_a_judged_board_opens_on_the_route_and_the_suspects() -> None:
         assert screen.position == INTRO
 
 
+async def test_a_judged_board_the_goal_cannot_be_reached_on_names_no_route() -> None:
+    rows = [[1, 1, -1], [1, 1, 1], [-1, -1, 1]]  # every roll from 1 lands on a snake to 1
+    outcome = Outcome("timeout", text="no answer within 2 s of CPU time", cpu=2.0)
+    explained = explain(Failure("timeout", rows, -1, outcome, "test", 3))
+    assert explained.route == []
+    app, screen = learning(explained.board, judged=explained)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        step = text_of(screen, "#learn-step")
+        assert step.startswith("Expected -1, your solution: no answer. No roll sequence ")
+        assert "optimal route" not in step
+
+
 async def test_puzzle_mode_key_opens_the_search_over_the_game() -> None:
     board = load_board("leetcode-1")
     app = SnlApp(board=board, animate=False, mode="puzzle", seed=3)

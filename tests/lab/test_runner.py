@@ -3,6 +3,7 @@ never reach snl as answers or raw text, and a dead or killed child is replaced."
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import time
@@ -15,7 +16,7 @@ from snl_tui.core.files.formats import load_board
 from snl_tui.lab.boards import judge_cases
 from snl_tui.lab.judge import judge
 from snl_tui.lab.runner import CommandRunner, PythonRunner
-from tests.processes import alive
+from tests.processes import OUTER_PID, alive
 
 from .conftest import SOLUTIONS
 
@@ -94,14 +95,15 @@ def test_a_loop_times_out_and_its_whole_process_group_is_killed(
         "        if n == 3:\n"
         "            import os, subprocess\n"
         "            child = subprocess.Popen(['sleep', '600'])\n"
-        f"            open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}')\n"
+        "            ids = [outer_pid(os.getpid()), outer_pid(child.pid)]\n"
+        f"            open({str(pids)!r}, 'w').write(' '.join(map(str, ids)))\n"
         "            while True:\n"
         "                pass\n",
         1,
     )
-    with PythonRunner(write_solution(source), time_limit=2) as runner:
+    with PythonRunner(write_solution(OUTER_PID + source), time_limit=0.5) as runner:
         outcome = runner.run(THREE)
-        assert outcome.kind == "timeout" and "2 s" in outcome.text
+        assert outcome.kind == "timeout" and "0.5 s of CPU" in outcome.text
         started = [int(pid) for pid in pids.read_text().split()]
         assert len(started) == 2
         # SIGKILL reaches the process group at once; the orphaned grandchild is reaped
@@ -213,8 +215,14 @@ def c_programs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
 
 
 def test_a_c_solution_through_a_command(c_programs: dict[int, Path]) -> None:
+    """A process a board: 120 boards hold every edge case, both LeetCode examples and
+    every side from 2 to 6 and 20 (a thousand took 14 s: a start each); none of the
+    runner's pipes or pidfds is left open after them."""
+    open_before = len(os.listdir("/proc/self/fd"))
     with CommandRunner([str(c_programs[6])]) as runner:
-        assert judge(runner, judge_cases(1000, 909)).accepted
+        verdict = judge(runner, judge_cases(120, 909))
+    assert verdict.accepted and verdict.boards == 120
+    assert len(os.listdir("/proc/self/fd")) == open_before
     with CommandRunner([str(c_programs[5])]) as runner:
         verdict = judge(runner, judge_cases(1000, 909))
     assert verdict.verdict == "wrong"
