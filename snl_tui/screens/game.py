@@ -31,12 +31,10 @@ from functools import partial
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding
-from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Click, Key, Resize
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from ..commands import game_bindings, keys_of
@@ -57,10 +55,9 @@ from ..messages import (
 )
 from ..widgets.board import BoardView
 from ..widgets.board_picture import board_widget
-from ..widgets.dice import COMPUTING, DiceFace, DieInput, DieValues, StatusLine
-from ..widgets.hint_panel import HintPanel
-from ..widgets.move_log import MoveLog
-from ..widgets.players import PlayersPanel, token_letters
+from ..widgets.dice import COMPUTING, DiceFace
+from ..widgets.game_side import GameSide
+from ..widgets.players import token_letters
 from ..widgets.title_bar import TitleBar
 from .background import in_background
 from .dialog import DismissOnce
@@ -145,6 +142,11 @@ class GameScreen(DismissOnce[None], Screen[None]):
         return self.session.game
 
     @property
+    def side(self) -> GameSide:
+        """The side column: players, die, status, hint and moves (``widgets/game_side``)."""
+        return self.query_one(GameSide)
+
+    @property
     def ready(self) -> bool:
         """The game is on screen: the panels are mounted, and the solver has answered
         for its board."""
@@ -221,43 +223,30 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     def _show_everything(self) -> None:
         self._show_titles()
-        self.query_one(DiceFace).update_from(self.session.game)
-        self.query_one(MoveLog).update_from(self.session)
+        self.side.show_game(self.session)
         self.table.everything_shown()
         self._show_state()
 
     def _show_state(self) -> None:
         """Players, board tokens, route, hint, status and die values from the session."""
-        self.query_one(PlayersPanel).update_from(self.session, self.shown_players())
         self._show_tokens()
+        self.side.show_state(self.session, self.shown_players())
         self._show_hint()
         self.show_status()
-        self.query_one(DieValues).update_from(self.session)
         self._refresh_footer()
         self.table.state_shown()
 
     def _show_hint(self) -> None:
-        panel = self.query_one(HintPanel)
-        panel.display = self.hint_visible
         self.set_class(self.hint_visible, "-hint-on")
-        if not self.hint_visible:
-            return
-        panel.compact = self.has_class("-short")
-        panel.update_from(self.session, self.hint_seat(), ready=self.solver_ready)
+        visible, compact = self.hint_visible, self.has_class("-short")
+        seat, ready = self.hint_seat(), self.solver_ready
+        self.side.show_hint(self.session, seat, visible=visible, compact=compact, ready=ready)
 
     def show_status(self, message: str | None = None) -> None:
         """``message`` in the status line as an error (a refusal, a warning), or what
         the table or the session says now."""
-        status = self.query_one(StatusLine)
-        if message is not None:
-            status.say(message, error=True)
-        else:
-            status.update_from(
-                self.session, ready=self.solver_ready, table_says=self.table.status()
-            )
-
-    def _show_die(self, value: int | None) -> None:
-        self.query_one(DiceFace).value = value
+        says = self.table.status() if message is None else None
+        self.side.show_status(self.session, message, ready=self.solver_ready, table_says=says)
 
     def _refresh_footer(self) -> None:
         """Refresh the footer's keys only when what it offers changed."""
@@ -290,20 +279,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         game = self.session.game
         pixels = getattr(self.app, "pixels", None)  # SnlApp's: the terminal's picture protocol
         yield board_widget(game.board, token_letters(game.players), pixels)
-        yield Vertical(id="side")
-
-    def _side_panels(self) -> list[Widget]:
-        players = PlayersPanel(id="players")
-        players.border_title = "Players"
-        hint = HintPanel(id="hint")
-        hint.border_title = "Hint"
-        hint.display = False
-        log = MoveLog(id="log")
-        log.border_title = "Moves"
-        status = StatusLine(id="status", markup=False)
-        dice_row = Horizontal(DiceFace(id="dice"), status, id="dice-row")
-        die_values = DieValues(id="die-values")  # puzzle mode: the legal values, to click
-        return [players, dice_row, *self.table.side_panels(), die_values, hint, log]
+        yield GameSide(id="side")
 
     def on_mount(self) -> None:
         # The side column's width for this terminal from the first frame, not from the
@@ -330,7 +306,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
             before()
         mounts = [
             self.mount(TitleBar(), before=0),
-            self.query_one("#side").mount_all(self._side_panels()),
+            self.side.mount_panels(self.table.side_panels()),
             self.mount(Footer()),
         ]
         self.remove_class("-loading")  # in the same refresh as the mounts: nothing moves
@@ -413,9 +389,9 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if not self.session.puzzle:  # a random die flickers before it settles
             faces = self.session.board.rules.faces
             for _ in range(ROLL_FRAMES):
-                self._show_die(self.cosmetic_random.randint(1, faces))
+                self.side.show_die(self.cosmetic_random.randint(1, faces))
                 await asyncio.sleep(ROLL_DELAY)
-        self._show_die(result.die)
+        self.side.show_die(result.die)
         await board_view.walk(self.session.game.positions, turn)
         self.post_message(TurnPlayed(turn))
 
@@ -426,8 +402,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if game.history[-1:] != [turn]:
             return  # a stale animation from a game that was replaced or undone
         self.busy = False
-        self.query_one(MoveLog).catch_up(game.history, game.players)
-        self._show_die(turn.move.die)
+        self.side.catch_up(game)
+        self.side.show_die(turn.move.die)
         self._show_state()
         self._say_save_notice()
         if game.winner is not None:
@@ -567,13 +543,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if faces <= 9:  # every value has its key: no box for values the die cannot roll
             self.show_status(f"A {faces}-sided die: press 1-{faces} to play a value.")
             return
-        die_input = next(self.query("#die-input").results(Input), None)
-        if die_input is None:  # made on first use: only dice with over 9 faces need it
-            die_input = DieInput(id="die-input", placeholder="die value, Enter", type="integer")
-            await self.query_one("#side").mount(die_input, after="#dice-row")
-        die_input.display = True
-        die_input.value = ""
-        die_input.focus()
+        await self.side.open_die_box()
 
     @on(Input.Submitted, "#die-input")
     def _die_entered(self, event: Input.Submitted) -> None:
@@ -623,7 +593,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.session.undo()
         self._save()
         history = self.session.game.history
-        self._show_die(history[-1].move.die if history else None)  # not the undone value
+        self.side.show_die(history[-1].move.die if history else None)  # not the undone value
         self._show_everything()
         self._say_save_notice()
 
@@ -732,6 +702,5 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.busy = False
         game = self.session.game
         self.query_one(BoardView).set_board(game.board, token_letters(game.players))
-        for die_input in self.query("#die-input"):
-            die_input.display = False
+        self.side.close_die_box()
         self._game_begins()
