@@ -22,11 +22,8 @@ rules are the session's.
 
 from __future__ import annotations
 
-import asyncio
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import partial
 
 from textual import on
 from textual.app import ComposeResult
@@ -34,12 +31,11 @@ from textual.binding import ActiveBinding, Binding
 from textual.content import Content
 from textual.events import Click, Key, Resize
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Input, Static
 
-from ..commands import game_bindings, keys_of
+from ..commands import game_bindings
 from ..core.board import Board
-from ..core.engine import Game, Player, Turn
+from ..core.engine import Game, Player
 from ..core.seats import Driver
 from ..core.session import GameSession, GameSettings
 from ..core.store.saving import GameSaver
@@ -63,6 +59,7 @@ from .background import in_background
 from .dialog import DismissOnce
 from .game_keys import key_refusal, square_odds_text
 from .game_menus import GameMenus
+from .game_turns import COMPUTER_DELAY, GameTurns
 from .table import Table
 from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
@@ -72,8 +69,6 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 """Below this the screen shows a short message instead of the game."""
 SHORT_HEIGHT, TINY_HEIGHT = 34, 28
 """Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
-ROLL_FRAMES, ROLL_DELAY = 4, 0.05
-COMPUTER_DELAY = 0.6
 
 
 class GameScreen(DismissOnce[None], Screen[None]):
@@ -124,11 +119,10 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """The board the solver has answered for (its worker is done): until then puzzle
         moves, the route and the hint wait, saying so."""
         self.optimal_moves = -1
-        self.computer_timer: Timer | None = None
         self.footer_keys: tuple[bool | None, ...] = ()
-        self.cosmetic_random = random.Random(0)
-        """Only for the rolling die's flicker: never decides a move."""
         self.before_game = before_game
+        self.turns = GameTurns(self, self)
+        """The moves, shown one at a time, and the computer's turns (``game_turns``)."""
         self.menus = GameMenus(self, self)
         """The dialogs and what follows them (``game_menus``)."""
         self.panels_mounted = False
@@ -334,7 +328,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """Show the game, let a computer start."""
         self._show_everything()
         self.post_message(GameStarted(self.session.board.name, self.mode))
-        self._maybe_computer_turn()
+        self.turns.computer_turn()
 
     def on_resize(self, event: Resize) -> None:
         width, height = event.size
@@ -344,7 +338,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if small != was_small:
             self.refresh_bindings()  # the game's keys wait while the game is hidden
             if not small:
-                self._maybe_computer_turn()  # a computer's turn waited too
+                self.turns.computer_turn()  # a computer's turn waited too
         # Below these widths the side column gives the board room (snl.tcss): at 80
         # columns a 10x10 board's compact squares still fit side by side.
         self.set_class(width < NARROW_WIDTH, "-narrow")
@@ -368,33 +362,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     # -- moves -------------------------------------------------------------------------
 
-    def _start_move(self, die: int | None) -> None:
-        """Apply one move in the session (the engine's), then show it."""
-        name = self.session.game.players[self.session.game.current].name
-        outcome = self.session.move(die)
-        self._save()
-        if outcome.left_route:
-            self.notify(self.session.left_route_message(outcome.turn, keys_of), markup=False)
-        self.busy = True
-        if self.animation_on:
-            self.show_status(f"{name}: rolling..." if die is None else f"{name}: playing {die}...")
-            self.run_worker(self.show_move(outcome.turn), group="animation", exclusive=True)
-        else:
-            self.post_message(TurnPlayed(outcome.turn))
-
-    async def show_move(self, turn: Turn) -> None:
-        """Die face, then the token through ``Move.steps``, then the jump."""
-        board_view = self.query_one(BoardView)
-        result = turn.move
-        if not self.session.puzzle:  # a random die flickers before it settles
-            faces = self.session.board.rules.faces
-            for _ in range(ROLL_FRAMES):
-                self.side.show_die(self.cosmetic_random.randint(1, faces))
-                await asyncio.sleep(ROLL_DELAY)
-        self.side.show_die(result.die)
-        await board_view.walk(self.session.game.positions, turn)
-        self.post_message(TurnPlayed(turn))
-
     @on(TurnPlayed)
     def _turn_played(self, event: TurnPlayed) -> None:
         turn = event.turn
@@ -409,7 +376,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         if game.winner is not None:
             self.post_message(GameEnded(game.winner, len(game.history)))
         else:
-            self._maybe_computer_turn()
+            self.turns.computer_turn()
 
     # -- what the table sent (a room: its host) ------------------------------------------
 
@@ -431,11 +398,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """A move made elsewhere (the session has it already): shown as a move here is."""
         if not self.panels_mounted:
             return  # mount_panels shows the state as it is
-        self.busy = True
-        if self.animation_on:
-            self.run_worker(self.show_move(message.turn), group="animation", exclusive=True)
-        else:
-            self.post_message(TurnPlayed(message.turn))
+        self.turns.show(message.turn)
 
     @on(StateChanged)
     def _state_changed(self) -> None:
@@ -446,29 +409,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def _status_said(self, message: StatusSaid) -> None:
         if self.panels_mounted:  # a host may answer before the screen is up
             self.show_status(message.text)
-
-    def _maybe_computer_turn(self) -> None:
-        """The computer rolls for a seat it drives, after a pause; a seat driven
-        elsewhere (a room's) is left to its driver: the screen waits for its move."""
-        if self.session.driver_to_move is not Driver.COMPUTER:
-            return
-        if self.computer_timer is not None:
-            self.computer_timer.stop()
-            self.computer_timer = None
-        roll = partial(self._computer_roll, self.session.generation)
-        if self.computer_delay > 0:
-            self.computer_timer = self.set_timer(self.computer_delay, roll)
-        else:  # tests and the benchmark: no pause, but still one move per message loop turn
-            self.call_later(roll)
-
-    def _computer_roll(self, generation: int) -> None:
-        self.computer_timer = None
-        if generation != self.session.generation or self.busy:
-            return  # the game was replaced meanwhile, or a move is still being shown
-        if self.has_class("too-small"):
-            return  # the board is hidden: on_resize resumes when it is back
-        if self.session.driver_to_move is Driver.COMPUTER:
-            self._start_move(None)
 
     # -- keys and clicks ---------------------------------------------------------------
 
@@ -571,7 +511,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     def action_roll(self) -> None:
         if self.check_action("roll", ()) is True and not self.table.roll() and self.can_move():
-            self._start_move(None)
+            self.turns.start(None)
 
     def action_room(self, order: str) -> None:
         """A key only a room offers (chat, the bell, the host's powers): its table's."""
@@ -583,7 +523,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
             return
         problem = self.session.why_not(die)
         if problem is None:
-            self._start_move(die)
+            self.turns.start(die)
         else:
             self.show_status(problem)
 
@@ -676,10 +616,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def restart(self, settings: GameSettings | None = None, *, again: bool = False) -> None:
         """The session's next game (``again``: the same one once more), on this screen:
         stops any animation and pending computer roll."""
-        self.workers.cancel_group(self, "animation")
-        if self.computer_timer is not None:
-            self.computer_timer.stop()
-            self.computer_timer = None
+        self.turns.stop()
         self.saver.leaving(self.session)  # n, m, another board: the old game is abandoned
         self.session.new_game(settings, again=again)
         self._show_new_session()
@@ -690,10 +627,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         False, and nothing changes, when another running snl is playing that game."""
         if not self.saver.resumed(session, game_id):
             return False
-        self.workers.cancel_group(self, "animation")
-        if self.computer_timer is not None:
-            self.computer_timer.stop()
-            self.computer_timer = None
+        self.turns.stop()
         self.session = session
         self._show_new_session()
         return True
