@@ -12,10 +12,12 @@ the side panels mount right after it (``mount_panels``), and only then does the 
 begin (solver, status, computer turn). A player sees the board about as soon as a
 minimal Textual app shows anything (``benchmarks/tui.py``).
 
-The screen composes its parts: each panel shows the session itself (``update_from``: the
-players, the hint, the status line, the die, the move log), the menus and dialogs are a
-helper it holds (``game_menus.GameMenus``), what a key or a click says is worked out in
-``game_keys``, and who sits at the table is its ``Table`` (a room's is ``RoomSession``).
+The screen composes its parts: the side column (``widgets/game_side.GameSide``), whose
+panels show the session themselves (``update_from``: the players, the hint, the status
+line, the die, the move log); two helpers it holds, the moves and the computer's turns
+(``game_turns.GameTurns``) and the menus and dialogs (``game_menus.GameMenus``); what a
+key or a click says (``game_keys``); and who sits at the table, its ``Table`` (a room's
+is ``RoomSession``).
 Keys, footer labels, palette entries and help come from one table (``commands``); the
 rules are the session's.
 """
