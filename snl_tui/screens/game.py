@@ -12,49 +12,57 @@ the side panels mount right after it (``mount_panels``), and only then does the 
 begin (solver, status, computer turn). A player sees the board about as soon as a
 minimal Textual app shows anything (``benchmarks/tui.py``).
 
-The screen is one class in four modules, by section: its state and how it is shown
-(``game_display.py``), its menus and dialogs (``game_menus.py``), its keys and clicks
-(``game_keys.py``), and here the layout, the moves, what a room's table sends and new
-games. Keys, footer labels, palette entries and help come from one table (``commands``);
-the drawing is the widgets' (board, players, dice, hint, move log); the rules are the
-session's.
+The screen composes its parts: the side column (``widgets/game_side.GameSide``), whose
+panels show the session themselves (``update_from``: the players, the hint, the status
+line, the die, the move log); two helpers it holds, the moves and the computer's turns
+(``game_turns.GameTurns``) and the menus and dialogs (``game_menus.GameMenus``); what a
+key or a click says (``game_keys``); and who sits at the table, its ``Table`` (a room's
+is ``RoomSession``).
+Keys, footer labels, palette entries and help come from one table (``commands``); the
+rules are the session's.
 """
 
 from __future__ import annotations
 
-import asyncio
-from functools import partial
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.events import Resize
-from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.binding import ActiveBinding, Binding
+from textual.content import Content
+from textual.events import Click, Key, Resize
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
 
-from ..commands import game_bindings, keys_of
-from ..core.engine import Turn
+from ..commands import game_bindings
+from ..core.board import Board
+from ..core.engine import Game, Player
 from ..core.seats import Driver
 from ..core.session import GameSession, GameSettings
+from ..core.store.saving import GameSaver
 from ..messages import (
     GameEnded,
     GameStarted,
     MoveArrived,
     SessionReplaced,
+    SettingChanged,
     StateChanged,
     StatusSaid,
     TurnPlayed,
 )
 from ..widgets.board import BoardView
 from ..widgets.board_picture import board_widget
-from ..widgets.dice import DiceFace, DieValues, StatusLine
-from ..widgets.hint_panel import HintPanel
-from ..widgets.move_log import MoveLog
-from ..widgets.players import PlayersPanel, token_letters
+from ..widgets.dice import COMPUTING, DiceFace
+from ..widgets.game_side import GameSide
+from ..widgets.players import token_letters
 from ..widgets.title_bar import TitleBar
-from .game_keys import GameKeys
+from .background import in_background
+from .dialog import DismissOnce
+from .game_keys import key_refusal, square_odds_text
 from .game_menus import GameMenus
+from .game_turns import COMPUTER_DELAY, GameTurns
+from .table import Table
 from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
 __all__ = ["GameScreen"]
@@ -63,10 +71,9 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 """Below this the screen shows a short message instead of the game."""
 SHORT_HEIGHT, TINY_HEIGHT = 34, 28
 """Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
-ROLL_FRAMES, ROLL_DELAY = 4, 0.05
 
 
-class GameScreen(GameKeys, GameMenus):
+class GameScreen(DismissOnce[None], Screen[None]):
     """Where the game is played."""
 
     BINDINGS = [
@@ -79,6 +86,187 @@ class GameScreen(GameKeys, GameMenus):
     AUTO_FOCUS = "#board"
     HELP = "Roll with r (classic) or pick die values with 1-9 (puzzle). Press ? for help."
 
+    def __init__(
+        self,
+        settings: GameSettings,
+        *,
+        animate: bool = True,
+        pushed: bool = False,
+        saver: GameSaver | None = None,
+        session: GameSession | None = None,
+        game_id: int | None = None,
+        before_game: Callable[[], object] | None = None,
+        table: Table | None = None,
+    ) -> None:
+        """``pushed``: over another screen (the editor's ``p``), so quitting goes back to
+        it. ``saver`` saves after every move (None: nothing is saved); ``session`` with
+        ``game_id`` continues a saved game instead of starting one from ``settings``.
+        ``before_game`` runs once after the first frame, before the game begins (the app
+        offers a saved game there). ``table``: who sits at it (None: everyone here;
+        a room's ``RoomSession``)."""
+        # ``-loading`` keeps the header's and the footer's rows until they mount (snl.tcss).
+        super().__init__(classes="-loading")
+        self.session = session if session is not None else GameSession(settings)
+        self.pushed = pushed
+        self.saver = saver if saver is not None else GameSaver(None)
+        if session is not None and game_id is not None:
+            self.saver.resumed(session, game_id)
+        self.table = table if table is not None else Table()
+        self.animation_on = animate
+        self.computer_delay = COMPUTER_DELAY
+        self.busy = False
+        """A move is being shown: new moves wait until it is done."""
+        self.hint_visible = False
+        self.solved_board: Board | None = None
+        """The board the solver has answered for (its worker is done): until then puzzle
+        moves, the route and the hint wait, saying so."""
+        self.optimal_moves = -1
+        self.footer_keys: tuple[bool | None, ...] = ()
+        self.before_game = before_game
+        self.turns = GameTurns(self, self)
+        """The moves, shown one at a time, and the computer's turns (``game_turns``)."""
+        self.menus = GameMenus(self, self)
+        """The dialogs and what follows them (``game_menus``)."""
+        self.panels_mounted = False
+        """The header, footer and side panels are up and the game has begun: until then
+        (one frame) no action runs, and a key or a click mounts them first."""
+
+    # -- the session, for tests and the benchmark ----------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def side(self) -> GameSide:
+        """The side column: players, die, status, hint and moves (``widgets/game_side``)."""
+        return self.query_one(GameSide)
+
+    @property
+    def ready(self) -> bool:
+        """The game is on screen: the panels are mounted, and the solver has answered
+        for its board."""
+        return self.panels_mounted and self.solver_ready
+
+    # -- the solver, off the UI thread ---------------------------------------------------
+
+    def _solve(self, board: Board) -> None:
+        """The solver's answer for every square (cached per board by the core), in a
+        worker; shown if the board is still the session's."""
+        session = self.session
+        in_background(
+            self,
+            "solver",
+            key=lambda: id(self.session.board),
+            compute=lambda: session.optimal_moves,
+            show=lambda optimal: self._solved(board, optimal),
+        )
+
+    def _solved(self, board: Board, optimal: int) -> None:
+        self.solved_board = board
+        self.optimal_moves = optimal
+        if optimal < 0:
+            self.notify(
+                "The goal cannot be reached on this board: no one can win.",
+                severity="warning",
+                timeout=8,
+            )
+        if self.panels_mounted:  # else mount_panels shows the state
+            self._show_state()
+
+    # -- showing the state -------------------------------------------------------------
+
+    @property
+    def settings(self) -> GameSettings:
+        return self.session.settings
+
+    @property
+    def mode(self) -> str:
+        return self.session.mode
+
+    @property
+    def solver_ready(self) -> bool:
+        return self.solved_board is self.session.board
+
+    def shown_players(self) -> Sequence[Player]:
+        """The players as the players panel lists them (a room's table adds who is you,
+        who is away and which seats are free)."""
+        return self.table.shown_players(self.session)
+
+    def hint_seat(self) -> int:
+        """The seat the hint, the odds and the route are about (a room's table: its own)."""
+        return self.table.hint_seat(self.session)
+
+    def _show_titles(self) -> None:
+        """The game's name above the board, the rules below it (once: the header says
+        what the program is, "snl — Snakes & Ladders", not the game's name again)."""
+        session = self.session
+        board_view = self.query_one(BoardView)
+        # Text from a board file is shown literally: a name like "[/]" is not markup.
+        board_view.border_title = Content(session.title())
+        board_view.border_subtitle = Content(session.board.rules.describe())
+
+    def _show_tokens(self) -> None:
+        """The tokens and the route on the board, the view on the current player (the
+        winner, once there is one: the view follows them to the goal)."""
+        game = self.session.game
+        current = None if game.over else game.current
+        board_view = self.query_one(BoardView)
+        board_view.show(game.positions, self.session.route, current)
+        followed = current if current is not None else game.winner
+        if followed is not None:
+            board_view.follow(game.positions[followed])
+
+    def _show_everything(self) -> None:
+        self._show_titles()
+        self.side.show_game(self.session)
+        self.table.everything_shown()
+        self._show_state()
+
+    def _show_state(self) -> None:
+        """Players, board tokens, route, hint, status and die values from the session."""
+        self._show_tokens()
+        self.side.show_state(self.session, self.shown_players())
+        self._show_hint()
+        self.show_status()
+        self._refresh_footer()
+        self.table.state_shown()
+
+    def _show_hint(self) -> None:
+        self.set_class(self.hint_visible, "-hint-on")
+        visible, compact = self.hint_visible, self.has_class("-short")
+        seat, ready = self.hint_seat(), self.solver_ready
+        self.side.show_hint(self.session, seat, visible=visible, compact=compact, ready=ready)
+
+    def show_status(self, message: str | None = None) -> None:
+        """``message`` in the status line as an error (a refusal, a warning), or what
+        the table or the session says now."""
+        says = self.table.status() if message is None else None
+        self.side.show_status(self.session, message, ready=self.solver_ready, table_says=says)
+
+    def _refresh_footer(self) -> None:
+        """Refresh the footer's keys only when what it offers changed."""
+        keys = tuple(self.check_action(action, ()) for action in ("roll", "pick", "undo"))
+        if keys != self.footer_keys:
+            self.footer_keys = keys
+            self.refresh_bindings()
+
+    def _say_save_notice(self) -> None:
+        """Say once, in the status line and a toast, that the game is not being saved
+        (or that a damaged store was moved aside)."""
+        notice = self.saver.notice()
+        if notice is None:
+            return
+        self.show_status(notice)
+        self.notify(notice, severity="warning", timeout=10, markup=False)
+
+    # -- saving --------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        """One transaction after each move (about a millisecond; a locked store waits
+        at most ``GAME_TIMEOUT`` once, then saving stops for the session)."""
+        self.saver.moved(self.session)
+
     # -- layout ------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -87,20 +275,7 @@ class GameScreen(GameKeys, GameMenus):
         game = self.session.game
         pixels = getattr(self.app, "pixels", None)  # SnlApp's: the terminal's picture protocol
         yield board_widget(game.board, token_letters(game.players), pixels)
-        yield Vertical(id="side")
-
-    def _side_panels(self) -> list[Widget]:
-        players = PlayersPanel(id="players")
-        players.border_title = "Players"
-        hint = HintPanel(id="hint")
-        hint.border_title = "Hint"
-        hint.display = False
-        log = MoveLog(id="log")
-        log.border_title = "Moves"
-        status = StatusLine(id="status", markup=False)
-        dice_row = Horizontal(DiceFace(id="dice"), status, id="dice-row")
-        die_values = DieValues(id="die-values")  # puzzle mode: the legal values, to click
-        return [players, dice_row, *self.table.side_panels(), die_values, hint, log]
+        yield GameSide(id="side")
 
     def on_mount(self) -> None:
         # The side column's width for this terminal from the first frame, not from the
@@ -127,7 +302,7 @@ class GameScreen(GameKeys, GameMenus):
             before()
         mounts = [
             self.mount(TitleBar(), before=0),
-            self.query_one("#side").mount_all(self._side_panels()),
+            self.side.mount_panels(self.table.side_panels()),
             self.mount(Footer()),
         ]
         self.remove_class("-loading")  # in the same refresh as the mounts: nothing moves
@@ -155,7 +330,7 @@ class GameScreen(GameKeys, GameMenus):
         """Show the game, let a computer start."""
         self._show_everything()
         self.post_message(GameStarted(self.session.board.name, self.mode))
-        self._maybe_computer_turn()
+        self.turns.computer_turn()
 
     def on_resize(self, event: Resize) -> None:
         width, height = event.size
@@ -165,7 +340,7 @@ class GameScreen(GameKeys, GameMenus):
         if small != was_small:
             self.refresh_bindings()  # the game's keys wait while the game is hidden
             if not small:
-                self._maybe_computer_turn()  # a computer's turn waited too
+                self.turns.computer_turn()  # a computer's turn waited too
         # Below these widths the side column gives the board room (snl.tcss): at 80
         # columns a 10x10 board's compact squares still fit side by side.
         self.set_class(width < NARROW_WIDTH, "-narrow")
@@ -189,33 +364,6 @@ class GameScreen(GameKeys, GameMenus):
 
     # -- moves -------------------------------------------------------------------------
 
-    def _start_move(self, die: int | None) -> None:
-        """Apply one move in the session (the engine's), then show it."""
-        name = self.session.game.players[self.session.game.current].name
-        outcome = self.session.move(die)
-        self._save()
-        if outcome.left_route:
-            self.notify(self.session.left_route_message(outcome.turn, keys_of), markup=False)
-        self.busy = True
-        if self.animation_on:
-            self._show_status(f"{name}: rolling..." if die is None else f"{name}: playing {die}...")
-            self.run_worker(self.show_move(outcome.turn), group="animation", exclusive=True)
-        else:
-            self.post_message(TurnPlayed(outcome.turn))
-
-    async def show_move(self, turn: Turn) -> None:
-        """Die face, then the token through ``Move.steps``, then the jump."""
-        board_view = self.query_one(BoardView)
-        result = turn.move
-        if not self.session.puzzle:  # a random die flickers before it settles
-            faces = self.session.board.rules.faces
-            for _ in range(ROLL_FRAMES):
-                self._show_die(self.cosmetic_random.randint(1, faces))
-                await asyncio.sleep(ROLL_DELAY)
-        self._show_die(result.die)
-        await board_view.walk(self.session.game.positions, turn)
-        self.post_message(TurnPlayed(turn))
-
     @on(TurnPlayed)
     def _turn_played(self, event: TurnPlayed) -> None:
         turn = event.turn
@@ -223,14 +371,14 @@ class GameScreen(GameKeys, GameMenus):
         if game.history[-1:] != [turn]:
             return  # a stale animation from a game that was replaced or undone
         self.busy = False
-        self.query_one(MoveLog).catch_up(game.history, game.players)
-        self._show_die(turn.move.die)
+        self.side.catch_up(game)
+        self.side.show_die(turn.move.die)
         self._show_state()
         self._say_save_notice()
         if game.winner is not None:
             self.post_message(GameEnded(game.winner, len(game.history)))
         else:
-            self._maybe_computer_turn()
+            self.turns.computer_turn()
 
     # -- what the table sent (a room: its host) ------------------------------------------
 
@@ -252,11 +400,7 @@ class GameScreen(GameKeys, GameMenus):
         """A move made elsewhere (the session has it already): shown as a move here is."""
         if not self.panels_mounted:
             return  # mount_panels shows the state as it is
-        self.busy = True
-        if self.animation_on:
-            self.run_worker(self.show_move(message.turn), group="animation", exclusive=True)
-        else:
-            self.post_message(TurnPlayed(message.turn))
+        self.turns.show(message.turn)
 
     @on(StateChanged)
     def _state_changed(self) -> None:
@@ -266,30 +410,97 @@ class GameScreen(GameKeys, GameMenus):
     @on(StatusSaid)
     def _status_said(self, message: StatusSaid) -> None:
         if self.panels_mounted:  # a host may answer before the screen is up
-            self._show_status(message.text)
+            self.show_status(message.text)
 
-    def _maybe_computer_turn(self) -> None:
-        """The computer rolls for a seat it drives, after a pause; a seat driven
-        elsewhere (a room's) is left to its driver: the screen waits for its move."""
-        if self.session.driver_to_move is not Driver.COMPUTER:
-            return
-        if self.computer_timer is not None:
-            self.computer_timer.stop()
-            self.computer_timer = None
-        roll = partial(self._computer_roll, self.session.generation)
-        if self.computer_delay > 0:
-            self.computer_timer = self.set_timer(self.computer_delay, roll)
-        else:  # tests and the benchmark: no pause, but still one move per message loop turn
-            self.call_later(roll)
+    # -- keys and clicks ---------------------------------------------------------------
 
-    def _computer_roll(self, generation: int) -> None:
-        self.computer_timer = None
-        if generation != self.session.generation or self.busy:
-            return  # the game was replaced meanwhile, or a move is still being shown
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which keys the footer offers (the session decides; a hidden board offers
+        nothing but quit and help). Whose turn it is and whether a move is still being
+        shown are checked by ``can_move``."""
+        if self.has_class("too-small") and action not in ("quit", "help"):
+            return False  # nothing happens on a board the player cannot see
+        if action == "room" and parameters:
+            action = str(parameters[0])
+        if (offered := self.table.allows(action, self.session)) is not None:
+            return offered
+        available = self.session.available(action)
+        if available and not self.panels_mounted and action not in ("quit", "help"):
+            return None  # the game begins once the panels are up (a key mounts them)
+        return available
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The footer's keys, with the die choice as this board's die has it: '1-6' on a
+        die of up to 9 faces (each value has its key), '1-9/d' on a bigger one."""
+        bindings = super().active_bindings
+        faces = self.session.board.rules.faces
+        for key, active in bindings.items():
+            if active.binding.action == "choose_die" and faces <= 9:
+                binding = replace(active.binding, key_display=f"1-{faces}")
+                bindings[key] = active._replace(binding=binding)
+        return bindings
+
+    async def on_key(self, event: Key) -> None:
+        """A key whose action is hidden now (``r`` after the game, ``u`` in classic mode)
+        says why in the status line instead of doing nothing. A key typed before the
+        first frame (the terminal's type-ahead) mounts the panels first: the app checks
+        its bindings only after this, as the key bubbles up to it."""
+        await self.mount_panels()
         if self.has_class("too-small"):
-            return  # the board is hidden: on_resize resumes when it is back
-        if self.session.driver_to_move is Driver.COMPUTER:
-            self._start_move(None)
+            return
+        refusal = key_refusal(
+            self.session,
+            event.key,
+            event.character,
+            printable=event.is_printable,
+            bound=self.active_bindings,
+        )
+        if refusal is not None:
+            self.show_status(refusal)
+
+    @on(Click, "#board")
+    async def _board_clicked(self, event: Click) -> None:
+        """A click on a square says what it holds in the status line."""
+        await self.mount_panels()  # a click before the first frame: the panels first
+        view = self.query_one(BoardView)
+        offset = event.get_content_offset(view)
+        square = None if offset is None else view.square_at_offset(offset.x, offset.y)
+        if square is not None:
+            self.show_status(self.session.square_text(square))
+            session, board = self.session, self.session.board
+            in_background(
+                self,
+                "square",
+                key=lambda: id(self.session.board),
+                compute=lambda: square_odds_text(session, board, square),
+                show=self.show_status,
+            )
+
+    async def action_choose_die(self) -> None:
+        """Ask for any die value in a box (faces above 9 have no key of their own)."""
+        if self.check_action("choose_die", ()) is not True or not self.can_move():
+            return
+        faces = self.session.board.rules.faces
+        if faces <= 9:  # every value has its key: no box for values the die cannot roll
+            self.show_status(f"A {faces}-sided die: press 1-{faces} to play a value.")
+            return
+        await self.side.open_die_box()
+
+    @on(Input.Submitted, "#die-input")
+    def _die_entered(self, event: Input.Submitted) -> None:
+        die_input = event.input
+        die_input.display = False
+        self.query_one(BoardView).focus()
+        text = event.value.strip()
+        if not text:
+            return
+        try:
+            die = int(text)
+        except ValueError:
+            self.show_status(f"{text!r} is not a die value.")
+            return
+        self.action_pick(die)
 
     # -- actions -----------------------------------------------------------------------
 
@@ -302,7 +513,7 @@ class GameScreen(GameKeys, GameMenus):
 
     def action_roll(self) -> None:
         if self.check_action("roll", ()) is True and not self.table.roll() and self.can_move():
-            self._start_move(None)
+            self.turns.start(None)
 
     def action_room(self, order: str) -> None:
         """A key only a room offers (chat, the bell, the host's powers): its table's."""
@@ -314,9 +525,9 @@ class GameScreen(GameKeys, GameMenus):
             return
         problem = self.session.why_not(die)
         if problem is None:
-            self._start_move(die)
+            self.turns.start(die)
         else:
-            self._show_status(problem)
+            self.show_status(problem)
 
     def action_undo(self) -> None:
         if self.check_action("undo", ()) is not True or self.busy:
@@ -324,19 +535,90 @@ class GameScreen(GameKeys, GameMenus):
         self.session.undo()
         self._save()
         history = self.session.game.history
-        self._show_die(history[-1].move.die if history else None)  # not the undone value
+        self.side.show_die(history[-1].move.die if history else None)  # not the undone value
         self._show_everything()
         self._say_save_notice()
+
+    def action_toggle_hint(self) -> None:
+        self.hint_visible = not self.hint_visible
+        self._show_hint()
+
+    def action_toggle_route(self) -> None:
+        session = self.session
+        if session.route_on:
+            session.hide_route()
+        elif not self.solver_ready:
+            self.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
+            return
+        elif (problem := session.show_route()) is not None:
+            over = session.game.over
+            self.notify(problem, severity="information" if over else "warning", markup=False)
+        game = session.game
+        current = None if game.over else game.current
+        self.query_one(BoardView).show(game.positions, session.route, current)
+
+    def action_toggle_jumps(self) -> None:
+        self.notify(self.query_one(BoardView).toggle_jumps())
+
+    def action_toggle_fit(self) -> None:
+        self.notify(self.query_one(BoardView).toggle_fit())
+
+    def action_toggle_animation(self) -> None:
+        self.animation_on = not self.animation_on
+        self.notify(f"Animation {'on' if self.animation_on else 'off'}.")
+        self.post_message(SettingChanged("animation", self.animation_on))
+
+    def action_quit(self) -> None:
+        if self.table.quit():
+            return
+        if self.pushed:
+            self.dismiss(None)
+            return
+        self.app.exit(return_code=0)
+
+    # -- menus and dialogs (``game_menus``) ---------------------------------------------
+
+    @on(GameEnded)
+    def _game_ended(self) -> None:
+        self.menus.game_ended()
+
+    @on(GameStarted)
+    def _game_started(self) -> None:
+        self.menus.game_started()
+
+    def action_learn(self) -> None:
+        self.menus.learn()
+
+    def action_saved_games(self) -> None:
+        self.menus.saved_games()
+
+    def action_switch_mode(self) -> None:
+        self.menus.switch_mode()
+
+    def action_new_game(self) -> None:
+        self.menus.new_game()
+
+    def action_load_board(self) -> None:
+        self.menus.load_board()
+
+    def _board_chosen(self, board: Board | None) -> None:
+        self.menus.board_chosen(board)
+
+    def action_stats(self) -> None:
+        self.menus.stats()
+
+    def action_help(self) -> None:
+        self.menus.help()
+
+    def action_edit(self) -> None:
+        self.menus.edit()
 
     # -- new games ---------------------------------------------------------------------
 
     def restart(self, settings: GameSettings | None = None, *, again: bool = False) -> None:
         """The session's next game (``again``: the same one once more), on this screen:
         stops any animation and pending computer roll."""
-        self.workers.cancel_group(self, "animation")
-        if self.computer_timer is not None:
-            self.computer_timer.stop()
-            self.computer_timer = None
+        self.turns.stop()
         self.saver.leaving(self.session)  # n, m, another board: the old game is abandoned
         self.session.new_game(settings, again=again)
         self._show_new_session()
@@ -347,10 +629,7 @@ class GameScreen(GameKeys, GameMenus):
         False, and nothing changes, when another running snl is playing that game."""
         if not self.saver.resumed(session, game_id):
             return False
-        self.workers.cancel_group(self, "animation")
-        if self.computer_timer is not None:
-            self.computer_timer.stop()
-            self.computer_timer = None
+        self.turns.stop()
         self.session = session
         self._show_new_session()
         return True
@@ -359,6 +638,5 @@ class GameScreen(GameKeys, GameMenus):
         self.busy = False
         game = self.session.game
         self.query_one(BoardView).set_board(game.board, token_letters(game.players))
-        for die_input in self.query("#die-input"):
-            die_input.display = False
+        self.side.close_die_box()
         self._game_begins()

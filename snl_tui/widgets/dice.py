@@ -14,7 +14,12 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from ..core.engine import PASS
+from ..commands import keys_of
+from ..core.engine import PASS, Game
+from ..core.session import GameSession
+
+COMPUTING = "Computing…"
+"""What a panel says while a worker finds its figures."""
 
 PIP = "●"
 # Which of the 3x3 pip slots (row-major) are lit for each value.
@@ -65,6 +70,11 @@ class DiceFace(Widget):
         super().__init__(name=name, id=id, classes=classes)
         self.face_strips: dict[tuple[int | None, int, int], list[Strip]] = {}
         """The lines of each face drawn so far, by (value, faces, width)."""
+
+    def update_from(self, game: Game) -> None:
+        """This game's die, on the last move's value (none before the first move)."""
+        self.faces = game.board.rules.faces
+        self.value = game.history[-1].move.die if game.history else None
 
     def validate_value(self, value: int | None) -> int | None:
         """A passed turn (a skipped seat in a room: the engine's ``PASS``, 0) rolled no
@@ -119,6 +129,10 @@ class DieValues(Static):
         if self.content != text:  # one line high: never a new layout
             self.update(text, layout=False)
 
+    def update_from(self, session: GameSession) -> None:
+        """The die values legal now in ``session``'s puzzle (none in classic mode)."""
+        self.show(session.game.legal_dice() if session.puzzle else ())
+
 
 class StatusLine(Static):
     """The game's status line, beside the die: what happened, whose turn, or an error
@@ -128,3 +142,14 @@ class StatusLine(Static):
         self.set_class(error, "-error")
         if self.content != message:  # a fixed height (snl.tcss): never a new layout
             self.update(message, layout=False)
+
+    def update_from(self, session: GameSession, *, ready: bool, table_says: str | None) -> None:
+        """What ``session`` says now (what happened, whose turn), or ``table_says`` (a
+        room's words) as an error; ``ready``: the solver has answered for the board (a
+        puzzle is judged by its optimum: until then the line says it is computing)."""
+        if table_says is not None:
+            self.say(table_says, error=True)
+        elif session.puzzle and not ready:
+            self.say(f"{COMPUTING} (the puzzle's optimum)")
+        else:
+            self.say(session.status(keys_of))

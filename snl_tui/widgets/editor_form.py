@@ -10,6 +10,8 @@ from textual.widgets import Input, Label, Select
 
 from ..core.board import Board
 from ..core.rules import RULE_OPTIONS
+from ..core.studio.edit import Edit, Resize, SetDescription, SetName
+from ..core.text import parse_whole
 
 ON_OFF: dict[object, str] = {True: "on", False: "off"}
 
@@ -74,6 +76,25 @@ class EditorForm(VerticalScroll, can_focus=False):
             select = self.query_one(f"#f-{option.name}", Select)
             if select.value != value:
                 select.value = value
+
+    def edit_asked(self, field: Input, board: Board) -> Edit | str | None:
+        """The edit ``field`` asks of ``board`` (None: its value is the board's), or why
+        none can be made (a size that is not a whole number)."""
+        value = field.value
+        if field.id == "f-name" and value != board.name:
+            return SetName(value)
+        if field.id == "f-description" and value != board.description:
+            return SetDescription(value)
+        if field.id in ("f-rows", "f-cols"):
+            rows_text = self.query_one("#f-rows", Input).value.strip()
+            cols_text = self.query_one("#f-cols", Input).value.strip()
+            rows_value, cols_value = parse_whole(rows_text), parse_whole(cols_text)
+            if rows_value is None or cols_value is None:
+                return "Refused: rows and columns must be whole numbers"
+            rows, cols = rows_value, cols_value
+            if (rows, cols) != (board.rows, board.cols):
+                return Resize(rows, cols)
+        return None
 
 
 __all__ = ["EditorForm", "form_fields"]

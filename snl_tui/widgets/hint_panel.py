@@ -30,9 +30,11 @@ from textual.widgets import Static
 from ..core.board import Board
 from ..core.engine import Player, move
 from ..core.odds.standing import CERTAIN, Odds, compute_odds, odds_at_hand
+from ..core.session import GameSession
 from ..core.solver import least_rolls_from, optimal_dice, optimal_route
 from ..core.text import percent as format_percent
 from ..core.text import place
+from .dice import COMPUTING
 
 
 def percent(value: float | None) -> str:
@@ -256,6 +258,15 @@ class HintPanel(Vertical):
         """Only ``message`` (the figures are being computed), no chart."""
         _show_text(self.query_one("#hint-text", Static), message)
         self.query_one(OddsChart).display = False
+
+    def update_from(self, session: GameSession, seat: int, *, ready: bool) -> None:
+        """The hint and the odds for ``seat`` in ``session``'s game; ``ready``: the
+        solver has answered for its board (until then the panel says it is computing)."""
+        if not ready:
+            self.show_message(COMPUTING)
+            return
+        game = session.game
+        self.show_odds_of(game.board, game.players, game.positions, seat, mode=session.mode)
 
     def show_odds_of(
         self,

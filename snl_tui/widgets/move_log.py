@@ -24,6 +24,7 @@ from textual.selection import Selection
 from textual.strip import Strip
 
 from ..core.engine import Player, Turn
+from ..core.session import GameSession
 from ..core.text import is_unsafe_char
 
 NUMBER_PREFIX = re.compile(r"^\s*\d+\. ")
@@ -174,6 +175,12 @@ class MoveLog(ScrollView, can_focus=True):
         return True
 
     # -- the game's interface ----------------------------------------------------------
+
+    def update_from(self, session: GameSession) -> None:
+        """Show ``session``'s whole game afresh (a new game, an undo), a puzzle's moves
+        as chosen values."""
+        self.chosen = session.puzzle
+        self.show_history(session.game.history, session.game.players)
 
     def show_history(self, history: list[Turn], players: tuple[Player, ...]) -> None:
         """Replace the log with a whole history (new game, undo)."""

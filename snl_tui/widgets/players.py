@@ -11,6 +11,7 @@ from textual.widget import Widget
 
 from ..core.cells import cell_width, cut_cells
 from ..core.engine import Player
+from ..core.session import GameSession
 from ..core.text import place
 
 
@@ -85,6 +86,12 @@ class PlayersPanel(Widget):
         for seat, row in enumerate(self.rows(width)):
             if row != before[seat]:
                 self.refresh(Region(0, seat, width, 1))
+
+    def update_from(self, session: GameSession, players: Sequence[Player]) -> None:
+        """The seats of ``session``'s game: where each stands, whose turn, who won;
+        ``players``: the seats as the table lists them (a room's marks who is who)."""
+        game = session.game
+        self.show(players, game.positions, None if game.over else game.current, game.winner)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(1, len(self.players) + (1 if self.footer else 0))
