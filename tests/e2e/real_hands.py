@@ -228,10 +228,12 @@ def hands_run(
         report.alive_before_quit = not status.exists() and session.process.poll() is None
         session.shot(shots / f"{terminal}-1-hands.png")
         session.xdotool("key", "q")
-        if not _wait(status.exists, 10):  # a dialog the keys opened: closed first
+        # The shell creates the status file before ``echo`` writes the line: wait for it.
+        exited = lambda: status.exists() and status.read_text().endswith("\n")  # noqa: E731
+        if not _wait(exited, 10):  # a dialog the keys opened: closed first
             session.xdotool("key", "Escape")
             session.xdotool("key", "q")
-            _wait(status.exists, 20)
+            _wait(exited, 20)
         if status.exists():
             report.status = int(status.read_text().strip() or -1)
             time.sleep(0.5)

@@ -76,6 +76,19 @@ def wait_until(
     raise AssertionError(message)
 
 
+def exit_line(status: Path, timeout: float, *, session: str | None = None) -> str:
+    """The line ``echo "snl exited $?" > status`` writes, once it is whole: the shell
+    creates the file (empty) before ``echo`` writes to it, so the file's existence alone
+    is not the end of the line (a loaded machine read it empty)."""
+    wait_until(
+        lambda: status.exists() and status.read_text().endswith("\n"),
+        timeout,
+        "snl to exit",
+        session=session,
+    )
+    return status.read_text().strip()
+
+
 @contextmanager
 def tmux_session(
     prefix: str,

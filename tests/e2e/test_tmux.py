@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .terminal import SNL, screen, tmux, tmux_session, wait_until
+from .terminal import SNL, exit_line, screen, tmux, tmux_session, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -61,5 +61,4 @@ def test_roll_route_and_quit_in_a_real_terminal(session: tuple[str, Path]) -> No
     wait_until(lambda: "»1" in screen(name), TIMEOUT, "the route", session=name)
 
     tmux("send-keys", "-t", name, "q")
-    wait_until(status.exists, TIMEOUT, "snl to exit", session=name)
-    assert status.read_text().strip() == "snl exited 0"
+    assert exit_line(status, TIMEOUT, session=name) == "snl exited 0"

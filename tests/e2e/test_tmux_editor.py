@@ -13,7 +13,7 @@ import pytest
 
 from snl_tui.core.files.formats import load_board
 
-from .terminal import SNL, screen, tmux, tmux_session, wait_until
+from .terminal import SNL, exit_line, screen, tmux, tmux_session, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -47,7 +47,6 @@ def test_edit_add_a_ladder_save_and_read_back(tmp_path: Path) -> None:
         tmux("send-keys", "-t", name, "C-s")
         shows(name, "Saved tmp.toml")
         tmux("send-keys", "-t", name, "q")
-        wait_until(status.exists, TIMEOUT, "snl to exit", session=name)
-        assert status.read_text().strip() == "snl exited 0"
+        assert exit_line(status, TIMEOUT, session=name) == "snl exited 0"
         board = load_board(board_file)
         assert (board.rows, board.cols, board.jumps, board.name) == (6, 6, {2: 14}, "tmp")

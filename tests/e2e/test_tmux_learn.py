@@ -13,7 +13,7 @@ from snl_tui.core.files.formats import load_board
 from snl_tui.core.solver import least_rolls_from, solve
 from snl_tui.lab.search import breadth_first, forward_distances
 
-from .terminal import SNL, screen, tmux, tmux_session, wait_until
+from .terminal import SNL, exit_line, screen, tmux, tmux_session, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -52,5 +52,4 @@ def test_two_levels_of_the_search_on_leetcode_1(tmp_path: Path) -> None:
         on_screen = queue_line.split("Queue, front first:")[1].split()
         assert [int(w) for w in on_screen if w.isdigit()] == list(search.view(step).queue)
         tmux("send-keys", "-t", name, "q")
-        wait_until(status.exists, TIMEOUT, "snl to exit", session=name)
-    assert status.read_text().strip() == "snl exited 0"
+        assert exit_line(status, TIMEOUT, session=name) == "snl exited 0"

@@ -449,10 +449,12 @@ def test_a_unique_optimal_route(size: int, least: int, seed: int) -> None:
     assert result.figures is not None and result.figures.routes == 1
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 4])
 def test_short_games_keep_the_usual_counts(seed: int) -> None:
     """The designer's 8x8 for 8 turns had come out with 23 ladders and 6 snakes (issue
-    22), then, stripped, with a few huge ladders (issue 33): now the usual counts."""
+    22), then, stripped, with a few huge ladders (issue 33): now the usual counts. (Seed
+    2 made the same point in 16 s of routing boards that failed the drawing check; seed
+    4 makes it in 3 s.)"""
     targets = Targets(rows=8, cols=8, expected_turns=8)
     result = generate(targets, seed=seed, max_steps=40_000)
     assert result.board is not None, result.describe()
@@ -575,15 +577,17 @@ def test_the_generators_win_chances_and_tail_are_the_analysis(changes: dict) -> 
 # -- issue 33: boards that look like Snakes & Ladders, honest bounds, progress ------------
 
 
-def test_fifty_boards_for_a_length_alone_look_like_real_ones() -> None:
+def test_boards_for_a_length_alone_look_like_real_ones() -> None:
     """`snl generate --size 10 --expected-turns 20` had met its target with four huge
-    ladders and one snake. Over 50 seeds: the median board has at least 5 of each kind,
-    no two jumps share a square, and none is drawn over another's head or foot."""
+    ladders and one snake. Over 25 seeds: the median board has at least 5 of each kind,
+    no two jumps share a square, and none is drawn over another's head or foot. (Seeds
+    0-24 give the same medians as 0-49, 8 ladders and 5 snakes, and include the one board
+    with 2 snakes: half the routing time, the same statistic.)"""
     from snl_tui.core.studio.checks import drawn_over
 
     counts = []
     targets = Targets(expected_turns=20)
-    for seed in range(50):
+    for seed in range(25):
         result = generate(targets, seed=seed, max_steps=20_000)
         board = result.board
         assert board is not None, result.describe()
@@ -592,8 +596,8 @@ def test_fifty_boards_for_a_length_alone_look_like_real_ones() -> None:
         assert drawn_over(board) == []
         counts.append((len(board.ladders), len(board.snakes)))
         assert max(abs(end - start) for start, end in board.jumps.items()) <= 65
-    ladders = sorted(count[0] for count in counts)[25]
-    snakes = sorted(count[1] for count in counts)[25]
+    ladders = sorted(count[0] for count in counts)[len(counts) // 2]
+    snakes = sorted(count[1] for count in counts)[len(counts) // 2]
     assert ladders >= 5 and snakes >= 5
 
 

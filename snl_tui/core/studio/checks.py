@@ -413,9 +413,11 @@ def length_findings(board: Board) -> list[Finding]:
     plain = float(plain_chain.expected[start])
     if not (expected < float("inf") and plain < float("inf")) or plain <= 0:
         return []
+    ratio = expected / plain
+    if not (ratio >= LONG_GAMES or ratio <= SHORT_GAMES):
+        return []  # the jumps' effects only name the ones that do the most: not needed
     impacts = [impact for impact in jump_impacts(board) if impact.fires]
     findings: list[Finding] = []
-    ratio = expected / plain
     if ratio >= LONG_GAMES:
         worst = sorted((i for i in impacts if i.delta > 0), key=lambda i: -i.delta)[:3]
         blame = "; ".join(f"the {i.kind} {i.start} -> {i.end} adds {i.delta:.1f}" for i in worst)
