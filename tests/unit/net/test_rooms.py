@@ -139,11 +139,13 @@ async def test_a_spectator_watches_and_cannot_roll() -> None:
         await next_of(sneaky, "welcome")
         await sneaky.send(encode("roll", token="x" * 24))
         assert (await next_of(sneaky, "error"))["code"] == "not-seated"
+        # Closed now: a socket left unread while the game plays stops reading at its
+        # queue's limit and would wait out the close handshake's 10 s.
+        await sneaky.close()
         await play_to_end(room, players)
         await watcher.wait_for(
             lambda: watcher.session is not None and watcher.session.game.over, WAIT
         )
-        await sneaky.close()
         await close_all([*players, watcher])
 
 
