@@ -52,6 +52,9 @@ class PictureTiles:
         Kitty's picture taken away)."""
         self.covered: set[Region] = set()
         """Tiles left out of the last paint because another widget lay over them."""
+        self.painted: set[Region] = set()
+        """Tiles whose pixels went out at this place and size (a covered tile not
+        among them shows whatever was there before: its cells are erased)."""
 
     def picture_size(self, size: Size | None = None) -> tuple[int, int, int, int]:
         """(columns, lines, width px, height px) of the picture: the widget less its
@@ -131,6 +134,7 @@ class PictureTiles:
             elif tile in self.asked:
                 sending.append((tile, data))
                 self.due.discard(tile)
+                self.painted.add(tile)
             else:
                 later.append(tile)
         self.asked = set()

@@ -183,3 +183,40 @@ def test_a_line_under_another_widget_leaves_the_cursor_where_that_widget_begins(
     last = [segment.text for segment in strips[1]][-1]
     assert last == "\x1b[4;16H"  # line 1 + 2 + 1, column 12 + 3 + 1 (1-based)
     assert [segment.text for segment in strips[0]][-1] == "\x1b[3;24H"  # the crop's end
+
+
+@given(pictures(), st.data())
+@settings(max_examples=200, deadline=None)
+def test_held_back_tiles_are_erased_only_within_the_crop_and_left_of_a_toast(
+    picture: tuple[int, int, list[Region], Region], data: st.DataObject
+) -> None:
+    """A tile held back under a toast, never sent at this place, has its cells erased
+    (no text from before shows round the toast): only its own cells, only inside the
+    crop, never from where the toast begins; the crop still gets exactly its lines."""
+    import re
+
+    erased_at = re.compile(r"\x1b\[(\d+);(\d+)H\x1b\[[0-9;]*m\x1b\[(\d+)X")
+    width, height, tiles, crop = picture
+    lines = height - 1
+    erase = data.draw(st.lists(st.sampled_from(tiles), unique=True)) if tiles else []
+    toast_x = data.draw(st.integers(0, width))
+    stops = {y: toast_x for y in range(height) if crop.x < toast_x < crop.right}
+    status = Strip([Segment("s" * width)], width)
+    origin = Offset(3, 2)
+    strips = picture_strips(crop, lines, (), origin, status, None, stops, erase, "40")
+    assert len(strips) == crop.height
+    assert all(strip.cell_length == crop.width for strip in strips)
+    erased = set()
+    for strip in strips:
+        for segment in strip:
+            for row, column, count in erased_at.findall(segment.text):
+                y, x = int(row) - 1 - origin.y, int(column) - 1 - origin.x
+                erased |= {(x + i, y) for i in range(int(count))}
+    for x, y in erased:
+        assert crop.contains(x, y) and y < lines
+        assert any(tile.contains(x, y) for tile in erase)
+        assert x < stops.get(y, crop.right)
+    for tile in erase:  # every cell of the held back tiles left of the toast, in the crop
+        for y in range(max(tile.y, crop.y), min(tile.bottom, crop.bottom)):
+            for x in range(max(tile.x, crop.x), min(tile.right, stops.get(y, crop.right))):
+                assert (x, y) in erased
