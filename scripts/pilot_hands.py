@@ -29,7 +29,7 @@ async def one(name: str, protocol: str | None, actions: int, seed: int) -> str:
     app = screen.app()
     app.pixels = protocol  # type: ignore[assignment]
     try:
-        async with app.run_test(size=SIZES[0]) as pilot:
+        async with app.run_test(size=SIZES[0], notifications=True, tooltips=True) as pilot:
             done = await hands(pilot, screen.opening, SIZES, seed, actions, screen.keys)
         return f"ok ({done} actions)"
     except Exception as error:  # reported; the next run goes on
