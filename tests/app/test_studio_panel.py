@@ -188,3 +188,20 @@ def test_the_histogram_fits_a_narrow_side_with_every_share_on_its_line() -> None
         assert [line.split()[-1] for line in fitted] == [line.split()[-1] for line in lines]
     bars = [line.count("█") for line in fit_histogram(lines, 22)]
     assert max(bars) == bars[[line.count("█") for line in lines].index(16)]
+
+
+def test_a_figure_too_wide_for_the_side_puts_its_value_under_its_label() -> None:
+    """A changed figure ('expected     40.5 -> 39.2') in a narrow side once wrapped in
+    the middle of its numbers; its value now goes whole on the next line."""
+    from dataclasses import replace
+
+    from snl_tui.widgets.studio_panel import fit_figures
+
+    figures = compute_figures(load_board("classic"))
+    lines = figure_lines(figures, replace(figures, expected_turns=40.5))
+    assert fit_figures(lines, 40) == lines
+    fitted = fit_figures(lines, 22)
+    assert all(len(line) <= 22 for line in fitted)
+    at = fitted.index("expected")
+    assert fitted[at + 1].strip() == "40.5 -> 39.2"
+    assert [line for line in fitted if line.strip()] == fitted
