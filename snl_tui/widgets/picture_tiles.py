@@ -153,11 +153,16 @@ class PictureTiles:
 
     def _with_cleanup(self, crop: Region, strips: list[Strip]) -> list[Strip]:
         """The character board's lines, with the escape that takes Kitty's picture away
-        on the first paint after ``j`` (its placement would show through)."""
+        on the first paint after ``j`` or beneath a dialog (its placement would show
+        through). The escape ends every line: beneath a dialog, Textual measures it as
+        text (its colour filter drops the control mark) and cuts the line where the
+        dialog begins; at a line's end it goes whole with the line or not at all, where
+        at its start it was cut in two (the rest of the screen swallowed as the
+        escape's, a stray "0m" left)."""
         if not self.cleanup or crop.height <= 1 or not strips:
             return strips
-        first = strips[0]
-        strips[0] = Strip([Segment(self.cleanup, Style(), NO_OP), *first], first.cell_length)
+        cleanup = Segment(self.cleanup, Style(), NO_OP)
+        strips = [Strip([*strip, cleanup], strip.cell_length) for strip in strips]
         self.cleanup = ""
         return strips
 

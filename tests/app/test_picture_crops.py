@@ -220,3 +220,32 @@ def test_held_back_tiles_are_erased_only_within_the_crop_and_left_of_a_toast(
         for y in range(max(tile.y, crop.y), min(tile.bottom, crop.bottom)):
             for x in range(max(tile.x, crop.x), min(tile.right, stops.get(y, crop.right))):
                 assert (x, y) in erased
+
+
+async def test_kittys_picture_is_taken_away_beneath_a_dialog_in_whole_escapes(
+    make_app,  # type: ignore[no-untyped-def]
+) -> None:
+    """Beneath a dialog the board's lines carry the escape that takes Kitty's picture
+    away. Textual's colour filter drops its control mark and the line is cut where the
+    dialog begins: the escape must go whole or not at all (cut, it opened an escape
+    that swallowed the rest of the screen and left "0m" on it; seen in kitty 0.26)."""
+    app = make_app(players=[Player("Ann"), Player("Bob")])
+    app.pixels = "kitty"
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = (await started(pilot)).query_one(BoardView)
+        await wait_until(pilot, lambda: view.renderer.picture_shown)
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert not view.screen.is_active
+        view.renderer.cleanup = "\x1b_Ga=d,d=i,i=7,q=2\x1b\\"
+        width, height = view.size
+        strips = view.render_lines(Region(0, 0, width, height))
+        assert len(strips) == height
+        assert any("\x1b_G" in segment.text for strip in strips for segment in strip)
+        for strip in strips:
+            as_text = Strip([Segment(s.text, s.style) for s in strip], strip.cell_length)
+            for cut in range(width + 1):
+                for part in (as_text.crop(0, cut), as_text.crop(cut, width)):
+                    text = "".join(segment.text for segment in part)
+                    assert text.count("\x1b_G") == text.count("q=2\x1b\\")
