@@ -150,6 +150,12 @@ class PictureTiles:
         for y in sorted({tile.y for tile in tiles}):
             height = max(tile.height for tile in tiles if tile.y == y)
             self.view.refresh(Region(0, y, width, height))
+        if tiles:
+            # And the status line beneath the picture: the character board that stood
+            # in (a shorter board) left another of its lines there, blank or not, and
+            # nothing else repaints it (the status line was missing at launch).
+            _, lines, _, _ = self.picture_size()
+            self.view.refresh(Region(0, lines, width, self.view.size.height - lines))
 
     def _with_cleanup(self, crop: Region, strips: list[Strip]) -> list[Strip]:
         """The character board's lines, with the escape that takes Kitty's picture away

@@ -249,3 +249,28 @@ async def test_kittys_picture_is_taken_away_beneath_a_dialog_in_whole_escapes(
                 for part in (as_text.crop(0, cut), as_text.crop(cut, width)):
                     text = "".join(segment.text for segment in part)
                     assert text.count("\x1b_G") == text.count("q=2\x1b\\")
+
+
+async def test_tiles_due_repaint_the_status_line_beneath_the_picture(make_app) -> None:  # type: ignore[no-untyped-def]
+    """The character board stands in until the picture is made; it is shorter, so the
+    widget's last line (the picture's status line) held one of its blank lines and was
+    never painted again: at launch in xterm the status line was missing. Tiles asked to
+    be painted ask for the status line too."""
+    app = make_app(players=[Player("Ann"), Player("Bob")])
+    app.pixels = "sixel"
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = (await started(pilot)).query_one(BoardView)
+        await wait_until(pilot, lambda: view.renderer.picture_shown)
+        picture = view.renderer
+        assert isinstance(picture, PictureRenderer)
+        asked: list[Region] = []
+        refresh = view.refresh
+
+        def recording(*regions: Region, **options: object) -> BoardView:
+            asked.extend(regions)
+            return refresh(*regions, **options)  # type: ignore[arg-type]
+
+        view.refresh = recording  # type: ignore[method-assign]
+        picture._ask_paint([next(iter(picture.tile_data))])
+        _, lines, _, _ = picture.picture_size()
+        assert any(region.y <= lines < region.bottom for region in asked)
