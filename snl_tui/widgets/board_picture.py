@@ -547,13 +547,14 @@ class PictureRenderer(PictureTiles):
             # sight beneath the winner's dialog), cut and tinted as text is. Every tile
             # is sent again once the dialog goes (the whole screen is painted then).
             self.due, self.painted = set(self.tile_data), set()
-            if self.protocol == "kitty" and self.kitty_image is not None and not self.cleanup:
+            strips = self.view.text_lines(crop)
+            if self.protocol == "kitty" and self.kitty_image is not None:
                 from ..export.kitty import hide
 
                 # Kitty's picture is placed beneath the text: taken away while the
                 # dialog is up (placed again, not sent again, when it goes).
-                self.cleanup = hide(self.kitty_image)
-            return self._with_cleanup(crop, self.view.text_lines(crop))
+                strips = self._hidden_beneath_dialog(crop, strips, hide(self.kitty_image))
+            return strips
         from textual.errors import NoWidget
 
         try:
