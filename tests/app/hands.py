@@ -50,7 +50,8 @@ def _editor(size: int | None = None) -> SnlApp:
 
     name = "new.toml" if size else "classic"
     board, source, note = open_for_editing(name, size, size)
-    return SnlApp.editing(EditorScreen(board, source, note=note), board, animate=False)
+    editor = EditorScreen(board, source, exit_on_leave=True, note=note)  # as snl edit makes it
+    return SnlApp.editing(editor, board, animate=False)
 
 
 def _learn() -> SnlApp:

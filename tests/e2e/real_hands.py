@@ -249,12 +249,17 @@ def hands_run(
         session.shot(shots / f"{terminal}-1-hands.png")
         session.xdotool("key", "q")
         if not _wait(status.exists, 10):  # a dialog the keys opened: closed first
-            session.xdotool("key", "Escape")
-            session.xdotool("key", "Escape")
-            session.xdotool("key", "q")
+            session.shot(shots / f"{terminal}-1-quit-1.png")
+            # Apart: an Escape followed at once by another key reaches Textual as one
+            # key with alt (the second Escape, or q, was lost that way).
+            for key in ("Escape", "Escape", "q"):
+                session.xdotool("key", key)
+                time.sleep(0.4)
             if not _wait(status.exists, 5):  # the editor asks about unsaved changes
+                session.shot(shots / f"{terminal}-1-quit-2.png")
                 session.xdotool("key", "d")
             if not _wait(status.exists, 5):  # a replay over the game: back to it first
+                session.shot(shots / f"{terminal}-1-quit-3.png")
                 session.xdotool("key", "q")
             _wait(status.exists, 20)
         if status.exists():
