@@ -6,6 +6,12 @@ resize, then ``q``; prints what a player would notice and where the screenshots 
     python scripts/real_hands.py kitty 60 edit classic
     python scripts/real_hands.py mlterm 60 learn classic
     python scripts/real_hands.py xterm 60 replay --last   (plays a short game first)
+    python scripts/real_hands.py xterm 30 --open l play classic   (the load dialog)
+    python scripts/real_hands.py mlterm 30 --text --open F2 edit new.toml --size 12
+
+``--open KEYS`` (xdotool's key names, comma-separated) are typed once the screen is up;
+``--text``: no picture to wait for (a dialog, ``--graphics text``), the pointer goes all
+over the window.
 
 The terminals: xterm (-ti vt340, Sixel), mlterm (Sixel), kitty (Kitty's protocol; its
 software GL under Xvfb swaps red and blue in cell backgrounds once a picture is shown:
@@ -52,14 +58,25 @@ def main(argv: list[str]) -> int:
     if len(argv) < 3:
         raise SystemExit(__doc__)
     terminal, seconds, command = argv[0], float(argv[1]), argv[2:]
+    opening: list[str] = []
+    text = False
+    while command and command[0] in ("--open", "--text"):
+        if command[0] == "--open":
+            opening, command = command[1].split(","), command[2:]
+        else:
+            text, command = True, command[1:]
     needs = missing(terminal)
     if needs:
         raise SystemExit(f"needs {', '.join(needs)}")
     shots = Path(tempfile.mkdtemp(prefix=f"real-hands-{terminal}-"))
     if command[:2] == ["replay", "--last"]:
         command = ["replay", a_saved_game(shots / "data")]
-    picture = command[0] != "learn"  # the learn screen draws the character board
-    report = hands_run(terminal, [str(SNL), *command], seconds, shots, picture=picture)
+    # The learn screen draws the character board; a dialog covers the picture.
+    picture = command[0] != "learn" and not text and not opening
+    keys = ("r", "space", "Up", "Down", "Left", "Right", "Tab", "Return", "z", "v", "1")
+    report = hands_run(
+        terminal, [str(SNL), *command], seconds, shots, picture=picture, opening=opening, keys=keys
+    )
     print(f"{terminal} {' '.join(command)}: {report}")
     print(f"screenshots and data: {shots}")
     ok = report.alive_before_quit and not report.crashes and report.status == 0 and report.clean

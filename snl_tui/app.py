@@ -30,8 +30,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from textual.app import App, SystemCommand
+from textual import events
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.command import CommandPalette
+from textual.errors import NoWidget
 from textual.reactive import var
 from textual.screen import Screen
 from textual.theme import ThemeProvider
@@ -197,6 +199,21 @@ class SnlApp(App[None]):
         if self.game_screen is None:
             raise RuntimeError("an app with neither a game nor a front screen")
         return self.game_screen
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.MouseDown) and self._pressed_on_a_removed_widget(event):
+            return  # nothing there any more: the press does nothing (as on empty screen)
+        await super().on_event(event)
+
+    def _pressed_on_a_removed_widget(self, event: events.MouseDown) -> bool:
+        """Whether the screen's map still puts a widget under the pointer that has just
+        been removed (a toast as its time runs out): Textual's text selection starts in
+        that widget's parent, which is gone (an AttributeError, a crash of a click)."""
+        try:
+            widget, _ = self.screen.get_widget_and_offset_at(event.x, event.y)
+        except (ScreenStackError, NoWidget):
+            return False
+        return widget is not None and not isinstance(widget, Screen) and widget.parent is None
 
     def action_help_quit(self) -> None:
         """ctrl+c (where no input takes it) does what ``q`` does on the screen shown:

@@ -55,6 +55,7 @@ class ReplayScreen(Screen[None]):
         Binding("plus", "speed(1)", "Faster", key_display="+"),
         Binding("minus", "speed(-1)", "Slower", key_display="-"),
         Binding("q", "quit", "Quit"),
+        Binding("escape", "close_go_to", "Close", show=False),
     ]
 
     def __init__(self, saved: GameSession, *, animate: bool = True, pushed: bool = False) -> None:
@@ -217,6 +218,22 @@ class ReplayScreen(Screen[None]):
         move_input.display = True
         move_input.value = ""
         move_input.focus()
+
+    def action_close_go_to(self) -> None:
+        """Escape: the move number is not asked for any more (q quits again)."""
+        self._hide_move_input()
+
+    @on(Input.Blurred, "#move-input")
+    def _move_input_left(self) -> None:
+        # A click elsewhere leaves the question: hidden, so that it never holds the keys
+        # (q typed into a forgotten input would not quit).
+        self._hide_move_input()
+
+    def _hide_move_input(self) -> None:
+        move_input = self.query_one("#move-input", Input)
+        if move_input.display:
+            move_input.display = False
+            self.query_one(BoardView).focus()
 
     @on(Input.Submitted, "#move-input")
     def _move_entered(self, event: Input.Submitted) -> None:

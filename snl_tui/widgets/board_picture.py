@@ -342,6 +342,7 @@ class PictureRenderer(PictureTiles):
         self.pixels = None
         if before is None or before[1:5] != key[1:5]:  # another size: the old tiles are off
             self.tile_data, self.shown, self.due = {}, None, set()
+            self.painted = set()
         if self.protocol == "sixel":
             saved = load_tiles(cache_name(self.view.board, key[1:]), key[1:])
             if saved is not None and set(saved) == set(self.tiles(*self.picture_size()[:2])):
@@ -545,14 +546,15 @@ class PictureRenderer(PictureTiles):
             # dialog: the character board, the same game in text (the winning move in
             # sight beneath the winner's dialog), cut and tinted as text is. Every tile
             # is sent again once the dialog goes (the whole screen is painted then).
-            self.due = set(self.tile_data)
-            if self.protocol == "kitty" and self.kitty_image is not None and not self.cleanup:
+            self.due, self.painted = set(self.tile_data), set()
+            strips = self.view.text_lines(crop)
+            if self.protocol == "kitty" and self.kitty_image is not None:
                 from ..export.kitty import hide
 
                 # Kitty's picture is placed beneath the text: taken away while the
                 # dialog is up (placed again, not sent again, when it goes).
-                self.cleanup = hide(self.kitty_image)
-            return self._with_cleanup(crop, self.view.text_lines(crop))
+                strips = self._hidden_beneath_dialog(crop, strips, hide(self.kitty_image))
+            return strips
         from textual.errors import NoWidget
 
         try:
@@ -565,10 +567,22 @@ class PictureRenderer(PictureTiles):
             return picture_strips(crop, lines, (), origin, status, blank)
         if origin != self.sent_origin:  # the widget moved: its old pixels are elsewhere
             self.sent_origin = origin
-            self.due = set(self.tile_data)
+            self.due, self.painted = set(self.tile_data), set()
         sending = self._tiles_to_send(crop, origin)
         stops = self._stops(crop, origin)
-        return picture_strips(crop, lines, sending, origin, status, blank, stops)
+        erase = self.covered - self.painted if blank is None else set()
+        sgr = background_sgr(self.view) if erase else ""
+        return picture_strips(crop, lines, sending, origin, status, blank, stops, erase, sgr)
+
+
+def background_sgr(view: BoardView) -> str:
+    """The SGR parameters of ``view``'s background, in the app's colours (Textual's
+    own way of writing a style)."""
+    from rich.color import ColorSystem
+
+    systems = {"truecolor": ColorSystem.TRUECOLOR, "256": ColorSystem.EIGHT_BIT}
+    system = systems.get(view.app.console.color_system or "", ColorSystem.STANDARD)
+    return Strip.render_ansi(Style(bgcolor=view.rich_style.bgcolor), system)
 
 
 def as_picture(view: AnyBoard, protocol: Protocol | None) -> AnyBoard:

@@ -54,6 +54,8 @@ def picture_strips(
     status: Strip,
     blank: Style | None = None,
     stops: Mapping[int, int] | None = None,
+    erase: Iterable[Region] = (),
+    erase_sgr: str = "",
 ) -> list[Strip]:
     """Exactly ``crop.height`` strips for ``crop`` of a widget whose first ``lines``
     lines are the picture and whose lines below show ``status`` (cropped to the crop's
@@ -63,7 +65,11 @@ def picture_strips(
     placement shows through the cells with the terminal's default background).
     ``stops``: for a line (widget's y) where another widget lies over the picture, the
     column where the first of them begins: the line's cursor goes there, not to the
-    crop's end (a full update writes that widget's text where the cursor is)."""
+    crop's end (a full update writes that widget's text where the cursor is).
+    ``erase``: tiles held back (under a toast) whose pixels were never sent at this
+    place: their cells left of any widget over the line are erased (Sixel), so that no
+    text from before (the character board, a smaller layout) shows round the toast,
+    in the colours of ``erase_sgr`` (an SGR's parameters: the widget's background)."""
     width = crop.width
     on_line: dict[int, list[Segment]] = {}
     for tile, data in tiles:
@@ -92,6 +98,12 @@ def picture_strips(
             # after this strip (a full update joins a line's strips without moving the
             # cursor) lands where it belongs.
             end = crop.right if stops is None else stops.get(y, crop.right)
+            for tile in erase:
+                left, right = max(tile.x, crop.x), min(tile.right, end)
+                if tile.y <= y < tile.bottom and left < right:
+                    there = Control.move_to(origin.x + left, origin.y + y).segment.text
+                    erased = f"\x1b[{erase_sgr}m\x1b[{right - left}X\x1b[0m"
+                    segments.append(Segment(there + erased, _NONE, NO_OP))
             past = Control.move_to(origin.x + end, origin.y + y).segment.text
             segments.append(Segment(past, _NONE, NO_OP))
         strips.append(Strip(segments, cell_length=width))

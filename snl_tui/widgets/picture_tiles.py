@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Offset, Region, Size
+from textual.screen import Screen
 from textual.strip import Strip
 
 from .board import BoardView
@@ -52,6 +53,9 @@ class PictureTiles:
         Kitty's picture taken away)."""
         self.covered: set[Region] = set()
         """Tiles left out of the last paint because another widget lay over them."""
+        self.painted: set[Region] = set()
+        """Tiles whose pixels went out at this place and size (a covered tile not
+        among them shows whatever was there before: its cells are erased)."""
 
     def picture_size(self, size: Size | None = None) -> tuple[int, int, int, int]:
         """(columns, lines, width px, height px) of the picture: the widget less its
@@ -131,6 +135,7 @@ class PictureTiles:
             elif tile in self.asked:
                 sending.append((tile, data))
                 self.due.discard(tile)
+                self.painted.add(tile)
             else:
                 later.append(tile)
         self.asked = set()
@@ -146,26 +151,70 @@ class PictureTiles:
         for y in sorted({tile.y for tile in tiles}):
             height = max(tile.height for tile in tiles if tile.y == y)
             self.view.refresh(Region(0, y, width, height))
+        if tiles:
+            # And the status line beneath the picture: the character board that stood
+            # in (a shorter board) left another of its lines there, blank or not, and
+            # nothing else repaints it (the status line was missing at launch).
+            _, lines, _, _ = self.picture_size()
+            self.view.refresh(Region(0, lines, width, self.view.size.height - lines))
 
     def _with_cleanup(self, crop: Region, strips: list[Strip]) -> list[Strip]:
         """The character board's lines, with the escape that takes Kitty's picture away
-        on the first paint after ``j`` (its placement would show through)."""
+        on the first paint after ``j``. It ends every line: where a widget (a toast)
+        lies over a line, Textual measures the escape as text and cuts the line there;
+        at the line's end it goes whole with the line or not at all, never cut in two
+        (a cut escape swallows what follows it and leaves its tail on the screen)."""
         if not self.cleanup or crop.height <= 1 or not strips:
             return strips
-        first = strips[0]
-        strips[0] = Strip([Segment(self.cleanup, Style(), NO_OP), *first], first.cell_length)
+        cleanup = Segment(self.cleanup, Style(), NO_OP)
+        strips = [Strip([*strip, cleanup], strip.cell_length) for strip in strips]
         self.cleanup = ""
         return strips
+
+    def _hidden_beneath_dialog(self, crop: Region, strips: list[Strip], escape: str) -> list[Strip]:
+        """``strips`` (the character board beneath a dialog) with ``escape`` (Kitty's
+        picture taken away) at the end of each line that no widget of the dialog's
+        screen lies over. Beneath a dialog Textual's colour filter takes the control
+        mark off a segment and cuts the screen's lines at the dialog's edges, measuring
+        the escape as text: on a line the dialog covers it was cut in two (its tail left
+        on the screen, or the rest of the screen swallowed as the escape's); a line it
+        leaves free is never cut."""
+        from textual.errors import NoWidget
+
+        top = self.view.app.screen
+        layers = {"ToastRack", "Tooltip"}  # screen-wide layers: their toasts count
+        over = [child for child in top.children if type(child).__name__ not in layers]
+        try:
+            origin = self.view.screen.find_widget(self.view).region.offset
+            covers = [top.find_widget(widget).region for widget in over]
+        except NoWidget:
+            return strips
+        covers += self._overlays_of(top)
+        width = top.size.width
+        out = []
+        for index, strip in enumerate(strips):
+            line = Region(0, origin.y + crop.y + index, width, 1)
+            if any(line.overlaps(region) for region in covers):
+                out.append(strip)
+            else:
+                cleanup = Segment(escape, Style(), NO_OP)
+                out.append(Strip([*strip, cleanup], strip.cell_length))
+        return out
 
     def _overlays(self) -> list[Region]:
         """Where widgets lie over others on the screen now (toasts, tooltips), in
         screen cells: a tile beneath one waits (its pixels would hide the notice)."""
+        return self._overlays_of(self.view.screen)
+
+    @staticmethod
+    def _overlays_of(screen: Screen[object]) -> list[Region]:
+        """The toasts' and tooltips' regions on ``screen``."""
         from textual.errors import NoWidget
 
         regions = []
-        for widget in self.view.screen.query("Toast, Tooltip"):
+        for widget in screen.query("Toast, Tooltip"):
             try:
-                regions.append(self.view.screen.find_widget(widget).region)
+                regions.append(screen.find_widget(widget).region)
             except NoWidget:
                 continue  # not on screen
         return regions

@@ -14,6 +14,7 @@ After the figures arrive the panel posts ``NumbersPanel.Computed(board, figures)
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from textual import work
 from textual.app import ComposeResult
@@ -24,6 +25,8 @@ from textual.worker import get_current_worker
 
 from ..core.board import Board
 from ..core.studio.figures import (
+    HISTOGRAM_WIDTH,
+    LABEL_WIDTH,
     StudioFigures,
     compute_figures,
     effect_line,
@@ -37,6 +40,51 @@ COMPUTING = "computing…"
 TERMS = "edge Np: seat 1's win chance minus 1/N in points; 90th pct: 9 games in 10 end by then"
 """What the figures' short labels mean, under them (the one-player game's turns: the
 rest say it)."""
+
+
+EIGHTHS = " ▏▎▍▌▋▊▉█"
+"""A bar's cells by how many eighths of the cell they fill."""
+
+
+def fit_histogram(lines: Sequence[str], width: int) -> list[str]:
+    """The game-length histogram's lines (``core.odds.report.histogram``'s layout:
+    label, a bar ``HISTOGRAM_WIDTH`` cells wide, two spaces, a six-cell share) within
+    ``width`` cells where it can: the leading spaces go, then the bars shrink in
+    proportion, so that a narrow side still shows each range's share on its line."""
+    longest = max((len(line) for line in lines), default=0)
+    if longest <= width:
+        return list(lines)
+    lines = [line[2:] if line.startswith("  ") else line for line in lines]
+    over = max(len(line) for line in lines) - width
+    bar_width = max(1, HISTOGRAM_WIDTH - over)
+    tail = 2 + 6  # the two spaces and the share after the bar
+    fitted = []
+    for line in lines:
+        if len(line) < HISTOGRAM_WIDTH + tail:
+            fitted.append(line)
+            continue
+        start = len(line) - tail - HISTOGRAM_WIDTH
+        bar = line[start : start + HISTOGRAM_WIDTH]
+        eighths = sum(EIGHTHS.find(cell) for cell in bar if cell in EIGHTHS)
+        scaled = round(eighths * bar_width / HISTOGRAM_WIDTH)
+        whole, part = divmod(scaled, 8)
+        drawn = "█" * whole + (EIGHTHS[part] if part else "")
+        fitted.append(line[:start] + drawn.ljust(bar_width) + line[start + HISTOGRAM_WIDTH :])
+    return fitted
+
+
+def fit_figures(lines: Sequence[str], width: int) -> list[str]:
+    """The figure lines (``label`` padded to ``LABEL_WIDTH``, then the value) within
+    ``width`` cells: a line too long for it has its value on the next line, indented,
+    rather than cut in the middle of a number by the wrap."""
+    fitted: list[str] = []
+    for line in lines:
+        label, value = line[:LABEL_WIDTH].rstrip(), line[LABEL_WIDTH:]
+        if len(line) <= width or not label or line[LABEL_WIDTH - 1] != " ":
+            fitted.append(line)
+        else:
+            fitted += [label, f"  {value}" if len(value) + 2 <= width else value]
+    return fitted
 
 
 class NumbersPanel(Widget):
@@ -85,6 +133,8 @@ class NumbersPanel(Widget):
         self.effects: dict[int, float] | None = None
         """Jump start -> expected turns without it, for ``shown_board`` (None: coming)."""
         self.cursor = 1
+        self.figure_texts: list[str] = []
+        """The figure lines shown, before they are fitted to the panel's width."""
 
     def compose(self) -> ComposeResult:
         yield Static(COMPUTING, id="numbers-status", markup=False)
@@ -139,13 +189,26 @@ class NumbersPanel(Widget):
         self.effects = None
         self.shown_board = board
         self.query_one("#numbers-status", Static).update(self._status())
-        lines = figure_lines(figures, self.previous)
-        self.query_one("#numbers-figures", Static).update("\n".join(lines))
+        self.figure_texts = figure_lines(figures, self.previous)
         self.query_one("#numbers-terms", Static).display = figures.ok  # terms of figures
-        chart = ["game lengths (turns)", *figures.histogram] if figures.histogram else []
-        self.query_one("#numbers-histogram", Static).update("\n".join(chart))
+        self._fit_to_width()
         self._update_cursor()
         self.post_message(self.Computed(board, figures))
+
+    def _fit_to_width(self) -> None:
+        """The figures and the histogram, laid out for the panel's width now."""
+        figures = self.figures
+        bars = figures.histogram if figures is not None else ()
+        # Room left for a scrollbar that a long panel shows (it comes without a resize).
+        scrollbar = self.styles.scrollbar_size_vertical if self.styles.overflow_y == "auto" else 0
+        width = self.content_region.width - scrollbar
+        text = "\n".join(fit_figures(self.figure_texts, width))
+        self.query_one("#numbers-figures", Static).update(text)
+        chart = ["game lengths (turns)", *fit_histogram(bars, width)] if bars else []
+        self.query_one("#numbers-histogram", Static).update("\n".join(chart))
+
+    def on_resize(self) -> None:
+        self._fit_to_width()
 
     def _show_effects(self, board: Board, effects: dict[int, float]) -> None:
         if board is not self.shown_board or board is not self.board:

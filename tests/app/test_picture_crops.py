@@ -183,3 +183,80 @@ def test_a_line_under_another_widget_leaves_the_cursor_where_that_widget_begins(
     last = [segment.text for segment in strips[1]][-1]
     assert last == "\x1b[4;16H"  # line 1 + 2 + 1, column 12 + 3 + 1 (1-based)
     assert [segment.text for segment in strips[0]][-1] == "\x1b[3;24H"  # the crop's end
+
+
+@given(pictures(), st.data())
+@settings(max_examples=200, deadline=None)
+def test_held_back_tiles_are_erased_only_within_the_crop_and_left_of_a_toast(
+    picture: tuple[int, int, list[Region], Region], data: st.DataObject
+) -> None:
+    """A tile held back under a toast, never sent at this place, has its cells erased
+    (no text from before shows round the toast): only its own cells, only inside the
+    crop, never from where the toast begins; the crop still gets exactly its lines."""
+    import re
+
+    erased_at = re.compile(r"\x1b\[(\d+);(\d+)H\x1b\[[0-9;]*m\x1b\[(\d+)X")
+    width, height, tiles, crop = picture
+    lines = height - 1
+    erase = data.draw(st.lists(st.sampled_from(tiles), unique=True)) if tiles else []
+    toast_x = data.draw(st.integers(0, width))
+    stops = {y: toast_x for y in range(height) if crop.x < toast_x < crop.right}
+    status = Strip([Segment("s" * width)], width)
+    origin = Offset(3, 2)
+    strips = picture_strips(crop, lines, (), origin, status, None, stops, erase, "40")
+    assert len(strips) == crop.height
+    assert all(strip.cell_length == crop.width for strip in strips)
+    erased = set()
+    for strip in strips:
+        for segment in strip:
+            for row, column, count in erased_at.findall(segment.text):
+                y, x = int(row) - 1 - origin.y, int(column) - 1 - origin.x
+                erased |= {(x + i, y) for i in range(int(count))}
+    for x, y in erased:
+        assert crop.contains(x, y) and y < lines
+        assert any(tile.contains(x, y) for tile in erase)
+        assert x < stops.get(y, crop.right)
+    for tile in erase:  # every cell of the held back tiles left of the toast, in the crop
+        for y in range(max(tile.y, crop.y), min(tile.bottom, crop.bottom)):
+            for x in range(max(tile.x, crop.x), min(tile.right, stops.get(y, crop.right))):
+                assert (x, y) in erased
+
+
+async def test_beneath_a_dialog_kittys_picture_goes_only_on_lines_it_leaves_free(
+    make_app,  # type: ignore[no-untyped-def]
+) -> None:
+    """Beneath a dialog Textual's colour filter takes the control mark off a segment and
+    cuts the screen's lines at the dialog's edges, measuring an escape as text: riding
+    on a line the dialog covers, the escape that takes Kitty's picture away was cut in
+    two (kitty 0.26: "0m" or "…424833,q=2" left on the screen, the rest swallowed). It
+    rides only on the lines the dialog leaves free, at their end."""
+    from textual.widgets import Input
+
+    from snl_tui.export.kitty import hide
+
+    app = make_app(players=[Player("Ann"), Player("Bob")])
+    app.pixels = "kitty"
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = (await started(pilot)).query_one(BoardView)
+        await wait_until(pilot, lambda: view.renderer.picture_shown)
+        await settle(pilot)
+        await pilot.press("l")  # the load dialog: narrower than the screen
+        await wait_until(pilot, lambda: bool(app.screen.query(Input)))
+        await settle(pilot)
+        assert not view.screen.is_active
+        escape = hide(view.renderer.kitty_image)
+        dialog = [app.screen.find_widget(child).region for child in app.screen.children]
+        origin = view.screen.find_widget(view).region.offset
+        width, height = view.size
+        strips = view.render_lines(Region(0, 0, width, height))
+        assert len(strips) == height
+        free = 0
+        for y, strip in enumerate(strips):
+            texts = [segment.text for segment in strip]
+            covered = any(r.y <= origin.y + y < r.bottom for r in dialog if r.width)
+            if covered:
+                assert not any("\x1b" in text for text in texts)
+            else:
+                free += 1
+                assert texts[-1] == escape and not any("\x1b" in t for t in texts[:-1])
+        assert free > 0

@@ -67,3 +67,23 @@ async def test_the_winner_dialog_replays_the_game_and_q_comes_back():
         await pilot.press("q")
         await wait_until(pilot, lambda: isinstance(app.screen, GameScreen))
         assert app.is_running and list(screen.session.game.rolls) == rolls
+
+
+async def test_escape_or_a_click_elsewhere_leaves_go_to_and_q_quits_again():
+    """``g`` asks for a move; a player who changes their mind presses Escape (or
+    clicks the board) and ``q`` quits again: it once went into the forgotten input
+    for good (issue 40)."""
+    _, app, replay = replay_app(open_store(), animate=False)
+    replay.running.clear()
+    async with app.run_test(size=SIZE) as pilot:
+        move_input = replay.query_one("#move-input", Input)
+        await pilot.press("g")
+        assert move_input.display and move_input.has_focus
+        await pilot.press("escape")
+        assert not move_input.display and not move_input.has_focus
+        await pilot.press("g")
+        await pilot.click("#board", offset=(2, 2))
+        assert not move_input.display
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running and app.return_code == 0

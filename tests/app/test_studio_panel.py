@@ -173,3 +173,35 @@ async def test_only_the_latest_board_is_shown() -> None:
         assert panel.shown_board is boards[-1]
         assert app.computed[-1].board is boards[-1]
         assert all(m.board is boards[-1] for m in app.computed)
+
+
+def test_the_histogram_fits_a_narrow_side_with_every_share_on_its_line() -> None:
+    """At 80 or 100 columns the side is narrow: the bars shrink in proportion and each
+    range keeps its share on its own line (it once wrapped, one figure a line)."""
+    from snl_tui.widgets.studio_panel import fit_histogram
+
+    lines = compute_figures(load_board("classic")).histogram
+    assert studio_panel.fit_histogram(lines, 80) == list(lines)
+    for width in (30, 22, 18):
+        fitted = fit_histogram(lines, width)
+        assert all(len(line) <= width for line in fitted)
+        assert [line.split()[-1] for line in fitted] == [line.split()[-1] for line in lines]
+    bars = [line.count("█") for line in fit_histogram(lines, 22)]
+    assert max(bars) == bars[[line.count("█") for line in lines].index(16)]
+
+
+def test_a_figure_too_wide_for_the_side_puts_its_value_under_its_label() -> None:
+    """A changed figure ('expected     40.5 -> 39.2') in a narrow side once wrapped in
+    the middle of its numbers; its value now goes whole on the next line."""
+    from dataclasses import replace
+
+    from snl_tui.widgets.studio_panel import fit_figures
+
+    figures = compute_figures(load_board("classic"))
+    lines = figure_lines(figures, replace(figures, expected_turns=40.5))
+    assert fit_figures(lines, 40) == lines
+    fitted = fit_figures(lines, 22)
+    assert all(len(line) <= 22 for line in fitted)
+    at = fitted.index("expected")
+    assert fitted[at + 1].strip() == "40.5 -> 39.2"
+    assert [line for line in fitted if line.strip()] == fitted

@@ -20,6 +20,7 @@ import shlex
 import shutil
 import subprocess
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,6 +131,16 @@ class Session:
         )
         return done.stdout
 
+    def window_box(self) -> tuple[int, int, int, int]:
+        """The terminal window's box on the screen (a default when not known)."""
+        found = self.xdotool("getwindowgeometry", "--shell", self.window) if self.window else ""
+        values = dict(line.split("=", 1) for line in found.splitlines() if "=" in line)
+        try:
+            x, y = int(values["X"]), int(values["Y"])
+            return (x + 2, y + 2, x + int(values["WIDTH"]) - 2, y + int(values["HEIGHT"]) - 2)
+        except (KeyError, ValueError):
+            return (20, 40, 500, 400)
+
     def shot(self, path: Path) -> Path:
         subprocess.run(
             ["import", "-window", "root", str(path)], env=self.env, capture_output=True, timeout=30
@@ -163,10 +174,13 @@ def hands_run(
     shots: Path,
     seed: int = 40,
     picture: bool = True,
+    opening: Sequence[str] = (),
+    keys: Sequence[str] = ("r", "space", "Up", "Left", "z"),
 ) -> HandsReport:
     """See the module's docstring. ``command``'s ``SNL_DATA_DIR`` is ``shots/data``;
-    ``picture`` False: the screen shows no picture (``snl learn``), the pointer goes
-    over the window's left part, where its board is."""
+    ``picture`` False: the screen shows no picture (``snl learn``, a dialog), the
+    pointer goes all over the window. ``opening``: keys (xdotool's names) typed once
+    the screen is up (a dialog's key); ``keys``: those typed at random."""
     rng = random.Random(seed)
     shots.mkdir(parents=True, exist_ok=True)
     data = shots / "data"
@@ -194,9 +208,14 @@ def hands_run(
             report.picture_seen = _wait(pictured, PICTURE_WAIT)
         else:
             time.sleep(5)  # the first frame
-            session.shot(shots / f"{terminal}-0-start.png")
-        if box is None:
-            box = (20, 40, 500, 400)
+        for key in opening:
+            session.xdotool("key", key)
+            time.sleep(0.5)
+        if opening or not picture:
+            time.sleep(1)
+            session.shot(shots / f"{terminal}-0-open.png")
+        if box is None or not picture:
+            box = session.window_box()
         left, top, right, bottom = box
         end = time.monotonic() + seconds
         resized = False
@@ -214,7 +233,7 @@ def hands_run(
                 session.xdotool("mousemove", str(rng.randrange(left, right)), str(y))
                 session.xdotool("mouseup", "1")
             elif kind == 3:
-                session.xdotool("key", rng.choice(("r", "space", "Up", "Left", "z")))
+                session.xdotool("key", rng.choice(keys))
             if not resized and time.monotonic() > end - seconds / 2 and session.window:
                 resized = True
                 session.xdotool("windowsize", session.window, "900", "620")
@@ -223,6 +242,7 @@ def hands_run(
                     _wait(pictured, PICTURE_WAIT)
                 else:
                     time.sleep(2)
+                    box = session.window_box()
                 if box is not None:
                     left, top, right, bottom = box
         report.alive_before_quit = not status.exists() and session.process.poll() is None
@@ -231,8 +251,18 @@ def hands_run(
         # The shell creates the status file before ``echo`` writes the line: wait for it.
         exited = lambda: status.exists() and status.read_text().endswith("\n")  # noqa: E731
         if not _wait(exited, 10):  # a dialog the keys opened: closed first
-            session.xdotool("key", "Escape")
-            session.xdotool("key", "q")
+            session.shot(shots / f"{terminal}-1-quit-1.png")
+            # Apart: an Escape followed at once by another key reaches Textual as one
+            # key with alt (the second Escape, or q, was lost that way).
+            for key in ("Escape", "Escape", "q"):
+                session.xdotool("key", key)
+                time.sleep(0.4)
+            if not _wait(exited, 5):  # the editor asks about unsaved changes
+                session.shot(shots / f"{terminal}-1-quit-2.png")
+                session.xdotool("key", "d")
+            if not _wait(exited, 5):  # a replay over the game: back to it first
+                session.shot(shots / f"{terminal}-1-quit-3.png")
+                session.xdotool("key", "q")
             _wait(exited, 20)
         if status.exists():
             report.status = int(status.read_text().strip() or -1)
