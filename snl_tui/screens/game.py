@@ -61,6 +61,7 @@ from .background import in_background
 from .dialog import DismissOnce
 from .game_keys import key_refusal, square_odds_text
 from .game_menus import GameMenus
+from .game_solver import GameSolver
 from .game_turns import COMPUTER_DELAY, GameTurns
 from .table import Table
 from .widths import CRAMPED_WIDTH, NARROW_WIDTH
@@ -117,10 +118,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.busy = False
         """A move is being shown: new moves wait until it is done."""
         self.hint_visible = False
-        self.solved_board: Board | None = None
-        """The board the solver has answered for (its worker is done): until then puzzle
-        moves, the route and the hint wait, saying so."""
-        self.optimal_moves = -1
+        self.solver = GameSolver(self, self, self._solved)
+        """The solver's answer for the session's board (``game_solver``)."""
         self.footer_keys: tuple[bool | None, ...] = ()
         self.before_game = before_game
         self.turns = GameTurns(self, self)
@@ -146,31 +145,9 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def ready(self) -> bool:
         """The game is on screen: the panels are mounted, and the solver has answered
         for its board."""
-        return self.panels_mounted and self.solver_ready
+        return self.panels_mounted and self.solver.ready
 
-    # -- the solver, off the UI thread ---------------------------------------------------
-
-    def _solve(self, board: Board) -> None:
-        """The solver's answer for every square (cached per board by the core), in a
-        worker; shown if the board is still the session's."""
-        session = self.session
-        in_background(
-            self,
-            "solver",
-            key=lambda: id(self.session.board),
-            compute=lambda: session.optimal_moves,
-            show=lambda optimal: self._solved(board, optimal),
-        )
-
-    def _solved(self, board: Board, optimal: int) -> None:
-        self.solved_board = board
-        self.optimal_moves = optimal
-        if optimal < 0:
-            self.notify(
-                "The goal cannot be reached on this board: no one can win.",
-                severity="warning",
-                timeout=8,
-            )
+    def _solved(self) -> None:
         if self.panels_mounted:  # else mount_panels shows the state
             self._show_state()
 
@@ -183,10 +160,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
     @property
     def mode(self) -> str:
         return self.session.mode
-
-    @property
-    def solver_ready(self) -> bool:
-        return self.solved_board is self.session.board
 
     def shown_players(self) -> Sequence[Player]:
         """The players as the players panel lists them (a room's table adds who is you,
@@ -235,14 +208,14 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def _show_hint(self) -> None:
         self.set_class(self.hint_visible, "-hint-on")
         visible, compact = self.hint_visible, self.has_class("-short")
-        seat, ready = self.hint_seat(), self.solver_ready
+        seat, ready = self.hint_seat(), self.solver.ready
         self.side.show_hint(self.session, seat, visible=visible, compact=compact, ready=ready)
 
     def show_status(self, message: str | None = None) -> None:
         """``message`` in the status line as an error (a refusal, a warning), or what
         the table or the session says now."""
         says = self.table.status() if message is None else None
-        self.side.show_status(self.session, message, ready=self.solver_ready, table_says=says)
+        self.side.show_status(self.session, message, ready=self.solver.ready, table_says=says)
 
     def _refresh_footer(self) -> None:
         """Refresh the footer's keys only when what it offers changed."""
@@ -288,7 +261,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self._show_tokens()
         # Under a millisecond on the built-in boards, in a worker: it has answered by the
         # time the panels mount, so they show the game's state once (no "computing").
-        self._solve(self.session.board)
+        self.solver.solve(self.session.board)
         # Public Textual API: the callback runs once the first frame has been drawn.
         self.call_after_refresh(self.mount_panels)
 
@@ -322,7 +295,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     def _game_begins(self) -> None:
         """A new game on this screen: ask the solver about its board, show it."""
-        self._solve(self.session.board)
+        self.solver.solve(self.session.board)
         if self.panels_mounted:  # else mount_panels shows it
             self._game_shown()
 
@@ -509,7 +482,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         puzzle's optimum is known, to judge the move)."""
         if self.busy or self.session.driver_to_move is not Driver.LOCAL:
             return False
-        return (self.solver_ready or not self.session.puzzle) and self.table.may_move()
+        return (self.solver.ready or not self.session.puzzle) and self.table.may_move()
 
     def action_roll(self) -> None:
         if self.check_action("roll", ()) is True and not self.table.roll() and self.can_move():
@@ -547,7 +520,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         session = self.session
         if session.route_on:
             session.hide_route()
-        elif not self.solver_ready:
+        elif not self.solver.ready:
             self.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
             return
         elif (problem := session.show_route()) is not None:

@@ -20,6 +20,7 @@ from ..core.store.saving import GameSaver
 from ..messages import EditRequested, ResumeRequested, SettingChanged
 from ..widgets.board import BoardView
 from .background import in_background
+from .game_solver import GameSolver
 from .table import Table
 
 __all__ = ["GameHost", "GameMenus"]
@@ -35,7 +36,7 @@ class GameHost(Protocol):
     saver: GameSaver
     table: Table
     animation_on: bool
-    optimal_moves: int
+    solver: GameSolver
 
     @property
     def settings(self) -> GameSettings: ...
@@ -65,7 +66,7 @@ class GameMenus:
         from .winner import GameOverScreen, GameReport, puzzle_solved, winner_report
 
         host, screen = self.host, self.screen
-        session, game, optimal = host.session, host.session.game, host.optimal_moves
+        session, game, optimal = host.session, host.session.game, host.solver.optimal_moves
 
         def report() -> GameReport:
             return puzzle_solved(game, optimal) if session.puzzle else winner_report(game)
