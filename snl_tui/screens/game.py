@@ -53,7 +53,7 @@ from ..messages import (
 )
 from ..widgets.board import BoardView
 from ..widgets.board_picture import board_widget
-from ..widgets.dice import COMPUTING, DiceFace
+from ..widgets.dice import DiceFace
 from ..widgets.game_side import GameSide
 from ..widgets.players import token_letters
 from ..widgets.title_bar import TitleBar
@@ -452,28 +452,12 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     async def action_choose_die(self) -> None:
         """Ask for any die value in a box (faces above 9 have no key of their own)."""
-        if self.check_action("choose_die", ()) is not True or not self.can_move():
-            return
-        faces = self.session.board.rules.faces
-        if faces <= 9:  # every value has its key: no box for values the die cannot roll
-            self.show_status(f"A {faces}-sided die: press 1-{faces} to play a value.")
-            return
-        await self.side.open_die_box()
+        if self.check_action("choose_die", ()) is True and self.can_move():
+            await self.menus.choose_die()
 
     @on(Input.Submitted, "#die-input")
     def _die_entered(self, event: Input.Submitted) -> None:
-        die_input = event.input
-        die_input.display = False
-        self.query_one(BoardView).focus()
-        text = event.value.strip()
-        if not text:
-            return
-        try:
-            die = int(text)
-        except ValueError:
-            self.show_status(f"{text!r} is not a die value.")
-            return
-        self.action_pick(die)
+        self.menus.die_entered(event)
 
     # -- actions -----------------------------------------------------------------------
 
@@ -517,18 +501,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self._show_hint()
 
     def action_toggle_route(self) -> None:
-        session = self.session
-        if session.route_on:
-            session.hide_route()
-        elif not self.solver.ready:
-            self.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
-            return
-        elif (problem := session.show_route()) is not None:
-            over = session.game.over
-            self.notify(problem, severity="information" if over else "warning", markup=False)
-        game = session.game
-        current = None if game.over else game.current
-        self.query_one(BoardView).show(game.positions, session.route, current)
+        self.menus.toggle_route()
 
     def action_toggle_jumps(self) -> None:
         self.notify(self.query_one(BoardView).toggle_jumps())
