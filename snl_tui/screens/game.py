@@ -33,7 +33,7 @@ from textual.binding import ActiveBinding, Binding
 from textual.content import Content
 from textual.events import Click, Key, Resize
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input
 
 from ..commands import game_bindings
 from ..core.board import Board
@@ -53,25 +53,18 @@ from ..messages import (
 )
 from ..widgets.board import BoardView
 from ..widgets.board_picture import board_widget
-from ..widgets.dice import DiceFace
 from ..widgets.game_side import GameSide
 from ..widgets.players import token_letters
-from ..widgets.title_bar import TitleBar
 from .background import in_background
 from .dialog import DismissOnce
 from .game_keys import key_refusal, square_odds_text
+from .game_layout import GameLayout
 from .game_menus import GameMenus
 from .game_solver import GameSolver
 from .game_turns import COMPUTER_DELAY, GameTurns
 from .table import Table
-from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
 __all__ = ["GameScreen"]
-
-MIN_WIDTH, MIN_HEIGHT = 80, 24
-"""Below this the screen shows a short message instead of the game."""
-SHORT_HEIGHT, TINY_HEIGHT = 34, 28
-"""Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
 
 
 class GameScreen(DismissOnce[None], Screen[None]):
@@ -126,6 +119,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """The moves, shown one at a time, and the computer's turns (``game_turns``)."""
         self.menus = GameMenus(self, self)
         """The dialogs and what follows them (``game_menus``)."""
+        self.frame = GameLayout(self, self)
+        """The panels after the first frame, the shape for the terminal (``game_layout``)."""
         self.panels_mounted = False
         """The header, footer and side panels are up and the game has begun: until then
         (one frame) no action runs, and a key or a click mounts them first."""
@@ -200,12 +195,12 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """Players, board tokens, route, hint, status and die values from the session."""
         self._show_tokens()
         self.side.show_state(self.session, self.shown_players())
-        self._show_hint()
+        self.show_hint()
         self.show_status()
         self._refresh_footer()
         self.table.state_shown()
 
-    def _show_hint(self) -> None:
+    def show_hint(self) -> None:
         self.set_class(self.hint_visible, "-hint-on")
         visible, compact = self.hint_visible, self.has_class("-short")
         seat, ready = self.hint_seat(), self.solver.ready
@@ -253,9 +248,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def on_mount(self) -> None:
         # The side column's width for this terminal from the first frame, not from the
         # first Resize (after it): the board, and its picture, are sized once.
-        width = self.app.size.width
-        self.set_class(width < NARROW_WIDTH, "-narrow")
-        self.set_class(width < CRAMPED_WIDTH, "-cramped")
+        self.frame.set_widths(self.app.size.width)
         self.table.mounted()
         self._show_titles()
         self._show_tokens()
@@ -268,25 +261,9 @@ class GameScreen(DismissOnce[None], Screen[None]):
     async def mount_panels(self) -> None:
         """Mount the header, the side panels and the footer, then begin the game (once:
         the first of the refresh callback, a key and a click does it)."""
-        if self.panels_mounted or not self.is_attached:
-            return  # done already, or closed before its first frame (a quick quit)
-        before, self.before_game = self.before_game, None
-        if before is not None:
-            before()
-        mounts = [
-            self.mount(TitleBar(), before=0),
-            self.side.mount_panels(self.table.side_panels()),
-            self.mount(Footer()),
-        ]
-        self.remove_class("-loading")  # in the same refresh as the mounts: nothing moves
-        for mounted in mounts:
-            await mounted
-        if not self.query(DiceFace):
-            return  # the app began to close meanwhile: Textual refused the side panels
-        self.panels_mounted = True
-        self.refresh_bindings()  # the game's keys are offered from now on
-        self._game_shown()
-        self._say_save_notice()
+        if await self.frame.mount_panels():
+            self._game_shown()
+            self._say_save_notice()
 
     async def on_screen_suspend(self) -> None:
         """A dialog over the game before its first frame (the command palette lists the
@@ -306,34 +283,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.turns.computer_turn()
 
     def on_resize(self, event: Resize) -> None:
-        width, height = event.size
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
-        was_small = self.has_class("too-small")
-        self.set_class(small, "too-small")
-        if small != was_small:
-            self.refresh_bindings()  # the game's keys wait while the game is hidden
-            if not small:
-                self.turns.computer_turn()  # a computer's turn waited too
-        # Below these widths the side column gives the board room (snl.tcss): at 80
-        # columns a 10x10 board's compact squares still fit side by side.
-        self.set_class(width < NARROW_WIDTH, "-narrow")
-        self.set_class(width < CRAMPED_WIDTH, "-cramped")
-        # Below these heights the side column drops the odds chart, then (hint on) the
-        # move log, rather than run off the screen.
-        self.set_class(height < TINY_HEIGHT, "-tiny")
-        if (height < SHORT_HEIGHT) != self.has_class("-short"):
-            self.set_class(height < SHORT_HEIGHT, "-short")
-            if self.panels_mounted:  # else the hint panel takes it as it mounts
-                self._show_hint()
-        if small:
-            message = (
-                f"Terminal too small: need at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height})"
-            )
-            shown = self.query("#too-small").results(Static)
-            if (label := next(shown, None)) is not None:
-                label.update(message)
-            else:  # only a small terminal ever needs it
-                self.mount(Static(message, id="too-small", markup=False))
+        self.frame.resize(*event.size)
 
     # -- moves -------------------------------------------------------------------------
 
@@ -498,7 +448,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     def action_toggle_hint(self) -> None:
         self.hint_visible = not self.hint_visible
-        self._show_hint()
+        self.show_hint()
 
     def action_toggle_route(self) -> None:
         self.menus.toggle_route()
