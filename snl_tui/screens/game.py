@@ -30,7 +30,6 @@ from dataclasses import replace
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding
-from textual.content import Content
 from textual.events import Click, Key, Resize
 from textual.screen import Screen
 from textual.widgets import Input
@@ -53,6 +52,7 @@ from ..messages import (
 )
 from ..widgets.board import BoardView
 from ..widgets.board_picture import board_widget
+from ..widgets.game_board import clicked_square, show_titles, show_tokens
 from ..widgets.game_side import GameSide
 from ..widgets.players import token_letters
 from .background import in_background
@@ -144,7 +144,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     def _solved(self) -> None:
         if self.panels_mounted:  # else mount_panels shows the state
-            self._show_state()
+            self.show_state()
 
     # -- showing the state -------------------------------------------------------------
 
@@ -165,35 +165,15 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """The seat the hint, the odds and the route are about (a room's table: its own)."""
         return self.table.hint_seat(self.session)
 
-    def _show_titles(self) -> None:
-        """The game's name above the board, the rules below it (once: the header says
-        what the program is, "snl — Snakes & Ladders", not the game's name again)."""
-        session = self.session
-        board_view = self.query_one(BoardView)
-        # Text from a board file is shown literally: a name like "[/]" is not markup.
-        board_view.border_title = Content(session.title())
-        board_view.border_subtitle = Content(session.board.rules.describe())
-
-    def _show_tokens(self) -> None:
-        """The tokens and the route on the board, the view on the current player (the
-        winner, once there is one: the view follows them to the goal)."""
-        game = self.session.game
-        current = None if game.over else game.current
-        board_view = self.query_one(BoardView)
-        board_view.show(game.positions, self.session.route, current)
-        followed = current if current is not None else game.winner
-        if followed is not None:
-            board_view.follow(game.positions[followed])
-
-    def _show_everything(self) -> None:
-        self._show_titles()
+    def show_everything(self) -> None:
+        show_titles(self.query_one(BoardView), self.session)
         self.side.show_game(self.session)
         self.table.everything_shown()
-        self._show_state()
+        self.show_state()
 
-    def _show_state(self) -> None:
+    def show_state(self) -> None:
         """Players, board tokens, route, hint, status and die values from the session."""
-        self._show_tokens()
+        show_tokens(self.query_one(BoardView), self.session)
         self.side.show_state(self.session, self.shown_players())
         self.show_hint()
         self.show_status()
@@ -219,7 +199,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
             self.footer_keys = keys
             self.refresh_bindings()
 
-    def _say_save_notice(self) -> None:
+    def say_save_notice(self) -> None:
         """Say once, in the status line and a toast, that the game is not being saved
         (or that a damaged store was moved aside)."""
         notice = self.saver.notice()
@@ -227,13 +207,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
             return
         self.show_status(notice)
         self.notify(notice, severity="warning", timeout=10, markup=False)
-
-    # -- saving --------------------------------------------------------------------------
-
-    def _save(self) -> None:
-        """One transaction after each move (about a millisecond; a locked store waits
-        at most ``GAME_TIMEOUT`` once, then saving stops for the session)."""
-        self.saver.moved(self.session)
 
     # -- layout ------------------------------------------------------------------------
 
@@ -250,8 +223,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
         # first Resize (after it): the board, and its picture, are sized once.
         self.frame.set_widths(self.app.size.width)
         self.table.mounted()
-        self._show_titles()
-        self._show_tokens()
+        show_titles(self.query_one(BoardView), self.session)
+        show_tokens(self.query_one(BoardView), self.session)
         # Under a millisecond on the built-in boards, in a worker: it has answered by the
         # time the panels mount, so they show the game's state once (no "computing").
         self.solver.solve(self.session.board)
@@ -263,7 +236,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         the first of the refresh callback, a key and a click does it)."""
         if await self.frame.mount_panels():
             self._game_shown()
-            self._say_save_notice()
+            self.say_save_notice()
 
     async def on_screen_suspend(self) -> None:
         """A dialog over the game before its first frame (the command palette lists the
@@ -278,7 +251,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     def _game_shown(self) -> None:
         """Show the game, let a computer start."""
-        self._show_everything()
+        self.show_everything()
         self.post_message(GameStarted(self.session.board.name, self.mode))
         self.turns.computer_turn()
 
@@ -289,19 +262,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     @on(TurnPlayed)
     def _turn_played(self, event: TurnPlayed) -> None:
-        turn = event.turn
-        game = self.session.game
-        if game.history[-1:] != [turn]:
-            return  # a stale animation from a game that was replaced or undone
-        self.busy = False
-        self.side.catch_up(game)
-        self.side.show_die(turn.move.die)
-        self._show_state()
-        self._say_save_notice()
-        if game.winner is not None:
-            self.post_message(GameEnded(game.winner, len(game.history)))
-        else:
-            self.turns.computer_turn()
+        self.turns.played(event.turn)
 
     # -- what the table sent (a room: its host) ------------------------------------------
 
@@ -328,7 +289,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
     @on(StateChanged)
     def _state_changed(self) -> None:
         if self.panels_mounted and not self.busy:  # else the move's end shows it
-            self._show_state()
+            self.show_state()
 
     @on(StatusSaid)
     def _status_said(self, message: StatusSaid) -> None:
@@ -386,10 +347,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
     async def _board_clicked(self, event: Click) -> None:
         """A click on a square says what it holds in the status line."""
         await self.mount_panels()  # a click before the first frame: the panels first
-        view = self.query_one(BoardView)
-        offset = event.get_content_offset(view)
-        square = None if offset is None else view.square_at_offset(offset.x, offset.y)
-        if square is not None:
+        if (square := clicked_square(self.query_one(BoardView), event)) is not None:
             self.show_status(self.session.square_text(square))
             session, board = self.session, self.session.board
             in_background(
@@ -437,14 +395,8 @@ class GameScreen(DismissOnce[None], Screen[None]):
             self.show_status(problem)
 
     def action_undo(self) -> None:
-        if self.check_action("undo", ()) is not True or self.busy:
-            return
-        self.session.undo()
-        self._save()
-        history = self.session.game.history
-        self.side.show_die(history[-1].move.die if history else None)  # not the undone value
-        self._show_everything()
-        self._say_save_notice()
+        if self.check_action("undo", ()) is True and not self.busy:
+            self.turns.undo()
 
     def action_toggle_hint(self) -> None:
         self.hint_visible = not self.hint_visible
