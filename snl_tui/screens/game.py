@@ -12,14 +12,15 @@ the side panels mount right after it (``mount_panels``), and only then does the 
 begin (solver, status, computer turn). A player sees the board about as soon as a
 minimal Textual app shows anything (``benchmarks/tui.py``).
 
-The screen composes its parts: the side column (``widgets/game_side.GameSide``), whose
-panels show the session themselves (``update_from``: the players, the hint, the status
-line, the die, the move log); two helpers it holds, the moves and the computer's turns
-(``game_turns.GameTurns``) and the menus and dialogs (``game_menus.GameMenus``); what a
-key or a click says (``game_keys``); and who sits at the table, its ``Table`` (a room's
-is ``RoomSession``).
-Keys, footer labels, palette entries and help come from one table (``commands``); the
-rules are the session's.
+The screen keeps Textual's mechanics (bindings, actions, ``check_action``, ``on_key``,
+message handlers) and composes the rest: its widgets, the side column
+(``widgets/game_side``, whose panels show the session themselves: ``update_from``) and
+the board (``widgets/game_board`` says what it shows); the helpers it holds: the solver's
+answer (``game_solver``), the moves and the computer's turns (``game_turns``), the menus
+and dialogs (``game_menus``), a game beginning (``game_rounds``) and the layout
+(``game_layout``); what a key or a click says (``game_keys``); and who sits at the
+table, its ``Table`` (a room's is ``RoomSession``). Keys, footer labels, palette entries
+and help come from one table (``commands``); the rules are the session's.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from .dialog import DismissOnce
 from .game_keys import key_refusal, square_odds_text
 from .game_layout import GameLayout
 from .game_menus import GameMenus
+from .game_rounds import GameRounds
 from .game_solver import GameSolver
 from .game_turns import COMPUTER_DELAY, GameTurns
 from .table import Table
@@ -111,14 +113,15 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.busy = False
         """A move is being shown: new moves wait until it is done."""
         self.hint_visible = False
-        self.solver = GameSolver(self, self, self._solved)
+        self.solver = GameSolver(self, self)
         """The solver's answer for the session's board (``game_solver``)."""
-        self.footer_keys: tuple[bool | None, ...] = ()
         self.before_game = before_game
         self.turns = GameTurns(self, self)
         """The moves, shown one at a time, and the computer's turns (``game_turns``)."""
         self.menus = GameMenus(self, self)
         """The dialogs and what follows them (``game_menus``)."""
+        self.rounds = GameRounds(self, self)
+        """A game begins: the first, the next, a saved one, a room's (``game_rounds``)."""
         self.frame = GameLayout(self, self)
         """The panels after the first frame, the shape for the terminal (``game_layout``)."""
         self.panels_mounted = False
@@ -141,10 +144,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """The game is on screen: the panels are mounted, and the solver has answered
         for its board."""
         return self.panels_mounted and self.solver.ready
-
-    def _solved(self) -> None:
-        if self.panels_mounted:  # else mount_panels shows the state
-            self.show_state()
 
     # -- showing the state -------------------------------------------------------------
 
@@ -177,7 +176,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.side.show_state(self.session, self.shown_players())
         self.show_hint()
         self.show_status()
-        self._refresh_footer()
+        self.frame.refresh_footer()
         self.table.state_shown()
 
     def show_hint(self) -> None:
@@ -191,13 +190,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
         the table or the session says now."""
         says = self.table.status() if message is None else None
         self.side.show_status(self.session, message, ready=self.solver.ready, table_says=says)
-
-    def _refresh_footer(self) -> None:
-        """Refresh the footer's keys only when what it offers changed."""
-        keys = tuple(self.check_action(action, ()) for action in ("roll", "pick", "undo"))
-        if keys != self.footer_keys:
-            self.footer_keys = keys
-            self.refresh_bindings()
 
     def say_save_notice(self) -> None:
         """Say once, in the status line and a toast, that the game is not being saved
@@ -235,25 +227,13 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """Mount the header, the side panels and the footer, then begin the game (once:
         the first of the refresh callback, a key and a click does it)."""
         if await self.frame.mount_panels():
-            self._game_shown()
+            self.rounds.shown()
             self.say_save_notice()
 
     async def on_screen_suspend(self) -> None:
         """A dialog over the game before its first frame (the command palette lists the
         game's actions): the panels first."""
         await self.mount_panels()
-
-    def _game_begins(self) -> None:
-        """A new game on this screen: ask the solver about its board, show it."""
-        self.solver.solve(self.session.board)
-        if self.panels_mounted:  # else mount_panels shows it
-            self._game_shown()
-
-    def _game_shown(self) -> None:
-        """Show the game, let a computer start."""
-        self.show_everything()
-        self.post_message(GameStarted(self.session.board.name, self.mode))
-        self.turns.computer_turn()
 
     def on_resize(self, event: Resize) -> None:
         self.frame.resize(*event.size)
@@ -268,16 +248,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     @on(SessionReplaced)
     def _session_replaced(self, message: SessionReplaced) -> None:
-        """The whole game, sent anew (joining, rejoining, a new game): show it."""
-        if message.session is self.session:
-            return
-        self.workers.cancel_group(self, "animation")
-        self.session = message.session
-        self.busy = False
-        if self.is_mounted:
-            game = self.session.game
-            self.query_one(BoardView).set_board(game.board, token_letters(game.players))
-            self._game_begins()
+        self.rounds.replaced(message.session)
 
     @on(MoveArrived)
     def _move_arrived(self, message: MoveArrived) -> None:
@@ -464,27 +435,9 @@ class GameScreen(DismissOnce[None], Screen[None]):
     # -- new games ---------------------------------------------------------------------
 
     def restart(self, settings: GameSettings | None = None, *, again: bool = False) -> None:
-        """The session's next game (``again``: the same one once more), on this screen:
-        stops any animation and pending computer roll."""
-        self.turns.stop()
-        self.saver.leaving(self.session)  # n, m, another board: the old game is abandoned
-        self.session.new_game(settings, again=again)
-        self._show_new_session()
+        """The session's next game (``again``: the same one once more) (``game_rounds``)."""
+        self.rounds.restart(settings, again=again)
 
     def resume(self, session: GameSession, game_id: int) -> bool:
-        """Continue saved game ``game_id`` (rebuilt as ``session``) on this screen; the
-        game that was on screen had no moves (it was just started), so it is dropped.
-        False, and nothing changes, when another running snl is playing that game."""
-        if not self.saver.resumed(session, game_id):
-            return False
-        self.turns.stop()
-        self.session = session
-        self._show_new_session()
-        return True
-
-    def _show_new_session(self) -> None:
-        self.busy = False
-        game = self.session.game
-        self.query_one(BoardView).set_board(game.board, token_letters(game.players))
-        self.side.close_die_box()
-        self._game_begins()
+        """Continue saved game ``game_id``: False when another snl is playing it."""
+        return self.rounds.resume(session, game_id)

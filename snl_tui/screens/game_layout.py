@@ -1,6 +1,6 @@
-"""The game screen's layout: the panels that mount after the first frame, and the
-terminal's size (the side column's width, the panels a short terminal drops, and the
-notice that a terminal is too small for the game).
+"""The game screen's layout: the panels that mount after the first frame, the footer's
+keys, and the terminal's size (the side column's width, the panels a short terminal
+drops, and the notice that a terminal is too small for the game).
 
 The first frame shows the board alone, in the place it keeps; the header, the side
 panels and the footer mount right after it, in one refresh, so nothing moves.
@@ -53,6 +53,8 @@ class GameLayout:
         classes, its children) and as the game it shows."""
         self.screen = screen
         self.host = host
+        self.footer_keys: tuple[bool | None, ...] = ()
+        """What the footer offered when it was last refreshed."""
 
     def set_widths(self, width: int) -> None:
         """Below these widths the side column gives the board room (snl.tcss): at 80
@@ -82,6 +84,14 @@ class GameLayout:
         host.panels_mounted = True
         screen.refresh_bindings()  # the game's keys are offered from now on
         return True
+
+    def refresh_footer(self) -> None:
+        """Refresh the footer's keys only when what it offers changed."""
+        screen = self.screen
+        keys = tuple(screen.check_action(action, ()) for action in ("roll", "pick", "undo"))
+        if keys != self.footer_keys:
+            self.footer_keys = keys
+            screen.refresh_bindings()
 
     def resize(self, width: int, height: int) -> None:
         """The screen's shape for a terminal of ``width`` x ``height``."""

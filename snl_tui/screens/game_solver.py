@@ -4,12 +4,11 @@ the board it is about.
 The solver's first answer can take seconds on big boards; until the board on screen has
 it, puzzle moves, the route and the hint wait, saying so ("computing..."), and no key
 waits on it. ``GameSolver`` is a helper the game screen (``screens/game.py``) holds: it
-asks the session (the core caches the answer per board) and calls ``solved`` back.
+asks the session (the core caches the answer per board) and shows the state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
 from textual.screen import Screen
@@ -25,17 +24,19 @@ class SolverHost(Protocol):
     """What the solver's answer needs of the game screen besides Textual's ``Screen``."""
 
     session: GameSession
+    panels_mounted: bool
+
+    def show_state(self) -> None: ...
 
 
 class GameSolver:
     """The solver's answer for the session's board, once its worker is done."""
 
-    def __init__(self, screen: Screen[None], host: SolverHost, solved: Callable[[], None]) -> None:
+    def __init__(self, screen: Screen[None], host: SolverHost) -> None:
         """``screen`` and ``host`` are the one game screen (its workers, its toasts, its
-        session); ``solved`` runs when an answer arrives for the board still on it."""
+        session, the state it shows)."""
         self.screen = screen
         self.host = host
-        self.solved_callback = solved
         self.solved_board: Board | None = None
         """The board the solver has answered for (its worker is done): until then puzzle
         moves, the route and the hint wait, saying so."""
@@ -67,4 +68,5 @@ class GameSolver:
                 severity="warning",
                 timeout=8,
             )
-        self.solved_callback()
+        if self.host.panels_mounted:  # else mount_panels shows the state
+            self.host.show_state()
