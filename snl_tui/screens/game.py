@@ -12,14 +12,15 @@ the side panels mount right after it (``mount_panels``), and only then does the 
 begin (solver, status, computer turn). A player sees the board about as soon as a
 minimal Textual app shows anything (``benchmarks/tui.py``).
 
-The screen composes its parts: the side column (``widgets/game_side.GameSide``), whose
-panels show the session themselves (``update_from``: the players, the hint, the status
-line, the die, the move log); two helpers it holds, the moves and the computer's turns
-(``game_turns.GameTurns``) and the menus and dialogs (``game_menus.GameMenus``); what a
-key or a click says (``game_keys``); and who sits at the table, its ``Table`` (a room's
-is ``RoomSession``).
-Keys, footer labels, palette entries and help come from one table (``commands``); the
-rules are the session's.
+The screen keeps Textual's mechanics (bindings, actions, ``check_action``, ``on_key``,
+message handlers) and composes the rest: its widgets, the side column
+(``widgets/game_side``, whose panels show the session themselves: ``update_from``) and
+the board (``widgets/game_board`` says what it shows); the helpers it holds: the solver's
+answer (``game_solver``), the moves and the computer's turns (``game_turns``), the menus
+and dialogs (``game_menus``), a game beginning (``game_rounds``) and the layout
+(``game_layout``); what a key or a click says (``game_keys``); and who sits at the
+table, its ``Table`` (a room's is ``RoomSession``). Keys, footer labels, palette entries
+and help come from one table (``commands``); the rules are the session's.
 """
 
 from __future__ import annotations
@@ -30,10 +31,9 @@ from dataclasses import replace
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding
-from textual.content import Content
 from textual.events import Click, Key, Resize
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input
 
 from ..commands import game_bindings
 from ..core.board import Board
@@ -53,24 +53,20 @@ from ..messages import (
 )
 from ..widgets.board import BoardView
 from ..widgets.board_picture import board_widget
-from ..widgets.dice import COMPUTING, DiceFace
+from ..widgets.game_board import clicked_square, show_titles, show_tokens
 from ..widgets.game_side import GameSide
 from ..widgets.players import token_letters
-from ..widgets.title_bar import TitleBar
 from .background import in_background
 from .dialog import DismissOnce
 from .game_keys import key_refusal, square_odds_text
+from .game_layout import GameLayout
 from .game_menus import GameMenus
+from .game_rounds import GameRounds
+from .game_solver import GameSolver
 from .game_turns import COMPUTER_DELAY, GameTurns
 from .table import Table
-from .widths import CRAMPED_WIDTH, NARROW_WIDTH
 
 __all__ = ["GameScreen"]
-
-MIN_WIDTH, MIN_HEIGHT = 80, 24
-"""Below this the screen shows a short message instead of the game."""
-SHORT_HEIGHT, TINY_HEIGHT = 34, 28
-"""Shorter terminals get no odds chart; the shortest show the hint instead of the moves."""
 
 
 class GameScreen(DismissOnce[None], Screen[None]):
@@ -117,16 +113,17 @@ class GameScreen(DismissOnce[None], Screen[None]):
         self.busy = False
         """A move is being shown: new moves wait until it is done."""
         self.hint_visible = False
-        self.solved_board: Board | None = None
-        """The board the solver has answered for (its worker is done): until then puzzle
-        moves, the route and the hint wait, saying so."""
-        self.optimal_moves = -1
-        self.footer_keys: tuple[bool | None, ...] = ()
+        self.solver = GameSolver(self, self)
+        """The solver's answer for the session's board (``game_solver``)."""
         self.before_game = before_game
         self.turns = GameTurns(self, self)
         """The moves, shown one at a time, and the computer's turns (``game_turns``)."""
         self.menus = GameMenus(self, self)
         """The dialogs and what follows them (``game_menus``)."""
+        self.rounds = GameRounds(self, self)
+        """A game begins: the first, the next, a saved one, a room's (``game_rounds``)."""
+        self.frame = GameLayout(self, self)
+        """The panels after the first frame, the shape for the terminal (``game_layout``)."""
         self.panels_mounted = False
         """The header, footer and side panels are up and the game has begun: until then
         (one frame) no action runs, and a key or a click mounts them first."""
@@ -146,33 +143,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def ready(self) -> bool:
         """The game is on screen: the panels are mounted, and the solver has answered
         for its board."""
-        return self.panels_mounted and self.solver_ready
-
-    # -- the solver, off the UI thread ---------------------------------------------------
-
-    def _solve(self, board: Board) -> None:
-        """The solver's answer for every square (cached per board by the core), in a
-        worker; shown if the board is still the session's."""
-        session = self.session
-        in_background(
-            self,
-            "solver",
-            key=lambda: id(self.session.board),
-            compute=lambda: session.optimal_moves,
-            show=lambda optimal: self._solved(board, optimal),
-        )
-
-    def _solved(self, board: Board, optimal: int) -> None:
-        self.solved_board = board
-        self.optimal_moves = optimal
-        if optimal < 0:
-            self.notify(
-                "The goal cannot be reached on this board: no one can win.",
-                severity="warning",
-                timeout=8,
-            )
-        if self.panels_mounted:  # else mount_panels shows the state
-            self._show_state()
+        return self.panels_mounted and self.solver.ready
 
     # -- showing the state -------------------------------------------------------------
 
@@ -184,10 +155,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def mode(self) -> str:
         return self.session.mode
 
-    @property
-    def solver_ready(self) -> bool:
-        return self.solved_board is self.session.board
-
     def shown_players(self) -> Sequence[Player]:
         """The players as the players panel lists them (a room's table adds who is you,
         who is away and which seats are free)."""
@@ -197,61 +164,34 @@ class GameScreen(DismissOnce[None], Screen[None]):
         """The seat the hint, the odds and the route are about (a room's table: its own)."""
         return self.table.hint_seat(self.session)
 
-    def _show_titles(self) -> None:
-        """The game's name above the board, the rules below it (once: the header says
-        what the program is, "snl — Snakes & Ladders", not the game's name again)."""
-        session = self.session
-        board_view = self.query_one(BoardView)
-        # Text from a board file is shown literally: a name like "[/]" is not markup.
-        board_view.border_title = Content(session.title())
-        board_view.border_subtitle = Content(session.board.rules.describe())
-
-    def _show_tokens(self) -> None:
-        """The tokens and the route on the board, the view on the current player (the
-        winner, once there is one: the view follows them to the goal)."""
-        game = self.session.game
-        current = None if game.over else game.current
-        board_view = self.query_one(BoardView)
-        board_view.show(game.positions, self.session.route, current)
-        followed = current if current is not None else game.winner
-        if followed is not None:
-            board_view.follow(game.positions[followed])
-
-    def _show_everything(self) -> None:
-        self._show_titles()
+    def show_everything(self) -> None:
+        show_titles(self.query_one(BoardView), self.session)
         self.side.show_game(self.session)
         self.table.everything_shown()
-        self._show_state()
+        self.show_state()
 
-    def _show_state(self) -> None:
+    def show_state(self) -> None:
         """Players, board tokens, route, hint, status and die values from the session."""
-        self._show_tokens()
+        show_tokens(self.query_one(BoardView), self.session)
         self.side.show_state(self.session, self.shown_players())
-        self._show_hint()
+        self.show_hint()
         self.show_status()
-        self._refresh_footer()
+        self.frame.refresh_footer()
         self.table.state_shown()
 
-    def _show_hint(self) -> None:
+    def show_hint(self) -> None:
         self.set_class(self.hint_visible, "-hint-on")
         visible, compact = self.hint_visible, self.has_class("-short")
-        seat, ready = self.hint_seat(), self.solver_ready
+        seat, ready = self.hint_seat(), self.solver.ready
         self.side.show_hint(self.session, seat, visible=visible, compact=compact, ready=ready)
 
     def show_status(self, message: str | None = None) -> None:
         """``message`` in the status line as an error (a refusal, a warning), or what
         the table or the session says now."""
         says = self.table.status() if message is None else None
-        self.side.show_status(self.session, message, ready=self.solver_ready, table_says=says)
+        self.side.show_status(self.session, message, ready=self.solver.ready, table_says=says)
 
-    def _refresh_footer(self) -> None:
-        """Refresh the footer's keys only when what it offers changed."""
-        keys = tuple(self.check_action(action, ()) for action in ("roll", "pick", "undo"))
-        if keys != self.footer_keys:
-            self.footer_keys = keys
-            self.refresh_bindings()
-
-    def _say_save_notice(self) -> None:
+    def say_save_notice(self) -> None:
         """Say once, in the status line and a toast, that the game is not being saved
         (or that a damaged store was moved aside)."""
         notice = self.saver.notice()
@@ -259,13 +199,6 @@ class GameScreen(DismissOnce[None], Screen[None]):
             return
         self.show_status(notice)
         self.notify(notice, severity="warning", timeout=10, markup=False)
-
-    # -- saving --------------------------------------------------------------------------
-
-    def _save(self) -> None:
-        """One transaction after each move (about a millisecond; a locked store waits
-        at most ``GAME_TIMEOUT`` once, then saving stops for the session)."""
-        self.saver.moved(self.session)
 
     # -- layout ------------------------------------------------------------------------
 
@@ -280,120 +213,42 @@ class GameScreen(DismissOnce[None], Screen[None]):
     def on_mount(self) -> None:
         # The side column's width for this terminal from the first frame, not from the
         # first Resize (after it): the board, and its picture, are sized once.
-        width = self.app.size.width
-        self.set_class(width < NARROW_WIDTH, "-narrow")
-        self.set_class(width < CRAMPED_WIDTH, "-cramped")
+        self.frame.set_widths(self.app.size.width)
         self.table.mounted()
-        self._show_titles()
-        self._show_tokens()
+        show_titles(self.query_one(BoardView), self.session)
+        show_tokens(self.query_one(BoardView), self.session)
         # Under a millisecond on the built-in boards, in a worker: it has answered by the
         # time the panels mount, so they show the game's state once (no "computing").
-        self._solve(self.session.board)
+        self.solver.solve(self.session.board)
         # Public Textual API: the callback runs once the first frame has been drawn.
         self.call_after_refresh(self.mount_panels)
 
     async def mount_panels(self) -> None:
         """Mount the header, the side panels and the footer, then begin the game (once:
         the first of the refresh callback, a key and a click does it)."""
-        if self.panels_mounted or not self.is_attached:
-            return  # done already, or closed before its first frame (a quick quit)
-        before, self.before_game = self.before_game, None
-        if before is not None:
-            before()
-        mounts = [
-            self.mount(TitleBar(), before=0),
-            self.side.mount_panels(self.table.side_panels()),
-            self.mount(Footer()),
-        ]
-        self.remove_class("-loading")  # in the same refresh as the mounts: nothing moves
-        for mounted in mounts:
-            await mounted
-        if not self.query(DiceFace):
-            return  # the app began to close meanwhile: Textual refused the side panels
-        self.panels_mounted = True
-        self.refresh_bindings()  # the game's keys are offered from now on
-        self._game_shown()
-        self._say_save_notice()
+        if await self.frame.mount_panels():
+            self.rounds.shown()
+            self.say_save_notice()
 
     async def on_screen_suspend(self) -> None:
         """A dialog over the game before its first frame (the command palette lists the
         game's actions): the panels first."""
         await self.mount_panels()
 
-    def _game_begins(self) -> None:
-        """A new game on this screen: ask the solver about its board, show it."""
-        self._solve(self.session.board)
-        if self.panels_mounted:  # else mount_panels shows it
-            self._game_shown()
-
-    def _game_shown(self) -> None:
-        """Show the game, let a computer start."""
-        self._show_everything()
-        self.post_message(GameStarted(self.session.board.name, self.mode))
-        self.turns.computer_turn()
-
     def on_resize(self, event: Resize) -> None:
-        width, height = event.size
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
-        was_small = self.has_class("too-small")
-        self.set_class(small, "too-small")
-        if small != was_small:
-            self.refresh_bindings()  # the game's keys wait while the game is hidden
-            if not small:
-                self.turns.computer_turn()  # a computer's turn waited too
-        # Below these widths the side column gives the board room (snl.tcss): at 80
-        # columns a 10x10 board's compact squares still fit side by side.
-        self.set_class(width < NARROW_WIDTH, "-narrow")
-        self.set_class(width < CRAMPED_WIDTH, "-cramped")
-        # Below these heights the side column drops the odds chart, then (hint on) the
-        # move log, rather than run off the screen.
-        self.set_class(height < TINY_HEIGHT, "-tiny")
-        if (height < SHORT_HEIGHT) != self.has_class("-short"):
-            self.set_class(height < SHORT_HEIGHT, "-short")
-            if self.panels_mounted:  # else the hint panel takes it as it mounts
-                self._show_hint()
-        if small:
-            message = (
-                f"Terminal too small: need at least {MIN_WIDTH}x{MIN_HEIGHT} (now {width}x{height})"
-            )
-            shown = self.query("#too-small").results(Static)
-            if (label := next(shown, None)) is not None:
-                label.update(message)
-            else:  # only a small terminal ever needs it
-                self.mount(Static(message, id="too-small", markup=False))
+        self.frame.resize(*event.size)
 
     # -- moves -------------------------------------------------------------------------
 
     @on(TurnPlayed)
     def _turn_played(self, event: TurnPlayed) -> None:
-        turn = event.turn
-        game = self.session.game
-        if game.history[-1:] != [turn]:
-            return  # a stale animation from a game that was replaced or undone
-        self.busy = False
-        self.side.catch_up(game)
-        self.side.show_die(turn.move.die)
-        self._show_state()
-        self._say_save_notice()
-        if game.winner is not None:
-            self.post_message(GameEnded(game.winner, len(game.history)))
-        else:
-            self.turns.computer_turn()
+        self.turns.played(event.turn)
 
     # -- what the table sent (a room: its host) ------------------------------------------
 
     @on(SessionReplaced)
     def _session_replaced(self, message: SessionReplaced) -> None:
-        """The whole game, sent anew (joining, rejoining, a new game): show it."""
-        if message.session is self.session:
-            return
-        self.workers.cancel_group(self, "animation")
-        self.session = message.session
-        self.busy = False
-        if self.is_mounted:
-            game = self.session.game
-            self.query_one(BoardView).set_board(game.board, token_letters(game.players))
-            self._game_begins()
+        self.rounds.replaced(message.session)
 
     @on(MoveArrived)
     def _move_arrived(self, message: MoveArrived) -> None:
@@ -405,7 +260,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
     @on(StateChanged)
     def _state_changed(self) -> None:
         if self.panels_mounted and not self.busy:  # else the move's end shows it
-            self._show_state()
+            self.show_state()
 
     @on(StatusSaid)
     def _status_said(self, message: StatusSaid) -> None:
@@ -463,10 +318,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
     async def _board_clicked(self, event: Click) -> None:
         """A click on a square says what it holds in the status line."""
         await self.mount_panels()  # a click before the first frame: the panels first
-        view = self.query_one(BoardView)
-        offset = event.get_content_offset(view)
-        square = None if offset is None else view.square_at_offset(offset.x, offset.y)
-        if square is not None:
+        if (square := clicked_square(self.query_one(BoardView), event)) is not None:
             self.show_status(self.session.square_text(square))
             session, board = self.session, self.session.board
             in_background(
@@ -479,28 +331,12 @@ class GameScreen(DismissOnce[None], Screen[None]):
 
     async def action_choose_die(self) -> None:
         """Ask for any die value in a box (faces above 9 have no key of their own)."""
-        if self.check_action("choose_die", ()) is not True or not self.can_move():
-            return
-        faces = self.session.board.rules.faces
-        if faces <= 9:  # every value has its key: no box for values the die cannot roll
-            self.show_status(f"A {faces}-sided die: press 1-{faces} to play a value.")
-            return
-        await self.side.open_die_box()
+        if self.check_action("choose_die", ()) is True and self.can_move():
+            await self.menus.choose_die()
 
     @on(Input.Submitted, "#die-input")
     def _die_entered(self, event: Input.Submitted) -> None:
-        die_input = event.input
-        die_input.display = False
-        self.query_one(BoardView).focus()
-        text = event.value.strip()
-        if not text:
-            return
-        try:
-            die = int(text)
-        except ValueError:
-            self.show_status(f"{text!r} is not a die value.")
-            return
-        self.action_pick(die)
+        self.menus.die_entered(event)
 
     # -- actions -----------------------------------------------------------------------
 
@@ -509,7 +345,7 @@ class GameScreen(DismissOnce[None], Screen[None]):
         puzzle's optimum is known, to judge the move)."""
         if self.busy or self.session.driver_to_move is not Driver.LOCAL:
             return False
-        return (self.solver_ready or not self.session.puzzle) and self.table.may_move()
+        return (self.solver.ready or not self.session.puzzle) and self.table.may_move()
 
     def action_roll(self) -> None:
         if self.check_action("roll", ()) is True and not self.table.roll() and self.can_move():
@@ -530,32 +366,15 @@ class GameScreen(DismissOnce[None], Screen[None]):
             self.show_status(problem)
 
     def action_undo(self) -> None:
-        if self.check_action("undo", ()) is not True or self.busy:
-            return
-        self.session.undo()
-        self._save()
-        history = self.session.game.history
-        self.side.show_die(history[-1].move.die if history else None)  # not the undone value
-        self._show_everything()
-        self._say_save_notice()
+        if self.check_action("undo", ()) is True and not self.busy:
+            self.turns.undo()
 
     def action_toggle_hint(self) -> None:
         self.hint_visible = not self.hint_visible
-        self._show_hint()
+        self.show_hint()
 
     def action_toggle_route(self) -> None:
-        session = self.session
-        if session.route_on:
-            session.hide_route()
-        elif not self.solver_ready:
-            self.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
-            return
-        elif (problem := session.show_route()) is not None:
-            over = session.game.over
-            self.notify(problem, severity="information" if over else "warning", markup=False)
-        game = session.game
-        current = None if game.over else game.current
-        self.query_one(BoardView).show(game.positions, session.route, current)
+        self.menus.toggle_route()
 
     def action_toggle_jumps(self) -> None:
         self.notify(self.query_one(BoardView).toggle_jumps())
@@ -616,27 +435,9 @@ class GameScreen(DismissOnce[None], Screen[None]):
     # -- new games ---------------------------------------------------------------------
 
     def restart(self, settings: GameSettings | None = None, *, again: bool = False) -> None:
-        """The session's next game (``again``: the same one once more), on this screen:
-        stops any animation and pending computer roll."""
-        self.turns.stop()
-        self.saver.leaving(self.session)  # n, m, another board: the old game is abandoned
-        self.session.new_game(settings, again=again)
-        self._show_new_session()
+        """The session's next game (``again``: the same one once more) (``game_rounds``)."""
+        self.rounds.restart(settings, again=again)
 
     def resume(self, session: GameSession, game_id: int) -> bool:
-        """Continue saved game ``game_id`` (rebuilt as ``session``) on this screen; the
-        game that was on screen had no moves (it was just started), so it is dropped.
-        False, and nothing changes, when another running snl is playing that game."""
-        if not self.saver.resumed(session, game_id):
-            return False
-        self.turns.stop()
-        self.session = session
-        self._show_new_session()
-        return True
-
-    def _show_new_session(self) -> None:
-        self.busy = False
-        game = self.session.game
-        self.query_one(BoardView).set_board(game.board, token_letters(game.players))
-        self.side.close_die_box()
-        self._game_begins()
+        """Continue saved game ``game_id``: False when another snl is playing it."""
+        return self.rounds.resume(session, game_id)

@@ -1,5 +1,6 @@
 """The game's menus and dialogs: new game, load, switch mode, saved games, stats, help,
-the editor, the end-of-game report and what follows it.
+the editor, the end-of-game report and what follows it; the box for a die value without
+a key, and the optimal route shown or hidden.
 
 ``GameMenus`` is a helper the game screen (``screens/game.py``) holds, not a part of its
 class: the screen's actions and messages call it, and it calls back only what
@@ -13,13 +14,17 @@ from functools import partial
 from typing import Protocol
 
 from textual.screen import Screen
+from textual.widgets import Input
 
 from ..core.board import Board
 from ..core.session import GameSession, GameSettings, players_text, puzzle_player
 from ..core.store.saving import GameSaver
 from ..messages import EditRequested, ResumeRequested, SettingChanged
 from ..widgets.board import BoardView
+from ..widgets.dice import COMPUTING
+from ..widgets.game_side import GameSide
 from .background import in_background
+from .game_solver import GameSolver
 from .table import Table
 
 __all__ = ["GameHost", "GameMenus"]
@@ -35,7 +40,7 @@ class GameHost(Protocol):
     saver: GameSaver
     table: Table
     animation_on: bool
-    optimal_moves: int
+    solver: GameSolver
 
     @property
     def settings(self) -> GameSettings: ...
@@ -45,7 +50,12 @@ class GameHost(Protocol):
 
     def restart(self, settings: GameSettings | None = None, *, again: bool = False) -> None: ...
 
+    @property
+    def side(self) -> GameSide: ...
+
     def show_status(self, message: str | None = None) -> None: ...
+
+    def action_pick(self, die: int) -> None: ...
 
     def action_quit(self) -> None: ...
 
@@ -65,7 +75,7 @@ class GameMenus:
         from .winner import GameOverScreen, GameReport, puzzle_solved, winner_report
 
         host, screen = self.host, self.screen
-        session, game, optimal = host.session, host.session.game, host.optimal_moves
+        session, game, optimal = host.session, host.session.game, host.solver.optimal_moves
 
         def report() -> GameReport:
             return puzzle_solved(game, optimal) if session.puzzle else winner_report(game)
@@ -108,6 +118,44 @@ class GameMenus:
             self.screen.app.push_screen(replay)
         elif choice == "quit":
             host.action_quit()
+
+    async def choose_die(self) -> None:
+        """Ask for any die value in a box (faces above 9 have no key of their own)."""
+        faces = self.host.session.board.rules.faces
+        if faces <= 9:  # every value has its key: no box for values the die cannot roll
+            self.host.show_status(f"A {faces}-sided die: press 1-{faces} to play a value.")
+            return
+        await self.host.side.open_die_box()
+
+    def die_entered(self, event: Input.Submitted) -> None:
+        """The die box's value, played (or why it is not a die value)."""
+        die_input = event.input
+        die_input.display = False
+        self.screen.query_one(BoardView).focus()
+        text = event.value.strip()
+        if not text:
+            return
+        try:
+            die = int(text)
+        except ValueError:
+            self.host.show_status(f"{text!r} is not a die value.")
+            return
+        self.host.action_pick(die)
+
+    def toggle_route(self) -> None:
+        """Show or hide the optimal route on the board (once the solver has answered)."""
+        session = self.host.session
+        if session.route_on:
+            session.hide_route()
+        elif not self.host.solver.ready:
+            self.screen.notify(f"{COMPUTING} the optimal routes: try again in a moment.")
+            return
+        elif (problem := session.show_route()) is not None:
+            over = session.game.over
+            self.screen.notify(problem, severity="information" if over else "warning", markup=False)
+        game = session.game
+        current = None if game.over else game.current
+        self.screen.query_one(BoardView).show(game.positions, session.route, current)
 
     def learn(self) -> None:
         """Puzzle mode: the breadth-first search on this board, step by step."""

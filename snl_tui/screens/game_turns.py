@@ -1,7 +1,7 @@
 """The game screen's moves: one move applied in the session, saved, then shown (the die
 face, the token stepping through ``Move.steps``, the jump) before ``TurnPlayed``; a move
 made elsewhere (a room's) shown the same way; and the computer's rolls for the seats it
-drives, after a short pause.
+drives, after a short pause; what follows a shown move, and an undo.
 
 ``GameTurns`` is a helper the game screen (``screens/game.py``) holds: the screen's
 actions and messages call it, and it calls back only what ``TurnHost`` names.
@@ -22,7 +22,7 @@ from ..core.engine import Turn
 from ..core.seats import Driver
 from ..core.session import GameSession
 from ..core.store.saving import GameSaver
-from ..messages import TurnPlayed
+from ..messages import GameEnded, TurnPlayed
 from ..widgets.board import BoardView
 from ..widgets.game_side import GameSide
 
@@ -45,6 +45,12 @@ class TurnHost(Protocol):
     def side(self) -> GameSide: ...
 
     def show_status(self, message: str | None = None) -> None: ...
+
+    def show_state(self) -> None: ...
+
+    def show_everything(self) -> None: ...
+
+    def say_save_notice(self) -> None: ...
 
 
 class GameTurns:
@@ -98,6 +104,33 @@ class GameTurns:
         side.show_die(result.die)
         await board_view.walk(session.game.positions, turn)
         self.screen.post_message(TurnPlayed(turn))
+
+    def played(self, turn: Turn) -> None:
+        """``turn`` has been shown (``TurnPlayed``): the state after it, then the end of
+        the game or the computer's next turn."""
+        host = self.host
+        game = host.session.game
+        if game.history[-1:] != [turn]:
+            return  # a stale animation from a game that was replaced or undone
+        host.busy = False
+        host.side.catch_up(game)
+        host.side.show_die(turn.move.die)
+        host.show_state()
+        host.say_save_notice()
+        if game.winner is not None:
+            self.screen.post_message(GameEnded(game.winner, len(game.history)))
+        else:
+            self.computer_turn()
+
+    def undo(self) -> None:
+        """Take back the last move (a puzzle's), save, and show the game afresh."""
+        host, session = self.host, self.host.session
+        session.undo()
+        host.saver.moved(session)
+        history = session.game.history
+        host.side.show_die(history[-1].move.die if history else None)  # not the undone value
+        host.show_everything()
+        host.say_save_notice()
 
     def stop(self) -> None:
         """Stop any animation and pending computer roll (a new game on the screen)."""
