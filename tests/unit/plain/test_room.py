@@ -502,8 +502,10 @@ def test_a_room_in_a_terminal_edits_lines_and_gives_the_terminal_back(
         said_seats(3)
         # A line of the room said while a line is half typed: on a line of its own,
         # then the half-typed part again, where the typing goes on.
+        # The editor reads once it has the terminal: readline turns off ICRNL as it
+        # starts (snl's own mode between lines keeps it, and echo is off in both).
         deadline = time.monotonic() + LIMIT
-        while termios.tcgetattr(child)[3] & termios.ECHO:  # the editor echoes: reading
+        while termios.tcgetattr(child)[0] & termios.ICRNL:
             assert time.monotonic() < deadline, "the line editor never read again"
             time.sleep(0.01)
         mark = len(seen)
