@@ -11,6 +11,10 @@ stdin with one JSON line on stdout: ``{"answer": 4}`` for a whole number,
 method raised. Anything the solution prints goes to stderr, so it cannot be taken for an
 answer, and what it reads from stdin is empty, never the next board. It imports nothing
 of snl: it runs in the child process only.
+
+A command runner uses it too: ``harness.py --init`` as the first process of the runner's
+PID namespace, which starts each board's command (``init``), and ``harness.py --reaper
+MARKER`` where the machine has no namespaces (``reaper``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import json
 import os
 import resource
 import signal
+import socket
 import sys
 import traceback
 from typing import Any, TextIO
@@ -315,7 +320,119 @@ def reaper(value: str) -> int:
     return 0
 
 
+def end_namespace() -> None:
+    """Kill every process of this PID namespace but this one (its first), and reap them
+    all: those the killed ones leave come to this process, so the waits end when none
+    is left."""
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+        except InterruptedError:  # pragma: no cover - no handler is installed
+            continue
+
+
+def start_command(channel: socket.socket, request: dict[str, Any], fds: list[int]) -> int:
+    """Fork the process that runs one board's command: the board's pipes on its fds 0,
+    1 and 2, a session of its own, its limits; it says its id as the judge knows it
+    (the outer one: /proc is the parent namespace's) before it becomes the command, or
+    why it could not."""
+    child = os.fork()
+    if child:
+        return child
+    try:
+        for number, fd in enumerate(fds):
+            os.dup2(fd, number)
+        os.setsid()
+        for which, soft, hard in request["limits"]:
+            resource.setrlimit(which, (soft, hard))
+        channel.send(json.dumps({"pid": int(os.readlink("/proc/self"))}).encode())
+        argv = [str(part) for part in request["argv"]]
+        os.execv(argv[0], argv)  # the channel is close-on-exec: the command has none
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            channel.send(json.dumps({"error": error.strerror or str(error)}).encode())
+    except BaseException:
+        pass
+    os._exit(127)
+
+
+def init() -> int:
+    """``harness.py --init``: the first process of a command runner's PID namespace
+    (``sandbox.Init``), so that the commands are not. The kernel spares a namespace's
+    first process every signal it has no handler for, so a command run as that process
+    would survive its own ``kill -TERM $$`` and its CPU limit's SIGXCPU; here each
+    board's command is this process's child, with every signal's default, while this
+    process, which has no handler at all, takes no signal from inside.
+
+    Its stdin is a socket to the judge. For each board the judge sends one request, the
+    command and its limits, with the board's three pipes attached; this process starts
+    the command (``start_command``), waits for it, ends every process it left (the whole
+    namespace but this one), and replies ``{"ended": STATUS, "cpu": SECONDS}``: the
+    command's exit status and the CPU time it and the children it waited for used. A
+    ``kill`` from the judge ends the command early (its CPU time or memory passed the
+    limit). When the judge closes the socket or dies (``unshare --kill-child`` and
+    PR_SET_PDEATHSIG), this process ends, and the kernel ends every process of the
+    namespace with it."""
+    import select
+
+    channel = socket.socket(fileno=os.dup(0))
+    nothing = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(nothing, fd)
+    os.close(nothing)
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3, socket.MSG_CMSG_CLOEXEC)
+        except OSError:
+            data, fds = b"", []
+        if data == b"kill" and not fds:
+            continue  # for a command that had already ended
+        if not data or len(fds) != 3:
+            for fd in fds:
+                os.close(fd)
+            end_namespace()
+            return 0
+        try:
+            child = start_command(channel, json.loads(data), fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        ended = os.pidfd_open(child)
+        judge_gone = False
+        while not judge_gone:
+            ready, _, _ = select.select([channel.fileno(), ended], [], [])
+            if ended in ready:
+                break
+            try:
+                said = channel.recv(4096)
+            except OSError:
+                said = b""
+            judge_gone = not said
+            if judge_gone or said == b"kill":
+                with contextlib.suppress(OSError):
+                    os.kill(child, signal.SIGKILL)
+        os.close(ended)
+        _, status, usage = os.wait4(child, 0)
+        end_namespace()
+        if judge_gone:
+            return 0
+        report = {
+            "ended": os.waitstatus_to_exitcode(status),
+            "cpu": usage.ru_utime + usage.ru_stime,
+        }
+        try:
+            channel.send(json.dumps(report).encode())
+        except OSError:
+            return 0
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--reaper"]:
         sys.exit(reaper(sys.argv[2]))
+    if sys.argv[1:2] == ["--init"]:
+        sys.exit(init())
     sys.exit(supervise())
