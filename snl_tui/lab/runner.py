@@ -169,15 +169,17 @@ class Streams(Protocol):
 
 @dataclass
 class Pipes:
-    """The read ends of a command's stdout and stderr, when the command is not this
-    process's child (an init in a namespace started it)."""
+    """This process's ends of a command's stdin, stdout and stderr, when the command is
+    not its child (an init in a namespace started it)."""
 
+    stdin: IO[bytes]
     stdout: IO[bytes]
     stderr: IO[bytes]
 
     def close(self) -> None:
-        self.stdout.close()
-        self.stderr.close()
+        for stream in (self.stdin, self.stdout, self.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
 
 
 class Watch:
@@ -511,21 +513,22 @@ class CommandRunner(Runner):
         found = shutil.which(self.command[0], path=os.environ.get("PATH"))
         if found is None:
             return self._cannot_run("No such file or directory")
-        (stdin, board_in), (out, out_w), (err, err_w) = os.pipe(), os.pipe(), os.pipe()
+        (stdin, feed), (out, out_w), (err, err_w) = os.pipe(), os.pipe(), os.pipe()
+        pipes = Pipes(os.fdopen(feed, "wb"), os.fdopen(out, "rb", 0), os.fdopen(err, "rb", 0))
         limits = limit_values(self.time_limit + 1, self.memory_mb, address_space=False)
         try:
-            started = init.launch([found, *self.command[1:]], limits, (stdin, out_w, err_w), BOUND)
-        finally:
-            for fd in (stdin, out_w, err_w):
-                os.close(fd)
-        pipes = Pipes(os.fdopen(out, "rb", buffering=0), os.fdopen(err, "rb", buffering=0))
-        try:
+            try:
+                started = init.launch(
+                    [found, *self.command[1:]], limits, (stdin, out_w, err_w), BOUND
+                )
+            finally:
+                for fd in (stdin, out_w, err_w):
+                    os.close(fd)
             if not isinstance(started, int):
-                os.close(board_in)
                 return None if started is None else self._cannot_run(started)
             with contextlib.suppress(OSError):  # it may have ended without reading
-                os.write(board_in, board)
-            os.close(board_in)
+                pipes.stdin.write(board)
+                pipes.stdin.close()
             watch = Watch(pipes, self.time_limit, self.memory_mb, started)
             status: list[tuple[int | None, float | None]] = []
 
