@@ -9,7 +9,9 @@ Two kinds of solution:
   that crashes, or runs past a board's CPU time (it is killed), is started again for the
   next board.
 * ``CommandRunner``: any command (a compiled C program, ``java Solution``...) that reads
-  one board as a line of JSON on stdin and prints the answer; one process per board.
+  one board as a line of JSON on stdin and prints the answer; one process per board,
+  started by the runner's init in a PID namespace of its own where the machine has them
+  (``sandbox.Init``), by the runner itself elsewhere.
 
 Time is CPU time, read from /proc while waiting and from the child's own account when it
 answers, so a loaded machine does not make a solution slow. A child that uses no CPU for

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from snl_tui.core.files.formats import load_board
+from snl_tui.lab import runner as runner_module
 from snl_tui.lab.runner import CommandRunner, PythonRunner
 from snl_tui.lab.sandbox import NAMESPACE_SWITCH, namespace_prefix
 from tests.processes import OUTER_PID, alive
@@ -371,3 +372,20 @@ def test_a_command_keeps_its_signals_and_limits(script: str, kind: str, text: st
         outcome = runner.run(LEETCODE_2)
     assert outcome.kind == kind
     assert text in (str(outcome.value) if kind == "answer" else outcome.text)
+
+
+@pytest.mark.usefixtures("namespace")
+def test_a_command_that_waits_is_stopped_and_the_next_board_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The watch for a command that uses no CPU while it waits, made shorter for its
+    board only (a command that answers uses no CPU to speak of either): the command is
+    ended (by its init, in a namespace), and the next board runs."""
+    stall = runner_module.STALL
+    monkeypatch.setattr(runner_module, "STALL", 0.3)
+    script = "read x; if [ ${#x} -gt 20 ]; then echo 4; exit; fi; sleep 600"
+    with CommandRunner(["sh", "-c", script]) as runner:
+        outcome = runner.run(LEETCODE_2)
+        assert outcome.kind == "timeout" and outcome.stalled
+        monkeypatch.setattr(runner_module, "STALL", stall)
+        assert runner.run(load_board("leetcode-1").to_matrix()).value == 4
