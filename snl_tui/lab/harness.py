@@ -347,6 +347,8 @@ def start_command(channel: socket.socket, request: dict[str, Any], fds: list[int
         for number, fd in enumerate(fds):
             os.dup2(fd, number)
         os.setsid()
+        for ignored in (signal.SIGPIPE, signal.SIGXFSZ):  # Python's, not the command's
+            signal.signal(ignored, signal.SIG_DFL)
         for which, soft, hard in request["limits"]:
             resource.setrlimit(which, (soft, hard))
         channel.send(json.dumps({"pid": int(os.readlink("/proc/self"))}).encode())
@@ -379,6 +381,7 @@ def init() -> int:
     namespace with it."""
     import select
 
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # no handler: nothing inside reaches it
     channel = socket.socket(fileno=os.dup(0))
     nothing = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):

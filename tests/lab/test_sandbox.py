@@ -389,3 +389,32 @@ def test_a_command_that_waits_is_stopped_and_the_next_board_runs(
         assert outcome.kind == "timeout" and outcome.stalled
         monkeypatch.setattr(runner_module, "STALL", stall)
         assert runner.run(load_board("leetcode-1").to_matrix()).value == 4
+
+
+@pytest.mark.usefixtures("namespace")
+def test_a_command_ignores_no_signal_python_ignores() -> None:
+    """Python ignores SIGPIPE and SIGXFSZ, and a signal ignored stays ignored through
+    exec: a command started from Python (the runner, or the init) has them back at their
+    default, so ``yes | head`` ends and a file past its size limit ends the writer."""
+    command = ["sh", "-c", "read x; exec awk '/^SigIgn/ { print $2 }' /proc/self/status"]
+    with CommandRunner(command) as runner:
+        outcome = runner.run(LEETCODE_2)
+    ignored = int(outcome.shown().strip("'"), 16)
+    assert ignored & (1 << (signal.SIGPIPE - 1)) == 0
+    assert ignored & (1 << (signal.SIGXFSZ - 1)) == 0
+
+
+def test_the_init_takes_no_signal_from_its_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The namespace's init has no handler (not even Python's for SIGINT), so a command
+    that signals its parent, the namespace's process 1, changes nothing: the same init
+    starts the next board. (The command signals only when its parent is process 1 of a
+    namespace: never the machine's init.)"""
+    needs_namespace(monkeypatch)
+    signals = "for s in INT TERM HUP QUIT USR1 KILL; do kill -$s 1; done"
+    script = f"read x; [ $PPID = 1 ] && [ $$ != 1 ] && {signals}; echo 1"
+    with CommandRunner(["sh", "-c", script]) as runner:
+        assert runner.run(LEETCODE_2).value == 1
+        assert runner.init is not None
+        init = runner.init.process.pid
+        assert runner.run(LEETCODE_2).value == 1
+        assert runner.init is not None and runner.init.process.pid == init
