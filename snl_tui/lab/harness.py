@@ -389,9 +389,11 @@ def init() -> int:
     os.close(nothing)
     while True:
         try:
-            data, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3, socket.MSG_CMSG_CLOEXEC)
+            data, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3)
         except OSError:
             data, fds = b"", []
+        for fd in fds:  # recv_fds takes no MSG_CMSG_CLOEXEC before Python 3.12
+            os.set_inheritable(fd, False)
         if data == b"kill" and not fds:
             continue  # for a command that had already ended
         if not data or len(fds) != 3:

@@ -418,3 +418,13 @@ def test_the_init_takes_no_signal_from_its_command(monkeypatch: pytest.MonkeyPat
         init = runner.init.process.pid
         assert runner.run(LEETCODE_2).value == 1
         assert runner.init is not None and runner.init.process.pid == init
+
+
+@pytest.mark.usefixtures("namespace")
+def test_a_command_has_its_three_streams_and_no_other_file() -> None:
+    """What ``ls`` started by the command has open: the board's stdin, stdout and
+    stderr, and the folder it lists (fd 3); no copy of a pipe passed to the init."""
+    command = ["sh", "-c", "read x; exec ls /proc/self/fd"]
+    with CommandRunner(command) as runner:
+        outcome = runner.run(LEETCODE_2)
+    assert outcome.stdout.split() == [b"0", b"1", b"2", b"3"]
