@@ -362,6 +362,41 @@ def start_command(channel: socket.socket, request: dict[str, Any], fds: list[int
     os._exit(127)
 
 
+def wait_command(channel: socket.socket, child: int) -> tuple[int, Any, bool]:
+    """Wait for the command's process ``child`` to end (killed first if the judge says
+    ``kill`` or goes): its wait status, its resource usage, and whether the judge went."""
+    import select
+
+    try:
+        ended: int | None = os.pidfd_open(child)
+    except (AttributeError, OSError):  # before Linux 5.3: a look every 10 ms
+        ended = None
+    judge_gone = False
+    while not judge_gone:
+        if ended is None:
+            pid, status, usage = os.wait4(child, os.WNOHANG)
+            if pid:
+                return status, usage, False
+        watched = [channel.fileno()] if ended is None else [channel.fileno(), ended]
+        ready, _, _ = select.select(watched, [], [], 0.01 if ended is None else None)
+        if ended is not None and ended in ready:
+            break
+        if channel.fileno() not in ready:
+            continue
+        try:
+            said = channel.recv(4096)
+        except OSError:
+            said = b""
+        judge_gone = not said
+        if judge_gone or said == b"kill":
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
+    if ended is not None:
+        os.close(ended)
+    _, status, usage = os.wait4(child, 0)
+    return status, usage, judge_gone
+
+
 def init() -> int:
     """``harness.py --init``: the first process of a command runner's PID namespace
     (``sandbox.Init``), so that the commands are not. The kernel spares a namespace's
@@ -379,8 +414,6 @@ def init() -> int:
     limit). When the judge closes the socket or dies (``unshare --kill-child`` and
     PR_SET_PDEATHSIG), this process ends, and the kernel ends every process of the
     namespace with it."""
-    import select
-
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # no handler: nothing inside reaches it
     channel = socket.socket(fileno=os.dup(0))
     nothing = os.open(os.devnull, os.O_RDWR)
@@ -406,22 +439,7 @@ def init() -> int:
         finally:
             for fd in fds:
                 os.close(fd)
-        ended = os.pidfd_open(child)
-        judge_gone = False
-        while not judge_gone:
-            ready, _, _ = select.select([channel.fileno(), ended], [], [])
-            if ended in ready:
-                break
-            try:
-                said = channel.recv(4096)
-            except OSError:
-                said = b""
-            judge_gone = not said
-            if judge_gone or said == b"kill":
-                with contextlib.suppress(OSError):
-                    os.kill(child, signal.SIGKILL)
-        os.close(ended)
-        _, status, usage = os.wait4(child, 0)
+        status, usage, judge_gone = wait_command(channel, child)
         end_namespace()
         if judge_gone:
             return 0
