@@ -11,6 +11,10 @@ stdin with one JSON line on stdout: ``{"answer": 4}`` for a whole number,
 method raised. Anything the solution prints goes to stderr, so it cannot be taken for an
 answer, and what it reads from stdin is empty, never the next board. It imports nothing
 of snl: it runs in the child process only.
+
+A command runner uses it too: ``harness.py --init`` as the first process of the runner's
+PID namespace, which starts each board's command (``init``), and ``harness.py --reaper
+MARKER`` where the machine has no namespaces (``reaper``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import json
 import os
 import resource
 import signal
+import socket
 import sys
 import traceback
 from typing import Any, TextIO
@@ -315,7 +320,142 @@ def reaper(value: str) -> int:
     return 0
 
 
+def end_namespace() -> None:
+    """Kill every process of this PID namespace but this one (its first), and reap them
+    all: those the killed ones leave come to this process, so the waits end when none
+    is left."""
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+        except InterruptedError:  # pragma: no cover - no handler is installed
+            continue
+
+
+def start_command(channel: socket.socket, request: dict[str, Any], fds: list[int]) -> int:
+    """Fork the process that runs one board's command: the board's pipes on its fds 0,
+    1 and 2, a session of its own, its limits; it says its id as the judge knows it
+    (the outer one: /proc is the parent namespace's) before it becomes the command, or
+    why it could not."""
+    child = os.fork()
+    if child:
+        return child
+    try:
+        for number, fd in enumerate(fds):
+            os.dup2(fd, number)
+        os.setsid()
+        for ignored in (signal.SIGPIPE, signal.SIGXFSZ):  # Python's, not the command's
+            signal.signal(ignored, signal.SIG_DFL)
+        for which, soft, hard in request["limits"]:
+            resource.setrlimit(which, (soft, hard))
+        channel.send(json.dumps({"pid": int(os.readlink("/proc/self"))}).encode())
+        argv = [str(part) for part in request["argv"]]
+        os.execv(argv[0], argv)  # the channel is close-on-exec: the command has none
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            channel.send(json.dumps({"error": error.strerror or str(error)}).encode())
+    except BaseException:
+        pass
+    os._exit(127)
+
+
+def wait_command(channel: socket.socket, child: int) -> tuple[int, Any, bool]:
+    """Wait for the command's process ``child`` to end (killed first if the judge says
+    ``kill`` or goes): its wait status, its resource usage, and whether the judge went."""
+    import select
+
+    try:
+        ended: int | None = os.pidfd_open(child)
+    except (AttributeError, OSError):  # before Linux 5.3: a look every 10 ms
+        ended = None
+    judge_gone = False
+    while not judge_gone:
+        if ended is None:
+            pid, status, usage = os.wait4(child, os.WNOHANG)
+            if pid:
+                return status, usage, False
+        watched = [channel.fileno()] if ended is None else [channel.fileno(), ended]
+        ready, _, _ = select.select(watched, [], [], 0.01 if ended is None else None)
+        if ended is not None and ended in ready:
+            break
+        if channel.fileno() not in ready:
+            continue
+        try:
+            said = channel.recv(4096)
+        except OSError:
+            said = b""
+        judge_gone = not said
+        if judge_gone or said == b"kill":
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
+    if ended is not None:
+        os.close(ended)
+    _, status, usage = os.wait4(child, 0)
+    return status, usage, judge_gone
+
+
+def init() -> int:
+    """``harness.py --init``: the first process of a command runner's PID namespace
+    (``sandbox.Init``), so that the commands are not. The kernel spares a namespace's
+    first process every signal it has no handler for, so a command run as that process
+    would survive its own ``kill -TERM $$`` and its CPU limit's SIGXCPU; here each
+    board's command is this process's child, with every signal's default, while this
+    process, which has no handler at all, takes no signal from inside.
+
+    Its stdin is a socket to the judge. For each board the judge sends one request, the
+    command and its limits, with the board's three pipes attached; this process starts
+    the command (``start_command``), waits for it, ends every process it left (the whole
+    namespace but this one), and replies ``{"ended": STATUS, "cpu": SECONDS}``: the
+    command's exit status and the CPU time it and the children it waited for used. A
+    ``kill`` from the judge ends the command early (its CPU time or memory passed the
+    limit). When the judge closes the socket or dies (``unshare --kill-child`` and
+    PR_SET_PDEATHSIG), this process ends, and the kernel ends every process of the
+    namespace with it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # no handler: nothing inside reaches it
+    channel = socket.socket(fileno=os.dup(0))
+    nothing = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(nothing, fd)
+    os.close(nothing)
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3)
+        except OSError:
+            data, fds = b"", []
+        for fd in fds:  # recv_fds takes no MSG_CMSG_CLOEXEC before Python 3.12
+            os.set_inheritable(fd, False)
+        if data == b"kill" and not fds:
+            continue  # for a command that had already ended
+        if not data or len(fds) != 3:
+            for fd in fds:
+                os.close(fd)
+            end_namespace()
+            return 0
+        try:
+            child = start_command(channel, json.loads(data), fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        status, usage, judge_gone = wait_command(channel, child)
+        end_namespace()
+        if judge_gone:
+            return 0
+        report = {
+            "ended": os.waitstatus_to_exitcode(status),
+            "cpu": usage.ru_utime + usage.ru_stime,
+        }
+        try:
+            channel.send(json.dumps(report).encode())
+        except OSError:
+            return 0
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--reaper"]:
         sys.exit(reaper(sys.argv[2]))
+    if sys.argv[1:2] == ["--init"]:
+        sys.exit(init())
     sys.exit(supervise())

@@ -9,7 +9,9 @@ Two kinds of solution:
   that crashes, or runs past a board's CPU time (it is killed), is started again for the
   next board.
 * ``CommandRunner``: any command (a compiled C program, ``java Solution``...) that reads
-  one board as a line of JSON on stdin and prints the answer; one process per board.
+  one board as a line of JSON on stdin and prints the answer; one process per board,
+  started by the runner's init in a PID namespace of its own where the machine has them
+  (``sandbox.Init``), by the runner itself elsewhere.
 
 Time is CPU time, read from /proc while waiting and from the child's own account when it
 answers, so a loaded machine does not make a solution slow. A child that uses no CPU for
@@ -23,6 +25,7 @@ import contextlib
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,11 +33,21 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal, Protocol
 
 from ..core.text import clip, escape_controls
 from .harness import REAPER_LEAVE
-from .sandbox import cpu_seconds, kill_marked, kill_tree, memory_bytes, new_marker, spawn
+from .sandbox import (
+    Init,
+    cpu_seconds,
+    kill_marked,
+    kill_tree,
+    limit_values,
+    memory_bytes,
+    namespace_prefix,
+    new_marker,
+    spawn,
+)
 
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds of CPU time a solution may take on one board."""
@@ -53,6 +66,11 @@ OUTPUT_LIMIT = 64 * 1024
 PRINTED_LIMIT = 4096
 """Bytes of what the solution printed on one board that are kept for the report."""
 HARNESS = Path(__file__).with_name("harness.py")
+INIT = [sys.executable, "-I", "-S", str(HARNESS), "--init"]
+"""The command runner's init, the first process of its namespace (``sandbox.Init``)."""
+BOUND = 30.0
+"""Seconds at most to wait for the init's word on a start or a kill (it answers in
+milliseconds): past that it is taken for broken and ended, never a verdict's cause."""
 
 OutcomeKind = Literal["answer", "other", "error", "timeout"]
 
@@ -141,18 +159,37 @@ def first_error_line(stderr: bytes) -> str:
     return clip(escape_controls((named or lines)[0]), 160)
 
 
+class Streams(Protocol):
+    """A child's stdout and stderr, as a ``Popen`` has them."""
+
+    @property
+    def stdout(self) -> IO[bytes] | None: ...
+
+    @property
+    def stderr(self) -> IO[bytes] | None: ...
+
+
+@dataclass
+class Pipes:
+    """This process's ends of a command's stdin, stdout and stderr, when the command is
+    not its child (an init in a namespace started it)."""
+
+    stdin: IO[bytes]
+    stdout: IO[bytes]
+    stderr: IO[bytes]
+
+    def close(self) -> None:
+        for stream in (self.stdin, self.stdout, self.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
 class Watch:
     """Reads a child's stdout and stderr while watching its CPU time and memory."""
 
-    def __init__(
-        self,
-        process: subprocess.Popen[bytes],
-        cpu_limit: float,
-        memory_mb: int,
-        pid: int | None = None,
-    ) -> None:
+    def __init__(self, process: Streams, cpu_limit: float, memory_mb: int, pid: int) -> None:
         self.process = process
-        self.pid = pid if pid is not None else process.pid
+        self.pid = pid
         """The process whose CPU time counts (the solution's, below a supervisor)."""
         self.cpu_limit = cpu_limit
         self.memory = memory_mb * 1024 * 1024
@@ -332,7 +369,7 @@ class PythonRunner(Runner):
         """The child's next reply as an Outcome (None: it said ``ready``)."""
         process = self.process
         assert process is not None
-        watch = Watch(process, limit, self.memory_mb, self.pid)
+        watch = Watch(process, limit, self.memory_mb, self.pid or process.pid)
         watch.stdout = self.buffer
         how = watch.until(lambda: b"\n" in watch.stdout.lstrip(b"\n"))
         watch.drain()
@@ -398,7 +435,14 @@ def reply_outcome(reply: dict[str, object]) -> Outcome:
 
 
 class CommandRunner(Runner):
-    """Any command: the board as one line of JSON on stdin, the answer on stdout."""
+    """Any command: the board as one line of JSON on stdin, the answer on stdout.
+
+    Where the machine has unprivileged PID namespaces, every board's command is started
+    by an init of the runner's own (``sandbox.Init``), in a namespace that dies with the
+    judge; elsewhere (``SNL_JUDGE_NAMESPACE=0`` too) the runner starts it itself, with a
+    reaper beside it. Either way the command runs the same: a process a board, in a
+    session of its own, with its limits, its answer, exit status and CPU time read the
+    same way."""
 
     def __init__(
         self,
@@ -416,6 +460,9 @@ class CommandRunner(Runner):
         self.reaper: subprocess.Popen[bytes] | None = None
         """Ends every process with the marker if the judge dies (a command's own
         children outlive its PR_SET_PDEATHSIG)."""
+        self.init: Init | None = None
+        self.inside: bool | None = None
+        """The commands run in a namespace (None: not known before the first board)."""
 
     def fresh(self) -> CommandRunner:
         return self  # every board is a new process
@@ -424,6 +471,14 @@ class CommandRunner(Runner):
         return CommandRunner(self.command, time_limit=time_limit, memory_mb=self.memory_mb)
 
     def run(self, matrix: list[list[int]]) -> Outcome:
+        board = json.dumps(matrix).encode() + b"\n"
+        if self.inside is None:
+            self.inside = bool(namespace_prefix())
+        if self.inside:
+            outcome = self._run_inside(board)
+            if outcome is not None:
+                return outcome
+            self.inside = False  # no init answered: as on a machine without namespaces
         if self.reaper is None:
             self.reaper = start_reaper(self.marker)
         try:
@@ -436,18 +491,72 @@ class CommandRunner(Runner):
                 marker=self.marker,
             )
         except OSError as error:
-            name = clip(escape_controls(self.command[0]))
-            return Outcome(
-                "error", text=f"cannot run {name}: {error.strerror or error}", fatal=True
-            )
+            return self._cannot_run(error.strerror or str(error))
         try:
-            return self._talk(process, json.dumps(matrix).encode() + b"\n")
+            return self._talk(process, board)
         finally:
             kill_tree(process, quick=True)
 
+    def _cannot_run(self, why: str) -> Outcome:
+        name = clip(escape_controls(self.command[0]))
+        return Outcome("error", text=f"cannot run {name}: {why}", fatal=True)
+
+    def _run_inside(self, board: bytes) -> Outcome | None:
+        """The board through the runner's init (started at the first board, and again
+        after one that ended); None when no init answers."""
+        if self.init is not None and self.init.gone:
+            self.init.close()
+            self.init = None
+        if self.init is None:
+            self.init = Init.start(INIT, self.marker)
+            if self.init is None:
+                return None
+        init = self.init
+        found = shutil.which(self.command[0], path=os.environ.get("PATH"))
+        if found is None:
+            return self._cannot_run("No such file or directory")
+        (stdin, feed), (out, out_w), (err, err_w) = os.pipe(), os.pipe(), os.pipe()
+        pipes = Pipes(os.fdopen(feed, "wb"), os.fdopen(out, "rb", 0), os.fdopen(err, "rb", 0))
+        limits = limit_values(self.time_limit + 1, self.memory_mb, address_space=False)
+        try:
+            try:
+                started = init.launch(
+                    [found, *self.command[1:]], limits, (stdin, out_w, err_w), BOUND
+                )
+            finally:
+                for fd in (stdin, out_w, err_w):
+                    os.close(fd)
+            if not isinstance(started, int):
+                return None if started is None else self._cannot_run(started)
+            with contextlib.suppress(OSError):  # it may have ended without reading
+                pipes.stdin.write(board)
+                pipes.stdin.close()
+            watch = Watch(pipes, self.time_limit, self.memory_mb, started)
+            status: list[tuple[int | None, float | None]] = []
+
+            def ended() -> bool:
+                """The command and all it left have ended (so nothing holds its pipes)."""
+                said = init.ended()
+                if said is not None:
+                    status.append(said)
+                return said is not None
+
+            how = watch.until(ended, stop_on_close=False, exit_fd=init.fileno())
+            if not status:
+                status.append(init.kill(BOUND))
+            watch.drain(stdout=True)
+            code, cpu = status[0]
+            return self._outcome(watch, how, code, cpu)
+        finally:
+            pipes.close()
+
     def close(self) -> None:
         """What any board's command left and a quick look could miss (a process id
-        that wrapped around) is found by the runner's marker; the reaper leaves."""
+        that wrapped around) is found by the runner's marker; the reaper leaves; the
+        init ends, and every process of its namespace with it."""
+        init, self.init = self.init, None
+        if init is not None:
+            init.close()
         kill_marked(self.marker)
         reaper, self.reaper = self.reaper, None
         if reaper is not None:
@@ -468,7 +577,7 @@ class CommandRunner(Runner):
             process.stdin.close()
         except (BrokenPipeError, OSError):
             pass
-        watch = Watch(process, self.time_limit, self.memory_mb)
+        watch = Watch(process, self.time_limit, self.memory_mb, process.pid)
         usage: list[float] = []
 
         def ended() -> bool:
@@ -494,6 +603,12 @@ class CommandRunner(Runner):
             if exit_fd is not None:
                 os.close(exit_fd)
         watch.drain(stdout=True)
+        return self._outcome(watch, how, process.returncode, usage[0] if usage else None)
+
+    def _outcome(self, watch: Watch, how: str, code: int | None, cpu: float | None) -> Outcome:
+        """What a board's run comes to: ``how`` the watch ended, the command's exit
+        status (``code``) and its CPU time (``cpu``, as the kernel counted it at its
+        end; None: the watch's)."""
         limit = self.time_limit
         kept: dict[str, Any] = {
             "stdout": watch.stdout[:PRINTED_LIMIT],
@@ -504,10 +619,9 @@ class CommandRunner(Runner):
             return replace(stopped, **kept)
         if how == "output" or len(watch.stdout) > OUTPUT_LIMIT:
             return Outcome("error", text=f"printed more than {OUTPUT_LIMIT} bytes", **kept)
-        used = usage[0] if usage else watch.used
+        used = cpu if cpu is not None else watch.used
         if used > limit:
             return replace(too_slow(used, limit), **kept)
-        code = process.returncode
         if code is not None and code < 0 and -code == signal.SIGXCPU:
             return replace(too_slow(used, limit), **kept)
         if code != 0:

@@ -14,6 +14,8 @@ nothing of it left when the judge ends.
   until none is left, and reaps those reparented to the judge.
 * ``become_subreaper`` makes the judge the parent of the orphans its solutions leave
   (``PR_SET_CHILD_SUBREAPER``), so none of them is adopted by init while the judge runs.
+* ``Init`` is a command runner's PID namespace, whose first process (the harness's
+  ``--init``) starts each board's command as its child and ends all it left.
 * ``memory_bytes`` reads what the tree holds in memory (shared memory included): the
   judge kills a command that passes its limit with memory ``RLIMIT_DATA`` does not see.
 """
@@ -22,11 +24,14 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import resource
 import secrets
+import select
 import shutil
 import signal
+import socket
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -134,6 +139,8 @@ def spawn(
 
 
 UNSHARE = shutil.which("unshare")
+NAMESPACE_SWITCH = "SNL_JUDGE_NAMESPACE"
+"""Set to 0 in the environment, the judge runs no solution in a PID namespace."""
 _namespace: list[str] | None = None
 
 
@@ -148,8 +155,10 @@ def namespace_prefix() -> list[str]:
     supervisor) ignores every signal from inside that it has no handler for, SIGKILL
     included; when that process ends, the kernel kills every process of the namespace,
     daemons included, and it ends when the judge does (PR_SET_PDEATHSIG on ``unshare``
-    and ``--kill-child``)."""
+    and ``--kill-child``). ``SNL_JUDGE_NAMESPACE=0`` in the environment: empty."""
     global _namespace
+    if os.environ.get(NAMESPACE_SWITCH, "").lower() in ("0", "no", "off"):
+        return []
     if _namespace is None:
         _namespace = []
         if UNSHARE is not None:
@@ -172,23 +181,176 @@ def namespace_prefix() -> list[str]:
     return list(_namespace)
 
 
+class Init:
+    """A PID namespace of a command runner's own, whose first process is the harness's
+    init (``harness.py --init``), which starts each board's command as its child: the
+    command keeps every signal's default (a namespace's first process would not), and
+    cannot name the judge or any process outside. The init ends every process a command
+    left when the command ends, and the namespace dies with the judge (the init's
+    PR_SET_PDEATHSIG through ``unshare --kill-child``, and ``unshare``'s own).
+
+    ``start`` gives None where the machine has no unprivileged PID namespaces."""
+
+    def __init__(self, process: subprocess.Popen[bytes], channel: socket.socket) -> None:
+        self.process = process
+        self.channel = channel
+        self.gone = False
+        """The init has ended (killed from outside, or it failed): start another."""
+
+    @classmethod
+    def start(cls, init: Sequence[str], marker: str) -> Init | None:
+        """Start ``init`` (the harness's init command) in a namespace of its own, its
+        stdin a socket to this process, the run's ``marker`` in its environment."""
+        prefix = namespace_prefix()
+        if not prefix:
+            return None
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        parent = os.getpid()
+        _prctl(0, 0) if _libc is None else None  # load libc before the fork
+        env = dict(os.environ)
+        env[MARKER] = marker
+
+        def prepare() -> None:  # runs in the child, between fork and exec
+            _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != parent:  # the judge died before the line above
+                os._exit(1)
+            _limits(0, 0, False)
+
+        try:
+            process = subprocess.Popen(
+                [*prefix, *init],
+                stdin=theirs.fileno(),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                env=env,
+                preexec_fn=prepare,
+            )
+        except OSError:
+            ours.close()
+            return None
+        finally:
+            theirs.close()
+        process.marker = marker  # type: ignore[attr-defined]
+        process.started = start_time(process.pid)  # type: ignore[attr-defined]
+        return cls(process, ours)
+
+    def fileno(self) -> int:
+        """Readable when the init has said something (or ended)."""
+        return self.channel.fileno()
+
+    def launch(
+        self,
+        argv: Sequence[str],
+        limits: list[tuple[int, int, int]],
+        fds: Sequence[int],
+        bound: float,
+    ) -> int | str | None:
+        """Start ``argv`` (its program's path first) with ``fds`` as its stdin, stdout and
+        stderr and ``limits`` (``limit_values``): the command's process id as this process
+        sees it, or why it cannot run (its own error, such as 'Permission denied'), or
+        None when the init did not answer within ``bound`` seconds (it is then closed)."""
+        request = json.dumps({"argv": list(argv), "limits": limits}).encode()
+        try:
+            socket.send_fds(self.channel, [request], list(fds))
+        except OSError:
+            self.close()
+            return None
+        said = self.receive(bound) or {}
+        pid, error = said.get("pid"), said.get("error")
+        if isinstance(pid, int):
+            return pid
+        # why it cannot run, then its end: the init is ready for the next
+        if isinstance(error, str) and self.receive(bound) is not None:
+            return error
+        self.close()
+        return None
+
+    def receive(self, bound: float | None = 0) -> dict[str, object] | None:
+        """The init's next message (waiting ``bound`` seconds at most for it; None: no
+        message in that time, or the init is gone, ``gone``)."""
+        if self.gone:
+            return None
+        if bound:
+            ready, _, _ = select.select([self.channel], [], [], bound)
+            if not ready:
+                return None
+        try:
+            data = self.channel.recv(65536, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return None
+        except OSError:
+            data = b""
+        if not data:
+            self.gone = True
+            return None
+        try:
+            message = json.loads(data)
+        except ValueError:
+            message = None
+        return message if isinstance(message, dict) else {}
+
+    def ended(self) -> tuple[int | None, float | None] | None:
+        """The command's exit status and CPU seconds once it and all it left have ended
+        ((None, None): the init ended with it); None while it runs."""
+        said = self.receive()
+        if said is None:
+            return (None, None) if self.gone else None
+        return _status(said)
+
+    def kill(self, bound: float) -> tuple[int | None, float | None]:
+        """End the running command and all it left; its status and CPU seconds as
+        ``ended`` says them. An init that does not answer within ``bound`` seconds is
+        closed, its namespace with it."""
+        with contextlib.suppress(OSError):
+            self.channel.send(b"kill")
+        said = self.receive(bound)
+        if said is None:
+            self.close()
+            return (None, None)
+        return _status(said)
+
+    def close(self) -> None:
+        """End the init, and so every process of its namespace."""
+        self.gone = True
+        if self.process.returncode is None:
+            kill_tree(self.process)
+        self.channel.close()
+
+
+def _status(said: dict[str, object]) -> tuple[int | None, float | None]:
+    code, cpu = said.get("ended"), said.get("cpu")
+    return (
+        code if isinstance(code, int) else None,
+        float(cpu) if isinstance(cpu, (int, float)) else None,
+    )
+
+
 SETPRIV = shutil.which("setpriv")
 """util-linux's setpriv, which can set PR_SET_PDEATHSIG and exec (None: not here)."""
 
 
+def limit_values(
+    cpu_seconds: float, memory_mb: int, address_space: bool
+) -> list[tuple[int, int, int]]:
+    """``_limits`` as (resource, soft, hard) triples."""
+    triples = [(resource.RLIMIT_CORE, 0, 0), (resource.RLIMIT_FSIZE, FILE_LIMIT, FILE_LIMIT)]
+    if cpu_seconds > 0:
+        soft = int(cpu_seconds) + 1
+        triples.append((resource.RLIMIT_CPU, soft, soft + 1))
+    if memory_mb > 0:
+        size = memory_mb * 1024 * 1024
+        triples.append((resource.RLIMIT_DATA, size, size))
+        if address_space:
+            triples.append((resource.RLIMIT_AS, size, size))
+    return triples
+
+
 def _limit_from_outside(pid: int, cpu_seconds: float, memory_mb: int, address_space: bool) -> None:
     """``_limits`` put on process ``pid`` from outside, as soon as it starts."""
-    pairs = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, FILE_LIMIT)]
-    if cpu_seconds > 0:
-        pairs.append((resource.RLIMIT_CPU, int(cpu_seconds) + 1))
-    if memory_mb > 0:
-        pairs.append((resource.RLIMIT_DATA, memory_mb * 1024 * 1024))
-        if address_space:
-            pairs.append((resource.RLIMIT_AS, memory_mb * 1024 * 1024))
-    for which, value in pairs:
+    for which, soft, hard in limit_values(cpu_seconds, memory_mb, address_space):
         with contextlib.suppress(ProcessLookupError, PermissionError, ValueError, OSError):
-            hard = value + 1 if which == resource.RLIMIT_CPU else value
-            resource.prlimit(pid, which, (value, hard))
+            resource.prlimit(pid, which, (soft, hard))
 
 
 def new_marker() -> str:
