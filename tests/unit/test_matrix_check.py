@@ -114,7 +114,8 @@ def test_a_large_matrix_of_lists_is_read_without_marshal() -> None:
 
     n = 101
     matrix = [
-        [(r * n + c) % (n * n) + 1 if (r + c) % 7 == 0 else -1 for c in range(n)] for r in range(n)
+        [(r * n + c) % (n * n) + 1 if (r * n + c) % 50 == 0 else -1 for c in range(n)]
+        for r in range(n)
     ]
     matrix[n - 1][0] = matrix[0][n - 1] = -1
     with mock.patch.object(marshal, "dumps", side_effect=AssertionError("marshal used")):
@@ -123,3 +124,6 @@ def test_a_large_matrix_of_lists_is_read_without_marshal() -> None:
     assert not fast.flags.writeable
     with mock.patch.object(matrix_module, "_ITEMS_OFFSET", [None]):  # another Python
         assert matrix_module.checked_array(matrix, n, n).tolist() == fast.tolist()
+    dense = [[(r * n + c) % (n * n) + 1 if c % 3 == 0 else -1 for c in range(n)] for r in range(n)]
+    dense[n - 1][0] = dense[0][n - 1] = -1  # a third of the cells: marshal reads them
+    assert matrix_module.checked_array(dense, n, n).tolist() == outcome(dense, 10**9)[3]
