@@ -11,6 +11,7 @@ otherwise through ``marshal``). A property test holds them to the same words.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from .errors import BoardError
@@ -200,8 +201,8 @@ def _list_items_offset() -> int | None:
 
 
 ODD_CELLS_READ = 0.03
-"""``_read_by_identity`` reads at most this share of the cells in Python (each ~0.3 µs
-where ``marshal`` takes ~0.015 µs a cell, the scan ~0.003)."""
+"""``_read_by_identity`` reads at most this share of the cells one by one (each ~0.3 µs,
+mostly a cache miss, where ``marshal`` of the whole matrix takes ~0.015 µs a cell)."""
 
 _ITEMS_OFFSET: list[int | None] = []
 """``_list_items_offset()``, found on first use."""
@@ -215,11 +216,13 @@ def _read_by_identity(
 
     Most cells of a board are -1, and in CPython every -1 int is one shared object. So
     each row's item pointers are seen in place by numpy (a view, no copy, no Python
-    step per cell) and compared with that object's address: a cell at another address
-    is read in Python, and must be a plain ``int`` on the board. Only a matrix whose
-    every such cell is good is answered here: any other (a float -1.0, a bool, an int
-    subclass, a value off the board) returns None and the exact check names it."""
+    step per cell) and compared with that object's address: the cells at another
+    address (a row's in one ``itemgetter`` call) go through ``marshal`` and must be
+    plain ``int``s on the board. Only a matrix whose every such cell is good is
+    answered here: any other (a float -1.0, a bool, an int subclass, a value off the
+    board) returns None and the exact check names it."""
     import ctypes
+    import marshal
 
     import numpy as np
 
@@ -244,19 +247,33 @@ def _read_by_identity(
             return None
         pointers = np.frombuffer(memoryview(row_items.from_address(items)), np.uintp)
         np.not_equal(pointers, no_jump, out=other[r])
-    places = np.flatnonzero(other)
-    if len(places) > rows * cols * ODD_CELLS_READ:
+    per_row = np.count_nonzero(other, axis=1)
+    if int(per_row.sum()) > rows * cols * ODD_CELLS_READ:
         return None  # many cells to read one by one: marshal's pass is quicker
-    at_row, at_col = np.divmod(places, cols)
-    values = [matrix[r][c] for r, c in zip(at_row.tolist(), at_col.tolist(), strict=True)]
-    goal = rows * cols
-    if values and set(map(type, values)) != {int}:
-        return None
+    at_row, at_col = np.nonzero(other)
+    columns = at_col.tolist()
+    values: list[object] = []
+    done = 0
+    for r, odd in enumerate(per_row.tolist()):  # each row's odd cells in one C call
+        if odd == 1:
+            values.append(matrix[r][columns[done]])
+        elif odd:
+            values.extend(itemgetter(*columns[done : done + odd])(matrix[r]))
+        done += odd
+    # The odd cells through marshal (as in checked_array): each a five-byte record
+    # tagged ``i`` exactly when each is a plain int of 32 bits.
+    goal, count = rows * cols, len(values)
     try:
-        cells = np.array(values, dtype=np.int64)  # all ints (the line above)
-    except OverflowError:  # past 64 bits: off the board
+        data = marshal.dumps(values or [-1], 2)
+    except ValueError:  # an int subclass, an object marshal does not know
         return None
-    if len(cells) and (cells.min() < -1 or cells.max() > goal or not cells.all()):
+    if len(data) != 5 + 5 * max(count, 1):
+        return None
+    tags = np.ndarray((count,), "u1", buffer=data, offset=5, strides=(5,))
+    if not (tags == MARSHAL_INT).all():
+        return None
+    cells = np.ndarray((count,), "<i4", buffer=data, offset=6, strides=(5,))
+    if count and (cells.min() < -1 or cells.max() > goal or not cells.all()):
         return None
     level = rows - 1 - at_row  # counted from the bottom row
     along = np.where(level % 2 == 0, at_col, cols - 1 - at_col)  # odd levels run leftwards
