@@ -160,9 +160,9 @@ def _search_arrays(board: Board, position: int) -> Solution:
     parent = np.full(size + 1, -1, dtype=np.int32)
     parent[size] = size  # the sink, where a forfeited roll "ends": never a new position
     landed = np.zeros(goal + faces + 1, dtype=bool)
-    mark = np.zeros(size + 1, dtype=bool)  # the same, in square order, for a wide level
+    mark = np.zeros(size + 1, dtype=bool)  # a wide level's positions, read in order
     parent[position] = position
-    frontier = np.array([position], dtype=np.int32)
+    frontier = np.array([position], dtype=np.int32)  # always in increasing order, once each
     dice = np.arange(1, faces + 1, dtype=np.int32)
     depth = 0
     while len(frontier):
