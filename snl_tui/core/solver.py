@@ -31,6 +31,9 @@ ARRAY_SEARCH_SQUARES = 10_000
 DIRECT_LEVELS = 8
 """The array search reads where rolls end off the cells for this many narrow levels,
 then builds the whole table (``_RollEnds``)."""
+MARKED_LEVEL = 64
+"""A level reaching more than 1 / MARKED_LEVEL of the squares is put in order by marking
+them on the board and reading the marks back; a smaller one is sorted."""
 NARROW_FRONTIER = 256
 """A level of at most this many squares gathers every roll of each (fewer numpy calls);
 a wider one only the union of their windows (fewer rolls)."""
@@ -157,12 +160,10 @@ def _search_arrays(board: Board, position: int) -> Solution:
     parent = np.full(size + 1, -1, dtype=np.int32)
     parent[size] = size  # the sink, where a forfeited roll "ends": never a new position
     landed = np.zeros(goal + faces + 1, dtype=bool)
-    slot = np.zeros(size + 1, dtype=np.int32)  # keeps one copy of a position reached twice
-    mark = np.zeros(size + 1, dtype=bool)  # the same, in square order, for a wide level
+    mark = np.zeros(size + 1, dtype=bool)  # a wide level's positions, read in order
     parent[position] = position
-    frontier = np.array([position], dtype=np.int32)
+    frontier = np.array([position], dtype=np.int32)  # always in increasing order, once each
     dice = np.arange(1, faces + 1, dtype=np.int32)
-    ordered = True  # the frontier is in increasing order
     depth = 0
     while len(frontier):
         depth += 1
@@ -176,14 +177,16 @@ def _search_arrays(board: Board, position: int) -> Solution:
         else:
             # Many: in increasing order each square's rolls need counting only past
             # the previous square's top, so the union of the windows is gathered once.
-            if not ordered:
-                frontier.sort()
-            low = frontier + 1
-            np.maximum(low[1:], frontier[:-1] + (faces + 1), out=low[1:])
-            length = np.maximum(frontier + (faces + 1) - low, 0)
-            total = int(length.sum())
-            first = np.cumsum(length) - length
-            targets = np.repeat(low - first, length) + np.arange(total, dtype=np.int32)
+            # Square j's new rolls are the top min(faces, f[j] - f[j - 1]) of its
+            # window f[j] + 1 .. f[j] + faces; the k-th target overall, counted from 0,
+            # is then f[j] + faces + 1 - (those counts summed up to j) + k.
+            length = np.empty_like(frontier)
+            length[0] = faces
+            np.subtract(frontier[1:], frontier[:-1], out=length[1:])
+            np.minimum(length, faces, out=length)
+            summed = np.cumsum(length, dtype=np.int32)
+            targets = np.repeat(frontier + (faces + 1) - summed, length)
+            targets += np.arange(len(targets), dtype=np.int32)
             sources = np.repeat(frontier, length)
             # A roll onto a square landed on before ends where it did then, on a
             # position with its parent set: the wide gather leaves it out first.
@@ -194,16 +197,18 @@ def _search_arrays(board: Board, position: int) -> Solution:
         keep = parent[there] < 0  # a forfeit ends on the sink, whose parent is set
         there = there[keep]
         parent[there] = sources[keep]  # a position reached twice: the last write
-        if len(there) > size >> 6:  # a wide level: one pass over the squares
+        if len(there) * MARKED_LEVEL > size:  # a wide level: one pass over the squares
             mark[there] = True
             frontier = np.flatnonzero(mark).astype(np.int32)
             mark[frontier] = False
-            ordered = True
-        else:  # one copy of each position (in no particular order)
-            order = np.arange(len(there), dtype=np.int32)
-            slot[there] = order
-            frontier = there[slot[there] == order]
-            ordered = False
+        elif len(there):  # one copy of each position, in increasing order
+            there.sort()
+            first = np.empty(len(there), dtype=bool)
+            first[0] = True
+            np.not_equal(there[1:], there[:-1], out=first[1:])
+            frontier = there[first]
+        else:
+            frontier = there
         if parent[goal] >= 0:
             return _route_arrays(parent, ends, position, goal, depth, faces)
         if len(frontier) and len(frontier) <= faces:
@@ -213,7 +218,6 @@ def _search_arrays(board: Board, position: int) -> Solution:
                 if walked is not None:
                     depth += walked[0]
                     frontier = walked[1]
-                    ordered = True
     return Solution(UNREACHABLE, [], [], position)
 
 

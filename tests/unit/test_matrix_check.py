@@ -14,6 +14,7 @@ from snl_tui.core.errors import BoardError
 
 
 class Face(IntEnum):
+    BACK = -1
     THREE = 3
 
 
@@ -32,7 +33,7 @@ ODD = st.one_of(
     st.none(),
     st.lists(st.integers(-1, 3), max_size=2),
     st.tuples(st.integers(-1, 3)),
-    st.sampled_from([Face.THREE, Whole(2), 3 + 0j]),
+    st.sampled_from([Face.THREE, Face.BACK, Whole(2), Whole(-1), 3 + 0j]),
 )
 
 
@@ -90,3 +91,46 @@ def test_a_large_matrix_names_its_first_bad_cell_in_square_order() -> None:
         plain = outcome(matrix, 10**9)
         assert plain == outcome(matrix, 0) == outcome(matrix, board_module.ARRAY_CHECK_SQUARES)
         assert "row 119, col 5 (square 6)" in str(plain[1])
+
+
+def test_cells_equal_to_minus_one_but_not_ints_are_refused_on_a_large_board() -> None:
+    """A large matrix of lists is read by the identity of its cells (most are the one
+    shared -1): a cell equal to -1 that is not a plain int is still named."""
+    n = 101
+    for odd in (-1.0, Whole(-1), Face.BACK, False, int("-1")):
+        matrix: list[list[object]] = [[-1] * n for _ in range(n)]
+        matrix[50][7] = odd
+        plain = outcome(matrix, 10**9)
+        assert plain == outcome(matrix, board_module.ARRAY_CHECK_SQUARES)
+        assert (plain[0] == "board") == (type(odd) is int)
+
+
+def test_a_large_matrix_of_lists_is_read_without_marshal() -> None:
+    """The fast read answers a good matrix of lists on its own (``marshal`` sees only
+    its odd cells; the whole matrix is the fallback); the same cells as the plain
+    check."""
+    import marshal
+
+    from snl_tui.core import matrix as matrix_module
+
+    n = 101
+    matrix = [
+        [(r * n + c) % (n * n) + 1 if (r * n + c) % 50 == 0 else -1 for c in range(n)]
+        for r in range(n)
+    ]
+    matrix[n - 1][0] = matrix[0][n - 1] = -1
+    dumps = marshal.dumps
+
+    def cells_only(value: object, version: int) -> bytes:
+        assert value is not matrix, "the whole matrix went through marshal"
+        return dumps(value, version)
+
+    with mock.patch.object(marshal, "dumps", cells_only):
+        fast = matrix_module.checked_array(matrix, n, n)
+    assert fast.tolist() == outcome(matrix, 10**9)[3]
+    assert not fast.flags.writeable
+    with mock.patch.object(matrix_module, "_ITEMS_OFFSET", [None]):  # another Python
+        assert matrix_module.checked_array(matrix, n, n).tolist() == fast.tolist()
+    dense = [[(r * n + c) % (n * n) + 1 if c % 3 == 0 else -1 for c in range(n)] for r in range(n)]
+    dense[n - 1][0] = dense[0][n - 1] = -1  # a third of the cells: marshal reads them
+    assert matrix_module.checked_array(dense, n, n).tolist() == outcome(dense, 10**9)[3]

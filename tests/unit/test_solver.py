@@ -302,9 +302,12 @@ def test_property_the_array_search_matches_the_brute_force_under_any_rules(board
     # where rolls end read off the cells or off the whole table.
     narrow = data.draw(st.sampled_from([0, 2, solver_module.NARROW_FRONTIER]))
     direct = data.draw(st.sampled_from([0, 3, solver_module.DIRECT_LEVELS, 10**9]))
+    # A level's positions put in order by sorting them or by marking the board.
+    marked = data.draw(st.sampled_from([0, 1, solver_module.MARKED_LEVEL, 10**9]))
     with (
         mock.patch.object(solver_module, "NARROW_FRONTIER", narrow),
         mock.patch.object(solver_module, "DIRECT_LEVELS", direct),
+        mock.patch.object(solver_module, "MARKED_LEVEL", marked),
     ):
         sol = _search_arrays(board, start) if start != board.goal else solve(board, start)
     assert sol.moves == expected
