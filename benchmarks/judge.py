@@ -23,8 +23,9 @@ import time
 from pathlib import Path
 
 from snl_tui.lab.boards import judge_cases
+from snl_tui.lab.command_runner import CommandRunner
 from snl_tui.lab.judge import judge
-from snl_tui.lab.runner import CommandRunner, PythonRunner, Runner
+from snl_tui.lab.runner import PythonRunner, Runner
 from snl_tui.lab.sandbox import NAMESPACE_SWITCH, namespace_prefix
 
 SOLUTIONS = Path(__file__).resolve().parent.parent / "tests" / "lab" / "solutions"

@@ -142,14 +142,9 @@ def split_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
 
 def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) -> int:
     from ..lab.boards import judge_cases
+    from ..lab.command_runner import CommandRunner
     from ..lab.judge import RUN_CPU_LIMIT, judge
-    from ..lab.runner import (
-        DEFAULT_MEMORY_MB,
-        DEFAULT_TIME_LIMIT,
-        CommandRunner,
-        PythonRunner,
-        Runner,
-    )
+    from ..lab.runner import DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT, PythonRunner, Runner
 
     time_limit = args.time_limit if args.time_limit is not None else DEFAULT_TIME_LIMIT
     memory = args.memory if args.memory is not None else DEFAULT_MEMORY_MB

@@ -43,8 +43,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import re
-import shlex
 import socket
 import sys
 from collections import Counter
@@ -53,16 +51,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core.text import quote
-from ..net.guard import (
-    DOOR_KEY_ENV,
-    DOOR_KEY_HEADER,
-    PASSWORD_ENV,
-    VISITOR_ENV,
-    VISITOR_HEADER,
-)
-from ..net.seat_tokens import SEAT_KEY_ENV
+from ..net.guard import DOOR_KEY_ENV, DOOR_KEY_HEADER, PASSWORD_ENV, VISITOR_HEADER
 from .common import screen_reader_wanted
 from .serve_args import add_serve_parser as add_serve_parser
+from .serve_commands import SEAT_SECRET, join_command, play_command
 from .serve_guards import (
     FULL_CLOSE_CODE,
     HEIGHT_RANGE,
@@ -70,7 +62,6 @@ from .serve_guards import (
     INPUT_BYTES_PER_SECOND,
     LOOPBACK,
     MAX_MESSAGE_BYTES,
-    MEMORY_LIMIT_MB,
     QUIT_GRACE,
     STDIN_TIMEOUT,
     WIDTH_RANGE,
@@ -87,10 +78,6 @@ from .serve_guards import MESSAGE_COST as MESSAGE_COST
 from .serve_guards import PROCESS_ATTRIBUTE as PROCESS_ATTRIBUTE
 from .serve_guards import LibraryChanged as LibraryChanged
 
-SEAT_SECRET = re.compile(r"^[0-9a-f]{32,64}$")
-"""A browser tab's own secret (``seat=`` in its websocket's query, kept in the tab's
-storage): under it, the door's ``snl join`` keeps the tab's seat token."""
-
 INSTALL_HINT = (
     "snl serve: browser play needs textual-serve: pip install 'snl-tui[web]' "
     '(from a checkout: pip install ".[web]")'
@@ -98,73 +85,6 @@ INSTALL_HINT = (
 TEMPLATES = Path(__file__).parent.parent / "web"
 EXIT_OK = 0
 EXIT_USAGE = 2
-
-
-def play_command(args: argparse.Namespace, overrides: dict[str, Any]) -> str:
-    """The shell command each browser session runs: this interpreter's ``snl play``
-    (``snl join`` with ``--room``), under a data limit of ``MEMORY_LIMIT_MB``
-    (``ulimit -d``, in every POSIX shell).
-
-    A board file is made absolute, so the game finds it whatever the directory. Every
-    tab is a new game: it saves like a terminal game (unless ``--no-save``) but does not
-    offer to resume the last one, which may be the game in another open tab.
-    """
-    if args.room is not None:
-        return join_command(args.room, args.name, args.password, args.no_animation, True)
-    board = args.board
-    if Path(board).suffix and Path(board).exists():
-        board = str(Path(board).resolve())
-    words = [sys.executable, "-m", "snl_tui", "play", board, "--players", args.players]
-    # textual-serve speaks to a Textual app: the plain lines of the screen-reader mode
-    # (which the setting screen_reader = true would choose) would break the page. The
-    # page has its own screen-reader option (?screenreader=1).
-    words.append("--no-screen-reader")
-    words += ["--mode", args.mode]
-    if args.no_animation:
-        words.append("--no-animation")
-    words.append("--no-save" if args.no_save else "--no-resume-offer")
-    for name, value in overrides.items():
-        flag = "--" + name.replace("_", "-")
-        if isinstance(value, bool):
-            words.append(flag if value else flag.replace("--", "--no-", 1))
-        else:
-            words += [flag, str(value)]
-    return f"ulimit -d {MEMORY_LIMIT_MB * 1024} && exec {shlex.join(words)}"
-
-
-def join_command(
-    room: str,
-    name: str,
-    password: str | None,
-    no_animation: bool,
-    numbered: bool,
-    visitor: str | None = None,
-    seat: str | None = None,
-    plain: bool = False,
-) -> str:
-    """One browser tab's ``snl join`` (``numbered``: Guest, Guest 2, ... for tabs that
-    all have the same name), under the data limit. ``visitor``: the tab's address, for
-    the room's per-address caps (believed only with the door key the process inherits
-    from this one's environment: ``net.guard``). The password goes in the environment
-    of ``snl join``, not on its command line, which every user of the machine can read
-    for as long as the game runs (the shell's own line, until it execs, is the moment).
-    ``plain``: the text page's tab (``serve_plain.py``), the room in plain lines."""
-    words = [sys.executable, "-m", "snl_tui", "join", room, "--name", name]
-    # A terminal tab: see play_command; the text page reads plain lines.
-    words.append("--screen-reader" if plain else "--no-screen-reader")
-    if numbered:
-        words.append("--numbered")
-    if no_animation:
-        words.append("--no-animation")
-    setup = [f"ulimit -d {MEMORY_LIMIT_MB * 1024}"]
-    if password is not None:
-        setup.append(f"export {PASSWORD_ENV}={shlex.quote(password)}")
-    if visitor is not None:
-        setup.append(f"export {VISITOR_ENV}={shlex.quote(visitor)}")
-    if seat is not None:  # the tab's own secret: its seat token is kept under it
-        setup.append(f"export {SEAT_KEY_ENV}={shlex.quote(seat)}")
-    return " && ".join([*setup, f"exec {shlex.join(words)}"])
-
 
 SEAT_SCRIPT = "/seat.js"
 """How a room's tab keeps its seat (``web/seat.js``): the board page's and the text

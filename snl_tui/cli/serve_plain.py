@@ -54,7 +54,7 @@ def wants_plain(query: Mapping[str, str]) -> bool:
 
 
 def plain_command(command: str) -> str:
-    """The terminal tab's shell command (``serve.play_command``) in plain mode."""
+    """The terminal tab's shell command (``serve_commands.play_command``) in plain mode."""
     return command.replace(" --no-screen-reader ", " --screen-reader ", 1)
 
 

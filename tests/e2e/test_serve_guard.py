@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.cli import serve
+from snl_tui.cli import serve, serve_guards
 
 from .processes import stop_group
 
@@ -156,7 +156,7 @@ def test_an_oversized_page_gets_a_clamped_bounded_game(server) -> None:  # type:
     assert int(env["COLUMNS"]) == serve.WIDTH_RANGE[1]
     assert int(env["ROWS"]) == serve.HEIGHT_RANGE[1]
     data_limit = next(line for line in limits.splitlines() if line.startswith("Max data size"))
-    assert str(serve.MEMORY_LIMIT_MB * 1024 * 1024) in data_limit
+    assert str(serve_guards.MEMORY_LIMIT_MB * 1024 * 1024) in data_limit
     assert rss < 200, f"a game at the largest allowed size used {rss:.0f} MB"
 
 

@@ -14,8 +14,9 @@ import pytest
 
 from snl_tui.core.files.formats import load_board
 from snl_tui.lab.boards import judge_cases
+from snl_tui.lab.command_runner import CommandRunner
 from snl_tui.lab.judge import judge
-from snl_tui.lab.runner import CommandRunner, PythonRunner
+from snl_tui.lab.runner import PythonRunner
 from tests.processes import OUTER_PID, alive
 
 from .conftest import SOLUTIONS

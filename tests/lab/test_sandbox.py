@@ -23,7 +23,8 @@ import pytest
 
 from snl_tui.core.files.formats import load_board
 from snl_tui.lab import runner as runner_module
-from snl_tui.lab.runner import CommandRunner, PythonRunner
+from snl_tui.lab.command_runner import CommandRunner
+from snl_tui.lab.runner import PythonRunner
 from snl_tui.lab.sandbox import NAMESPACE_SWITCH, namespace_prefix
 from tests.processes import OUTER_PID, alive
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from snl_tui.cli import serve
+from snl_tui.cli import serve, serve_commands, serve_guards
 from snl_tui.cli.common import rule_overrides
 from snl_tui.cli.main import build_parser, main
 
@@ -16,8 +16,8 @@ from snl_tui.cli.main import build_parser, main
 def command_for(*argv: str) -> list[str]:
     """The words of the game command a tab runs, after its memory limit."""
     args = build_parser().parse_args(["serve", *argv])
-    words = shlex.split(serve.play_command(args, rule_overrides(args)))
-    assert words[:3] == ["ulimit", "-d", str(serve.MEMORY_LIMIT_MB * 1024)]
+    words = shlex.split(serve_commands.play_command(args, rule_overrides(args)))
+    assert words[:3] == ["ulimit", "-d", str(serve_guards.MEMORY_LIMIT_MB * 1024)]
     exec_at = words.index("exec")
     assert words[exec_at - 1] == "&&"
     return words[exec_at + 1 :]
@@ -44,7 +44,7 @@ def test_with_a_room_each_tab_joins_it_under_a_numbered_name() -> None:
     # The password is in the game's environment, not on its command line (ps shows it).
     assert "--numbered" in words and "--password" not in words and "p w" not in words
     args = build_parser().parse_args(["serve", "--room", "h:1/C", "--password", "p w"])
-    assert "export SNL_ROOM_PASSWORD='p w' && exec " in serve.play_command(args, {})
+    assert "export SNL_ROOM_PASSWORD='p w' && exec " in serve_commands.play_command(args, {})
     assert "--no-animation" in words and "play" not in words
     named = command_for("--room", "h:1/C", "--name", "Table 2")
     assert named[named.index("--name") + 1] == "Table 2"

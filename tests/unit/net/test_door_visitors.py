@@ -22,7 +22,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from snl_tui.cli import join as join_cli
-from snl_tui.cli import serve
+from snl_tui.cli import serve, serve_commands
 from snl_tui.cli.main import main
 from snl_tui.net.guard import (
     DOOR_KEY_ENV,
@@ -168,7 +168,9 @@ def test_only_a_local_peer_with_the_key_names_a_real_address(
 def test_a_tabs_join_process_is_told_its_visitor_in_its_environment() -> None:
     """The door's command exports the visitor; the key comes from the door's own
     environment (never the command line); ``snl join`` reads both back."""
-    command = serve.join_command("127.0.0.1:8765/ABCDEF", "Ann", "pass word", False, False, ANN)
+    command = serve_commands.join_command(
+        "127.0.0.1:8765/ABCDEF", "Ann", "pass word", False, False, ANN
+    )
     assert KEY not in command and "pass word" not in command.partition(" && exec ")[2]
     prefix, _, _ = command.partition(" && exec ")
     reader = "import os, json; print(json.dumps(dict(os.environ)))"
@@ -184,7 +186,7 @@ def test_a_tabs_join_process_is_told_its_visitor_in_its_environment() -> None:
     assert DoorPass.from_environment(environment) == DoorPass(KEY, ANN)
     assert environment[PASSWORD_ENV] == "pass word"
     assert DoorPass.from_environment({DOOR_KEY_ENV: KEY}) is None
-    assert VISITOR_ENV not in serve.join_command("r", "Ann", None, False, False)
+    assert VISITOR_ENV not in serve_commands.join_command("r", "Ann", None, False, False)
 
 
 def test_snl_join_in_a_tab_counts_as_its_visitor(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -369,7 +371,7 @@ def test_the_password_and_the_door_key_are_on_no_command_line(tmp_path: Path) ->
         assert 'type="password"' in page
         # What a tab of the door runs: no password on the line, the typed one in the
         # environment (the room's password, from the host, is not inherited).
-        command = serve.join_command("127.0.0.1:1/ABCDEF", "Ann", "typed", False, False)
+        command = serve_commands.join_command("127.0.0.1:1/ABCDEF", "Ann", "typed", False, False)
         assert "typed" not in command.partition(" && exec ")[2]
     finally:
         host.terminate()

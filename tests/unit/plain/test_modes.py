@@ -156,12 +156,12 @@ def test_browser_tabs_never_start_the_plain_mode(room: list[str]) -> None:
     when the setting asks for plain lines (the page has ?screenreader=1 instead)."""
     import shlex
 
-    from snl_tui.cli import serve
+    from snl_tui.cli import serve_commands
     from snl_tui.cli.common import rule_overrides
     from snl_tui.cli.main import build_parser
 
     args = build_parser().parse_args(["serve", *room])
-    words = shlex.split(serve.play_command(args, rule_overrides(args)))
+    words = shlex.split(serve_commands.play_command(args, rule_overrides(args)))
     assert "--no-screen-reader" in words
     command = words[words.index("snl_tui") + 1 :]
     parsed = build_parser().parse_args(command)  # the game's own parser takes it
