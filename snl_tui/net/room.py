@@ -150,7 +150,9 @@ class Room:
         """Token hashes that no longer hold a seat -> what to tell their holder (saved:
         after a resume they are told the same)."""
         now = server.clock()
-        for seat in seats:  # a resumed room: its people are away from now on
+        # A resumed room: its people are away from now on (their time away goes on from
+        # what was saved, ``SeatState.away_before``; the wait for their seat starts anew).
+        for seat in seats:
             if seat.taken and not seat.computer and seat.connection is None:
                 seat.free_since = now
             if seat.idle:  # the room's own stand-in: not before they have had a chance
@@ -382,7 +384,7 @@ class Room:
             before.close(CLOSE_POLICY, "your seat was taken back from another connection")
         token = secrets.token_urlsafe(18)
         seat.token_sha256 = token_hash(token)
-        seat.connection, seat.free_since = connection, None
+        seat.connection, seat.free_since, seat.away_before = connection, None, 0.0
         self.clocks.came_back(index)
         connection.room, connection.seat, connection.name = self, index, seat.name
         connection.send(self._welcome("player", index, token, notice))
@@ -526,7 +528,7 @@ class Room:
         """What ``--resume`` needs beside the session: the code, the seats, the host,
         the last notices and chat lines, and every option of the room (the password as
         its salted hash only)."""
-        timers = self.timers
+        timers, now = self.timers, self.server.clock()
         return {
             "code": self.code,
             "host": self.host_name,
@@ -541,6 +543,7 @@ class Room:
                     "removed": s.removed,
                     "muted": s.muted,
                     "idle": s.idle,
+                    "away": _rounded(s.away_for(now)),
                 }
                 for s in self.seats
             ],
@@ -584,10 +587,16 @@ class Room:
         self.broadcast(frame)
 
     def stop(self) -> None:
-        """The host stops: saved with what each clock has left, then the clocks stop."""
-        if self.clocks.armed is not None or self.clocks.away_timers:
+        """The host stops: saved with what each clock has left and how long each person
+        not here has been away, then the clocks stop."""
+        away = any(seat.free_since is not None for seat in self.seats)
+        if self.clocks.armed is not None or self.clocks.away_timers or away:
             self.save()
         self.clocks.stop()
+
+
+def _rounded(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 1)
 
 
 __all__ = [
