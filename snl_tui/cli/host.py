@@ -362,7 +362,18 @@ def _host_and_play(
         )
     finally:
         if where:
-            say(f"the room is closed (it was {join_line()}){_reopen(room)}")
+            say(closed_line(room, join_line(), spoken=screen_reader_wanted(args)))
+
+
+def closed_line(room: Room, join_line: str, *, spoken: bool = False) -> str:
+    """What the host is told as the room closes: the address it had and how to reopen
+    it. ``spoken`` (plain mode): the code letter by letter and no address, which a
+    screen reader reads digit by digit ("room code C Q D 4 W X is closed: ...")."""
+    if spoken:
+        from ..plain.room import spelled_code
+
+        return f"room {spelled_code(room.code)} is closed{_reopen(room)}"
+    return f"the room is closed (it was {join_line}){_reopen(room)}"
 
 
 def _store() -> Store:
