@@ -83,6 +83,13 @@ GIVEN_AWAY_KEPT = 32
 """Seats given away whose old holders a room remembers, to tell them why on their return."""
 CPU_DELAY = 0.8
 """Seconds a computer seat waits before rolling: long enough to follow the moves."""
+SEAT_ELSEWHERE = "seat-elsewhere"
+"""The refusal a connection gets when its seat was taken back from another (the same
+person's second tab or terminal): final, so the two never take it from each other."""
+
+
+def elsewhere(name: str) -> str:
+    return f"your seat ({name}) is now played from another window or terminal: this one has left it"
 
 
 class RoomHost(Protocol):
@@ -379,8 +386,12 @@ class Room:
         seat = self.seats[index]
         before = seat.connection
         if before is not None and before is not connection:
+            # Its own client coming back after a drop the host has not noticed yet (no
+            # one reads this), or the same person in a second tab or terminal: the one
+            # left behind is told why and stops, never fighting for the seat.
             before.seat = None
             before.room = None
+            before.send(encode("refused", code=SEAT_ELSEWHERE, message=elsewhere(seat.name)))
             before.close(CLOSE_POLICY, "your seat was taken back from another connection")
         token = secrets.token_urlsafe(18)
         seat.token_sha256 = token_hash(token)
@@ -602,6 +613,7 @@ def _rounded(seconds: float | None) -> float | None:
 __all__ = [
     "CPU_DELAY",
     "KEEP_SEAT",
+    "SEAT_ELSEWHERE",
     "Room",
     "RoomHost",
 ]

@@ -453,8 +453,11 @@ class RoomSession(Table):
     def _room_status(self) -> str:
         client, game = self.client, self.session.game
         if not client.connected:
-            if client.refused is not None:
-                return f"The room turned us away: {client.refused}"
+            refused = client.refused
+            if refused is not None and refused.code == "seat-elsewhere":
+                return f"{str(refused)[:1].upper()}{str(refused)[1:]}. {keys_of('quit')} leaves."
+            if refused is not None:
+                return f"The room turned us away: {refused}"
             return f"Reconnecting to {client.address}..."
         if game.winner is not None:
             winner = game.players[game.winner].name
