@@ -341,6 +341,7 @@ def _host_and_play(
         return await join_room(own, [name], password=args.password, host_key=room.host_key)
 
     async def stop() -> None:
+        server.stop_rooms()  # the door's games closing next are not people quitting
         for opened in door:
             await opened.close()
         await server.stop()
@@ -522,6 +523,7 @@ async def _serve(
             print(link, file=out, flush=True)
         await stop.wait()
     finally:
+        server.stop_rooms()  # the door's games closing next are not people quitting
         if door is not None:
             await door.close()
         await server.stop()

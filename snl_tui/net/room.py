@@ -156,6 +156,8 @@ class Room:
         self.given_away: dict[str, str] = {}
         """Token hashes that no longer hold a seat -> what to tell their holder (saved:
         after a resume they are told the same)."""
+        self.stopped = False
+        """The host stopped (``stop``): the connections closing now are not people leaving."""
         now = server.clock()
         # A resumed room: its people are away from now on (their time away goes on from
         # what was saved, ``SeatState.away_before``; the wait for their seat starts anew).
@@ -430,6 +432,12 @@ class Room:
         self.spectators.discard(connection)
         index = connection.seat
         connection.room, connection.seat = None, None
+        if self.stopped:
+            # The host stopped and closed every connection: nobody quit (saying so put
+            # "Di quit" in the host's log), and no clock starts on a room that is over.
+            if index is not None and self.seats[index].connection is connection:
+                self.seats[index].connection = None
+            return
         if index is not None and self.seats[index].connection is connection:
             seat = self.seats[index]
             seat.connection = None
@@ -599,11 +607,15 @@ class Room:
 
     def stop(self) -> None:
         """The host stops: saved with what each clock has left and how long each person
-        not here has been away, then the clocks stop."""
+        not here has been away, then the clocks stop (once)."""
+        if self.stopped:
+            self.clocks.stop()  # anything armed since (a roll while the door closed)
+            return
         away = any(seat.free_since is not None for seat in self.seats)
         if self.clocks.armed is not None or self.clocks.away_timers or away:
             self.save()
         self.clocks.stop()
+        self.stopped = True
 
 
 def _rounded(seconds: float | None) -> float | None:

@@ -216,3 +216,15 @@ async def test_a_resume_shows_the_true_time_away_and_keeps_the_whole_wait_for_th
         await until(lambda: again.seats[1].connection is None)
         clock.now += 2
         assert again.seat_infos()[1].away == 2  # away anew: the old time is gone
+
+
+async def test_a_host_that_stops_does_not_say_its_people_quit() -> None:
+    """Stopping closes every connection: that is not Ann or Bo quitting (the host's
+    log said "Ann quit: the seat is kept for them." for each, and a clock started)."""
+    lines: list[str] = []
+    async with serving(None, log=lines.append) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]))
+        clients = await seated(port, room, ["Ann", "Bo"])
+    await close_all(clients)
+    assert not [line for line in lines if "quit" in line or "lost the connection" in line]
+    assert not room.clocks.away_timers and all(s.connection is None for s in room.seats)
