@@ -232,6 +232,15 @@ def main(argv: list[str]) -> int:
             )
             sits = host.text().count("Di sits in seat 1")
 
+            print("4b. Someone else's browser asks for Di's name while Di plays")
+            other = open_tab(bo_browser, "Di")
+            wait(lambda: "-closed" in body(other), "the other browser's tab closed")
+            run.shot(other, "other-browser-as-di")
+            shown = other.inner_text("div.ended-message")
+            print(f"  the tab's class: {body(other)!r}; it says: {shown!r}")
+            run.check("already playing" in shown, "the other browser is told Di is playing")
+            other.close()
+
             print("5. The host is killed (-9); the tabs wait, then come back by themselves")
             host.stop(signal.SIGKILL)
             run.check(
