@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from ..core.board import Board
     from ..core.engine import Player
     from ..core.session import GameSession
-    from ..core.store.games import SavedGame, Store
+    from ..core.store.games import GameSummary, SavedGame, Store
     from ..core.store.settings import Settings
 from .common import (
     BOARD_HELP,
@@ -137,11 +137,14 @@ def _saved_game(store: Store, text: str | None) -> SavedGame:
         )
     if text is None:
         # The last game to go on with alone: a room's is reopened by snl host --resume.
-        room = None
+        room: GameSummary | None = None
         for saved in store.unfinished(limit=20):
             if not saved.room:
                 return saved
             room = room or saved
+        if room is None:  # a room saved as it opened (no moves) is not in unfinished()
+            listed = store.list_games().games
+            room = next((g for g in listed if g.room and g.status == "playing"), None)
         if room is not None:
             from ..core.store.saving import room_line
 

@@ -69,6 +69,15 @@ def test_snl_resume_says_a_rooms_game_reopens_with_snl_host(
         assert f"game {room} (Ann, Bo) is a room's game: snl host --resume {room}" in err
     with open_store() as store:  # untouched: its room is still there to reopen
         assert store.load_game(room).data == before
+        store.mark_abandoned(room)
+        # A room saved as it opened, before anyone rolled: named too.
+        session = GameSession(GameSettings(load_board("classic"), (Player("Cy"), Player("Di"))))
+        opened = store.save_game(
+            None, board=session.settings.board, players=["Cy", "Di"], mode="classic",
+            data=session.to_dict() | {"room": ROOM}, rolls=0,
+        )  # fmt: skip
+    assert main(["resume"]) == 2
+    assert f"snl host --resume {opened} reopens the room" in capsys.readouterr().err
 
 
 def test_plain_snl_tells_the_room_and_offers_the_game_alone(
