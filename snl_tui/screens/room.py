@@ -399,7 +399,8 @@ class RoomSession(Table):
         client, clock = self.client, screen.query_one(TurnClock)
         seat, deadline = client.turn_seat, client.turn_deadline
         players = self.session.game.players
-        if seat is None or deadline is None or seat >= len(players):
+        # Turned away for good (another window has the seat): no clock to follow here.
+        if seat is None or deadline is None or seat >= len(players) or client.refused:
             clock.show(None, "", False)
             return
         clock.show(max(0.0, deadline - app_time()), players[seat].name, seat == client.seat)
