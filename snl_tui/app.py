@@ -321,10 +321,12 @@ class SnlApp(App[None]):
         """Open the store and offer its last unfinished game, if there is one: after the
         game's first frame, before the game begins (``GameScreen.mount_panels``), so no
         move is made or saved before the player has answered."""
-        from .core.store.saving import last_resumable
+        from .core.store.saving import last_offers, room_line
 
         store = self.store
-        offer = last_resumable(store, self.offer_only) if store is not None else None
+        offer, room = last_offers(store, self.offer_only) if store is not None else (None, None)
+        if room is not None:  # a room left since: reopened by snl host --resume, not here
+            self.notify(room_line(room, sentence=True), timeout=12, markup=False)
         if offer is not None:
             self.offer = offer
             self._offer(offer)

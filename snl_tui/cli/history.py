@@ -116,6 +116,9 @@ def cmd_games(store: Store, args: argparse.Namespace, out: TextIO, err: TextIO) 
     ]
     right = {0, 4}
     print_table(header, rows, right, out, spoken=getattr(args, "spoken", False))
+    if any(game.room and game.status == "playing" for game in listing.games):
+        # Not 'snl resume': a room's seats are other people's (it refuses, and says this).
+        print("\na room's game reopens with: snl host --resume ID", file=out)
     return EXIT_OK
 
 

@@ -341,6 +341,7 @@ def _host_and_play(
         return await join_room(own, [name], password=args.password, host_key=room.host_key)
 
     async def stop() -> None:
+        server.stop_rooms()  # the door's games closing next are not people quitting
         for opened in door:
             await opened.close()
         await server.stop()
@@ -362,7 +363,18 @@ def _host_and_play(
         )
     finally:
         if where:
-            say(f"the room is closed (it was {join_line()}){_reopen(room)}")
+            say(closed_line(room, join_line(), spoken=screen_reader_wanted(args)))
+
+
+def closed_line(room: Room, join_line: str, *, spoken: bool = False) -> str:
+    """What the host is told as the room closes: the address it had and how to reopen
+    it. ``spoken`` (plain mode): the code letter by letter and no address, which a
+    screen reader reads digit by digit ("room code C Q D 4 W X is closed: ...")."""
+    if spoken:
+        from ..plain.room import spelled_code
+
+        return f"room {spelled_code(room.code)} is closed{_reopen(room)}"
+    return f"the room is closed (it was {join_line}){_reopen(room)}"
 
 
 def _store() -> Store:
@@ -511,6 +523,7 @@ async def _serve(
             print(link, file=out, flush=True)
         await stop.wait()
     finally:
+        server.stop_rooms()  # the door's games closing next are not people quitting
         if door is not None:
             await door.close()
         await server.stop()

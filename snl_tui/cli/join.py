@@ -15,6 +15,7 @@ import contextlib
 import getpass
 import os
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.errors import SnlError
@@ -77,12 +78,13 @@ def cmd_join(args: argparse.Namespace) -> int:
     door = DoorPass.from_environment(os.environ)
     password = args.password if args.password is not None else os.environ.get(PASSWORD_ENV)
 
-    from ..net.seat_tokens import SEAT_KEY_ENV, SeatTokens
+    from ..net.seat_tokens import DOOR_SAID_ENV, SEAT_KEY_ENV, SeatTokens
 
     tab = os.environ.get(SEAT_KEY_ENV) or None  # a browser tab's own secret (snl serve)
     tokens = SeatTokens()
 
     plain = screen_reader_wanted(args)
+    said = os.environ.get(DOOR_SAID_ENV) or None  # a browser tab's: its page says why
 
     async def joined() -> RoomClient:
         return await join_room(
@@ -93,10 +95,18 @@ def cmd_join(args: argparse.Namespace) -> int:
             door=door,
             tokens=tokens,
             tab=tab,
-            spoken=plain,
+            spoken=plain or said is not None,  # no address on the page either
         )
 
-    return play_in_room(joined, animate=not args.no_animation, bell=not args.no_bell, plain=plain)
+    try:
+        return play_in_room(
+            joined, animate=not args.no_animation, bell=not args.no_bell, plain=plain
+        )
+    except SnlError as error:
+        if said is not None:  # the door reads it and closes the tab's socket with it
+            with contextlib.suppress(OSError):
+                Path(said).write_text(f"{error}\n", encoding="utf-8")
+        raise
 
 
 def default_name() -> str:

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from ..core.board import Board
     from ..core.engine import Player
     from ..core.session import GameSession
-    from ..core.store.games import SavedGame, Store
+    from ..core.store.games import GameSummary, SavedGame, Store
     from ..core.store.settings import Settings
 from .common import (
     BOARD_HELP,
@@ -91,19 +91,20 @@ def _play_plain(
 
     session = GameSession(GameSettings(board, tuple(players), args.seed, mode))
     saver = None if args.no_save else GameSaver(None, opener=_game_store)
-    offer = None
+    offer = room = None
     if saver is not None and not args.no_resume_offer and saver.store is not None:
         # As on screen: a bare ``snl`` offers the last unfinished game, a named board or
-        # mode only an unfinished game of that board and mode.
-        from ..core.store.saving import last_resumable
+        # mode only an unfinished game of that board and mode (a room's left since is
+        # told with how to reopen it, never offered).
+        from ..core.store.saving import last_offers
 
         def same_game(saved: SavedGame) -> bool:
             return saved.board == board and saved.mode == mode
 
-        offer = last_resumable(saver.store, same_game if named else None)
+        offer, room = last_offers(saver.store, same_game if named else None)
     console = Console.standard()
     try:
-        return PlainGame(session, console, saver, offer=offer).run()
+        return PlainGame(session, console, saver, offer=offer, room=room).run()
     finally:
         if saver is not None and saver.store is not None:
             saver.store.close()
@@ -129,16 +130,26 @@ def _game_store() -> Store:
 
 
 def _saved_game(store: Store, text: str | None) -> SavedGame:
-    """Saved game ``text`` (an id), or the last unfinished one when None."""
+    """Saved game ``text`` (an id), or the last unfinished one not a room's when None."""
     if not store.enabled:
         raise UsageError(
             (store.disabled_reason or "the store cannot be opened").removeprefix("not saving: ")
         )
     if text is None:
-        saved = store.last_unfinished()
-        if saved is None:
-            raise UsageError("no unfinished game to resume ('snl games' lists saved games)")
-        return saved
+        # The last game to go on with alone: a room's is reopened by snl host --resume.
+        room: GameSummary | None = None
+        for saved in store.unfinished(limit=20):
+            if not saved.room:
+                return saved
+            room = room or saved
+        if room is None:  # a room saved as it opened (no moves) is not in unfinished()
+            listed = store.list_games().games
+            room = next((g for g in listed if g.room and g.status == "playing"), None)
+        if room is not None:
+            from ..core.store.saving import room_line
+
+            raise UsageError(f"no unfinished game to resume alone: {room_line(room)}")
+        raise UsageError("no unfinished game to resume ('snl games' lists saved games)")
     return store.load_game(saved_game_id(text))
 
 
@@ -168,6 +179,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"game {saved.id} is over ({saved.status_text}): 'snl replay {saved.id}' shows it"
             )
+        if saved.room:
+            # Played here alone, its other seats would wait for no one, and its saved
+            # room (seats, tokens, clocks) would be overwritten by a game alone.
+            from ..core.store.saving import room_line
+
+            raise UsageError(room_line(saved))
         session = _session(saved)
         if args.no_save:
             store.close()  # read, never written

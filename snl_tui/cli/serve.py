@@ -43,6 +43,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import shlex
 import socket
 import sys
 from collections import Counter
@@ -52,6 +53,7 @@ from typing import Any, TextIO
 
 from ..core.text import quote
 from ..net.guard import DOOR_KEY_ENV, DOOR_KEY_HEADER, PASSWORD_ENV, VISITOR_HEADER
+from ..net.seat_tokens import DOOR_SAID_ENV
 from .common import screen_reader_wanted
 from .serve_args import add_serve_parser as add_serve_parser
 from .serve_commands import SEAT_SECRET, join_command, play_command
@@ -242,6 +244,9 @@ def _server_class() -> type[Any]:
             """The door is stopping: its tabs are told to come back (``CLOSE_DOOR_STOPS``)."""
             self.playing: set[web.WebSocketResponse] = set()
             """The tabs whose game runs now: closed first when the door stops."""
+            self.said_folder: Path | None = None
+            """Where room tabs' games write why they failed (``said_file``)."""
+            self.said_count = 0
             self.door_key = (os.environ.get(DOOR_KEY_ENV) or None) if room else None
             """``snl host --web``'s door key (its environment): the room then counts each
             visitor as their own address (``net.guard``)."""
@@ -294,6 +299,10 @@ def _server_class() -> type[Any]:
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await websocket.close(code=CLOSE_DOOR_STOPS, message=b"the door stops")
             await super().on_shutdown(app)
+            if self.said_folder is not None:
+                import shutil
+
+                shutil.rmtree(self.said_folder, ignore_errors=True)
 
         def add_plain_door(self, app: web.Application) -> None:
             """The screen-reader page's socket (``serve_plain.py``), with this door's guards."""
@@ -422,10 +431,13 @@ def _server_class() -> type[Any]:
             finally:
                 self.sessions -= 1  # only now: the game's process has exited
 
-        async def play(self, request: web.Request, command: str) -> web.WebSocketResponse:
+        async def play(
+            self, request: web.Request, command: str, said: Path | None = None
+        ) -> web.WebSocketResponse:
             """One tab's game (``command``: ``snl play``, or a room's ``snl join``): its
             process runs while the tab is open, and is ended (asked, then killed) before
-            this returns. Its input is bounded (``relay``)."""
+            this returns. Its input is bounded (``relay``). ``said``: where a room tab's
+            game writes why it failed, the reason its socket closes with."""
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
             query = request.rel_url.query
             width = clamp(query.get("width", "80"), WIDTH_RANGE, 80)
@@ -445,7 +457,10 @@ def _server_class() -> type[Any]:
                         await websocket.send_str(data)
 
             async def close() -> None:
-                await websocket.close(code=self._close_code(process))
+                await websocket.close(code=self._close_code(process), message=reason())
+
+            def reason() -> bytes:
+                return self._close_reason(process, said)
 
             service = AppService(
                 command,
@@ -459,7 +474,7 @@ def _server_class() -> type[Any]:
             await service.start(width, height)
             process = app_process(service)
             # A game that exits by itself (quit, or a crash) closes its tab's socket.
-            watcher = asyncio.ensure_future(self._close_when_done(process, websocket))
+            watcher = asyncio.ensure_future(self._close_when_done(process, websocket, said))
             self.playing.add(websocket)
             try:
                 await self.relay(websocket, service)
@@ -468,7 +483,9 @@ def _server_class() -> type[Any]:
                 watcher.cancel()
                 await self.end_game(service, process)
                 # A game ended for being stuck: its tab is told.
-                await websocket.close(code=self._close_code(process))
+                await websocket.close(code=self._close_code(process), message=reason())
+                if said is not None:
+                    said.unlink(missing_ok=True)
             return websocket
 
         async def join_websocket(self, request: web.Request) -> web.WebSocketResponse:
@@ -480,8 +497,20 @@ def _server_class() -> type[Any]:
                 await websocket.prepare(request)
                 await websocket.close(code=answer[0], message=answer[1])
                 return websocket
+            said = self.said_file()
+            command = f"export {DOOR_SAID_ENV}={shlex.quote(str(said))} && {answer}"
             with self.counted(request.remote or ""):
-                return await self.play(request, answer)
+                return await self.play(request, command, said)
+
+        def said_file(self) -> Path:
+            """A new file for one tab's game to write why it failed (a private folder of
+            this door's, made once, removed when the door stops)."""
+            if self.said_folder is None:
+                import tempfile
+
+                self.said_folder = Path(tempfile.mkdtemp(prefix="snl-door-"))
+            self.said_count += 1
+            return self.said_folder / f"tab-{self.said_count}"
 
         def room_tab(self, request: web.Request, *, plain: bool) -> str | tuple[int, bytes]:
             """A room tab's ``snl join`` command (``plain``: for the text page), or the

@@ -78,7 +78,12 @@ def join_command(
         words.append("--numbered")
     if no_animation:
         words.append("--no-animation")
-    setup = [f"ulimit -d {MEMORY_LIMIT_MB * 1024}"]
+    # Ctrl+C in the terminal of the door (or of snl host --web) reaches its whole
+    # process group, these games too: one that quit on it before the door had said
+    # "going away" told its tab "you left" instead of "the host is away" (the tab then
+    # never came back by itself). A tab's game has no keyboard of its own to interrupt
+    # it; the door ends it. Ignored here, SIGINT stays ignored through exec.
+    setup = [f"ulimit -d {MEMORY_LIMIT_MB * 1024}", "trap '' INT"]
     if password is not None:
         setup.append(f"export {PASSWORD_ENV}={shlex.quote(password)}")
     if visitor is not None:

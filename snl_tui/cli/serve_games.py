@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -20,6 +21,8 @@ CLOSE_DOOR_STOPS = 1001
 """The door stops (its host stopped): the page waits for the room and reconnects."""
 CLOSE_FAILED = 4000
 """The tab's game ended with an error (the room refused it): the page says so."""
+REASON_BYTES = 120
+"""Bytes of a failed game's line its tab's socket closes with (``_close_reason``)."""
 
 log = logging.getLogger("snl.serve")
 
@@ -42,9 +45,29 @@ class GameRelay:
         returncode = None if process is None else process.returncode
         return CLOSE_FAILED if returncode not in (None, 0) else CLOSE_ENDED
 
-    async def _close_when_done(self, process: Any, websocket: web.WebSocketResponse) -> None:
+    def _close_reason(self, process: Any, said: Path | None) -> bytes:
+        """Why a room tab's game failed, in its own words (what it wrote to ``said``:
+        the room's refusal, "Di is already playing in this room: choose another name"),
+        for the page to say; empty otherwise. At most ``REASON_BYTES`` (a close frame's
+        reason is 123 bytes at most), cut between two characters."""
+        if said is None or self._close_code(process) != CLOSE_FAILED:
+            return b""
+        try:
+            with said.open("rb") as file:
+                line = file.readline(4 * REASON_BYTES)
+        except OSError:
+            return b""
+        text = " ".join(line.decode("utf-8", "replace").split())
+        cut = text.encode("utf-8")[:REASON_BYTES]
+        return cut.decode("utf-8", "ignore").encode("utf-8")
+
+    async def _close_when_done(
+        self, process: Any, websocket: web.WebSocketResponse, said: Path | None = None
+    ) -> None:
         await process.wait()
-        await websocket.close(code=self._close_code(process))
+        await websocket.close(
+            code=self._close_code(process), message=self._close_reason(process, said)
+        )
 
     async def relay(self, websocket: web.WebSocketResponse, service: Any) -> None:
         """The tab's messages to the game, bounded: a message larger than

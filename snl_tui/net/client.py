@@ -54,11 +54,14 @@ from .protocol import (
 FINAL_REFUSALS = frozenset(
     {"no-room", "wrong-password", "bad-version", "bad-name", "join-first", "room-full"}
     | {"password-needed", "removed", "wrong-host-key"}
-    | {"too-many-tries", "seat-given-away"}
+    | {"too-many-tries", "seat-given-away", "seat-elsewhere"}
 )
 """Refusals that waiting cannot change (or must not be retried soon): the client stops
 instead of reconnecting. A seat kept for its player (``seat-kept``) is tried again: it
-is free once the host's wait is over."""
+is free once the host's wait is over. A seat taken back from another connection
+(``seat-elsewhere``: the same person's second tab or terminal) stops this one: trying
+again would take it back, and the other would, for ever; the token on disk is the
+other's now, and stays."""
 
 
 CHAT_RATE = 20.0

@@ -137,6 +137,7 @@ class HostPowers:
         gone = seat.connection
         seat.removed, seat.standin, seat.taken = True, True, True
         seat.token_sha256, seat.connection, seat.free_since = None, None, None
+        seat.away_before = 0.0
         if gone is not None:
             gone.seat, gone.room = None, None
             gone.send(encode("refused", code="removed", message="the host removed you"))

@@ -157,7 +157,12 @@ class SeatState:
     removed: bool = False
     """The host removed its person: the computer plays it to the end of the game."""
     free_since: float | None = None
-    """When its person's connection went (the server's clock); None while connected."""
+    """When its person's connection went (the server's clock); None while connected. In
+    a resumed room: the resume (the wait before the seat may be taken by name, ``Room
+    .keep_seat``, counts from there, whatever time away was saved)."""
+    away_before: float = 0.0
+    """Seconds its person had been away when a resumed room was saved: the time away
+    everyone sees adds them (``info``), the wait for the seat by name does not."""
     muted: bool = False
     """The host silenced this seat's chat: under any name, with its token."""
     idle: bool = False
@@ -168,9 +173,8 @@ class SeatState:
     def info(self, now: float) -> SeatInfo:
         kind = "computer" if self.computer else "person"
         connected = self.computer or self.connection is not None
-        away = None
-        if not connected and self.taken and self.free_since is not None:
-            away = int(max(0.0, now - self.free_since))
+        seconds = self.away_for(now)
+        away = None if connected or not self.taken or seconds is None else int(seconds)
         return SeatInfo(
             self.name,
             kind,
@@ -181,6 +185,13 @@ class SeatState:
             removed=self.removed,
             muted=self.muted,
         )
+
+    def away_for(self, now: float) -> float | None:
+        """Seconds its person has been away (a resumed room: the time saved plus the
+        time since the resume), or None while they are here."""
+        if self.connection is not None or self.free_since is None:
+            return None
+        return self.away_before + max(0.0, now - self.free_since)
 
     @property
     def played_by_computer(self) -> bool:

@@ -83,6 +83,13 @@ GIVEN_AWAY_KEPT = 32
 """Seats given away whose old holders a room remembers, to tell them why on their return."""
 CPU_DELAY = 0.8
 """Seconds a computer seat waits before rolling: long enough to follow the moves."""
+SEAT_ELSEWHERE = "seat-elsewhere"
+"""The refusal a connection gets when its seat was taken back from another (the same
+person's second tab or terminal): final, so the two never take it from each other."""
+
+
+def elsewhere(name: str) -> str:
+    return f"your seat ({name}) is now played from another window or terminal: this one has left it"
 
 
 class RoomHost(Protocol):
@@ -149,8 +156,12 @@ class Room:
         self.given_away: dict[str, str] = {}
         """Token hashes that no longer hold a seat -> what to tell their holder (saved:
         after a resume they are told the same)."""
+        self.stopped = False
+        """The host stopped (``stop``): the connections closing now are not people leaving."""
         now = server.clock()
-        for seat in seats:  # a resumed room: its people are away from now on
+        # A resumed room: its people are away from now on (their time away goes on from
+        # what was saved, ``SeatState.away_before``; the wait for their seat starts anew).
+        for seat in seats:
             if seat.taken and not seat.computer and seat.connection is None:
                 seat.free_since = now
             if seat.idle:  # the room's own stand-in: not before they have had a chance
@@ -377,12 +388,16 @@ class Room:
         seat = self.seats[index]
         before = seat.connection
         if before is not None and before is not connection:
+            # Its own client coming back after a drop the host has not noticed yet (no
+            # one reads this), or the same person in a second tab or terminal: the one
+            # left behind is told why and stops, never fighting for the seat.
             before.seat = None
             before.room = None
+            before.send(encode("refused", code=SEAT_ELSEWHERE, message=elsewhere(seat.name)))
             before.close(CLOSE_POLICY, "your seat was taken back from another connection")
         token = secrets.token_urlsafe(18)
         seat.token_sha256 = token_hash(token)
-        seat.connection, seat.free_since = connection, None
+        seat.connection, seat.free_since, seat.away_before = connection, None, 0.0
         self.clocks.came_back(index)
         connection.room, connection.seat, connection.name = self, index, seat.name
         connection.send(self._welcome("player", index, token, notice))
@@ -417,6 +432,12 @@ class Room:
         self.spectators.discard(connection)
         index = connection.seat
         connection.room, connection.seat = None, None
+        if self.stopped:
+            # The host stopped and closed every connection: nobody quit (saying so put
+            # "Di quit" in the host's log), and no clock starts on a room that is over.
+            if index is not None and self.seats[index].connection is connection:
+                self.seats[index].connection = None
+            return
         if index is not None and self.seats[index].connection is connection:
             seat = self.seats[index]
             seat.connection = None
@@ -526,7 +547,7 @@ class Room:
         """What ``--resume`` needs beside the session: the code, the seats, the host,
         the last notices and chat lines, and every option of the room (the password as
         its salted hash only)."""
-        timers = self.timers
+        timers, now = self.timers, self.server.clock()
         return {
             "code": self.code,
             "host": self.host_name,
@@ -541,6 +562,7 @@ class Room:
                     "removed": s.removed,
                     "muted": s.muted,
                     "idle": s.idle,
+                    "away": _rounded(s.away_for(now)),
                 }
                 for s in self.seats
             ],
@@ -584,15 +606,26 @@ class Room:
         self.broadcast(frame)
 
     def stop(self) -> None:
-        """The host stops: saved with what each clock has left, then the clocks stop."""
-        if self.clocks.armed is not None or self.clocks.away_timers:
+        """The host stops: saved with what each clock has left and how long each person
+        not here has been away, then the clocks stop (once)."""
+        if self.stopped:
+            self.clocks.stop()  # anything armed since (a roll while the door closed)
+            return
+        away = any(seat.free_since is not None for seat in self.seats)
+        if self.clocks.armed is not None or self.clocks.away_timers or away:
             self.save()
         self.clocks.stop()
+        self.stopped = True
+
+
+def _rounded(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 1)
 
 
 __all__ = [
     "CPU_DELAY",
     "KEEP_SEAT",
+    "SEAT_ELSEWHERE",
     "Room",
     "RoomHost",
 ]

@@ -78,6 +78,17 @@ def _flag(value: object) -> bool:
     return value
 
 
+def _away(seat: Any) -> float:
+    """The seconds a seat's person had been away when the room was saved (0: here, or
+    saved before rooms kept it)."""
+    value = seat.get("away")
+    if value is None:
+        return 0.0
+    if type(value) not in (int, float) or not 0 <= value < 10**8:
+        raise SnlError("a seat's time away is damaged")
+    return float(value)
+
+
 def _digest(seat: Any) -> str | None:
     value = seat.get("token_sha256")
     if value is not None and (not isinstance(value, str) or len(value) != 64):
@@ -135,6 +146,7 @@ def read_saved_room(saved: SavedGame) -> SavedRoom:
                 removed=_flag(s.get("removed", False)),
                 muted=_flag(s.get("muted", False)),
                 idle=_flag(s.get("idle", False)),
+                away_before=_away(s),
             )
             for p, s in zip(players, stored, strict=True)
         ]

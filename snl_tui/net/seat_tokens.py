@@ -31,6 +31,9 @@ MOST_ROOMS = 64
 SEAT_KEY_ENV = "SNL_SEAT_KEY"
 """The browser door tells a tab's ``snl join`` the tab's own secret (kept in the tab's
 storage) in this environment variable: its token is kept under that secret's hash."""
+DOOR_SAID_ENV = "SNL_DOOR_SAID"
+"""The file a tab's ``snl join`` writes the line it failed with (the room's refusal): the
+door closes the tab's socket with it, and the page says it, not only "ended"."""
 
 
 def tokens_path() -> Path:
@@ -112,4 +115,4 @@ def _when(entry: dict[str, object]) -> int:
     return at if isinstance(at, int) else 0
 
 
-__all__ = ["SEAT_KEY_ENV", "SeatTokens", "seat_key", "tokens_path"]
+__all__ = ["DOOR_SAID_ENV", "SEAT_KEY_ENV", "SeatTokens", "seat_key", "tokens_path"]

@@ -265,13 +265,18 @@ class RoomServer:
     async def stop(self) -> None:
         """Close every connection (1001, the host stopped), stop listening, and write
         the saves still queued."""
-        for room in self.rooms.values():
-            room.stop()
+        self.stop_rooms()
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
         await self.saved()
+
+    def stop_rooms(self) -> None:
+        """Save every room and stop its clocks: whatever closes next (the browser door's
+        games, the connections) is the host stopping, not people leaving."""
+        for room in self.rooms.values():
+            room.stop()
 
     async def saved(self) -> None:
         """Wait until every save asked for so far is written (``SaveWriter``)."""

@@ -16,7 +16,7 @@ from ..core.errors import SnlError
 from ..core.odds.standing import compute_odds, odds_at_hand
 from ..core.seats import TurnError
 from ..core.session import GameSession
-from ..core.store.saving import GameSaver
+from ..core.store.saving import GameSaver, room_line
 from ..core.text import parse_whole, plural
 from . import words
 from .commands import DIE, describe_commands, help_line, read_line, unknown_line
@@ -62,10 +62,13 @@ class PlainGame:
         resumed: int | None = None,
         luck: Callable[[GameSession], str | None] = luck_line,
         offer: SavedGame | None = None,
+        room: SavedGame | None = None,
     ) -> None:
         self.session = session
         self.offer = offer
         """An unfinished game the player may go on with instead (until the first move)."""
+        self.room = room
+        """A room's unfinished game saved since: said with how to reopen it, not offered."""
         self.console = console
         self.saver = saver
         self.resumed = resumed
@@ -102,6 +105,8 @@ class PlainGame:
         if self.resumed is not None:
             self.say(f"Game {self.resumed} resumed after {plural(len(game.history), 'move')}.")
             self.say(words.positions_line(game))
+        if self.room is not None:
+            self.say(room_line(self.room, sentence=True))
         offer = self.offer
         if offer is not None:
             who = words.and_list([words.plain_name(name) for name in offer.players])

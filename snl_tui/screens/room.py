@@ -399,7 +399,8 @@ class RoomSession(Table):
         client, clock = self.client, screen.query_one(TurnClock)
         seat, deadline = client.turn_seat, client.turn_deadline
         players = self.session.game.players
-        if seat is None or deadline is None or seat >= len(players):
+        # Turned away for good (another window has the seat): no clock to follow here.
+        if seat is None or deadline is None or seat >= len(players) or client.refused:
             clock.show(None, "", False)
             return
         clock.show(max(0.0, deadline - app_time()), players[seat].name, seat == client.seat)
@@ -453,8 +454,11 @@ class RoomSession(Table):
     def _room_status(self) -> str:
         client, game = self.client, self.session.game
         if not client.connected:
-            if client.refused is not None:
-                return f"The room turned us away: {client.refused}"
+            refused = client.refused
+            if refused is not None and refused.code == "seat-elsewhere":
+                return f"{str(refused)[:1].upper()}{str(refused)[1:]}. {keys_of('quit')} leaves."
+            if refused is not None:
+                return f"The room turned us away: {refused}"
             return f"Reconnecting to {client.address}..."
         if game.winner is not None:
             winner = game.players[game.winner].name

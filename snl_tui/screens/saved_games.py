@@ -2,7 +2,8 @@
 
 Each line says the board, the mode, the players and the turns played; Enter continues
 the highlighted game (the game on screen stays saved as it was: every move of it is),
-Escape goes back. The game being played is marked and cannot be picked again.
+Escape goes back. The game being played is marked and cannot be picked again; nor can a
+room's game (``snl host``), whose line says how to reopen it: ``snl host --resume ID``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from .dialog import Dialog
 
 
 def game_line(saved: SavedGame, current: bool) -> str:
-    """'12  Chutes and Ladders · classic · Ann, CPU · 7 turns · 2026-11-24 21:05'."""
+    """'12  Chutes and Ladders · classic · Ann, CPU · 7 turns · 2026-11-24 21:05'; a
+    room's game says how to reopen it instead: it is not continued here."""
     started = saved.updated.astimezone().strftime("%Y-%m-%d %H:%M")
     parts = [
         f"{saved.id:>4}",
@@ -31,6 +33,8 @@ def game_line(saved: SavedGame, current: bool) -> str:
         plural(saved.turns, "turn") + " played",
         started,
     ]
+    if saved.room:
+        return " · ".join(parts) + f"  (a room: {saved.reopen})"
     return " · ".join(parts) + ("  (this game)" if current else "")
 
 
@@ -43,7 +47,7 @@ class SavedGamesScreen(Dialog[int | None]):
 
     def __init__(self, store: Store, current: int | None = None) -> None:
         super().__init__()
-        self.games = resumable_games(store)
+        self.games = resumable_games(store, rooms=True)
         self.current = current
 
     def compose(self) -> ComposeResult:
@@ -56,7 +60,7 @@ class SavedGamesScreen(Dialog[int | None]):
                 Option(
                     game_line(saved, saved.id == self.current),
                     id=str(saved.id),
-                    disabled=saved.id == self.current,
+                    disabled=saved.id == self.current or saved.room,
                 )
                 for saved in self.games
             ]

@@ -4,6 +4,7 @@ games screen (``g``) continues any unfinished game; settings are remembered (ite
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import OptionList
 
@@ -168,3 +169,31 @@ async def test_a_game_played_in_another_snl_is_not_offered():
             await pilot.press("r")  # a new game of its own, saved under a new id
             await wait_until(pilot, lambda: screen.saver.game_id is not None)
             assert screen.saver.game_id != game_id
+
+
+async def test_a_rooms_game_is_told_with_its_command_never_offered_or_picked():
+    from ..unit.test_room_games_saved import saved
+
+    with open_store() as store:
+        _, alone = saved_session(store, moves=4, seed=1)
+        store.live.release(alone)
+        room = saved(store, ("Ann", "Bo"), room=True)
+    app = offering_app()
+    told: list[str] = []
+    notify = app.notify
+
+    def heard(message: str, **options: Any) -> None:
+        told.append(message)
+        notify(message, **options)
+
+    app.notify = heard  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
+        assert app.screen.saved.id == alone  # type: ignore[attr-defined]
+        assert any(f"snl host --resume {room} reopens the room" in line for line in told)
+        await pilot.press("c")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ResumeScreen))
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, SavedGamesScreen))
+        line = app.screen.query_one(OptionList).get_option(str(room))
+        assert line.disabled and f"(a room: snl host --resume {room})" in str(line.prompt)

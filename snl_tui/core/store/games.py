@@ -421,12 +421,18 @@ class Store:
                     raise StoreError(f"cannot read {self.path}: {error}") from None
             raise StoreError(self.disabled_reason or "the store is closed")
 
+    # A room's game holds its room beside the session (``GameSummary.room``); the data
+    # of a damaged row may not be JSON at all: then it is no room (and damaged anyway).
+    _ROOM = "CASE WHEN json_valid(data) THEN json_type(data, '$.room') = 'object' ELSE 0 END"
+
     def list_games(self) -> Listing:
         """Every saved game, newest first; damaged rows are skipped and named."""
         games, skipped = [], []
-        for row in self._read(f"SELECT {self._COLUMNS} FROM games ORDER BY started DESC, id DESC"):
+        for row in self._read(
+            f"SELECT {self._COLUMNS}, {self._ROOM} FROM games ORDER BY started DESC, id DESC"
+        ):
             try:
-                games.append(summary_of(row))
+                games.append(summary_of(row[:11], room=row[11] == 1))
             except BadRow as error:
                 skipped.append(f"saved game {row[0]!r} skipped: {error}")
         return Listing(games, skipped)
@@ -470,10 +476,10 @@ class Store:
         return games
 
     def _saved_game(self, row: tuple[Any, ...]) -> SavedGame:
-        summary = summary_of(row[:11])
         data = json_of(row[11], "data")
         if not isinstance(data, dict):
             raise BadRow(f"data is {type(data).__name__}, not an object")
+        summary = summary_of(row[:11], room=isinstance(data.get("room"), dict))
         board = self._board(summary.board_key, row[12])
         fields = {name: getattr(summary, name) for name in GameSummary.__dataclass_fields__}
         return SavedGame(**fields, board=board, data=data)

@@ -21,6 +21,8 @@ STATUSES: tuple[str, ...] = ("playing", "won", "abandoned")
 MODES: tuple[str, ...] = ("classic", "puzzle")
 NO_MOVES = "room, no moves yet"
 """A room's game saved as the room opened, before anyone rolled: not a game to go on."""
+ROOM_PLAYING = "room, in progress"
+"""A room's game with moves: ``snl host --resume`` reopens it, never a game alone."""
 
 
 class StoreError(SnlError):
@@ -50,17 +52,27 @@ class GameSummary:
     rolls: int | None
     started: datetime
     updated: datetime
+    room: bool = field(default=False, kw_only=True)
+    """A room's game (``snl host``): its seats are other people's, so it is never
+    resumed as a game alone; ``snl host --resume ID`` reopens the room (``reopen``)."""
 
     @property
     def status_text(self) -> str:
-        """'in progress', 'won by Ann', 'abandoned', or 'room, no moves yet' (a room is
-        saved as it opens, before its first move: a game alone is saved from its first
-        move on, so no moves means a room; ``snl host --resume`` reopens it)."""
+        """'in progress', 'won by Ann', 'abandoned', 'room, in progress' or 'room, no
+        moves yet' (a room is saved as it opens, before its first move: a game alone is
+        saved from its first move on, so no moves means a room)."""
         if self.status == "won":
             return f"won by {self.winner}"
         if self.status == "playing" and self.rolls == 0:
             return NO_MOVES
-        return "in progress" if self.status == "playing" else "abandoned"
+        if self.status == "playing":
+            return ROOM_PLAYING if self.room else "in progress"
+        return "abandoned"
+
+    @property
+    def reopen(self) -> str:
+        """What reopens an unfinished room's game, for the lines that name it."""
+        return f"snl host --resume {self.id}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +86,7 @@ class GameSummary:
             "rolls": self.rolls,
             "status": self.status,
             "winner": self.winner,
+            "room": self.room,
         }
 
 
@@ -165,7 +178,7 @@ class Tally:
 # -- validation of what comes back ---------------------------------------------------------
 
 
-def summary_of(row: Sequence[Any]) -> GameSummary:
+def summary_of(row: Sequence[Any], room: bool = False) -> GameSummary:
     game_id, key, board_name, players, mode, status, winner, turns, rolls, started, updated = row
     if type(game_id) is not int:
         raise BadRow(f"id {game_id!r} is not a number")
@@ -189,6 +202,7 @@ def summary_of(row: Sequence[Any]) -> GameSummary:
         rolls=None if rolls is None else count_of(rolls, "rolls"),
         started=time_of(started, "started"),
         updated=time_of(updated, "updated"),
+        room=room,
     )
 
 

@@ -25,7 +25,7 @@ A disabled store (locked, read-only, damaged beyond repair) makes every call a n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Game
@@ -34,7 +34,7 @@ from ..limits import check_playable
 from ..session import GameSession
 
 if TYPE_CHECKING:
-    from .games import SavedGame, Store
+    from .games import GameSummary, SavedGame, Store
 
 GAME_TIMEOUT = 0.2
 """Seconds a save in the game waits for another program's write lock: a key must not
@@ -158,37 +158,80 @@ class GameSaver:
 
 
 def resumable_games(
-    store: Store, matching: Callable[[SavedGame], bool] | None = None, limit: int = 50
+    store: Store,
+    matching: Callable[[SavedGame], bool] | None = None,
+    limit: int = 50,
+    *,
+    rooms: bool = False,
 ) -> list[SavedGame]:
     """The unfinished games that can be rebuilt (and pass ``matching``), most recent
     first: what the resume offer and the saved-games screen offer. A room's game
-    (``snl host``) is not among them: played here alone, its other seats would have no one."""
+    (``snl host``) is not among them (played here alone, its other seats would have no
+    one) unless ``rooms``: then they are listed too, to say how to reopen them
+    (``room_line``), never to be resumed here."""
+    return list(_resumable(store, matching, limit, rooms))
+
+
+def _resumable(
+    store: Store, matching: Callable[[SavedGame], bool] | None, limit: int, rooms: bool
+) -> Iterator[SavedGame]:
     if not store.enabled:
-        return []
-    found = []
+        return
     try:
-        for saved in store.unfinished(limit):
-            if matching is not None and not matching(saved):
-                continue
-            if isinstance(saved.data, dict) and "room" in saved.data:
-                continue  # a room's game: ``snl host --resume ID`` reopens it, with its seats
-            try:
-                check_playable(saved.board)  # a store edited to hold a huge board
-                GameSession.from_dict(saved.data)  # one that cannot be rebuilt is not offered
-            except SnlError:
-                continue
-            found.append(saved)
+        games = store.unfinished(limit)
     except SnlError:
-        return found
-    return found
+        return
+    for saved in games:
+        if matching is not None and not matching(saved):
+            continue
+        if saved.room:
+            if rooms:
+                yield saved
+            continue  # a room's game: ``snl host --resume ID`` reopens it, with its seats
+        try:
+            check_playable(saved.board)  # a store edited to hold a huge board
+            GameSession.from_dict(saved.data)  # one that cannot be rebuilt is not offered
+        except SnlError:
+            continue
+        yield saved
 
 
 def last_resumable(
     store: Store, matching: Callable[[SavedGame], bool] | None = None
 ) -> SavedGame | None:
     """The last unfinished game (of those ``matching``), when one can be rebuilt."""
-    games = resumable_games(store, matching, limit=20)
-    return games[0] if games else None
+    return last_offers(store, matching)[0]
 
 
-__all__ = ["GAME_TIMEOUT", "GameSaver", "last_resumable", "resumable_games"]
+def last_offers(
+    store: Store, matching: Callable[[SavedGame], bool] | None = None
+) -> tuple[SavedGame | None, SavedGame | None]:
+    """The last unfinished game to go on with alone (of those ``matching``), and the
+    last unfinished room's game when it was saved after that one: not offered, but told
+    (``room_line``), so a host who left a room is not handed an older game alone
+    without a word."""
+    room = None
+    for saved in _resumable(store, matching, 20, rooms=True):
+        if not saved.room:
+            return saved, room
+        room = room or saved
+    return None, room
+
+
+def room_line(saved: GameSummary, *, sentence: bool = False) -> str:
+    """What is said of a room's unfinished game where a game alone would be resumed:
+    'game 12 (Ann, Bo) is a room's game: snl host --resume 12 reopens the room' (a
+    command's error line), or as a ``sentence`` ('Game 12 ... the room.')."""
+    who = ", ".join(saved.players)
+    line = f"game {saved.id} ({who}) is a room's game: {saved.reopen} reopens the room"
+    return f"G{line[1:]}." if sentence else line
+
+
+__all__ = [
+    "GAME_TIMEOUT",
+    "GameSaver",
+    "last_offers",
+    "last_resumable",
+    "resumable_games",
+    "room_line",
+]

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -173,7 +174,12 @@ def test_a_tabs_join_process_is_told_its_visitor_in_its_environment() -> None:
     )
     assert KEY not in command and "pass word" not in command.partition(" && exec ")[2]
     prefix, _, _ = command.partition(" && exec ")
-    reader = "import os, json; print(json.dumps(dict(os.environ)))"
+    # And SIGINT ignored: Ctrl+C at the door's terminal reaches its games too, and one
+    # that quit on it told its tab "you left" instead of "the host is away".
+    reader = (
+        "import os, json, signal; "
+        "print(json.dumps(dict(os.environ, SIGINT=str(signal.getsignal(signal.SIGINT)))))"
+    )
     shown = subprocess.run(
         ["sh", "-c", f"{prefix} && exec {sys.executable} -c '{reader}'"],
         env={**os.environ, DOOR_KEY_ENV: KEY},
@@ -183,6 +189,7 @@ def test_a_tabs_join_process_is_told_its_visitor_in_its_environment() -> None:
         check=True,
     )
     environment = json.loads(shown.stdout)
+    assert environment.pop("SIGINT") == str(signal.SIG_IGN)
     assert DoorPass.from_environment(environment) == DoorPass(KEY, ANN)
     assert environment[PASSWORD_ENV] == "pass word"
     assert DoorPass.from_environment({DOOR_KEY_ENV: KEY}) is None

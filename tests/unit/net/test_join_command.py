@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -69,6 +71,32 @@ def test_a_wrong_code_or_password_is_one_line(
     # screen reader reads digit by digit.
     argv = ["join", where, "--name", "Ann", "--password", "nope", "--screen-reader"]
     assert one_line_exit_2(argv, capsys) == "snl join: wrong password for this room"
+
+
+def test_a_tabs_join_leaves_its_refusal_for_the_door(
+    host: ServerThread,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """Under the browser door, the refusal is also written where the door reads it (the
+    tab said only "The game has ended."), without the address."""
+    pytest.importorskip("textual_serve")  # the door's own modules need it (aiohttp)
+    from snl_tui.cli.serve_games import GameRelay
+    from snl_tui.net.seat_tokens import DOOR_SAID_ENV
+
+    room = host.open_room("Ann", "Bob", password="sesame")
+    said = tmp_path / "tab-1"
+    monkeypatch.setenv(DOOR_SAID_ENV, str(said))
+    argv = ["join", f"127.0.0.1:{host.port}/{room.code}", "--name", "Ann", "--password", "x"]
+    one_line_exit_2(argv, capsys)
+    assert said.read_text() == "wrong password for this room\n"
+    relay, failed = GameRelay(), SimpleNamespace(returncode=2)
+    relay.stopping = False
+    assert relay._close_reason(failed, said) == b"wrong password for this room"
+    assert relay._close_reason(SimpleNamespace(returncode=0), said) == b""  # left: no words
+    said.write_text("\u00e9" * 200 + "\n")  # cut between two characters, never inside one
+    assert relay._close_reason(failed, said).decode() == "\u00e9" * 60
 
 
 def test_a_name_already_playing_is_refused_or_numbered(host: ServerThread) -> None:

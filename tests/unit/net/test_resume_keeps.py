@@ -17,6 +17,7 @@ from snl_tui.net.server import Timers
 from .rooms import (
     FAST_BACKOFF,
     WAIT,
+    FakeClock,
     address,
     close_all,
     seated,
@@ -179,3 +180,51 @@ async def test_the_host_is_told_the_resume_command_as_the_room_opens(tmp_path: P
         assert line == f"if the room stops, snl host --resume {room.saver.game_id} reopens it"
     async with serving(None) as (server, _):  # --no-save: nothing to say
         assert await _resume_line(server, server.open_room(settings(["Ann", "Bo"]))) == ""
+
+
+async def test_a_resume_shows_the_true_time_away_and_keeps_the_whole_wait_for_the_seat(
+    tmp_path: Path,
+) -> None:
+    """The players panel's "away" goes on from what was saved (not from the resume);
+    the wait before someone may take the seat by name starts anew at the resume."""
+    store, clock = store_in(tmp_path), FakeClock()
+    async with serving(store, clock=clock, keep_seat=100) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]))
+        ann, bo = await seated(port, room, ["Ann", "Bo"])
+        await bo.close()
+        await until(lambda: room.seats[1].connection is None)
+        clock.now += 90
+        assert room.seat_infos()[1].away == 90
+        game_id = room.saver.game_id
+        await close_all([ann])
+    assert game_id is not None  # the host's stop saved how long Bo had been away
+    assert store.load_game(game_id).data["room"]["seats"][1]["away"] == 90
+    clock.now += 3600  # the host is down for an hour: not time away at this table
+    async with serving(store, clock=clock, keep_seat=100) as (server, port):
+        again = server.resume_room(store.load_game(game_id))
+        clock.now += 5
+        assert again.seat_infos()[1].away == 95
+        taker = RoomClient(address(port, again), "Bo", backoff=FAST_BACKOFF)
+        taker.start()
+        await taker.wait_for(lambda: taker.last_refusal is not None, WAIT)
+        assert taker.last_refusal is not None and taker.last_refusal.code == "seat-kept"
+        assert "95 more seconds" in str(taker.last_refusal)
+        await taker.close()
+        (bo,) = await seated(port, again, ["Bo"], [bo.token])
+        assert again.seat_infos()[1].away is None
+        await bo.close()
+        await until(lambda: again.seats[1].connection is None)
+        clock.now += 2
+        assert again.seat_infos()[1].away == 2  # away anew: the old time is gone
+
+
+async def test_a_host_that_stops_does_not_say_its_people_quit() -> None:
+    """Stopping closes every connection: that is not Ann or Bo quitting (the host's
+    log said "Ann quit: the seat is kept for them." for each, and a clock started)."""
+    lines: list[str] = []
+    async with serving(None, log=lines.append) as (server, port):
+        room = server.open_room(settings(["Ann", "Bo"]))
+        clients = await seated(port, room, ["Ann", "Bo"])
+    await close_all(clients)
+    assert not [line for line in lines if "quit" in line or "lost the connection" in line]
+    assert not room.clocks.away_timers and all(s.connection is None for s in room.seats)

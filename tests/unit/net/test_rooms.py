@@ -275,9 +275,14 @@ async def test_a_new_connection_with_the_token_takes_the_seat_from_a_stale_one()
         second.start()
         await second.wait_for(lambda: second.seat == 1 and second.connected, WAIT)
         await until(lambda: room.seats[1].connection is not None and len(room.connections()) == 2)
-        # The old connection was closed; its token is stale now, and the name is in use.
-        await bob.wait_for(lambda: "already playing" in (bob.notice or ""), WAIT)
-        assert not bob.connected and bob.token is None
+        # The old connection is told why and stops: the same person's second tab or
+        # terminal has the seat, and the two never take it from each other again.
+        await bob.wait_for(lambda: bob.refused is not None, WAIT)
+        assert bob.refused is not None and bob.refused.code == "seat-elsewhere"
+        assert "(Bob) is now played from another window or terminal" in str(bob.refused)
+        await asyncio.wait_for(bob.start(), WAIT)  # its task ends: no reconnecting after it
+        assert not bob.connected and bob.connections == 1
+        assert second.seat == 1 and second.connected and second.connections == 1
         await second.roll() if second.my_turn else await ann.roll()
         await close_all([ann, bob, second])
 

@@ -237,11 +237,14 @@ def test_the_host_can_play_in_plain_lines_too(
     monkeypatch.setattr(sys, "stdin", io.StringIO("where\n"))
     argv = ["host", "--port", "0", "--name", "Ann", "--seats", "2", "--no-save"]
     assert main([*argv, "--screen-reader"]) == 0
-    out = capsys.readouterr().out.splitlines()
+    said = capsys.readouterr()
+    out = said.out.splitlines()
     assert "You are Ann, seat 1 of 2." in out
     (joining,) = [line for line in out if line.startswith("Others join with: snl join 127.")]
     code = joining.rsplit("/")[-1].split(",")[0]
     assert joining.endswith(f", code {' '.join(code)}.")  # read letter by letter
+    # The closing line too: the code letter by letter, not the address.
+    assert said.err.splitlines()[-1] == f"snl host: room code {' '.join(code)} is closed"
     assert "Ann off the board and Player 2 off the board. Ann to move. The goal is 100." in out
     assert out[-1] == "Left the room."
     assert unplain("\n".join(out)) == []
