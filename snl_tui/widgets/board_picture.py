@@ -80,6 +80,11 @@ SLIDE_DELAY = 0.04
 MIN_NUMBER_PIXELS = 8
 """Below this a square's number does not read: the picture shows a part of the board, at
 squares where it does, following the player to move (``z``: the whole board)."""
+READABLE_SQUARE = 33
+"""Pixels a square needs for its number (``geometry.NUMBER_HEIGHT`` of the square) to be
+``MIN_NUMBER_PIXELS`` high, with a margin: ``ceil(8 * 1.15 / 0.28)``, kept equal by a
+test. A constant here, so that the first frame (a cached picture) never imports the
+geometry (10-15 ms before the board shows)."""
 
 
 # -- the widget ------------------------------------------------------------------------------
@@ -193,7 +198,10 @@ class PictureRenderer(PictureTiles):
         self.update_frame()
 
     def follow(self, square: int) -> None:
-        # The widget scrolled the character board standing in there too.
+        # The widget scrolled the character board standing in there too. Not laid out
+        # yet: the first paint follows (``fit_to_size`` in ``render_lines``).
+        if not self.view.size.area:
+            return
         window = self._window()
         if window is None:
             return
@@ -253,12 +261,11 @@ class PictureRenderer(PictureTiles):
     def _readable_square(self) -> int | None:
         """Pixels a square needs for its number to read, when the whole board at this
         size would have smaller ones (None: the whole board reads)."""
-        from ..core.geometry import NUMBER_HEIGHT
-
         _, _, width, height = self.picture_size()
+        if width < 8 or height < 8:
+            return None  # not laid out: no picture, no part of it
         whole = min(width / self.view.board.cols, height / self.view.board.rows)
-        readable = math.ceil(MIN_NUMBER_PIXELS * 1.15 / NUMBER_HEIGHT)
-        return readable if whole < readable else None
+        return READABLE_SQUARE if whole < READABLE_SQUARE else None
 
     def _window(self) -> tuple[int, int, int] | None:
         """(square pixels, left, top) of the part of the board shown, or None: all of it."""
@@ -532,6 +539,10 @@ class PictureRenderer(PictureTiles):
         # Any crop, exactly its lines (``picture_lines``): a paint asks for the whole
         # widget (Textual writes only the lines it has to), the pointer for one line.
         whole = crop == self.view.size.region and crop.height > 1
+        if self.view.outer_size != self.view.fitted_size:
+            # The first paint at this size: the squares fitted and a ``follow`` asked
+            # before the widget had a size made, as the character board does.
+            self.view.fit_to_size()
         self._ensure_picture(whole)
         if not self.picture_shown:
             # The board's first picture is being made (in a thread): the character board
