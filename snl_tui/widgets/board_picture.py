@@ -134,6 +134,8 @@ class PictureRenderer(PictureTiles):
         """``z``: the whole board even where its numbers are too small to read."""
         self.window_origin: tuple[int, int] = (0, 0)
         """The top left pixel of the part of the board shown (when a part is)."""
+        self.follow_later: int | None = None
+        """A square to follow, asked before the widget was laid out."""
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -199,8 +201,9 @@ class PictureRenderer(PictureTiles):
 
     def follow(self, square: int) -> None:
         # The widget scrolled the character board standing in there too. Not laid out
-        # yet: the first paint follows (``fit_to_size`` in ``render_lines``).
+        # yet: the first paint follows (``render_lines``).
         if not self.view.size.area:
+            self.follow_later = square
             return
         window = self._window()
         if window is None:
@@ -539,10 +542,9 @@ class PictureRenderer(PictureTiles):
         # Any crop, exactly its lines (``picture_lines``): a paint asks for the whole
         # widget (Textual writes only the lines it has to), the pointer for one line.
         whole = crop == self.view.size.region and crop.height > 1
-        if self.view.outer_size != self.view.fitted_size:
-            # The first paint at this size: the squares fitted and a ``follow`` asked
-            # before the widget had a size made, as the character board does.
-            self.view.fit_to_size()
+        if self.follow_later is not None and self.view.size.area:
+            square, self.follow_later = self.follow_later, None
+            self.follow(square)  # asked before the widget had a size
         self._ensure_picture(whole)
         if not self.picture_shown:
             # The board's first picture is being made (in a thread): the character board
