@@ -192,8 +192,9 @@ def terminal_colours(environ: Mapping[str, str]) -> str | None:
 
 def use_terminal_colours() -> None:
     """Before Textual is imported (it reads ``TEXTUAL_COLOR_SYSTEM`` then): the colours
-    the terminal has (``terminal_colours``), when the output is that terminal."""
-    if not (sys.__stdout__ and sys.__stdout__.isatty()):
+    the terminal has (``terminal_colours``), when Textual's output (stderr) is that
+    terminal."""
+    if not (sys.__stderr__ and sys.__stderr__.isatty()):
         return  # a pipe, a test's capture: nothing of the terminal's to go by
     colours = terminal_colours(os.environ)
     if colours is not None:
