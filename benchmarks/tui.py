@@ -47,7 +47,10 @@ Run: ``python benchmarks/tui.py [--repeat N]``. Headless, 120x40, animation off.
   query as a Sixel terminal does (xterm -ti vt340: ``ESC [ ? 63 ; 4 c``), from the
   process's start to the board's first line in its output: the Sixel picture's end
   (``--graphics auto``: it asks the terminal, then draws pixels) or the text board's
-  top line (``--graphics text``); the minimal app to its text. Runs alternate.
+  top line (``--graphics text``: the number 100 in the text, not in an escape sequence);
+  the minimal app to its text. Runs alternate. Each also in the process's own CPU time
+  to that output (``/proc/PID/task/*/schedstat``): on a loaded machine the wall clock
+  counts the other processes' turns too (at load 8 on 2 CPUs its ratios move by 0.3).
 * **move -> picture**: ``BoardView.show`` (its ``PictureRenderer``) for a move's new
   positions (one token, a
   die's throw or a jump) plus rendering the whole widget as Textual does (the frame
@@ -489,12 +492,27 @@ def rasterisers(repeat: int) -> list[tuple[str, float, float | None]]:
     return rows
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has had so far, all its threads (Linux's
+    ``/proc/PID/task/*/schedstat``, in nanoseconds; NaN elsewhere)."""
+    total = 0
+    try:
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{thread}/schedstat", encoding="ascii") as stat:
+                total += int(stat.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return math.nan
+    return total / 1e9
+
+
 def pty_launch_seconds(
     code: str, marker: Callable[[bytes], bool], env: dict[str, str], relay: bool = False
-) -> float:
-    """Seconds from starting ``python -c code`` in a pseudo-terminal until its output
-    passes ``marker``. The terminal's answers: canned, as a Sixel terminal's (xterm -ti
-    vt340 answering Device Attributes: ``ESC [ ? 63 ; 4 c``), or with ``relay`` the real
+) -> tuple[float, float]:
+    """(wall, CPU) seconds from starting ``python -c code`` in a pseudo-terminal until its
+    output passes ``marker``: the CPU time is the process's own (on a loaded machine the
+    wall clock also counts the other processes' turns). The terminal's answers: canned,
+    as a Sixel terminal's (xterm -ti vt340 answering Device Attributes: ``ESC [ ? 63 ; 4
+    c``), or with ``relay`` the real
     terminal's this benchmark runs in (its output goes there and its answers come back,
     the pseudo-terminal taking its size in cells and pixels)."""
     import fcntl
@@ -519,6 +537,7 @@ def pty_launch_seconds(
     )
     os.close(follower)
     seen: float | None = None
+    cpu = math.nan
     output = b""
     watched = [leader, sys.stdin.fileno()] if relay else [leader]
     try:
@@ -536,6 +555,7 @@ def pty_launch_seconds(
                     os.write(leader, SIXEL_ANSWER)
                 if marker(output):
                     seen = time.perf_counter()
+                    cpu = cpu_seconds(child.pid)
             if relay and sys.stdin.fileno() in ready:
                 os.write(leader, os.read(sys.stdin.fileno(), 4096))
     finally:
@@ -550,7 +570,7 @@ def pty_launch_seconds(
             os.write(sys.stdout.fileno(), RESET)
     if seen is None:
         raise RuntimeError("the board never appeared in the terminal's output")
-    return seen - start
+    return seen - start, cpu
 
 
 RESET = b"\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?25h\x1b[0m\x1b[2J"
@@ -570,8 +590,13 @@ def text_of_minimal(output: bytes) -> bool:
     return MINIMAL_TEXT.encode() in output
 
 
+_ESCAPES = re.compile(rb"\x1b(?:\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))")
+
+
 def text_board_drawn(output: bytes) -> bool:
-    return b"100" in output
+    """The character board's top square is on screen: its number in the text, not in an
+    escape sequence (Textual turns the mouse on with ``ESC [ ? 1000 h`` before any frame)."""
+    return b"100" in _ESCAPES.sub(b"", output)
 
 
 def launch_runs(
@@ -606,9 +631,9 @@ def pty_figures(
     graphics: Sequence[str],
     relay: bool = False,
     pictures: bool = True,
-) -> dict[str, tuple[float, float]]:
-    """(median, p90) seconds of each launch in ``launch_runs``, runs alternating
-    (``pictures`` False: the terminal shows none, ``auto`` draws characters)."""
+) -> dict[str, tuple[float, float, float]]:
+    """(median, p90, median CPU) seconds of each launch in ``launch_runs``, runs
+    alternating (``pictures`` False: the terminal shows none, ``auto`` draws characters)."""
     runs = launch_runs(trees, graphics, pictures)
     with tempfile.TemporaryDirectory() as cache:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -616,6 +641,7 @@ def pty_figures(
         if not relay:
             env |= {"TERM": "xterm-256color", "COLORTERM": ""}
         times: dict[str, list[float]] = {label: [] for label in runs}
+        cpu: dict[str, list[float]] = {label: [] for label in runs}
         for run in range(repeat + 1):
             for label, (code, marker, kind) in runs.items():
                 data = os.path.join(cache, "data-" + label.split(",")[0])
@@ -625,10 +651,16 @@ def pty_figures(
                     # The warm-up is a player's earlier game: it lasts until the board's
                     # picture (jumps routed) is in the picture cache.
                     marker = partial(picture_cached, Path(data))
-                seconds = pty_launch_seconds(code, marker, env | {"SNL_DATA_DIR": data}, relay)
+                seconds, used = pty_launch_seconds(
+                    code, marker, env | {"SNL_DATA_DIR": data}, relay
+                )
                 if run:  # run 0 writes the bytecode (and the warm runs' picture cache)
                     times[label].append(seconds)
-    return {label: (statistics.median(values), p90(values)) for label, values in times.items()}
+                    cpu[label].append(used)
+    return {
+        label: (statistics.median(values), p90(values), statistics.median(cpu[label]))
+        for label, values in times.items()
+    }
 
 
 def p90(values: Sequence[float]) -> float:
@@ -676,19 +708,25 @@ async def picture_moves(
 
 
 def launch_rows(
-    launched: dict[str, tuple[float, float]], where: str
+    launched: dict[str, tuple[float, float, float]], where: str
 ) -> list[tuple[str, float, float | None]]:
+    """The launch figures, each against the minimal app's: wall clock (median, p90) and
+    the process's CPU time to the same output (median; steady under load)."""
     rows: list[tuple[str, float, float | None]] = []
-    minimal = launched["minimal"][0]
-    for label, (median, worst) in launched.items():
+    minimal, _, minimal_cpu = launched["minimal"]
+    for label, (median, worst, cpu) in launched.items():
         name = "minimal app" if label == "minimal" else f"snl play classic ({label})"
         ratio = None if label == "minimal" else median / minimal
         rows.append((f"launch -> board, {where}: {name} (median)", median, ratio))
         rows.append((f"launch -> board, {where}: {name} (p90)", worst, None))
+        cpu_ratio = None if label == "minimal" else cpu / minimal_cpu
+        rows.append((f"launch -> board, {where}: {name} (CPU, median)", cpu, cpu_ratio))
     return rows
 
 
 def print_rows(rows: Sequence[tuple[str, float, float | None]]) -> None:
+    load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
+    print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} CPUs")
     width = max(len(label) for label, *_ in rows)
     print(f"{'measure':<{width}}  {'time':>11}  {'vs minimal':>10}")
     for label, seconds, times_minimal in rows:
@@ -734,7 +772,7 @@ def in_terminal(repeat: int, old: str | None, graphics: str, out: str) -> None:
         pictures = not graphics.endswith(":text-only")
         launched = pty_figures(repeat, trees_of(old), choices, relay=True, pictures=pictures)
     except Exception as error:  # reported by the parent
-        launched = {"error": (0.0, 0.0)}
+        launched = {"error": (0.0, 0.0, 0.0)}
         Path(out + ".error").write_text(repr(error), encoding="utf-8")
     finally:
         termios.tcsetattr(sys.stdin.fileno(), termios.TCSANOW, saved)
@@ -772,7 +810,8 @@ def real_terminal_main(repeat: int, old: str | None, terminal: str) -> None:
                 )
         if os.path.exists(out + ".error"):
             raise SystemExit(Path(out + ".error").read_text(encoding="utf-8"))
-        launched = {k: (v[0], v[1]) for k, v in json.loads(Path(out).read_text()).items()}
+        figures = json.loads(Path(out).read_text())
+        launched = {k: (v[0], v[1], v[2]) for k, v in figures.items()}
     where = "xterm -ti vt340 under Xvfb" if terminal == "xterm" else "tmux"
     print_rows(launch_rows(launched, where))
 

@@ -4,7 +4,10 @@ Run: ``python scripts/screenshots.py``. Seeded, 120x40, textual-dark, no animati
 the pictures only change when the game's look does. ``--xterm`` takes the board as a
 picture instead: ``snl play classic`` in a real xterm with Sixel (``-ti vt340``) on a
 virtual screen, at 80x24 and 140x45, after a few rolls, as ``docs/picture-80x24.png``
-and ``docs/picture-140x45.png`` (needs Xvfb, xterm, ImageMagick and xdotool).
+and ``docs/picture-140x45.png``; ``snl edit classic`` at 96x30 with a ladder being made
+from 18 to 37, as ``docs/picture-editor.png``; and the character board
+(``--graphics text``) at 140x45 with four players, as ``docs/board-terminal.png``
+(needs Xvfb, xterm, ImageMagick and xdotool).
 """
 
 from __future__ import annotations
@@ -85,6 +88,26 @@ def xterm_pictures() -> list[Path]:
                 term.press("o")  # the optimal route, drawn into the picture
                 time.sleep(2)
                 saved.append(term.shot(DOCS / f"picture-{columns}x{lines}.png"))
+    with tempfile.TemporaryDirectory() as data:
+        command = f"env SNL_DATA_DIR='{data}' COLORTERM=truecolor '{snl}' edit classic"
+        with xterm_running(command, 96, 30) as term:
+            time.sleep(6)  # the first frame, then the picture with its jumps routed
+            # The cursor starts on square 1: up to 20, right to 18, enter starts a jump;
+            # up to 23 and 38, right to 37: the ladder being made, 18 -> 37.
+            term.press("Up", "Right", "Right", "Return", "Up", "Up", "Right")
+            time.sleep(3)
+            saved.append(term.shot(DOCS / "picture-editor.png"))
+    with tempfile.TemporaryDirectory() as data:
+        command = (
+            f"env SNL_DATA_DIR='{data}' COLORTERM=truecolor '{snl}' play classic --seed 7 "
+            "--no-save --players Ann,cpu:Bob,cpu:Cat,cpu:Dan --graphics text"
+        )
+        with xterm_running(command, 140, 45) as term:
+            time.sleep(4)
+            for _ in range(3):
+                term.press("r")
+                time.sleep(5)  # the move, then the computers' (three of them)
+            saved.append(term.shot(DOCS / "board-terminal.png"))
     return saved
 
 

@@ -276,6 +276,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     args_list = _with_default_command(list(sys.argv[1:] if argv is None else argv))
     first = args_list[0]
+    if "textual" not in sys.modules:  # it reads the colour system as it is imported
+        from ..widgets.graphics_query import use_terminal_colours
+
+        use_terminal_colours()
     in_words = InWords(args_list)
 
     def said(text: str) -> str:

@@ -28,7 +28,7 @@ SEAT_COLOURS = (
     SeatColour("red", "#b2182b", "#ffffff"),
     SeatColour("teal", "#2a9d8f", "#000000"),
 )
-"""In a terminal of 16 colours (xterm's ``TERM=xterm``) they come out bright blue,
+"""In a terminal of 16 colours (one that says only ``TERM=xterm``) they come out bright blue,
 yellow, red and cyan: the same hues as the picture's (``tests/unit/test_seat_colours``)."""
 
 

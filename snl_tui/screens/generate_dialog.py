@@ -4,7 +4,10 @@ The search (``core.studio.generate``) runs in a thread worker: the dialog shows 
 and still answers keys. A board that meets every target is returned with ``dismiss``; when
 none is found the dialog stays open with the generator's one line (the closest figures
 reached). Escape closes the dialog at any time and stops a running search (through the
-generator's ``clock``, which it reads to know when to give up). Returns ``Board | None``.
+generator's ``clock``, which it reads at every step to know when to give up); ctrl+c
+stops a running search and keeps the dialog, with the closest board found so far
+(where no search runs, ctrl+c is the field's copy, as in any Textual input). Returns
+``Board | None``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
@@ -35,7 +39,7 @@ from ..core.studio.generate import (
 from ..core.text import parse_decimal, parse_whole, plural, quote
 from .dialog import Dialog
 
-SEARCHING = "searching… (escape stops and closes)"
+SEARCHING = "searching… (ctrl+c stops, escape stops and closes)"
 CANDIDATES = 3
 """How many boards "3 candidates" looks for (seeds in a row), to choose one from."""
 # (select id, label, off, on): the targets that are a yes or a no, in words.
@@ -118,7 +122,11 @@ class GenerateScreen(Dialog[Board | None]):
     }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        # Before the focused field's ctrl+c (copy), which takes it when no search runs.
+        Binding("ctrl+c", "stop", "Stop the search", show=False, priority=True),
+    ]
 
     def __init__(
         self,
@@ -310,7 +318,7 @@ class GenerateScreen(Dialog[Board | None]):
         if self.searching and not self.closed:
             self._status(
                 f"searching… best so far {best.describe(targets)}; {max(0.0, left):.0f} s "
-                "left (escape stops)"
+                "left (ctrl+c stops)"
             )
 
     def _failed(self, message: str) -> None:
@@ -366,7 +374,8 @@ class GenerateScreen(Dialog[Board | None]):
             self._close(result.board)
             return
         self._buttons(disabled=False)
-        self._status(result.describe(), failed=True)
+        stopped = "Stopped (ctrl+c). " if self.stopped else ""
+        self._status(stopped + result.describe(), failed=True)
         if result.closest is not None and result.figures is not None:
             # Offered, not forced: the designer may take it to edit by hand.
             listing = self.query_one("#generate-candidates", OptionList)
@@ -386,6 +395,14 @@ class GenerateScreen(Dialog[Board | None]):
 
     def action_cancel(self) -> None:
         self._close(None)
+
+    def action_stop(self) -> None:
+        """ctrl+c: stop the running search (it gives up at its next step) and stay, with
+        what it reached; with no search running, the key goes on to the field (copy)."""
+        if not self.searching or self.closed:
+            raise SkipAction()
+        self.stopped = True
+        self._status("stopping…")
 
     @on(Input.Submitted)
     def _submitted(self) -> None:

@@ -80,6 +80,11 @@ SLIDE_DELAY = 0.04
 MIN_NUMBER_PIXELS = 8
 """Below this a square's number does not read: the picture shows a part of the board, at
 squares where it does, following the player to move (``z``: the whole board)."""
+READABLE_SQUARE = 33
+"""Pixels a square needs for its number (``geometry.NUMBER_HEIGHT`` of the square) to be
+``MIN_NUMBER_PIXELS`` high, with a margin: ``ceil(8 * 1.15 / 0.28)``, kept equal by a
+test. A constant here, so that the first frame (a cached picture) never imports the
+geometry (10-15 ms before the board shows)."""
 
 
 # -- the widget ------------------------------------------------------------------------------
@@ -129,6 +134,8 @@ class PictureRenderer(PictureTiles):
         """``z``: the whole board even where its numbers are too small to read."""
         self.window_origin: tuple[int, int] = (0, 0)
         """The top left pixel of the part of the board shown (when a part is)."""
+        self.follow_later: int | None = None
+        """A square to follow, asked before the widget was laid out."""
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -193,7 +200,11 @@ class PictureRenderer(PictureTiles):
         self.update_frame()
 
     def follow(self, square: int) -> None:
-        # The widget scrolled the character board standing in there too.
+        # The widget scrolled the character board standing in there too. Not laid out
+        # yet: the first paint follows (``render_lines``).
+        if not self.view.size.area:
+            self.follow_later = square
+            return
         window = self._window()
         if window is None:
             return
@@ -253,12 +264,11 @@ class PictureRenderer(PictureTiles):
     def _readable_square(self) -> int | None:
         """Pixels a square needs for its number to read, when the whole board at this
         size would have smaller ones (None: the whole board reads)."""
-        from ..core.geometry import NUMBER_HEIGHT
-
         _, _, width, height = self.picture_size()
+        if width < 8 or height < 8:
+            return None  # not laid out: no picture, no part of it
         whole = min(width / self.view.board.cols, height / self.view.board.rows)
-        readable = math.ceil(MIN_NUMBER_PIXELS * 1.15 / NUMBER_HEIGHT)
-        return readable if whole < readable else None
+        return READABLE_SQUARE if whole < READABLE_SQUARE else None
 
     def _window(self) -> tuple[int, int, int] | None:
         """(square pixels, left, top) of the part of the board shown, or None: all of it."""
@@ -532,6 +542,9 @@ class PictureRenderer(PictureTiles):
         # Any crop, exactly its lines (``picture_lines``): a paint asks for the whole
         # widget (Textual writes only the lines it has to), the pointer for one line.
         whole = crop == self.view.size.region and crop.height > 1
+        if self.follow_later is not None and self.view.size.area:
+            square, self.follow_later = self.follow_later, None
+            self.follow(square)  # asked before the widget had a size
         self._ensure_picture(whole)
         if not self.picture_shown:
             # The board's first picture is being made (in a thread): the character board

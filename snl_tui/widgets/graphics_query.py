@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Mapping
 from typing import Literal
 
 Protocol = Literal["sixel", "kitty"]
@@ -169,6 +170,35 @@ def _environment_cell() -> tuple[int, int] | None:
     if width.isdigit() and height.isdigit() and int(width) and int(height):
         return int(width), int(height)
     return None
+
+
+RICHER_THAN_TERM = {"xterm": "XTERM_VERSION", "mlterm": "MLTERM"}
+"""Terminals that set ``TERM`` to a name of 8 colours but show 256 (and more), each with
+the variable only it sets: xterm (Debian's sets ``TERM=xterm``) and mlterm
+(``TERM=mlterm``). Told nothing, Rich and Textual draw them in 16 colours, where the
+theme's blended shades (the learn screen's key, the board's marks) all come out the same
+grey."""
+
+
+def terminal_colours(environ: Mapping[str, str]) -> str | None:
+    """The colour system to tell Textual (``TEXTUAL_COLOR_SYSTEM``) for the terminal
+    ``environ`` describes: '256' in xterm and mlterm when nothing else says (no
+    ``COLORTERM``, no ``NO_COLOR``, no choice of the user's); None: Textual's own."""
+    if any(environ.get(name) for name in ("TEXTUAL_COLOR_SYSTEM", "COLORTERM", "NO_COLOR")):
+        return None
+    own = RICHER_THAN_TERM.get(environ.get("TERM", ""))
+    return "256" if own and environ.get(own) else None
+
+
+def use_terminal_colours() -> None:
+    """Before Textual is imported (it reads ``TEXTUAL_COLOR_SYSTEM`` then): the colours
+    the terminal has (``terminal_colours``), when Textual's output (stderr) is that
+    terminal."""
+    if not (sys.__stderr__ and sys.__stderr__.isatty()):
+        return  # a pipe, a test's capture: nothing of the terminal's to go by
+    colours = terminal_colours(os.environ)
+    if colours is not None:
+        os.environ["TEXTUAL_COLOR_SYSTEM"] = colours
 
 
 def cell_pixels() -> tuple[int, int]:

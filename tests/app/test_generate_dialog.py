@@ -153,3 +153,38 @@ async def test_escape_stops_a_running_search_and_closes(monkeypatch) -> None:  #
         assert app.results == [None]
         assert app.screen is not screen
         assert seen_stop == [float("inf")]
+
+
+async def test_ctrl_c_stops_a_running_search_and_keeps_the_dialog(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """ctrl+c while the generator searches stops it (its clock runs out) and the dialog
+    stays with what the search reached; with no search running, ctrl+c is the field's
+    copy (Textual's), nothing stops or closes."""
+    started = threading.Event()
+    real = generate_module.generate
+    seen_stop: list[float] = []
+
+    def slow(targets: Targets, **options: object):  # type: ignore[no-untyped-def]
+        clock = options["clock"]
+        started.set()
+        while clock() != float("inf"):  # runs until the dialog's clock says "stop"
+            threading.Event().wait(0.001)
+        seen_stop.append(clock())
+        return real(targets, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("snl_tui.screens.generate_dialog.generate", slow)
+    screen = GenerateScreen(rows=10, cols=10, max_steps=5)
+    app = HostApp(screen)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await fill(pilot, screen, expected="60", tolerance="0.1")  # out of reach in 5 steps
+        await pilot.press("ctrl+c")  # no search: the field's copy, nothing else
+        await pilot.pause()
+        assert app.screen is screen and not screen.stopped and not started.is_set()
+        await pilot.press("enter")
+        await until(pilot, started.is_set)
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: not screen.searching)
+        assert seen_stop == [float("inf")]
+        assert app.screen is screen and app.results == []  # still open, nothing returned
+        assert status(screen).startswith("Stopped (ctrl+c).")
+        assert not screen.query_one("#generate-go").disabled  # a new search can start

@@ -6,6 +6,8 @@ progress into the picture."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from snl_tui.core.engine import Game, Player
@@ -321,7 +323,11 @@ async def test_a_big_board_at_80x24_shows_a_readable_part_that_follows(make_app)
     the character board standing in opens at square 1, where the picture does."""
     from snl_tui.core.files.formats import load_board
     from snl_tui.core.geometry import NUMBER_HEIGHT
-    from snl_tui.widgets.board_picture import MIN_NUMBER_PIXELS
+    from snl_tui.widgets.board_picture import MIN_NUMBER_PIXELS, READABLE_SQUARE
+
+    # The widget's constant (the first frame does not import the geometry) is the
+    # geometry's: a number of MIN_NUMBER_PIXELS, with a margin.
+    assert math.ceil(MIN_NUMBER_PIXELS * 1.15 / NUMBER_HEIGHT) == READABLE_SQUARE
 
     app = make_app(board=load_board("everest"), players=[Player("Ann"), Player("Bob")])
     app.pixels = "sixel"

@@ -711,3 +711,13 @@ def test_the_progress_line_fits_the_terminal_it_is_drawn_on(
     text = shown.split("\x1b[K")[-1]
     assert text.startswith("searching, 3 s left: best so far expected turns 39.")
     assert len(text) <= 79, (len(text), text)
+
+
+def test_a_search_told_to_stop_ends_within_one_step() -> None:
+    """The dialog stops a search by making its clock read infinity: the generator reads
+    it at every step, so no step runs after it (it once ran up to eight)."""
+    readings = iter([0.0] * 5)
+    targets = Targets(ladders=2, snakes=2, expected_turns=40)  # out of reach
+    result = generate(targets, seed=1, time_limit=30, clock=lambda: next(readings, math.inf))
+    assert result.timed_out and not result.ok
+    assert result.steps <= 4

@@ -98,3 +98,21 @@ def test_kitty_is_told_by_its_version_and_an_old_one_gets_the_character_board() 
     assert choose(numbers, kitty, "kitty(0.19.3)") is None  # cannot place beneath text
     assert choose(numbers, kitty, "ghostty 1.1.3") == "kitty"
     assert terminal_version(b"\x1bP>|\x1b]0;owned\x07\x1b\\") == ""  # never an escape
+
+
+def test_xterm_and_mlterm_are_drawn_in_256_colours_unless_told_otherwise() -> None:
+    """Debian's xterm says TERM=xterm, mlterm TERM=mlterm: 8 colours by their names, so
+    Textual drew 16 and the learn screen's shading key was one grey in mlterm. Each is
+    known by the variable only it sets; COLORTERM, NO_COLOR or the user's own
+    TEXTUAL_COLOR_SYSTEM are left to say."""
+    from snl_tui.widgets.graphics_query import terminal_colours
+
+    assert terminal_colours({"TERM": "mlterm", "MLTERM": "3.9.0"}) == "256"
+    assert terminal_colours({"TERM": "xterm", "XTERM_VERSION": "XTerm(379)"}) == "256"
+    assert terminal_colours({"TERM": "xterm"}) is None  # some other terminal calling itself xterm
+    assert terminal_colours({"TERM": "screen", "XTERM_VERSION": "XTerm(379)"}) is None  # tmux
+    assert terminal_colours({"TERM": "xterm-kitty", "COLORTERM": "truecolor"}) is None
+    told = {"TERM": "mlterm", "MLTERM": "3.9.0"}
+    assert terminal_colours(told | {"COLORTERM": "truecolor"}) is None
+    assert terminal_colours(told | {"NO_COLOR": "1"}) is None
+    assert terminal_colours(told | {"TEXTUAL_COLOR_SYSTEM": "standard"}) is None

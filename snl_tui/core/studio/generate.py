@@ -535,6 +535,12 @@ def generate(
     steps = 0
     timed_out = False
     while True:
+        # The clock every step (a step is a solve, the clock nanoseconds): a search
+        # told to stop (its clock made to read infinity) ends within one step.
+        now = clock()
+        if max_steps is None and now - began > time_limit:
+            timed_out = True
+            break
         if current_cost == 0.0:
             found = search.verified(current)
             if found is not None:
@@ -548,14 +554,9 @@ def generate(
                 best_cost = REJECTED_COST
         if max_steps is not None and steps >= max_steps:
             break
-        if steps % 8 == 0:
-            now = clock()
-            if max_steps is None and now - began > time_limit:
-                timed_out = True
-                break
-            if progress is not None and now - shown >= PROGRESS_EVERY:
-                shown = now
-                progress(now - began, _filled(search, best, best_fig))
+        if progress is not None and now - shown >= PROGRESS_EVERY:
+            shown = now
+            progress(now - began, _filled(search, best, best_fig))
         steps += 1
         phase = (steps % round_steps) / round_steps
         if phase == 0.0 and current is not best:
