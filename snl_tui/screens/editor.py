@@ -40,7 +40,7 @@ from ..core.studio.edit import (
 from ..core.studio.editing import EditingSession
 from ..messages import CursorMoveRequested, JumpKeyPressed, RemoveKeyPressed, SquareClicked
 from ..widgets.board import min_cell_width
-from ..widgets.board_picture import as_picture
+from ..widgets.board_choice import as_picture
 from ..widgets.edit_board import EditBoard
 from ..widgets.editor_form import EditorForm, form_fields
 from ..widgets.heat_map import CursorLine, heat_scale, heat_shades

@@ -52,7 +52,7 @@ from ..messages import (
     TurnPlayed,
 )
 from ..widgets.board import BoardView
-from ..widgets.board_picture import board_widget
+from ..widgets.board_choice import board_widget
 from ..widgets.game_board import clicked_square, show_titles, show_tokens
 from ..widgets.game_side import GameSide
 from ..widgets.players import token_letters

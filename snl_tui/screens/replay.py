@@ -27,7 +27,7 @@ from ..core.engine import Game
 from ..core.session import GameSession
 from ..core.text import parse_whole
 from ..widgets.board import BoardView
-from ..widgets.board_picture import board_widget
+from ..widgets.board_choice import board_widget
 from ..widgets.dice import DiceFace
 from ..widgets.move_log import MoveLog
 from ..widgets.players import PlayersPanel, token_letters

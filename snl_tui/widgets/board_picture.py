@@ -1,9 +1,9 @@
 """The board as a picture, where the terminal shows images (Sixel, or Kitty's protocol).
 
-``PictureRenderer`` is one of the two ways a ``BoardView`` draws itself (the strategy the
-widget holds, ``board.BoardRenderer``; ``as_picture`` gives a widget this one): the game,
-the replay and the editor talk to the widget the same way either way (``show``, ``walk``,
-``follow``). It paints the board as pixels: the export's geometry and look
+``PictureRenderer`` is one of the two ways a ``BoardView`` draws itself (the strategy
+the widget holds, ``board.BoardRenderer``; ``board_choice.as_picture`` gives a widget
+this one): the game, the replay and the editor talk to the widget the same way either
+way (``show``, ``walk``, ``follow``). It paints the board as pixels: the export's geometry and look
 (``export.picture``), sized to the widget in cells times the terminal's cell size in
 pixels, with the tokens, the route's steps and the square just landed on drawn in (and
 what the widget adds, ``decorate_marks``: in the editor, the cursor, the heat map and the
@@ -39,7 +39,7 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from textual.geometry import Offset, Region
@@ -51,7 +51,7 @@ from .board import JUMP_DELAY, BoardView
 from .graphics_query import DEFAULT_CELL, Protocol, cell_pixels, detect_graphics
 from .picture_cache import cache_name, load_tiles, picture_cache_dir, save_tiles
 from .picture_lines import picture_strips
-from .picture_tiles import PictureTiles
+from .picture_tiles import PictureTiles, background_sgr
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,16 +64,12 @@ __all__ = [
     "DEFAULT_CELL",
     "PictureRenderer",
     "Protocol",
-    "as_picture",
-    "board_widget",
     "detect_graphics",
     "load_tiles",
     "picture_cache_dir",
     "save_tiles",
 ]
 
-AnyBoard = TypeVar("AnyBoard", bound=BoardView)
-GRAPHICS_CHOICES = ("auto", "pixels", "text")
 SLIDE_FRAMES = 8
 SLIDE_DELAY = 0.04
 """A token climbs or slides along its jump in ``SLIDE_FRAMES`` frames, this far apart."""
@@ -586,28 +582,3 @@ class PictureRenderer(PictureTiles):
         erase = self.covered - self.painted if blank is None else set()
         sgr = background_sgr(self.view) if erase else ""
         return picture_strips(crop, lines, sending, origin, status, blank, stops, erase, sgr)
-
-
-def background_sgr(view: BoardView) -> str:
-    """The SGR parameters of ``view``'s background, in the app's colours (Textual's
-    own way of writing a style)."""
-    from rich.color import ColorSystem
-
-    systems = {"truecolor": ColorSystem.TRUECOLOR, "256": ColorSystem.EIGHT_BIT}
-    system = systems.get(view.app.console.color_system or "", ColorSystem.STANDARD)
-    return Strip.render_ansi(Style(bgcolor=view.rich_style.bgcolor), system)
-
-
-def as_picture(view: AnyBoard, protocol: Protocol | None) -> AnyBoard:
-    """``view`` drawn as a picture with ``protocol`` (None: as characters)."""
-    if protocol is not None:
-        view.renderer = PictureRenderer(view, protocol)
-        view.add_class("-pixels")
-    return view
-
-
-def board_widget(
-    board: Board, letters: Sequence[str], protocol: Protocol | None, *, id: str = "board"
-) -> BoardView:
-    """The game's board: a picture with ``protocol``, else the character board."""
-    return as_picture(BoardView(board, letters=letters, id=id), protocol)

@@ -230,3 +230,13 @@ class PictureTiles:
             for y in range(0, lines, tall)
             for x in range(0, columns, TILE_COLUMNS)
         ]
+
+
+def background_sgr(view: BoardView) -> str:
+    """The SGR parameters of ``view``'s background, in the app's colours (Textual's
+    own way of writing a style)."""
+    from rich.color import ColorSystem
+
+    systems = {"truecolor": ColorSystem.TRUECOLOR, "256": ColorSystem.EIGHT_BIT}
+    system = systems.get(view.app.console.color_system or "", ColorSystem.STANDARD)
+    return Strip.render_ansi(Style(bgcolor=view.rich_style.bgcolor), system)
