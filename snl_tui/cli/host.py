@@ -364,7 +364,7 @@ def closed_line(room: Room, join_line: str, *, spoken: bool = False) -> str:
     it. ``spoken`` (plain mode): the code letter by letter and no address, which a
     screen reader reads digit by digit ("room code C Q D 4 W X is closed: ...")."""
     if spoken:
-        from ..plain.room import spelled_code
+        from ..plain.room_words import spelled_code
 
         return f"room {spelled_code(room.code)} is closed{_reopen(room)}"
     return f"the room is closed (it was {join_line}){_reopen(room)}"
@@ -492,7 +492,7 @@ async def _serve(
         address = RoomAddress(shown_host(args.host), bound, room.code)
         print(f"snl join {address}", file=out, flush=True)
         if screen_reader_wanted(args):  # the code is read as a number: letter by letter
-            from ..plain.room import spelled_code
+            from ..plain.room_words import spelled_code
 
             print(f"room {spelled_code(room.code)}", file=out, flush=True)
         resume = await _resume_line(server, room)
