@@ -41,8 +41,8 @@ from .web_door import WebDoor, local_host, shown_host, web_available
 
 if TYPE_CHECKING:
     from ..core.store.games import SavedGame, Store
+    from ..net.address import RoomAddress
     from ..net.client import RoomClient
-    from ..net.protocol import RoomAddress
     from ..net.server import Room, RoomServer
 
 DEFAULT_HOST = "127.0.0.1"
@@ -61,7 +61,8 @@ def add_host_parser(
     add_rule_options: Callable[[argparse.ArgumentParser], None],
 ) -> None:
     """Register ``snl host`` on the CLI's subparsers."""
-    from ..net.protocol import DEFAULT_PORT, TIME_OUT_ACTIONS
+    from ..net.address import DEFAULT_PORT
+    from ..net.protocol import TIME_OUT_ACTIONS
 
     host = commands.add_parser("host", help="open a room for friends on other machines")
     host.add_argument("board", nargs="?", metavar="BOARD", help="the board (default classic)")
@@ -225,7 +226,7 @@ def cmd_host(
     if args.host is None:
         args.host = DEFAULT_HOST
     if args.port is None:
-        from ..net.protocol import DEFAULT_PORT
+        from ..net.address import DEFAULT_PORT
 
         args.port = DEFAULT_PORT
     server = RoomServer(
@@ -309,7 +310,8 @@ def _host_and_play(
     """``--name``: serve the room and take a seat in it from this terminal; the others'
     ``snl join`` line is on the game screen (and printed when the game closes, with
     the ``--resume`` that reopens it); ``notices`` are said on that screen."""
-    from ..net.protocol import RoomAddress, check_name
+    from ..net.address import RoomAddress
+    from ..net.protocol import check_name
     from .join import join_room, play_in_room
 
     name = check_name(args.name)
@@ -477,7 +479,7 @@ async def _serve(
     out: TextIO,
     say: Callable[[str], None],
 ) -> None:
-    from ..net.protocol import RoomAddress
+    from ..net.address import RoomAddress
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -16,7 +16,7 @@ from ..core.errors import SnlError
 from ..core.text import safe_line
 
 if TYPE_CHECKING:
-    from ..net.protocol import RoomAddress
+    from ..net.address import RoomAddress
 
 DOOR_LINES_KEPT = 50
 """The browser door's last log lines ``WebDoor`` keeps (it reads them all)."""
@@ -72,8 +72,8 @@ class WebDoor:
     ) -> WebDoor:
         """Start the door; ``door_key`` (the room server's) goes in its environment,
         never on its command line, which every user of the machine can read."""
+        from ..net.address import RoomAddress
         from ..net.guard import DOOR_KEY_ENV, PASSWORD_ENV
-        from ..net.protocol import RoomAddress
 
         local = RoomAddress(local_host(args.host), address.port, code)
         words = [sys.executable, "-m", "snl_tui", "serve", "--room", str(local)]

@@ -24,8 +24,8 @@ import pytest
 from snl_tui.core.engine import Player
 from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSettings
+from snl_tui.net.address import RoomAddress
 from snl_tui.net.client import Backoff, RoomClient
-from snl_tui.net.protocol import RoomAddress
 from snl_tui.net.server import Limits, Room, RoomServer
 from snl_tui.plain.room_words import seat_changes
 
