@@ -49,8 +49,8 @@ from snl_tui.core.engine import Player
 from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSession, GameSettings
 from snl_tui.core.store.games import open_store
+from snl_tui.net.address import RoomAddress
 from snl_tui.net.client import ClientEvent, RoomClient
-from snl_tui.net.protocol import RoomAddress
 from snl_tui.net.server import Limits, RoomServer
 
 SEATS = 4

@@ -21,9 +21,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
-import sys
-from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -40,22 +37,18 @@ from .common import (
     screen_reader_wanted,
     whole_number,
 )
+from .web_door import WebDoor, local_host, shown_host, web_available
 
 if TYPE_CHECKING:
     from ..core.store.games import SavedGame, Store
+    from ..net.address import RoomAddress
     from ..net.client import RoomClient
-    from ..net.protocol import RoomAddress
     from ..net.server import Room, RoomServer
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_WEB_PORT = 8000
-DOOR_LINES_KEPT = 50
-"""The browser door's last log lines ``WebDoor`` keeps (it reads them all)."""
-WEB_START_TIMEOUT = 20.0
-"""Seconds the browser door (``snl serve --room``) may take to say its link."""
 DEFAULT_SEATS = 2
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-ANY_ADDRESS = ("0.0.0.0", "::", "")
 EXIT_OK = 0
 KEEP_SEAT = 120
 """``--keep-seat``'s default (``net.server.KEEP_SEAT``, not imported: the CLI's help must
@@ -68,7 +61,8 @@ def add_host_parser(
     add_rule_options: Callable[[argparse.ArgumentParser], None],
 ) -> None:
     """Register ``snl host`` on the CLI's subparsers."""
-    from ..net.protocol import DEFAULT_PORT, TIME_OUT_ACTIONS
+    from ..net.address import DEFAULT_PORT
+    from ..net.protocol import TIME_OUT_ACTIONS
 
     host = commands.add_parser("host", help="open a room for friends on other machines")
     host.add_argument("board", nargs="?", metavar="BOARD", help="the board (default classic)")
@@ -232,7 +226,7 @@ def cmd_host(
     if args.host is None:
         args.host = DEFAULT_HOST
     if args.port is None:
-        from ..net.protocol import DEFAULT_PORT
+        from ..net.address import DEFAULT_PORT
 
         args.port = DEFAULT_PORT
     server = RoomServer(
@@ -249,7 +243,7 @@ def cmd_host(
     if args.allow_origin and not args.web:
         raise SnlError("--allow-origin is for the browser door: add --web")
     if args.web:
-        _web_available()
+        web_available()
     if saved is not None:
         room = server.resume_room(saved, password=args.password, timers=timers, keep_seat=keep_seat)
         if args.name is None and room.host_name is not None:
@@ -316,7 +310,8 @@ def _host_and_play(
     """``--name``: serve the room and take a seat in it from this terminal; the others'
     ``snl join`` line is on the game screen (and printed when the game closes, with
     the ``--resume`` that reopens it); ``notices`` are said on that screen."""
-    from ..net.protocol import RoomAddress, check_name
+    from ..net.address import RoomAddress
+    from ..net.protocol import check_name
     from .join import join_room, play_in_room
 
     name = check_name(args.name)
@@ -328,7 +323,7 @@ def _host_and_play(
     async def start() -> None:
         bound = await _listen(server, args.host, args.port)
         _listening(room, args.host, bound)
-        where.append(RoomAddress(_shown_host(args.host), bound, room.code))
+        where.append(RoomAddress(shown_host(args.host), bound, room.code))
         line = await _resume_line(server, room)
         if line:  # on the host's screen from the start: a kill -9 prints nothing after
             notices.append(line)
@@ -337,7 +332,7 @@ def _host_and_play(
             links.append(door[0].link)
 
     async def joined() -> RoomClient:
-        own = RoomAddress(_local_host(args.host), where[0].port, room.code)
+        own = RoomAddress(local_host(args.host), where[0].port, room.code)
         return await join_room(own, [name], password=args.password, host_key=room.host_key)
 
     async def stop() -> None:
@@ -371,7 +366,7 @@ def closed_line(room: Room, join_line: str, *, spoken: bool = False) -> str:
     it. ``spoken`` (plain mode): the code letter by letter and no address, which a
     screen reader reads digit by digit ("room code C Q D 4 W X is closed: ...")."""
     if spoken:
-        from ..plain.room import spelled_code
+        from ..plain.room_words import spelled_code
 
         return f"room {spelled_code(room.code)} is closed{_reopen(room)}"
     return f"the room is closed (it was {join_line}){_reopen(room)}"
@@ -477,18 +472,6 @@ async def _listen(server: RoomServer, host: str, port: int) -> int:
         raise SnlError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
 
 
-def _shown_host(host: str) -> str:
-    """The address others type: this machine's name when listening on every address."""
-    return socket.gethostname() if host in ANY_ADDRESS else host
-
-
-def _local_host(host: str) -> str:
-    """Where this machine reaches its own room."""
-    if host in ANY_ADDRESS:
-        return "127.0.0.1"
-    return host
-
-
 async def _serve(
     server: RoomServer,
     room: Room,
@@ -496,7 +479,7 @@ async def _serve(
     out: TextIO,
     say: Callable[[str], None],
 ) -> None:
-    from ..net.protocol import RoomAddress
+    from ..net.address import RoomAddress
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -508,10 +491,10 @@ async def _serve(
     try:
         bound = await _listen(server, args.host, args.port)
         _listening(room, args.host, bound)
-        address = RoomAddress(_shown_host(args.host), bound, room.code)
+        address = RoomAddress(shown_host(args.host), bound, room.code)
         print(f"snl join {address}", file=out, flush=True)
         if screen_reader_wanted(args):  # the code is read as a number: letter by letter
-            from ..plain.room import spelled_code
+            from ..plain.room_words import spelled_code
 
             print(f"room {spelled_code(room.code)}", file=out, flush=True)
         resume = await _resume_line(server, room)
@@ -551,98 +534,4 @@ def _reopen(room: Room) -> str:
     return f": snl host --resume {game_id} reopens it"
 
 
-def _web_available() -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("textual_serve") is None:
-        raise SnlError("--web needs textual-serve: pip install 'snl-tui[web]'")
-
-
-class WebDoor:
-    """``snl serve --room`` for this room, in a process of its own (textual-serve runs
-    its own event loop), stopped with the room."""
-
-    def __init__(self, process: asyncio.subprocess.Process, link: str) -> None:
-        self.process = process
-        self.link = link
-        self.said: deque[str] = deque(maxlen=DOOR_LINES_KEPT)
-        """The door's last lines (its access log, its warnings): kept for a look, and
-        read as they come, so that the door never blocks on a full pipe (it stopped
-        answering after about 1200 requests when nobody read its log)."""
-        self._readers = [
-            asyncio.ensure_future(self._read(stream))
-            for stream in (process.stdout, process.stderr)
-            if stream is not None
-        ]
-
-    async def _read(self, stream: asyncio.StreamReader) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            async for line in stream:
-                self.said.append(line.decode("utf-8", "replace").rstrip())
-
-    @classmethod
-    async def open(
-        cls, args: argparse.Namespace, address: RoomAddress, code: str, door_key: str | None
-    ) -> WebDoor:
-        """Start the door; ``door_key`` (the room server's) goes in its environment,
-        never on its command line, which every user of the machine can read."""
-        from ..net.guard import DOOR_KEY_ENV, PASSWORD_ENV
-        from ..net.protocol import RoomAddress
-
-        local = RoomAddress(_local_host(args.host), address.port, code)
-        words = [sys.executable, "-m", "snl_tui", "serve", "--room", str(local)]
-        words += ["--host", args.host, "--port", str(args.web_port), "--quiet"]
-        if args.no_animation:
-            words.append("--no-animation")
-        for origin in args.allow_origin:
-            words += ["--allow-origin", origin]
-        environment = dict(os.environ)
-        environment.pop(PASSWORD_ENV, None)
-        if door_key is not None:
-            environment[DOOR_KEY_ENV] = door_key
-        if getattr(args, "room_has_password", args.password is not None):
-            # The door only asks each tab for the password (the room checks it): it is
-            # told that there is one, never the password (a resumed room has its hash).
-            environment[PASSWORD_ENV] = ""
-        process = await asyncio.create_subprocess_exec(
-            *words,
-            env=environment,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        assert process.stdout is not None
-        try:
-            async with asyncio.timeout(WEB_START_TIMEOUT):
-                line = (await process.stdout.readline()).decode("utf-8", "replace").strip()
-        except TimeoutError:
-            line = ""
-        if not line.startswith("http"):
-            problem = ""
-            if process.returncode is not None or not line:
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-                assert process.stderr is not None
-                problem = (await process.stderr.read()).decode("utf-8", "replace").strip()
-            raise SnlError(f"--web: the browser door did not start: {safe_line(problem or line)}")
-        host = _shown_host(args.host)
-        return cls(process, line.replace(f"//{_local_host(args.host)}:", f"//{host}:", 1))
-
-    async def close(self) -> None:
-        if self.process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.process.terminate()
-            try:
-                async with asyncio.timeout(5):
-                    await self.process.wait()
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-        if self._readers:  # they end at the end of the pipes: a moment after the exit
-            await asyncio.wait(self._readers, timeout=2)
-        for reader in self._readers:
-            reader.cancel()
-        await asyncio.gather(*self._readers, return_exceptions=True)
-
-
-__all__ = ["WebDoor", "add_host_parser", "cmd_host", "room_players", "seconds_option"]
+__all__ = ["add_host_parser", "cmd_host", "room_players", "seconds_option"]

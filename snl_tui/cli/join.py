@@ -22,9 +22,9 @@ from ..core.errors import SnlError
 from .common import Subcommands, add_screen_reader, screen_reader_wanted
 
 if TYPE_CHECKING:
+    from ..net.address import RoomAddress
     from ..net.client import RoomClient
     from ..net.guard import DoorPass
-    from ..net.protocol import RoomAddress
     from ..net.seat_tokens import SeatTokens
 
 JOIN_TIMEOUT = 15.0
@@ -64,8 +64,9 @@ def add_join_parser(commands: Subcommands) -> None:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    from ..net.address import parse_address
     from ..net.guard import PASSWORD_ENV, DoorPass
-    from ..net.protocol import check_name, parse_address
+    from ..net.protocol import check_name
 
     address = parse_address(args.address)
     given = args.name is not None

@@ -386,7 +386,8 @@ def _serve(args: argparse.Namespace, err: TextIO) -> int:
         check_playable(board)
     parse_players(args.players)
     if args.room is not None:  # likewise a bad room address or name
-        from ..net.protocol import check_name, parse_address
+        from ..net.address import parse_address
+        from ..net.protocol import check_name
 
         parse_address(args.room)
         check_name(args.name)

@@ -146,7 +146,7 @@ def cmd_serve(args: argparse.Namespace, overrides: dict[str, Any], err: TextIO) 
     room = None
     if args.room is not None:
         from ..core.errors import SnlError
-        from ..net.protocol import parse_address
+        from ..net.address import parse_address
 
         try:
             room = parse_address(args.room)
@@ -191,7 +191,8 @@ def _server_class() -> type[Any]:
     from textual_serve.server import Server
 
     from ..core.errors import SnlError
-    from ..net.protocol import MAX_FRAME, WEB_ROOM_PATH, RoomAddress, check_name
+    from ..net.address import WEB_ROOM_PATH, RoomAddress
+    from ..net.protocol import MAX_FRAME, check_name
     from .serve_games import CLOSE_DOOR_STOPS, GameRelay
     from .serve_plain import DoorGuards, add_plain_routes, plain_page, wants_plain
     from .serve_room import pump, stop_without

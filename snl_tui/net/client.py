@@ -34,6 +34,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from ..core.engine import Turn
 from ..core.errors import SnlError
 from ..core.session import GameSession
+from .address import RoomAddress, parse_address
 from .guard import DoorPass, is_loopback
 from .protocol import (
     MAX_CHAT,
@@ -42,11 +43,9 @@ from .protocol import (
     PROTOCOL_VERSION,
     STATUSES,
     ProtocolError,
-    RoomAddress,
     RoomState,
     SeatInfo,
     encode,
-    parse_address,
     read_server_frame,
     shown_text,
 )

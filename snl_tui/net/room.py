@@ -74,7 +74,7 @@ from .protocol import (
     state_json,
 )
 from .room_clocks import RoomClocks, Timers
-from .room_saving import RoomRecord, SaveWriter
+from .room_saving import RoomRecord, SaveWriter, saved_room
 
 KEEP_SEAT = 120.0
 """Seconds a dropped player's seat is kept for their token before anyone may take it by
@@ -544,39 +544,8 @@ class Room:
         self.server.say(f"{self.code}: saved as game {game_id}")
 
     def saved_room(self) -> dict[str, Any]:
-        """What ``--resume`` needs beside the session: the code, the seats, the host,
-        the last notices and chat lines, and every option of the room (the password as
-        its salted hash only)."""
-        timers, now = self.timers, self.server.clock()
-        return {
-            "code": self.code,
-            "host": self.host_name,
-            "recent": list(self.recent),
-            "clocks": self.clocks.to_json(),
-            "given_away": dict(self.given_away),
-            "seats": [
-                {
-                    "taken": s.taken,
-                    "token_sha256": s.token_sha256,
-                    "standin": s.standin,
-                    "removed": s.removed,
-                    "muted": s.muted,
-                    "idle": s.idle,
-                    "away": _rounded(s.away_for(now)),
-                }
-                for s in self.seats
-            ],
-            "options": {
-                "password": None if self.password is None else self.password.to_json(),
-                "turn_time": timers.turn_time,
-                "late": timers.on_time_out,
-                "away_after": timers.away_after,
-                "keep_seat": self.keep_seat,
-                "muted": sorted(self.muted),
-                "muted_addresses": sorted(self.muted_addresses),
-                **self.options,
-            },
-        }
+        """What ``--resume`` needs beside the session (``room_saving.saved_room``)."""
+        return saved_room(self, self.server.clock())
 
     # -- the host's powers
 
@@ -616,10 +585,6 @@ class Room:
             self.save()
         self.clocks.stop()
         self.stopped = True
-
-
-def _rounded(seconds: float | None) -> float | None:
-    return None if seconds is None else round(seconds, 1)
 
 
 __all__ = [

@@ -13,6 +13,9 @@ for; and a save asked for while an older one of the same row still waits replace
 
 Nothing is lost on a crash but what was still queued (the moves of the last moments,
 which everyone has seen): every written save is a committed transaction.
+
+What a room saves beside its session (its seats, options and clocks, for ``--resume``;
+``net.saved_room`` reads it back) is ``saved_room``.
 """
 
 from __future__ import annotations
@@ -23,12 +26,15 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.store.saving import GameSaver
 
 if TYPE_CHECKING:
     from ..core.session import GameSession
+    from .guard import Secret
+    from .people import SeatState
+    from .room_clocks import RoomClocks, Timers
 
 Job = Callable[[], None]
 
@@ -223,4 +229,61 @@ class RoomRecord:
             self.on_first(game_id)
 
 
-__all__ = ["RoomRecord", "SaveWriter"]
+class SavableRoom(Protocol):
+    """What a room's saved form is made of (``net.room.Room``)."""
+
+    code: str
+    host_name: str | None
+    recent: deque[str]
+    clocks: RoomClocks
+    given_away: dict[str, str]
+    seats: list[SeatState]
+    password: Secret | None
+    timers: Timers
+    keep_seat: float
+    muted: set[str]
+    muted_addresses: set[str]
+    options: dict[str, Any]
+
+
+def saved_room(room: SavableRoom, now: float) -> dict[str, Any]:
+    """What ``--resume`` needs beside the session: the code, the seats, the host,
+    the last notices and chat lines, and every option of the room (the password as
+    its salted hash only), ``now`` by the room's server's clock."""
+    timers = room.timers
+    return {
+        "code": room.code,
+        "host": room.host_name,
+        "recent": list(room.recent),
+        "clocks": room.clocks.to_json(),
+        "given_away": dict(room.given_away),
+        "seats": [
+            {
+                "taken": s.taken,
+                "token_sha256": s.token_sha256,
+                "standin": s.standin,
+                "removed": s.removed,
+                "muted": s.muted,
+                "idle": s.idle,
+                "away": _rounded(s.away_for(now)),
+            }
+            for s in room.seats
+        ],
+        "options": {
+            "password": None if room.password is None else room.password.to_json(),
+            "turn_time": timers.turn_time,
+            "late": timers.on_time_out,
+            "away_after": timers.away_after,
+            "keep_seat": room.keep_seat,
+            "muted": sorted(room.muted),
+            "muted_addresses": sorted(room.muted_addresses),
+            **room.options,
+        },
+    }
+
+
+def _rounded(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 1)
+
+
+__all__ = ["RoomRecord", "SavableRoom", "SaveWriter", "saved_room"]

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import SnlError
 from ..core.session import GameSession
+from .address import normal_code
 from .guard import Secret
 from .limits import check_board_size
 from .people import SeatState
-from .protocol import normal_code, read_recent
+from .protocol import read_recent
 from .room import GIVEN_AWAY_KEPT, KEEP_SEAT
 from .room_clocks import SavedClocks, Timers
 

@@ -22,7 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .protocol import MAX_TOKEN, RoomAddress, name_key
+from .address import RoomAddress
+from .protocol import MAX_TOKEN, name_key
 
 FILE_NAME = "seats.json"
 MAX_BYTES = 64 * 1024

@@ -45,6 +45,7 @@ from websockets.http11 import Request, Response
 from ..core.errors import SnlError
 from ..core.session import GameSession, GameSettings
 from ..core.store.saving import GameSaver
+from .address import CODE_ALPHABET, CODE_LENGTH, normal_code
 from .guard import (
     DOOR_KEY_HEADER,
     VISITOR_HEADER,
@@ -60,8 +61,6 @@ from .people import Connection, SeatState, token_hash
 from .protocol import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
-    CODE_ALPHABET,
-    CODE_LENGTH,
     HOST_MESSAGES,
     MAX_FRAME,
     MAX_STRIKES,
@@ -73,7 +72,6 @@ from .protocol import (
     check_name,
     decode_client,
     encode,
-    normal_code,
 )
 from .room import CPU_DELAY, KEEP_SEAT, Room
 from .room_clocks import Timers

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from snl_tui.net.protocol import CODE_LENGTH
+from snl_tui.net.address import CODE_LENGTH
 
 from .terminal import SNL, screen, tmux, tmux_session, wait_for, wait_until
 

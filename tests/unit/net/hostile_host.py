@@ -13,7 +13,8 @@ from websockets.exceptions import ConnectionClosed
 from snl_tui.core.board import Board
 from snl_tui.core.engine import Player
 from snl_tui.core.session import GameSession, GameSettings
-from snl_tui.net.protocol import RoomAddress, encode, state_json
+from snl_tui.net.address import RoomAddress
+from snl_tui.net.protocol import encode, state_json
 from snl_tui.net.server import SeatState
 
 from .rooms import CLASSIC

@@ -17,8 +17,9 @@ from snl_tui.core.engine import Game, Player
 from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSettings
 from snl_tui.core.store.games import Store, open_store
+from snl_tui.net.address import RoomAddress
 from snl_tui.net.client import Backoff, RoomClient
-from snl_tui.net.protocol import PROTOCOL_VERSION, RoomAddress, SeatInfo, encode
+from snl_tui.net.protocol import PROTOCOL_VERSION, SeatInfo, encode
 from snl_tui.net.server import Limits, Room, RoomServer
 
 CLASSIC = load_board("classic")

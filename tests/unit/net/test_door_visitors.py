@@ -25,6 +25,7 @@ from websockets.exceptions import InvalidStatus
 from snl_tui.cli import join as join_cli
 from snl_tui.cli import serve, serve_commands
 from snl_tui.cli.main import main
+from snl_tui.net.address import RoomAddress
 from snl_tui.net.guard import (
     DOOR_KEY_ENV,
     DOOR_KEY_HEADER,
@@ -36,7 +37,6 @@ from snl_tui.net.guard import (
     counted_address,
     new_door_key,
 )
-from snl_tui.net.protocol import RoomAddress
 from snl_tui.net.server import Limits, Room, RoomServer
 
 from .rooms import (

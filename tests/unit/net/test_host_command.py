@@ -17,8 +17,8 @@ from snl_tui.cli.main import main
 from snl_tui.core.engine import Player
 from snl_tui.core.errors import SnlError
 from snl_tui.core.store.games import open_store
+from snl_tui.net.address import parse_address
 from snl_tui.net.client import RoomClient
-from snl_tui.net.protocol import parse_address
 
 from .rooms import FAST_BACKOFF, WAIT, close_all, play_until
 

@@ -15,7 +15,7 @@ import pytest
 from snl_tui.cli.join import join_room
 from snl_tui.cli.main import main
 from snl_tui.core.errors import SnlError
-from snl_tui.net.protocol import RoomAddress
+from snl_tui.net.address import RoomAddress
 
 from .rooms import ServerThread
 

@@ -459,7 +459,7 @@ async def test_the_hosts_browser_door_never_blocks_on_its_own_log() -> None:
     nobody read filled after about 1200 requests, and the door stopped answering)."""
     import sys
 
-    from snl_tui.cli.host import WebDoor
+    from snl_tui.cli.web_door import WebDoor
 
     script = "import sys\nfor n in range(5000): print('GET /static/x', n, file=sys.stderr)"
     process = await asyncio.create_subprocess_exec(

@@ -7,7 +7,7 @@ import pytest
 
 from snl_tui.cli.main import main
 from snl_tui.core.errors import SnlError
-from snl_tui.net.protocol import WEB_ROOM_PATH, RoomAddress, parse_address
+from snl_tui.net.address import WEB_ROOM_PATH, RoomAddress, parse_address
 
 
 @pytest.mark.parametrize(

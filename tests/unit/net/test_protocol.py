@@ -11,18 +11,17 @@ from hypothesis import strategies as st
 
 from snl_tui.core.errors import SnlError
 from snl_tui.core.session import GameSession
+from snl_tui.net.address import RoomAddress, parse_address
 from snl_tui.net.protocol import (
     CLIENT_MESSAGES,
     MAX_FRAME,
     PROTOCOL_VERSION,
     ProtocolError,
-    RoomAddress,
     SeatInfo,
     check_name,
     decode_client,
     decode_server,
     encode,
-    parse_address,
     read_state,
     state_json,
 )

@@ -24,10 +24,10 @@ import pytest
 from snl_tui.core.engine import Player
 from snl_tui.core.files.formats import load_board
 from snl_tui.core.session import GameSettings
+from snl_tui.net.address import RoomAddress
 from snl_tui.net.client import Backoff, RoomClient
-from snl_tui.net.protocol import RoomAddress
 from snl_tui.net.server import Limits, Room, RoomServer
-from snl_tui.plain.room import seat_changes
+from snl_tui.plain.room_words import seat_changes
 
 from .plainness import unplain
 
@@ -407,7 +407,8 @@ async def test_where_says_live_away_times_and_seats_for_names_with_nothing_to_sa
     from snl_tui.net.protocol import SeatInfo
     from snl_tui.plain import words
     from snl_tui.plain.console import Console
-    from snl_tui.plain.room import PlainRoom, away_for
+    from snl_tui.plain.room import PlainRoom
+    from snl_tui.plain.room_words import away_for
 
     client = RoomClient("127.0.0.1:1/ABCD", "Ann")
     players = (Player("Ann"), Player("\U0001f40d\U0001f3fd"), Player("Cy"))
