@@ -315,13 +315,14 @@ class Router:
             key=lambda pair: pair[0],
         )
         scene = Scene(self, jump, [(a, b) for _, a, b in pairs])
-        best_cost, shape, ranked = self._best_shape(scene, pairs[0], math.inf)
+        best_cost, shape, ranked = self._best_shape(scene, pairs[0], math.inf, rank=True)
         best = (pairs[0][1], pairs[0][2], shape)
         rest = pairs[1:]
         if rest and best_cost > rest[0][0]:
             shapes = np.array([SHAPES[index] for index in ranked])
-            costs = scene.costs([(a, b) for _, a, b in rest], shapes)
-            costs += np.array([cost for cost, _, _ in rest])[:, None]
+            ends_costs = np.array([cost for cost, _, _ in rest])
+            costs = scene.costs([(a, b) for _, a, b in rest], shapes, best_cost, ends_costs)
+            costs += ends_costs[:, None]
             which, index = divmod(int(np.argmin(costs)), len(ranked))
             if costs[which, index] < best_cost:
                 pair = rest[which]
@@ -333,8 +334,11 @@ class Router:
                 live = [pair for pair in rest if pair[0] + bends[low] < best_cost]
                 if not live:
                     break  # every curve left costs more than the best
-                costs = scene.costs([(a, b) for _, a, b in live], self.shapes[low:high])
-                costs += np.array([cost for cost, _, _ in live])[:, None]
+                ends_costs = np.array([cost for cost, _, _ in live])
+                costs = scene.costs(
+                    [(a, b) for _, a, b in live], self.shapes[low:high], best_cost, ends_costs
+                )
+                costs += ends_costs[:, None]
                 which, index = divmod(int(np.argmin(costs)), high - low)
                 if costs[which, index] < best_cost:
                     best_cost = float(costs[which, index])
@@ -344,11 +348,13 @@ class Router:
         self._commit(jump, *best, scene)
 
     def _best_shape(
-        self, scene: Scene, pair: tuple[float, Point, Point], bound: float
+        self, scene: Scene, pair: tuple[float, Point, Point], bound: float, rank: bool = False
     ) -> tuple[float, Any, list[int]]:
         """The cheapest of ``SHAPES`` between ``pair``'s ends (None when none costs less
-        than ``bound``), what it costs, and the indices of the best few. The curves are
-        scored a batch at a time, least bent first, until the rest cannot do better."""
+        than ``bound``), what it costs, and (with ``rank``) the indices of the best few.
+        The curves are scored a batch at a time, least bent first, until the rest cannot
+        do better; in a batch, those that cannot beat the best (with ``rank``: the best
+        few) of the batches before are not scored in full (``Scene.costs``)."""
         np = self.np
         ends_cost, a, b = pair
         bends = self.bends[scene.jump.kind]
@@ -357,7 +363,11 @@ class Router:
         for low, high in BATCHES:
             if ends_cost + bends[low] >= best_cost:
                 break  # every curve left is more bent than the best costs
-            costs = scene.costs([(a, b)], self.shapes[low:high])[0] + ends_cost
+            limit = best_cost
+            if rank:  # what the best few of the batches before cost, the last of them
+                limit = sorted(scored)[RANKED - 1][0] if len(scored) >= RANKED else math.inf
+            costs = scene.costs([(a, b)], self.shapes[low:high], limit, [ends_cost])[0]
+            costs += ends_cost
             index = int(np.argmin(costs))
             if costs[index] < best_cost:
                 best_cost, best = float(costs[index]), SHAPES[low + index]
