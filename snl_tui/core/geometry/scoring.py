@@ -181,30 +181,35 @@ class Scene:
         looked at further: it gets that least cost (the caller wants none of them)."""
         np = self.np
         router, jump = self.router, self.jump
-        xs, ys, reach, centre_xs, centre_ys = sample_lines(
-            jump, router.lanes[jump.start], pairs, shapes
+        count = len(pairs) * len(shapes)
+        tight = _too_tight(jump.kind, pairs, shapes)
+        bends = np.tile(_bends(shapes), len(pairs)) * (
+            LADDER_BEND if jump.kind == "ladder" else 1.0
         )
-        router.work += xs.size
+        # The least each curve can cost, added up in the order of the whole cost below
+        # (the rest are all 0 or more): never more than the whole. First without
+        # running off the board (its sample points are not worked out yet), then with.
+        least = KINKED * tight + bends
+        extra = np.repeat(np.zeros(len(pairs)) if ends_costs is None else ends_costs, len(shapes))
+        live = np.arange(count) if bound == math.inf else np.flatnonzero(least + extra < bound)
+        xs, ys, reach, centre_xs, centre_ys = sample_lines(
+            jump, router.lanes[jump.start], pairs, shapes, live
+        )
+        router.work += count * reach.size
         board = router.board
         off: Any = (
             (xs < EDGE) | (xs > board.cols - EDGE) | (ys < EDGE) | (ys > board.rows - EDGE)
         ).any(axis=1)
-        tight = _too_tight(jump.kind, pairs, shapes)
-        bends = np.tile(np.array([bend(shape) for shape in shapes.tolist()]), len(pairs)) * (
-            LADDER_BEND if jump.kind == "ladder" else 1.0
-        )
-        # The least each curve can cost, added up in the order of the whole cost below (the
-        # rest are all 0 or more): never more than the whole.
-        least = HIDES * off + KINKED * tight + bends
-        live = np.arange(len(xs))
-        if bound < math.inf:
-            extra = 0.0 if ends_costs is None else np.repeat(ends_costs, len(shapes))
-            live = np.flatnonzero(least + extra < bound)
         cost: Floats = least.copy()
-        if len(live):
+        cost[live] = HIDES * off + KINKED * tight[live] + bends[live]
+        keep = np.arange(len(live))
+        if bound < math.inf:
+            keep = np.flatnonzero(cost[live] + extra[live] < bound)
+        if len(keep):
+            live = live[keep]
             cost[live] = self._full_costs(
-                pairs, len(shapes), live, xs[live], ys[live], reach,
-                centre_xs[live], centre_ys[live], off[live], tight[live], bends[live],
+                pairs, len(shapes), live, xs[keep], ys[keep], reach,
+                centre_xs[keep], centre_ys[keep], off[keep], tight[live], bends[live],
             )  # fmt: skip
         result: Floats = cost.reshape(len(pairs), len(shapes))
         return result
@@ -291,6 +296,21 @@ def least_taken(taken: Any) -> Any:
     return least
 
 
+@lru_cache(maxsize=64)
+def _shape_bends(shapes: bytes) -> Any:
+    import numpy as np
+
+    rows = np.frombuffer(shapes).reshape(-1, 3).tolist()
+    return np.array([bend((bow, wave, third)) for bow, wave, third in rows])
+
+
+def _bends(shapes: Any) -> Any:
+    """``bend`` of each of ``shapes`` (rows of ``SHAPES``), kept for each batch."""
+    import numpy as np
+
+    return _shape_bends(np.ascontiguousarray(shapes, dtype=float).tobytes())
+
+
 def _too_tight(kind: JumpKind, pairs: list[tuple[Point, Point]], shapes: Any) -> Any:
     """Whether each shape, between each pair of ends (a row each, pair by pair), bends
     anywhere tighter than a circle of ``TIGHTEST[kind]`` squares across: a ladder's inner
@@ -325,32 +345,42 @@ def _sample_count(length: float) -> int:
 
 
 def sample_lines(
-    jump: Jump, lane: int, pairs: list[tuple[Point, Point]], shapes: Any
+    jump: Jump, lane: int, pairs: list[tuple[Point, Point]], shapes: Any, rows: Any = None
 ) -> tuple[Floats, Floats, Floats, Floats, Floats]:
     """Sample points of the drawn lines of ``jump`` for each pair of ends and each shape
     (a row each, pair by pair), about ``SAMPLE_STEP`` apart, and how far the lines reach
     from each (one figure a column): a snake's body (as ``_snake`` waves it); a ladder's
     two rails, then its centre line standing for the rungs between them (short of its
     ends by half the ladder's width: the rails end square there). Last, the points of
-    the centre curve alone (the same rows), for ``close_runs``."""
+    the centre curve alone (the same rows), for ``close_runs``. With ``rows`` (indices,
+    ascending), only those rows (each row's figures as without)."""
     import numpy as np
 
     harmonics = np.arange(1, 4)[:, None] * np.pi
     counts = [_sample_count(round(math.dist(a, b), 2)) for a, b in pairs]
     most = max(counts)
     all_xs, all_ys, centre_xs, centre_ys = [], [], [], []
-    for ((x0, y0), (x1, y1)), count in zip(pairs, counts, strict=True):
+    kinds = len(shapes)
+    if rows is not None:
+        firsts = np.searchsorted(rows, np.arange(len(pairs) + 1) * kinds)
+    for index, (((x0, y0), (x1, y1)), count) in enumerate(zip(pairs, counts, strict=True)):
+        # Each pair's shapes as ever (the products below are the same with any rows).
+        picked = slice(None)
+        if rows is not None:
+            picked = rows[firsts[index] : firsts[index + 1]] - index * kinds
+            if not len(picked):
+                continue
         length = math.hypot(x1 - x0, y1 - y0) or 1.0
         nx, ny = -(y1 - y0) / length, (x1 - x0) / length
         # The same points for a pair whatever else is scored with it (the last one
         # repeated to fill the row): a curve's score never depends on its company.
         t = np.minimum(np.arange(most + 1) / count, 1.0)
-        offset = shapes @ np.sin(harmonics * t)  # (shapes, samples)
+        offset = (shapes @ np.sin(harmonics * t))[picked]  # (shapes, samples)
         xs = x0 + (x1 - x0) * t + nx * offset
         ys = y0 + (y1 - y0) * t + ny * offset
         centre_xs.append(xs)
         centre_ys.append(ys)
-        slope = shapes @ (harmonics * np.cos(harmonics * t))
+        slope = (shapes @ (harmonics * np.cos(harmonics * t)))[picked]
         dx, dy = (x1 - x0) + nx * slope, (y1 - y0) + ny * slope
         norm = np.hypot(dx, dy)
         norm[norm == 0] = 1.0
@@ -358,7 +388,7 @@ def sample_lines(
         if jump.kind == "snake":  # the body's wave across the curve, as ``_snake`` draws it
             # The drawn polyline (``curve``): its length sets the snake's waves.
             coarse_t = np.linspace(0.0, 1.0, max(8, math.ceil(length * SAMPLES_PER_SQUARE)) + 1)
-            coarse = shapes @ np.sin(harmonics * coarse_t)
+            coarse = (shapes @ np.sin(harmonics * coarse_t))[picked]
             cx = x0 + (x1 - x0) * coarse_t + nx * coarse
             cy = y0 + (y1 - y0) * coarse_t + ny * coarse
             lengths = np.hypot(np.diff(cx, axis=1), np.diff(cy, axis=1)).sum(axis=1)
@@ -399,6 +429,9 @@ def sample_lines(
         reach = np.concatenate(
             [np.full(2 * len(t), rail), np.full(len(t), LADDER_HALF_WIDTH + slack)]
         )
+    if not all_xs:  # no rows asked for
+        lines, centre = np.zeros((0, len(reach))), np.zeros((0, len(t)))
+        return lines, lines, reach, centre, centre
     return (
         np.concatenate(all_xs),
         np.concatenate(all_ys),
