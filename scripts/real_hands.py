@@ -1,13 +1,14 @@
-"""Real hands for longer than the suite's few seconds (issue 40): snl in a real terminal
-under Xvfb, the pointer all over the board, clicks, drags, the wheel, keys and a
-resize, then ``q``; prints what a player would notice and where the screenshots are.
+"""Real hands for longer than the suite's few dozen actions (issue 40): snl in a real
+terminal under Xvfb, the pointer all over the board, clicks, drags, the wheel, keys and
+a resize, ACTIONS of them (the same ones each run), then ``q``; prints what a player
+would notice and where the screenshots are. About 20 actions a second on a quiet machine.
 
-    python scripts/real_hands.py xterm 60 play classic --players You,cpu
-    python scripts/real_hands.py kitty 60 edit classic
-    python scripts/real_hands.py mlterm 60 learn classic
-    python scripts/real_hands.py xterm 60 replay --last   (plays a short game first)
-    python scripts/real_hands.py xterm 30 --open l play classic   (the load dialog)
-    python scripts/real_hands.py mlterm 30 --text --open F2 edit new.toml --size 12
+    python scripts/real_hands.py xterm 1200 play classic --players You,cpu
+    python scripts/real_hands.py kitty 1200 edit classic
+    python scripts/real_hands.py mlterm 1200 learn classic
+    python scripts/real_hands.py xterm 1200 replay --last   (plays a short game first)
+    python scripts/real_hands.py xterm 600 --open l play classic   (the load dialog)
+    python scripts/real_hands.py mlterm 600 --text --open F2 edit new.toml --size 12
 
 ``--open KEYS`` (xdotool's key names, comma-separated) are typed once the screen is up;
 ``--text``: no picture to wait for (a dialog, ``--graphics text``), the pointer goes all
@@ -57,7 +58,7 @@ def a_saved_game(data: Path) -> str:
 def main(argv: list[str]) -> int:
     if len(argv) < 3:
         raise SystemExit(__doc__)
-    terminal, seconds, command = argv[0], float(argv[1]), argv[2:]
+    terminal, actions, command = argv[0], int(argv[1]), argv[2:]
     opening: list[str] = []
     text = False
     while command and command[0] in ("--open", "--text"):
@@ -75,7 +76,7 @@ def main(argv: list[str]) -> int:
     picture = command[0] != "learn" and not text and not opening
     keys = ("r", "space", "Up", "Down", "Left", "Right", "Tab", "Return", "z", "v", "1")
     report = hands_run(
-        terminal, [str(SNL), *command], seconds, shots, picture=picture, opening=opening, keys=keys
+        terminal, [str(SNL), *command], actions, shots, picture=picture, opening=opening, keys=keys
     )
     print(f"{terminal} {' '.join(command)}: {report}")
     print(f"screenshots and data: {shots}")

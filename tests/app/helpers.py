@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable
 
@@ -31,6 +32,17 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], limit: int = 2
         if condition():
             return
         await pilot.pause()
+    raise AssertionError("condition never held")
+
+
+async def soon(condition: Callable[[], bool], limit: int = 10_000) -> None:
+    """Wait until ``condition()`` holds, looking every 2 ms: for what a thread worker
+    hands back. (``pilot.pause`` waits for the process to go idle: at least 20 ms, and
+    up to a second while another worker computes.)"""
+    for _ in range(limit):
+        if condition():
+            return
+        await asyncio.sleep(0.002)
     raise AssertionError("condition never held")
 
 

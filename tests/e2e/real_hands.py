@@ -1,15 +1,16 @@
 """Real hands on a real terminal: snl in xterm (``-ti vt340``: Sixel), mlterm or kitty on
 a private virtual screen, handled as a person would (issue 40).
 
-``hands_run(terminal, command, seconds, shots)`` starts the terminal running ``command``
-(an ``snl`` command line) under ``sh``, waits for the board's picture, then for about
-``seconds`` moves the pointer all over the board, clicks, drags and turns the wheel,
-resizes the window once, and presses ``q``. It reports what a player would notice:
-whether snl was still running before ``q``, its exit status after, the crash files in
-its data folder, whether the terminal was left clean (its modes back: typing after snl
-gives plain text, no mouse reports; no picture left on the screen). Screenshots go to
-``shots``. ``scripts/real_hands.py`` runs it longer, the suite for a few seconds
-(``tests/e2e/test_real_hands.py``). Every wait is bounded.
+``hands_run(terminal, command, actions, shots)`` starts the terminal running ``command``
+(an ``snl`` command line) under ``sh``, waits for the board's picture, then takes
+``actions`` actions (the same ones for a seed), each as soon as the terminal has taken
+the one before: moves the pointer all over the board, clicks, drags, turns the wheel,
+types keys, resizes the window once half way, and presses ``q``. It reports what a
+player would notice: whether snl was still running before ``q``, its exit status after,
+the crash files in its data folder, whether the terminal was left clean (its modes back:
+typing after snl gives plain text, no mouse reports; no picture left on the screen).
+Screenshots go to ``shots``. ``scripts/real_hands.py`` runs it longer, the suite for a few
+dozen actions (``tests/e2e/test_real_hands.py``). Every wait is bounded.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class HandsReport:
 
 def board_box(path: Path) -> tuple[int, int, int, int] | None:
     """The bounding box of the board picture's square colours in a screenshot."""
+    import numpy as np
     from PIL import Image
 
     from snl_tui.export.svg import THEME_COLOURS
@@ -66,17 +68,14 @@ def board_box(path: Path) -> tuple[int, int, int, int] | None:
     with Image.open(path) as shot:
         image = shot.convert("RGB")
     small = image.resize((image.width // 4, image.height // 4), Image.Resampling.NEAREST)
-    mask = Image.new("1", small.size)
-    pixels, out = small.load(), mask.load()
-    assert pixels is not None and out is not None
-    for y in range(small.height):
-        for x in range(small.width):
-            r, g, b = pixels[x, y]  # type: ignore[misc]
-            if any(abs(r - a) + abs(g - c) + abs(b - d) < 24 for a, c, d in wanted):
-                out[x, y] = 1
-    box = mask.getbbox()
-    if box is None:
+    pixels = np.asarray(small, dtype=np.int32)
+    mask = np.zeros(pixels.shape[:2], dtype=bool)
+    for colour in wanted:
+        mask |= np.abs(pixels - np.array(colour)).sum(axis=2) < 24
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if not len(rows):
         return None
+    box = (int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1)
     left, top, right, bottom = (4 * v for v in box)
     return (left, top, right, bottom) if right - left > 120 and bottom - top > 120 else None
 
@@ -170,7 +169,7 @@ def _wait(condition, seconds: float) -> bool:  # type: ignore[no-untyped-def]
 def hands_run(
     terminal: str,
     command: list[str],
-    seconds: float,
+    actions: int,
     shots: Path,
     seed: int = 40,
     picture: bool = True,
@@ -217,9 +216,9 @@ def hands_run(
         if box is None or not picture:
             box = session.window_box()
         left, top, right, bottom = box
-        end = time.monotonic() + seconds
         resized = False
-        while time.monotonic() < end and not status.exists():
+        # A count, not a time: as many actions on a loaded machine as on a quiet one.
+        while report.actions < actions and not status.exists():
             report.actions += 1
             x, y = rng.randrange(left, right), rng.randrange(top, bottom)
             session.xdotool("mousemove", str(x), str(y))
@@ -234,7 +233,7 @@ def hands_run(
                 session.xdotool("mouseup", "1")
             elif kind == 3:
                 session.xdotool("key", rng.choice(keys))
-            if not resized and time.monotonic() > end - seconds / 2 and session.window:
+            if not resized and report.actions >= actions // 2 and session.window:
                 resized = True
                 session.xdotool("windowsize", session.window, "900", "620")
                 # The board is elsewhere now: the pointer stays on it (not the footer).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board, Jump
@@ -31,6 +32,7 @@ from .scoring import (
 from .shapes import (
     ANCHOR_SPREAD,
     CORNERS,
+    DENSE_STEP,
     EDGE,
     END_RADIUS,
     HEAD_RADIUS,
@@ -42,10 +44,10 @@ from .shapes import (
     Box,
     JumpPath,
     Point,
+    Polyline,
     Shape,
     anchors,
     bend,
-    dense_points,
     end_name,
     jumps_of,
     number_box,
@@ -315,13 +317,14 @@ class Router:
             key=lambda pair: pair[0],
         )
         scene = Scene(self, jump, [(a, b) for _, a, b in pairs])
-        best_cost, shape, ranked = self._best_shape(scene, pairs[0], math.inf)
+        best_cost, shape, ranked = self._best_shape(scene, pairs[0], math.inf, rank=True)
         best = (pairs[0][1], pairs[0][2], shape)
         rest = pairs[1:]
         if rest and best_cost > rest[0][0]:
             shapes = np.array([SHAPES[index] for index in ranked])
-            costs = scene.costs([(a, b) for _, a, b in rest], shapes)
-            costs += np.array([cost for cost, _, _ in rest])[:, None]
+            ends_costs = np.array([cost for cost, _, _ in rest])
+            costs = scene.costs([(a, b) for _, a, b in rest], shapes, best_cost, ends_costs)
+            costs += ends_costs[:, None]
             which, index = divmod(int(np.argmin(costs)), len(ranked))
             if costs[which, index] < best_cost:
                 pair = rest[which]
@@ -333,8 +336,11 @@ class Router:
                 live = [pair for pair in rest if pair[0] + bends[low] < best_cost]
                 if not live:
                     break  # every curve left costs more than the best
-                costs = scene.costs([(a, b) for _, a, b in live], self.shapes[low:high])
-                costs += np.array([cost for cost, _, _ in live])[:, None]
+                ends_costs = np.array([cost for cost, _, _ in live])
+                costs = scene.costs(
+                    [(a, b) for _, a, b in live], self.shapes[low:high], best_cost, ends_costs
+                )
+                costs += ends_costs[:, None]
                 which, index = divmod(int(np.argmin(costs)), high - low)
                 if costs[which, index] < best_cost:
                     best_cost = float(costs[which, index])
@@ -344,11 +350,13 @@ class Router:
         self._commit(jump, *best, scene)
 
     def _best_shape(
-        self, scene: Scene, pair: tuple[float, Point, Point], bound: float
+        self, scene: Scene, pair: tuple[float, Point, Point], bound: float, rank: bool = False
     ) -> tuple[float, Any, list[int]]:
         """The cheapest of ``SHAPES`` between ``pair``'s ends (None when none costs less
-        than ``bound``), what it costs, and the indices of the best few. The curves are
-        scored a batch at a time, least bent first, until the rest cannot do better."""
+        than ``bound``), what it costs, and (with ``rank``) the indices of the best few.
+        The curves are scored a batch at a time, least bent first, until the rest cannot
+        do better; in a batch, those that cannot beat the best (with ``rank``: the best
+        few) of the batches before are not scored in full (``Scene.costs``)."""
         np = self.np
         ends_cost, a, b = pair
         bends = self.bends[scene.jump.kind]
@@ -357,7 +365,11 @@ class Router:
         for low, high in BATCHES:
             if ends_cost + bends[low] >= best_cost:
                 break  # every curve left is more bent than the best costs
-            costs = scene.costs([(a, b)], self.shapes[low:high])[0] + ends_cost
+            limit = best_cost
+            if rank:  # what the best few of the batches before cost, the last of them
+                limit = sorted(scored)[RANKED - 1][0] if len(scored) >= RANKED else math.inf
+            costs = scene.costs([(a, b)], self.shapes[low:high], limit, [ends_cost])[0]
+            costs += ends_cost
             index = int(np.argmin(costs))
             if costs[index] < best_cost:
                 best_cost, best = float(costs[index]), SHAPES[low + index]
@@ -461,13 +473,18 @@ class Obstacles:
     def __init__(
         self, board: Board, ends: dict[tuple[int, int], Point], boxes: dict[int, Box]
     ) -> None:
+        import numpy as np
+
+        self.np = np
         self.board = board
-        near: dict[tuple[int, int], list[tuple[str, int, float, float, float, float]]] = {}
+        near: dict[tuple[int, int], list[int]] = {}
+        items: list[tuple[str, int, float, float, float, float]] = []
 
         def add(row: int, col: int, item: tuple[str, int, float, float, float, float]) -> None:
+            items.append(item)
             for r in (row - 1, row, row + 1):
                 for c in (col - 1, col, col + 1):
-                    near.setdefault((r, c), []).append(item)
+                    near.setdefault((r, c), []).append(len(items) - 1)
 
         for square, box in boxes.items():
             row, col = board.position_of(square)
@@ -480,34 +497,89 @@ class Obstacles:
             name = f"the {other.kind} {other.start}-{other.end}'s {end_name(other, square)}"
             self.ends[name] = start
             add(math.floor(y), math.floor(x), (name, square, x, y, x, y))
-        self.near = near
+        self.names = [item[0] for item in items]
+        self.squares = np.array([item[1] for item in items], dtype=np.int64)
+        self.boxes = np.array([item[2:] for item in items], dtype=float).reshape(-1, 4)
+        # Each square's list (and its neighbours' beyond the board), as one flat list:
+        # the cells of rows -1 to ``rows`` and columns -1 to ``cols``.
+        self.width = board.cols + 2
+        cells = (board.rows + 2) * self.width
+        lists = [
+            near.get((cell // self.width - 1, cell % self.width - 1), []) for cell in range(cells)
+        ]
+        self.counts = np.array([len(found) for found in lists], dtype=np.int64)
+        self.starts = np.cumsum(self.counts) - self.counts
+        self.listed = np.array([index for found in lists for index in found], dtype=np.int64)
+        self.longest = int(self.counts.max(initial=0))
 
-    def hits(self, path: JumpPath, enough: int = 1 << 30) -> tuple[str, ...]:
+    def hits(self, path: JumpPath) -> tuple[str, ...]:
         """What ``path``'s strokes cross: 'number 59', "the snake 46-30's head" and so
-        on (other jumps' ends on the path's own squares excepted: they meet there); it
-        stops looking once ``enough`` are found."""
-        found: dict[str, None] = {}
+        on (other jumps' ends on the path's own squares excepted: they meet there), in
+        the order met along the strokes."""
+        np = self.np
         half = STROKE_HALF_WIDTH[path.kind]
         reach = (END_RADIUS + half) ** 2
         half *= half
         own = (path.jump.start, path.jump.end)
-        near = self.near
+        xs, ys = _dense_points(np, path.strokes())
         right, bottom = self.board.cols - EDGE, self.board.rows - EDGE
-        for stroke in path.strokes():
-            for px, py in dense_points(stroke):
-                if not (EDGE < px < right and EDGE < py < bottom):
-                    found["the board's edge"] = None
-                for name, square, x0, y0, x1, y1 in near.get((math.floor(py), math.floor(px)), ()):
-                    if name in found:
-                        continue
-                    if square:  # an end circle, centred at (x0, y0)
-                        if square not in own and (px - x0) ** 2 + (py - y0) ** 2 < reach:
-                            found[name] = None
-                    else:
-                        dx = max(x0 - px, 0.0, px - x1)
-                        dy = max(y0 - py, 0.0, py - y1)
-                        if dx * dx + dy * dy < half:
-                            found[name] = None
-                if len(found) >= enough:
-                    return tuple(found)
+        off = np.flatnonzero(~((xs > EDGE) & (xs < right) & (ys > EDGE) & (ys < bottom)))
+        rows, cols = np.floor(ys).astype(np.int64), np.floor(xs).astype(np.int64)
+        inside = (rows >= -1) & (rows <= self.board.rows) & (cols >= -1) & (cols <= self.board.cols)
+        cells = np.where(inside, (rows + 1) * self.width + cols + 1, 0)
+        many = np.where(inside, self.counts[cells], 0)
+        # Every (point, item its square lists), and where in the list the item is.
+        point = np.repeat(np.arange(len(xs)), many)
+        place = np.arange(len(point)) - np.repeat(np.cumsum(many) - many, many)
+        item = self.listed[np.repeat(self.starts[cells], many) + place]
+        px, py = xs[point], ys[point]
+        x0, y0, x1, y1 = self.boxes[item].T
+        squares = self.squares[item]
+        circle = squares != 0
+        dx = np.where(circle, px - x0, np.maximum(np.maximum(x0 - px, 0.0), px - x1))
+        dy = np.where(circle, py - y0, np.maximum(np.maximum(y0 - py, 0.0), py - y1))
+        gap = dx * dx + dy * dy
+        touch = np.where(circle, gap < reach, gap < half)
+        touch &= ~(circle & ((squares == own[0]) | (squares == own[1])))
+        # Python's ``** 2`` (a circle's test, as before) may round apart from ``x * x``
+        # in the last place: the few pairs that near the circle's edge are tested so.
+        for index in np.flatnonzero(circle & (np.abs(gap - reach) < 1e-9)):
+            a, b = float(px[index] - x0[index]), float(py[index] - y0[index])
+            touch[index] = bool(squares[index] not in own) and a**2 + b**2 < reach
+        # In the order met: point after point, the board's edge first, then the list's.
+        met = np.flatnonzero(touch)
+        when = point[met] * (self.longest + 2) + place[met] + 1
+        order = np.argsort(when, kind="stable")
+        found: dict[str, None] = {}
+        if len(off):
+            edge = int(off[0]) * (self.longest + 2)
+            first = np.searchsorted(when[order], edge)
+            for index in item[met[order[:first]]].tolist():
+                found[self.names[index]] = None
+            found["the board's edge"] = None
+            order = order[first:]
+        for index in item[met[order]].tolist():
+            found[self.names[index]] = None
         return tuple(found)
+
+
+def _dense_points(np: Any, strokes: tuple[Polyline, ...]) -> tuple[Floats, Floats]:
+    """``shapes.dense_points`` of each of ``strokes``, one after another (xs, ys): the
+    same points, figure for figure."""
+    xs: list[Any] = []
+    ys: list[Any] = []
+    for stroke in strokes:
+        points = np.array(stroke, dtype=float)
+        x0, y0 = points[:-1, 0], points[:-1, 1]
+        dx, dy = points[1:, 0] - x0, points[1:, 1] - y0
+        counts = [
+            max(1, math.ceil(math.hypot(bx - ax, by - ay) / DENSE_STEP))
+            for (ax, ay), (bx, by) in pairwise(stroke)
+        ]
+        many = np.array(counts, dtype=np.int64)
+        segment = np.repeat(np.arange(len(counts)), many)
+        k = np.arange(len(segment)) - np.repeat(np.cumsum(many) - many, many) + 1
+        count = many[segment]
+        xs += [points[:1, 0], x0[segment] + dx[segment] * k / count]
+        ys += [points[:1, 1], y0[segment] + dy[segment] * k / count]
+    return np.concatenate(xs), np.concatenate(ys)

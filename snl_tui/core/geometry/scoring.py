@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import product
+from itertools import pairwise, product
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..board import Board, Jump, JumpKind
@@ -82,6 +82,9 @@ CLOSE_CELLS = 8
 """The grid of where laid jumps run (``near_cells``): this many cells a square each way."""
 TABLE_CELLS = 2
 """The routing lists the obstacles near each half square (each way)."""
+LOOKUP_CELLS = 8
+"""... and looks them up by the eighth of a square (``_Table``)."""
+LOOKUP_SLACK = 1e-3
 
 
 class RouterState(Protocol):
@@ -165,51 +168,99 @@ class Scene:
         self.free = least_taken(router.taken[self.squares])
         self.head = self.squares.index(jump.start) if jump.kind == "snake" else -1
 
-    def costs(self, pairs: list[tuple[Point, Point]], shapes: Any) -> Floats:
+    def costs(
+        self,
+        pairs: list[tuple[Point, Point]],
+        shapes: Any,
+        bound: float = math.inf,
+        ends_costs: Any = None,
+    ) -> Floats:
         """What each of ``shapes`` (rows of ``SHAPES``) costs between each pair of ends:
-        (pairs, shapes)."""
+        (pairs, shapes). A curve whose least cost (how bent it is, too tight, off the
+        board), with its pair's ``ends_costs`` added, is ``bound`` or more is not
+        looked at further: it gets that least cost (the caller wants none of them)."""
         np = self.np
         router, jump = self.router, self.jump
-        xs, ys, reach, centre_xs, centre_ys = sample_lines(
-            jump, router.lanes[jump.start], pairs, shapes
+        count = len(pairs) * len(shapes)
+        tight = _too_tight(jump.kind, pairs, shapes)
+        bends = np.tile(_bends(shapes), len(pairs)) * (
+            LADDER_BEND if jump.kind == "ladder" else 1.0
         )
-        router.work += xs.size
+        # The least each curve can cost, added up in the order of the whole cost below
+        # (the rest are all 0 or more): never more than the whole. First without
+        # running off the board (its sample points are not worked out yet), then with.
+        least = KINKED * tight + bends
+        extra = np.repeat(np.zeros(len(pairs)) if ends_costs is None else ends_costs, len(shapes))
+        live = np.arange(count) if bound == math.inf else np.flatnonzero(least + extra < bound)
+        xs, ys, reach, centre_xs, centre_ys = sample_lines(
+            jump, router.lanes[jump.start], pairs, shapes, live
+        )
+        router.work += count * reach.size
+        board = router.board
+        off: Any = (
+            (xs < EDGE) | (xs > board.cols - EDGE) | (ys < EDGE) | (ys > board.rows - EDGE)
+        ).any(axis=1)
+        cost: Floats = least.copy()
+        cost[live] = HIDES * off + KINKED * tight[live] + bends[live]
+        keep = np.arange(len(live))
+        if bound < math.inf:
+            keep = np.flatnonzero(cost[live] + extra[live] < bound)
+        if len(keep):
+            live = live[keep]
+            cost[live] = self._full_costs(
+                pairs, len(shapes), live, xs[keep], ys[keep], reach,
+                centre_xs[keep], centre_ys[keep], off[keep], tight[live], bends[live],
+            )  # fmt: skip
+        result: Floats = cost.reshape(len(pairs), len(shapes))
+        return result
+
+    def _full_costs(
+        self,
+        pairs: list[tuple[Point, Point]],
+        shapes: int,
+        live: Any,
+        xs: Floats,
+        ys: Floats,
+        reach: Floats,
+        centre_xs: Floats,
+        centre_ys: Floats,
+        off: Any,
+        tight: Any,
+        bends: Floats,
+    ) -> Floats:
+        """What the curves ``live`` (indices of rows: pair by pair, ``shapes`` a pair)
+        cost, given their sample points and their least cost's parts."""
+        np = self.np
+        router, jump = self.router, self.jump
         hits = self.table.hits(xs, ys, reach)
         rows, count = len(xs), len(self.squares)
         at_corner = hits[:, : self.numbers].reshape(rows, count, len(CORNERS))
         free = np.broadcast_to(self.free, at_corner.shape).copy()
         if self.head >= 0:  # the head covers corners of its own square
             heads = np.array([router.disc_covers(jump.start, a) for a, _ in pairs])
-            free[:, self.head] &= ~np.repeat(heads, len(shapes), axis=0)
+            free[:, self.head] &= ~heads[live // shapes]
         lost = (at_corner | ~free).all(axis=2).sum(axis=1)
         first = free.argmax(axis=2)
         moved = np.take_along_axis(at_corner, first[..., None], 2)[..., 0].sum(axis=1)
         ends_hidden = hits[:, self.numbers : self.numbers + self.hidden].sum(axis=1)
         crowded = hits[:, self.numbers + self.hidden :].sum(axis=1)
-        board = router.board
-        off = ((xs < EDGE) | (xs > board.cols - EDGE) | (ys < EDGE) | (ys > board.rows - EDGE)).any(
-            axis=1
-        )
-        cost = (
+        ends = np.array([(*a, *b) for a, b in pairs], dtype=float)[live // shapes]
+        cost: Floats = (
             HIDES * (lost + ends_hidden + off)
-            + KINKED * _too_tight(jump.kind, pairs, shapes)
+            + KINKED * tight
             + CROWDS * crowded
             + MOVES_NUMBER * moved
-            + self.close(pairs, len(shapes), centre_xs, centre_ys)
-            + np.tile(np.array([bend(shape) for shape in shapes.tolist()]), len(pairs))
-            * (LADDER_BEND if jump.kind == "ladder" else 1.0)
+            + self.close(ends, centre_xs, centre_ys)
+            + bends
         )
-        result: Floats = cost.reshape(len(pairs), len(shapes))
-        return result
+        return cost
 
-    def close(
-        self, pairs: list[tuple[Point, Point]], shapes: int, xs: Floats, ys: Floats
-    ) -> Floats:
-        """What each curve costs for running close to the laid jumps (``close_runs``):
-        ``CLOSE`` a square past ``CLOSE_FREE``, at most ``CLOSE_MOST``."""
+    def close(self, ends: Floats, xs: Floats, ys: Floats) -> Floats:
+        """What each curve (its centre points: rows of ``xs``, ``ys``; its ends: x0, y0,
+        x1, y1 a row of ``ends``) costs for running close to the laid jumps
+        (``close_runs``): ``CLOSE`` a square past ``CLOSE_FREE``, at most ``CLOSE_MOST``."""
         np = self.np
         cost: Floats = np.zeros(len(xs))
-        ends = np.repeat(np.array([(*a, *b) for a, b in pairs], dtype=float), shapes, axis=0)
         for grid, weight in ((self.router.near, CLOSE), (self.router.future, ANTICIPATE)):
             if grid.any():
                 runs = close_runs(grid, xs, ys, ends)
@@ -243,6 +294,21 @@ def least_taken(taken: Any) -> Any:
     hidden)."""
     least: Any = taken == taken.min(axis=-1, keepdims=True)
     return least
+
+
+@lru_cache(maxsize=64)
+def _shape_bends(shapes: bytes) -> Any:
+    import numpy as np
+
+    rows = np.frombuffer(shapes).reshape(-1, 3).tolist()
+    return np.array([bend((bow, wave, third)) for bow, wave, third in rows])
+
+
+def _bends(shapes: Any) -> Any:
+    """``bend`` of each of ``shapes`` (rows of ``SHAPES``), kept for each batch."""
+    import numpy as np
+
+    return _shape_bends(np.ascontiguousarray(shapes, dtype=float).tobytes())
 
 
 def _too_tight(kind: JumpKind, pairs: list[tuple[Point, Point]], shapes: Any) -> Any:
@@ -279,32 +345,42 @@ def _sample_count(length: float) -> int:
 
 
 def sample_lines(
-    jump: Jump, lane: int, pairs: list[tuple[Point, Point]], shapes: Any
+    jump: Jump, lane: int, pairs: list[tuple[Point, Point]], shapes: Any, rows: Any = None
 ) -> tuple[Floats, Floats, Floats, Floats, Floats]:
     """Sample points of the drawn lines of ``jump`` for each pair of ends and each shape
     (a row each, pair by pair), about ``SAMPLE_STEP`` apart, and how far the lines reach
     from each (one figure a column): a snake's body (as ``_snake`` waves it); a ladder's
     two rails, then its centre line standing for the rungs between them (short of its
     ends by half the ladder's width: the rails end square there). Last, the points of
-    the centre curve alone (the same rows), for ``close_runs``."""
+    the centre curve alone (the same rows), for ``close_runs``. With ``rows`` (indices,
+    ascending), only those rows (each row's figures as without)."""
     import numpy as np
 
     harmonics = np.arange(1, 4)[:, None] * np.pi
     counts = [_sample_count(round(math.dist(a, b), 2)) for a, b in pairs]
     most = max(counts)
     all_xs, all_ys, centre_xs, centre_ys = [], [], [], []
-    for ((x0, y0), (x1, y1)), count in zip(pairs, counts, strict=True):
+    kinds = len(shapes)
+    if rows is not None:
+        firsts = np.searchsorted(rows, np.arange(len(pairs) + 1) * kinds)
+    for index, (((x0, y0), (x1, y1)), count) in enumerate(zip(pairs, counts, strict=True)):
+        # Each pair's shapes as ever (the products below are the same with any rows).
+        picked = slice(None)
+        if rows is not None:
+            picked = rows[firsts[index] : firsts[index + 1]] - index * kinds
+            if not len(picked):
+                continue
         length = math.hypot(x1 - x0, y1 - y0) or 1.0
         nx, ny = -(y1 - y0) / length, (x1 - x0) / length
         # The same points for a pair whatever else is scored with it (the last one
         # repeated to fill the row): a curve's score never depends on its company.
         t = np.minimum(np.arange(most + 1) / count, 1.0)
-        offset = shapes @ np.sin(harmonics * t)  # (shapes, samples)
+        offset = (shapes @ np.sin(harmonics * t))[picked]  # (shapes, samples)
         xs = x0 + (x1 - x0) * t + nx * offset
         ys = y0 + (y1 - y0) * t + ny * offset
         centre_xs.append(xs)
         centre_ys.append(ys)
-        slope = shapes @ (harmonics * np.cos(harmonics * t))
+        slope = (shapes @ (harmonics * np.cos(harmonics * t)))[picked]
         dx, dy = (x1 - x0) + nx * slope, (y1 - y0) + ny * slope
         norm = np.hypot(dx, dy)
         norm[norm == 0] = 1.0
@@ -312,7 +388,7 @@ def sample_lines(
         if jump.kind == "snake":  # the body's wave across the curve, as ``_snake`` draws it
             # The drawn polyline (``curve``): its length sets the snake's waves.
             coarse_t = np.linspace(0.0, 1.0, max(8, math.ceil(length * SAMPLES_PER_SQUARE)) + 1)
-            coarse = shapes @ np.sin(harmonics * coarse_t)
+            coarse = (shapes @ np.sin(harmonics * coarse_t))[picked]
             cx = x0 + (x1 - x0) * coarse_t + nx * coarse
             cy = y0 + (y1 - y0) * coarse_t + ny * coarse
             lengths = np.hypot(np.diff(cx, axis=1), np.diff(cy, axis=1)).sum(axis=1)
@@ -353,6 +429,9 @@ def sample_lines(
         reach = np.concatenate(
             [np.full(2 * len(t), rail), np.full(len(t), LADDER_HALF_WIDTH + slack)]
         )
+    if not all_xs:  # no rows asked for
+        lines, centre = np.zeros((0, len(reach))), np.zeros((0, len(t)))
+        return lines, lines, reach, centre, centre
     return (
         np.concatenate(all_xs),
         np.concatenate(all_ys),
@@ -419,7 +498,14 @@ class _Table:
     """Obstacles (left, top, right, bottom, radius: a box, or a circle when left = right
     and top = bottom) listed by the cells (``TABLE_CELLS`` a square each way) of a region
     (rows and columns of squares, first and last) whose points they may touch from
-    ``reach`` away at most: each point is tested against its own cell's list only."""
+    ``reach`` away at most: each point is tested against its own cell's list only.
+
+    Looked up finer (``LOOKUP_CELLS`` a square each way, for each width a line reaches
+    from its points): a fine cell lists an obstacle its own cell lists when the obstacle
+    may touch the fine cell from that width away (and ``LOOKUP_SLACK``, far more than
+    float32's rounding). Every point that touches an obstacle its cell lists is still
+    tested against it, so what touches what is as with the half squares alone; far
+    fewer points are tested against obstacles they cannot touch."""
 
     def __init__(self, np: Any, obstacles: Any, region: tuple[int, int, int, int], reach: float):
         self.np = np
@@ -430,7 +516,7 @@ class _Table:
         height, width = (row1 - row0 + 1) * cells, (col1 - col0 + 1) * cells
         self.width, self.height = width, height
         top_row, left_col = self.origin
-        boxes = obstacles.reshape(-1, 5)
+        boxes = self.boxes = obstacles.reshape(-1, 5)
         grow = boxes[:, 4] + reach
         first_row = np.maximum(0, np.floor((boxes[:, 1] - grow) * cells).astype(int) - top_row)
         last_row = np.minimum(
@@ -440,52 +526,89 @@ class _Table:
         last_col = np.minimum(
             width - 1, np.floor((boxes[:, 2] + grow) * cells).astype(int) - left_col
         )
-        # Every (cell, obstacle) an obstacle's reach covers, then each cell's list.
-        where, which = [], []
-        tallest = int((last_row - first_row).max(initial=0)) + 1
-        widest = int((last_col - first_col).max(initial=0)) + 1
-        for down in range(tallest):
-            for across in range(widest):
-                row, col = first_row + down, first_col + across
-                inside = (row <= last_row) & (col <= last_col)
-                where.append((row * width + col)[inside])
-                which.append(np.flatnonzero(inside))
-        cell_of = np.concatenate(where) if where else np.zeros(0, dtype=int)
-        index = np.concatenate(which) if which else np.zeros(0, dtype=int)
-        order = np.lexsort((index, cell_of))
-        cell_of, index = cell_of[order], index[order]
-        counts = np.bincount(cell_of, minlength=height * width)
-        most = max(1, int(counts.max(initial=0)))
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        slot = np.arange(len(cell_of)) - starts[cell_of]
-        self.table = np.full((height * width, most), self.count, dtype=np.int64)
-        self.table[cell_of, slot] = index
-        padded = np.concatenate([obstacles.reshape(-1, 5), [[-9.0, -9.0, -9.0, -9.0, 0.0]]]).astype(
-            np.float32
+        self.listed = (first_row, last_row, first_col, last_col)
+        """The cells listing each obstacle (first and last row, first and last column)."""
+        self.padded = boxes.astype(np.float32)
+        self.lookups: dict[float, tuple[Any, Any, Any, tuple[Any, ...]]] = {}
+
+    def lookup(self, width: float) -> tuple[Any, Any, Any, tuple[Any, ...]]:
+        """For lines reaching ``width`` from their points, by fine cell: the obstacles
+        listed (their indices, cell after cell), how many each cell lists and where its
+        list starts; and each obstacle's left, top, right, bottom and squared reach."""
+        if width in self.lookups:
+            return self.lookups[width]
+        np = self.np
+        fine = LOOKUP_CELLS // TABLE_CELLS
+        height, width_cells = self.height * fine, self.width * fine
+        top_row, left_col = (origin * fine for origin in self.origin)
+        boxes = self.boxes
+        grow = boxes[:, 4] + width + LOOKUP_SLACK
+        first_row, last_row, first_col, last_col = self.listed
+        f_first_row = np.maximum(
+            first_row * fine,
+            np.floor((boxes[:, 1] - grow) * LOOKUP_CELLS).astype(np.int64) - top_row,
         )
-        # Each cell's obstacles, field by field: (cells, most).
-        self.fields = [padded[:, k][self.table] for k in range(5)]
+        f_last_row = np.minimum(
+            last_row * fine + fine - 1,
+            np.floor((boxes[:, 3] + grow) * LOOKUP_CELLS).astype(np.int64) - top_row,
+        )
+        f_first_col = np.maximum(
+            first_col * fine,
+            np.floor((boxes[:, 0] - grow) * LOOKUP_CELLS).astype(np.int64) - left_col,
+        )
+        f_last_col = np.minimum(
+            last_col * fine + fine - 1,
+            np.floor((boxes[:, 2] + grow) * LOOKUP_CELLS).astype(np.int64) - left_col,
+        )
+        # Every (cell, obstacle) an obstacle may touch, then the lists cell after cell.
+        across = np.maximum(0, f_last_col - f_first_col + 1)
+        sizes = np.maximum(0, f_last_row - f_first_row + 1) * across
+        index = np.repeat(np.arange(len(boxes)), sizes)
+        offset = np.arange(len(index)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        across = np.repeat(np.maximum(across, 1), sizes)
+        rows = np.repeat(f_first_row, sizes) + offset // across
+        cols = np.repeat(f_first_col, sizes) + offset % across
+        cell_of = rows * width_cells + cols
+        listed = index[np.argsort(cell_of, kind="stable")]
+        counts = np.bincount(cell_of, minlength=height * width_cells)
+        starts = np.cumsum(counts) - counts
+        padded = self.padded
+        # The squared reach as the test has it: (radius + width) ** 2 in float32.
+        reach = (padded[:, 4] + np.float32(width)) ** 2
+        fields = (*(np.ascontiguousarray(padded[:, k]) for k in range(4)), reach)
+        found = (listed, counts, starts, fields)
+        self.lookups[width] = found
+        return found
 
     def hits(self, xs: Floats, ys: Floats, reach: Floats) -> Any:
         """(curves, obstacles): whether each curve's points (rows of ``xs``, ``ys``),
         widened by ``reach`` (one figure a column), touch each obstacle."""
         np = self.np
         curves = xs.shape[0]
-        found = np.zeros((curves, self.count + 1), dtype=bool)
-        top_row, left_col = self.origin
-        rows = np.clip(np.floor(ys * TABLE_CELLS).astype(np.int64) - top_row, 0, self.height - 1)
-        cols = np.clip(np.floor(xs * TABLE_CELLS).astype(np.int64) - left_col, 0, self.width - 1)
-        cells = rows * self.width + cols  # (curves, samples)
+        found = np.zeros((curves, self.count), dtype=bool)
+        fine = LOOKUP_CELLS // TABLE_CELLS
+        height, width = self.height * fine, self.width * fine
+        top_row, left_col = (origin * fine for origin in self.origin)
+        rows = np.clip(np.floor(ys * LOOKUP_CELLS).astype(np.int64) - top_row, 0, height - 1)
+        cols = np.clip(np.floor(xs * LOOKUP_CELLS).astype(np.int64) - left_col, 0, width - 1)
+        cells = rows * width + cols  # (curves, samples)
         xs, ys = xs.astype(np.float32), ys.astype(np.float32)
-        widths = reach.astype(np.float32)[None, :, None]
-        left, top, right, bottom, radius = self.fields
-        most = self.table.shape[1]
-        step = max(1, 400_000 // (xs.shape[1] * most))
-        for first in range(0, curves, step):
-            chunk = cells[first : first + step]
-            px, py = xs[first : first + step, :, None], ys[first : first + step, :, None]
-            dx = np.maximum(np.maximum(left[chunk] - px, px - right[chunk]), 0.0)
-            dy = np.maximum(np.maximum(top[chunk] - py, py - bottom[chunk]), 0.0)
-            curve, sample, slot = np.nonzero(dx * dx + dy * dy < (radius[chunk] + widths) ** 2)
-            found[curve + first, self.table[chunk[curve, sample], slot]] = True
-        return found[:, : self.count]
+        widths = reach.astype(np.float32)
+        # The columns in runs of one width (a ladder's rails, then its rungs).
+        changes = np.flatnonzero(widths[1:] != widths[:-1]) + 1
+        for low, high in pairwise([0, *changes.tolist(), len(widths)]):
+            listed, counts, starts, fields = self.lookup(float(widths[low]))
+            left, top, right, bottom, reach_2 = fields
+            # Every (point, obstacle its cell lists), as two flat lists.
+            here = cells[:, low:high].ravel()
+            many = counts[here]
+            point = np.repeat(np.arange(len(here)), many)
+            before = np.cumsum(many) - many
+            obstacle = listed[np.arange(len(point)) + np.repeat(starts[here] - before, many)]
+            px = xs[:, low:high].ravel()[point]
+            py = ys[:, low:high].ravel()[point]
+            dx = np.maximum(np.maximum(left[obstacle] - px, px - right[obstacle]), 0.0)
+            dy = np.maximum(np.maximum(top[obstacle] - py, py - bottom[obstacle]), 0.0)
+            touch = np.flatnonzero(dx * dx + dy * dy < reach_2[obstacle])
+            found[point[touch] // (high - low), obstacle[touch]] = True
+        return found

@@ -184,7 +184,11 @@ def end_name(jump: Jump, square: int) -> str:
     return "foot" if square == jump.start else "top"
 
 
-def dense_points(stroke: Polyline, step: float = 0.025) -> list[Point]:
+DENSE_STEP = 0.025
+"""How far apart ``dense_points`` are at most (in squares)."""
+
+
+def dense_points(stroke: Polyline, step: float = DENSE_STEP) -> list[Point]:
     """Points along ``stroke`` at most ``step`` squares apart (close enough that a
     ladder's rail, 0.03 squares either side, cannot slip past a corner between two)."""
     points = [stroke[0]]

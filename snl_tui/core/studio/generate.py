@@ -60,10 +60,9 @@ from .shape import (
     LONGEST_SHARE,
     QUARTER_SHARE,
     SHAPED_SQUARES,
-    STRAIGHT_CLOSE,
     hides,
+    runs_close,
     shape_for,
-    straight_close,
 )
 from .targets import (
     DEFAULT_TIME_LIMIT,
@@ -190,8 +189,7 @@ class _Search:
                         twin_kind(board, a, b) is not None
                     )
                     found = clashes[key] = twin or (
-                        shaped
-                        and (hides(points, a, b) or straight_close(points, a, b) > STRAIGHT_CLOSE)
+                        shaped and (hides(points, a, b) or runs_close(points, a, b))
                     )
                 if found:
                     return False

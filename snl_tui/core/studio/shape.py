@@ -149,8 +149,15 @@ def shape_for(targets: Targets, longest: int) -> Shape | None:
     )
 
 
+QUICK_MARGIN = 1e-6
+"""How far past a bound the quick answers below keep (in squares): far more than the
+rounding of the figures they stand for, so they answer as the full tests would."""
+
+
 def hides(points: list[tuple[float, float]], a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Whether jump ``a`` (start, end) is drawn over an end of ``b``, or ``b`` over ``a``'s."""
+    if _apart(points, a, b, DRAWN_NEAR):
+        return False  # no end within reach of the other jump's line
     for (s1, e1), (s2, e2) in ((a, b), (b, a)):
         (ax, ay), (bx, by) = points[s1], points[e1]
         dx, dy = bx - ax, by - ay
@@ -168,6 +175,35 @@ STRAIGHT_CLOSE = 1.5
 """Two jumps whose straight ways (between the usual anchors) run close for more than this
 (in squares, ``straight_close``) are not placed together: the drawing would have to bend
 one far round the other, and mostly cannot (``geometry.closeness``)."""
+
+
+def runs_close(points: list[tuple[float, float]], a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether ``straight_close(points, a, b)`` is more than ``STRAIGHT_CLOSE``: at once
+    no when neither way, half a square off each end, is that long (neither can run
+    close for longer than itself) or when the ways are further apart than ``NEAR``."""
+    p0, p1, q0, q1 = points[a[0]], points[a[1]], points[b[0]], points[b[1]]
+    longest = STRAIGHT_CLOSE + 2 * END_CLEAR - QUICK_MARGIN
+    if math.dist(p0, p1) < longest and math.dist(q0, q1) < longest:
+        return False
+    if _apart(points, a, b, NEAR):
+        return False
+    return straight_close(points, a, b) > STRAIGHT_CLOSE
+
+
+def _apart(
+    points: list[tuple[float, float]], a: tuple[int, int], b: tuple[int, int], reach: float
+) -> bool:
+    """Whether the boxes round the straight ways of ``a`` and ``b`` are more than
+    ``reach`` apart (no point of one is within ``reach`` of the other)."""
+    (ax0, ay0), (ax1, ay1) = points[a[0]], points[a[1]]
+    (bx0, by0), (bx1, by1) = points[b[0]], points[b[1]]
+    gap = reach + QUICK_MARGIN
+    return (
+        min(ax0, ax1) > max(bx0, bx1) + gap
+        or min(bx0, bx1) > max(ax0, ax1) + gap
+        or min(ay0, ay1) > max(by0, by1) + gap
+        or min(by0, by1) > max(ay0, ay1) + gap
+    )
 
 
 def straight_close(
