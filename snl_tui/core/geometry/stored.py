@@ -20,7 +20,7 @@ from .routing import Routing
 from .shapes import JumpPath, shaped_path
 
 ROUTES = Path(__file__).with_name("routes.json")
-CODE = ("shapes.py", "scoring.py", "closeness.py", "routing.py")
+CODE = ("shapes.py", "scoring.py", "obstacles_table.py", "closeness.py", "routing.py")
 """The files whose code decides a routing: a stored one is used only with their stamp."""
 
 
