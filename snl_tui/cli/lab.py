@@ -183,6 +183,9 @@ def cmd_judge(args: argparse.Namespace, command: list[str] | None, out: TextIO) 
         shown.done()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        # The runner has ended every solution's process: orphans of anything this
+        # process starts after the judge (an in-process caller's) are init's again.
+        become_subreaper(False)
     failure = verdict.failure
     explained = None
     if words:

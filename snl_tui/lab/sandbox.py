@@ -57,9 +57,10 @@ def _prctl(option: int, value: int) -> bool:
     return int(_libc.prctl(option, value, 0, 0, 0)) == 0
 
 
-def become_subreaper() -> bool:
-    """Adopt the orphans of this process's descendants (Linux 3.4+)."""
-    return _prctl(PR_SET_CHILD_SUBREAPER, 1)
+def become_subreaper(on: bool = True) -> bool:
+    """Adopt the orphans of this process's descendants (Linux 3.4+); ``on=False``: no
+    longer (a judge run in a longer-lived process, a test's, gives the role back)."""
+    return _prctl(PR_SET_CHILD_SUBREAPER, 1 if on else 0)
 
 
 def _limits(cpu_seconds: float, memory_mb: int, address_space: bool) -> None:

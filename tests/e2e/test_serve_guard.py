@@ -216,7 +216,12 @@ def test_games_end_with_their_server(server, how) -> None:  # type: ignore[no-un
 
     pids = asyncio.run(kill_while_playing())
 
-    def gone() -> bool:
-        return not any(Path(f"/proc/{pid}").exists() for pid in pids)
+    def running(pid: int) -> bool:
+        # A game that has ended may stay a zombie until whoever adopted it reaps it.
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return False
+        return state not in ("Z", "X")
 
-    wait_for(gone, "the game to end with its server")
+    wait_for(lambda: not any(running(pid) for pid in pids), "the game to end with its server")
