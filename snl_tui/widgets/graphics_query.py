@@ -21,8 +21,11 @@ from typing import Literal
 Protocol = Literal["sixel", "kitty"]
 DEFAULT_CELL = (10, 20)
 """A cell's pixels when the terminal does not say (a VT340's)."""
-ANSWER_TIMEOUT = 0.3
-"""Seconds to wait for Device Attributes' answer (a terminal answers in a few ms)."""
+ANSWER_TIMEOUT = 1.0
+"""Seconds to wait for Device Attributes' answer. A local terminal answers in a few ms
+and the wait ends with its answer; over ssh across the world, or on a loaded machine, it
+can take a few hundred: a shorter wait lost the picture there (the answers then came in
+as keys)."""
 _ATTRIBUTES = re.compile(rb"\x1b\[\?([\d;]*)c")
 _CELL = re.compile(rb"\x1b\[6;(\d+);(\d+)t")
 _KITTY_OK = re.compile(rb"\x1b_G[^\x1b]*;OK\x1b\\")
