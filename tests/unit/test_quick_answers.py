@@ -6,26 +6,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from snl_tui.core.studio.checks import DRAWN_NEAR
-from snl_tui.core.studio.shape import STRAIGHT_CLOSE, hides, runs_close, straight_close
+from snl_tui.core.studio.shape import (
+    STRAIGHT_CLOSE,
+    ends_near,
+    hides,
+    runs_close,
+    straight_close,
+)
 
 Point = tuple[float, float]
 corners = st.lists(st.tuples(st.floats(0, 12), st.floats(0, 12)), min_size=4, max_size=4)
-
-
-def full_hides(points: list[Point], a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """``hides`` without its quick answer: each end against the other jump's line."""
-    for (s1, e1), (s2, e2) in ((a, b), (b, a)):
-        (ax, ay), (bx, by) = points[s1], points[e1]
-        dx, dy = bx - ax, by - ay
-        length = dx * dx + dy * dy or 1.0
-        for square in (s2, e2):
-            px, py = points[square]
-            t = max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length))
-            cx, cy = ax + t * dx - px, ay + t * dy - py
-            if cx * cx + cy * cy < DRAWN_NEAR * DRAWN_NEAR:
-                return True
-    return False
 
 
 @settings(max_examples=300, deadline=None)
@@ -38,4 +28,4 @@ def test_the_quick_answers_are_the_full_tests(corners: list[Point], near: int) -
         points[3:] = [(x0 + shift, y0 + shift / 2), (x1 + shift, y1 - shift / 2)]
     a, b = (1, 2), (3, 4)
     assert runs_close(points, a, b) == (straight_close(points, a, b) > STRAIGHT_CLOSE)
-    assert hides(points, a, b) == full_hides(points, a, b)
+    assert hides(points, a, b) == ends_near(points, a, b)

@@ -158,6 +158,11 @@ def hides(points: list[tuple[float, float]], a: tuple[int, int], b: tuple[int, i
     """Whether jump ``a`` (start, end) is drawn over an end of ``b``, or ``b`` over ``a``'s."""
     if _apart(points, a, b, DRAWN_NEAR):
         return False  # no end within reach of the other jump's line
+    return ends_near(points, a, b)
+
+
+def ends_near(points: list[tuple[float, float]], a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """``hides`` without its quick answer: each end against the other jump's line."""
     for (s1, e1), (s2, e2) in ((a, b), (b, a)):
         (ax, ay), (bx, by) = points[s1], points[e1]
         dx, dy = bx - ax, by - ay
